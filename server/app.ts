@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { ZodError } from 'zod';
+import type { Config } from './config';
+import type { Db } from './db';
+import type { Daemon } from './daemon/types';
+import { fromZodError, HttpError, notFound } from './http/errors';
+import type { Clock } from './lib/time';
+import { assertCsrf, resolveCaller, type Caller } from './services/auth-context';
+import { authRoutes } from './routes/auth';
+import { accountRoutes } from './routes/account';
+import { serverRoutes } from './routes/servers';
+import { activityRoutes } from './routes/activity';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  daemon: Daemon;
+  clock: Clock;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export interface BuildAppOptions extends AppDeps {
+  /** Directory of the built SPA; when absent or missing only the API is served. */
+  spaDir?: string;
+}
+
+const API_PREFIXES = ['/api/', '/auth/', '/sanctum/'];
+
+/** Builds the API (and SPA) server. Never listens: `main.ts` does, tests use `inject`. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const deps: AppDeps = { config: options.config, db: options.db, daemon: options.daemon, clock: options.clock };
+  const app = Fastify({
+    logger: options.config.logLevel === 'silent' ? false : { level: options.config.logLevel },
+    bodyLimit: options.config.maxBodyBytes,
+    trustProxy: options.config.trustProxy,
+    // `filter[name]=x` stays one literal key; arrays are not built from repeated keys.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  await app.register(cookie);
+  app.decorateRequest('caller', null);
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+    );
+    return payload;
+  });
+
+  // Authentication runs before routing decisions, so a signed-out caller always sees 401, never 404.
+  app.addHook('preHandler', async (request) => {
+    if (!API_PREFIXES.some((p) => request.url.startsWith(p))) return;
+    request.caller = await resolveCaller(deps, request);
+    assertCsrf(request, request.caller);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    let http: HttpError;
+    if (error instanceof HttpError) http = error;
+    else if (error instanceof ZodError) http = fromZodError(error);
+    else {
+      const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
+      const code = (error as { code?: unknown }).code;
+      if (status === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        http = new HttpError(413, 'PayloadTooLargeHttpException', 'The request body is too large.');
+      } else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        http = new HttpError(415, 'UnsupportedMediaTypeHttpException', 'The request body has an unsupported content type.');
+      } else if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) {
+        http = new HttpError(400, 'BadRequestHttpException', 'The JSON payload is malformed.');
+      } else if (status >= 400 && status < 500) {
+        http = new HttpError(status, 'HttpException', error instanceof Error ? error.message : 'Bad request.');
+      } else {
+        request.log.error({ err: error }, 'unhandled error');
+        http = new HttpError(500, 'InternalServerError', 'An unexpected error was encountered while processing this request, please try again.');
+      }
+    }
+    if (http.headers) reply.headers(http.headers);
+    return reply.status(http.status).type('application/json; charset=utf-8').send(http.toDocument());
+  });
+
+  await app.register(async (api) => {
+    await authRoutes(api, deps);
+    await accountRoutes(api, deps);
+    await serverRoutes(api, deps);
+    await activityRoutes(api, deps);
+  });
+
+  const spaDir = options.spaDir;
+  const indexFile = spaDir ? path.join(spaDir, 'index.html') : undefined;
+  if (spaDir && indexFile && fs.existsSync(indexFile)) {
+    await app.register(fastifyStatic, { root: spaDir, wildcard: false, index: false, serve: true, cacheControl: false });
+    const indexHtml = fs.readFileSync(indexFile);
+    app.get('/assets/*', async (request, reply) => {
+      // Hashed file names never change, so they may be cached for good.
+      const rel = (request.params as { '*': string })['*'];
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+      return reply.sendFile(path.join('assets', rel));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const isApi = API_PREFIXES.some((p) => request.url.startsWith(p)) && request.method !== 'GET';
+      if (request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/sanctum/') && !isApi) {
+        return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml);
+      }
+      throw notFound('The requested route could not be found.');
+    });
+  } else {
+    app.setNotFoundHandler(() => {
+      throw notFound('The requested route could not be found.');
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every setting the server reads, parsed once from the environment (README "Configuration"). */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PANEL_DATA_DIR: z.string().default('./data'),
+  APP_NAME: z.string().default('Aerie'),
+  APP_URL: z.string().optional(),
+  SESSION_COOKIE: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  SESSION_LIFETIME: z.coerce.number().int().min(1).default(720),
+  SESSION_SECURE_COOKIE: z.stringbool().default(false),
+  TRUST_PROXY: z.stringbool().default(false),
+  PANEL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  PANEL_MAX_EDIT_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024),
+  PANEL_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
+  PANEL_SEED_DEMO: z.stringbool().default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  appName: string;
+  appUrl: string | undefined;
+  sessionCookie: string;
+  sessionLifetimeMinutes: number;
+  secureCookies: boolean;
+  trustProxy: boolean;
+  maxBodyBytes: number;
+  maxEditBytes: number;
+  maxUploadBytes: number;
+  seedDemo: boolean;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+/** `<slug of APP_NAME>_session`, the reference panel's default cookie name (spec §5.2). */
+export function sessionCookieName(appName: string, override?: string): string {
+  if (override) return override;
+  const slug = appName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return `${slug || 'aerie'}_session`;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.PANEL_DATA_DIR),
+    appName: e.APP_NAME,
+    appUrl: e.APP_URL,
+    sessionCookie: sessionCookieName(e.APP_NAME, e.SESSION_COOKIE),
+    sessionLifetimeMinutes: e.SESSION_LIFETIME,
+    secureCookies: e.SESSION_SECURE_COOKIE,
+    trustProxy: e.TRUST_PROXY,
+    maxBodyBytes: e.PANEL_MAX_BODY_BYTES,
+    maxEditBytes: e.PANEL_MAX_EDIT_BYTES,
+    maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
+    seedDemo: e.PANEL_SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** A config for tests: everything default except what is given. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ PANEL_DATA_DIR: '.tmp/test-data', LOG_LEVEL: 'silent' }), ...overrides };
+}

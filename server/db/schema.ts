@@ -1,0 +1,202 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * Table types for Kysely. SQLite has no booleans (0/1 integers) and no JSON type (TEXT holding
+ * JSON); timestamps are ISO 8601 strings in UTC. Repos convert to API shapes.
+ */
+
+export interface UsersTable {
+  id: Generated<number>;
+  uuid: string;
+  username: string;
+  email: string;
+  name_first: string;
+  name_last: string;
+  password_hash: string;
+  root_admin: number;
+  language: string;
+  use_totp: number;
+  totp_secret: string | null;
+  /** Last TOTP time step accepted, so an accepted code is never accepted again. */
+  totp_last_step: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecoveryTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value; the raw token is never stored. */
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  ip: string;
+  user_agent: string;
+  created_at: string;
+  last_active_at: string;
+  expires_at: string;
+}
+
+export interface LoginChallengesTable {
+  /** sha256 of the confirmation token. */
+  id: string;
+  /** sha256 of the browser-bound challenge cookie, so the token is useless in another browser. */
+  browser_hash: string;
+  user_id: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  identifier: string;
+  token_hash: string;
+  description: string;
+  allowed_ips: string;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  fqdn: string;
+  sftp_port: number;
+  maintenance_mode: number;
+}
+
+export interface EggsTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  startup: string;
+  /** JSON object: display name → image reference. */
+  docker_images: string;
+  /** JSON array of feature names. */
+  features: string;
+}
+
+export interface EggVariablesTable {
+  id: Generated<number>;
+  egg_id: number;
+  name: string;
+  description: string;
+  env_variable: string;
+  default_value: string;
+  user_viewable: number;
+  user_editable: number;
+  rules: string;
+}
+
+export interface ServersTable {
+  id: Generated<number>;
+  uuid: string;
+  uuid_short: string;
+  external_id: string | null;
+  node_id: number;
+  owner_id: number;
+  egg_id: number;
+  name: string;
+  description: string;
+  status: string | null;
+  is_transferring: number;
+  memory: number;
+  swap: number;
+  disk: number;
+  io: number;
+  cpu: number;
+  threads: string | null;
+  oom_disabled: number;
+  allocation_id: number | null;
+  startup: string;
+  docker_image: string;
+  database_limit: number | null;
+  allocation_limit: number | null;
+  backup_limit: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServerVariablesTable {
+  id: Generated<number>;
+  server_id: number;
+  variable_id: number;
+  variable_value: string;
+}
+
+export interface AllocationsTable {
+  id: Generated<number>;
+  node_id: number;
+  ip: string;
+  ip_alias: string | null;
+  port: number;
+  server_id: number | null;
+  notes: string | null;
+}
+
+export interface SubusersTable {
+  id: Generated<number>;
+  user_id: number;
+  server_id: number;
+  /** JSON array of permission strings. */
+  permissions: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ActivityLogsTable {
+  id: Generated<number>;
+  batch: string | null;
+  event: string;
+  ip: string;
+  description: string | null;
+  actor_id: number | null;
+  api_key_id: number | null;
+  /** JSON object. */
+  properties: string;
+  timestamp: string;
+}
+
+export interface ActivitySubjectsTable {
+  activity_log_id: number;
+  subject_type: string;
+  subject_id: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  recovery_tokens: RecoveryTokensTable;
+  sessions: SessionsTable;
+  login_challenges: LoginChallengesTable;
+  api_keys: ApiKeysTable;
+  nodes: NodesTable;
+  eggs: EggsTable;
+  egg_variables: EggVariablesTable;
+  servers: ServersTable;
+  server_variables: ServerVariablesTable;
+  allocations: AllocationsTable;
+  subusers: SubusersTable;
+  activity_logs: ActivityLogsTable;
+  activity_subjects: ActivitySubjectsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type ServerRow = Selectable<ServersTable>;
+export type NewServer = Insertable<ServersTable>;
+export type AllocationRow = Selectable<AllocationsTable>;
+export type SubuserRow = Selectable<SubusersTable>;
+export type ActivityLogRow = Selectable<ActivityLogsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NodeRow = Selectable<NodesTable>;
+export type EggRow = Selectable<EggsTable>;
+export type EggVariableRow = Selectable<EggVariablesTable>;

@@ -1,0 +1,36 @@
+import type { Db } from '../db';
+import { randomToken, sha256 } from '../lib/crypto';
+
+export interface NewSession {
+  /** The cookie value; only its hash is stored. */
+  token: string;
+  csrfToken: string;
+}
+
+export async function createSession(
+  db: Db,
+  userId: number,
+  meta: { ip: string; userAgent: string; lifetimeMinutes: number; now: Date },
+): Promise<NewSession> {
+  const token = randomToken(32);
+  const csrfToken = randomToken(32);
+  const ts = meta.now.toISOString();
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sha256(token),
+      user_id: userId,
+      csrf_token: csrfToken,
+      ip: meta.ip,
+      user_agent: meta.userAgent.slice(0, 512),
+      created_at: ts,
+      last_active_at: ts,
+      expires_at: new Date(meta.now.getTime() + meta.lifetimeMinutes * 60_000).toISOString(),
+    })
+    .execute();
+  return { token, csrfToken };
+}
+
+export async function destroySession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { testConfig, type Config } from '../config';
+import { openTestDatabase, type Db } from '../db';
+import { LocalDaemon } from '../daemon/local';
+import type { UserRow, ServerRow } from '../db/schema';
+import { fixedClock } from '../lib/time';
+import { createUser, enableTotp } from '../services/users';
+import { createServer, type CreateServerInput } from '../services/servers';
+import { addSubuser } from '../services/subusers';
+import { createSession } from '../services/sessions';
+import { createApiKey } from '../services/api-keys';
+
+/**
+ * One isolated panel per test: in-memory SQLite, a temporary data dir, a movable clock and the
+ * real app reached through `inject`. Fixtures go through the same services as the CLI.
+ */
+export async function makeTestPanel(overrides: Partial<Config> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-test-'));
+  const config = testConfig({ dataDir, ...overrides });
+  const db: Db = await openTestDatabase();
+  const clock = fixedClock('2026-03-01T12:00:00Z');
+  const daemon = new LocalDaemon(dataDir);
+  const app: FastifyInstance = await buildApp({ config, db, daemon, clock });
+  let counter = 0;
+
+  const panel = {
+    app,
+    db,
+    config,
+    clock,
+    daemon,
+    dataDir,
+    async user(opts: { admin?: boolean; email?: string; username?: string; password?: string } = {}): Promise<UserRow> {
+      counter += 1;
+      return createUser(
+        db,
+        {
+          email: opts.email ?? `user${counter}@example.com`,
+          username: opts.username ?? `user${counter}`,
+          password: opts.password ?? 'correct horse battery',
+          admin: opts.admin ?? false,
+          firstName: 'Test',
+          lastName: `User${counter}`,
+        },
+        clock.now(),
+      );
+    },
+    async server(owner: UserRow, opts: Partial<CreateServerInput> = {}): Promise<ServerRow> {
+      counter += 1;
+      return createServer(db, daemon, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
+    },
+    async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
+      return addSubuser(db, server, user.email, permissions, clock.now());
+    },
+    enableTotp: (user: UserRow) => enableTotp(db, user.id, clock.now()),
+    /** Headers of a signed-in browser: session cookie plus the matching CSRF header. */
+    async sessionHeaders(user: UserRow): Promise<Record<string, string>> {
+      const s = await createSession(db, user.id, { ip: '127.0.0.1', userAgent: 'test', lifetimeMinutes: config.sessionLifetimeMinutes, now: clock.now() });
+      return { cookie: `${config.sessionCookie}=${s.token}; XSRF-TOKEN=${s.csrfToken}`, 'x-xsrf-token': s.csrfToken };
+    },
+    /** Headers of an API client using a bearer key. */
+    async bearerHeaders(user: UserRow): Promise<Record<string, string>> {
+      const key = await createApiKey(db, user.id, 'test', clock.now());
+      return { authorization: `Bearer ${key.token}` };
+    },
+    async close() {
+      await app.close();
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return panel;
+}
+
+export type TestPanel = Awaited<ReturnType<typeof makeTestPanel>>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+// §2.10: the user returned by a completed login.
+export const loginUserSchema = z.object({
+  uuid: z.string(),
+  username: z.string(),
+  email: z.string(),
+  name_first: z.string(),
+  name_last: z.string(),
+  language: z.string(),
+  identifier: z.string().optional(),
+  root_admin: z.boolean(),
+  use_totp: z.boolean(),
+  gravatar: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type LoginUser = z.infer<typeof loginUserSchema>;
+
+// POST /auth/login (pterodactyl-facts §3.1): `user` is a username, or an email when it has an `@`.
+export const loginRequestSchema = z.object({
+  user: z.string().min(1, 'The user field is required.').max(191),
+  password: z.string().min(1, 'The password field is required.').max(1024),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginCompleteSchema = z.object({
+  complete: z.literal(true),
+  intended: z.string(),
+  user: loginUserSchema,
+});
+export const loginPendingSchema = z.object({
+  complete: z.literal(false),
+  confirmation_token: z.string(),
+});
+export const loginResponseSchema = z.object({ data: z.union([loginCompleteSchema, loginPendingSchema]) });
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+// §4.1
+export const checkpointRequestSchema = z
+  .object({
+    confirmation_token: z.string().min(1, 'The confirmation token field is required.').max(256),
+    authentication_code: z
+      .string()
+      .regex(/^[0-9]{6}$/, 'The authentication code must be 6 digits.')
+      .optional(),
+    recovery_token: z.string().min(1).max(64).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.authentication_code === undefined && body.recovery_token === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['authentication_code'],
+        message: 'The authentication code field is required when recovery token is not present.',
+      });
+    }
+  });
+export type CheckpointRequest = z.infer<typeof checkpointRequestSchema>;
+export const checkpointResponseSchema = z.object({ data: loginCompleteSchema });
