@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth';
 import { accountRoutes } from './routes/account';
 import { serverRoutes } from './routes/servers';
 import { activityRoutes } from './routes/activity';
+import { fileRoutes } from './routes/files';
 
 export interface AppDeps {
   config: Config;
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await accountRoutes(api, deps);
     await serverRoutes(api, deps);
     await activityRoutes(api, deps);
+    await fileRoutes(api, deps);
   });
 
   const spaDir = options.spaDir;
