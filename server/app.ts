@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { ZodError } from 'zod';
+import * as z from 'zod/mini';
 import type { Config } from './config';
 import type { Db } from './db';
 import type { Daemon } from './daemon/types';
@@ -71,7 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setErrorHandler((error, request, reply) => {
     let http: HttpError;
     if (error instanceof HttpError) http = error;
-    else if (error instanceof ZodError) http = fromZodError(error);
+    else if (error instanceof z.core.$ZodError) http = fromZodError(error);
     else {
       const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
       const code = (error as { code?: unknown }).code;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ErrorDocument, ErrorEntry } from '../../src/contract';
 
 /**
@@ -42,7 +42,7 @@ export function validationError(field: string, detail: string, rule = 'invalid')
 }
 
 /** Turns zod issues into one entry per issue, each naming its field (`files.0.to`). */
-export function fromZodError(error: z.ZodError, fieldPrefix = ''): HttpError {
+export function fromZodError(error: z.core.$ZodError, fieldPrefix = ''): HttpError {
   const entries: ErrorEntry[] = error.issues.map((issue) => {
     const field = fieldPrefix + (issue.path.length ? issue.path.join('.') : 'body');
     const detail = issue.code === 'invalid_type' && issue.input === undefined ? `The ${humanise(field)} field is required.` : issue.message;
@@ -56,7 +56,7 @@ function humanise(field: string): string {
 }
 
 /** Parses `data` with a contract schema or throws the 422 document. */
-export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, data: unknown): z.infer<S> {
   const result = schema.safeParse(data ?? {});
   if (!result.success) throw fromZodError(result.error);
   return result.data;

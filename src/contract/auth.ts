@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // §2.10: the user returned by a completed login.
 export const loginUserSchema = z.object({
@@ -8,7 +8,7 @@ export const loginUserSchema = z.object({
   name_first: z.string(),
   name_last: z.string(),
   language: z.string(),
-  identifier: z.string().optional(),
+  identifier: z.optional(z.string()),
   root_admin: z.boolean(),
   use_totp: z.boolean(),
   gravatar: z.boolean(),
@@ -19,41 +19,34 @@ export type LoginUser = z.infer<typeof loginUserSchema>;
 
 // POST /auth/login (pterodactyl-facts §3.1): `user` is a username, or an email when it has an `@`.
 export const loginRequestSchema = z.object({
-  user: z.string().min(1, 'The user field is required.').max(191),
-  password: z.string().min(1, 'The password field is required.').max(1024),
+  user: z.string({ error: 'The user field is required.' }).check(z.minLength(1, 'The user field is required.'), z.maxLength(191, 'The user may not be greater than 191 characters.')),
+  password: z.string({ error: 'The password field is required.' }).check(z.minLength(1, 'The password field is required.'), z.maxLength(1024, 'The password may not be greater than 1024 characters.')),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const loginCompleteSchema = z.object({
-  complete: z.literal(true),
-  intended: z.string(),
-  user: loginUserSchema,
-});
-export const loginPendingSchema = z.object({
-  complete: z.literal(false),
-  confirmation_token: z.string(),
-});
+export const loginCompleteSchema = z.object({ complete: z.literal(true), intended: z.string(), user: loginUserSchema });
+export const loginPendingSchema = z.object({ complete: z.literal(false), confirmation_token: z.string() });
 export const loginResponseSchema = z.object({ data: z.union([loginCompleteSchema, loginPendingSchema]) });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 // §4.1
 export const checkpointRequestSchema = z
   .object({
-    confirmation_token: z.string().min(1, 'The confirmation token field is required.').max(256),
-    authentication_code: z
-      .string()
-      .regex(/^[0-9]{6}$/, 'The authentication code must be 6 digits.')
-      .optional(),
-    recovery_token: z.string().min(1).max(64).optional(),
+    confirmation_token: z.string({ error: 'The confirmation token field is required.' }).check(z.minLength(1, 'The confirmation token field is required.'), z.maxLength(256)),
+    authentication_code: z.optional(z.string().check(z.regex(/^[0-9]{6}$/, 'The authentication code must be 6 digits.'))),
+    recovery_token: z.optional(z.string().check(z.minLength(1, 'The recovery token field is required.'), z.maxLength(64))),
   })
-  .superRefine((body, ctx) => {
-    if (body.authentication_code === undefined && body.recovery_token === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['authentication_code'],
-        message: 'The authentication code field is required when recovery token is not present.',
-      });
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (body.authentication_code === undefined && body.recovery_token === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['authentication_code'],
+          message: 'The authentication code field is required when recovery token is not present.',
+          input: body,
+        });
+      }
+    }),
+  );
 export type CheckpointRequest = z.infer<typeof checkpointRequestSchema>;
 export const checkpointResponseSchema = z.object({ data: loginCompleteSchema });

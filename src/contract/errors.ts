@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The error document (spec §7). `source.field` is the spec's; the reference panel puts the same
@@ -8,12 +8,12 @@ export const errorEntrySchema = z.object({
   code: z.string(),
   status: z.string(),
   detail: z.string(),
-  source: z.object({ field: z.string() }).optional(),
-  meta: z.object({ source_field: z.string().optional(), rule: z.string().nullable().optional() }).passthrough().optional(),
+  source: z.optional(z.object({ field: z.string() })),
+  meta: z.optional(z.looseObject({ source_field: z.optional(z.string()), rule: z.optional(z.nullable(z.string())) })),
 });
 export type ErrorEntry = z.infer<typeof errorEntrySchema>;
 
-export const errorDocumentSchema = z.object({ errors: z.array(errorEntrySchema).min(1) });
+export const errorDocumentSchema = z.object({ errors: z.array(errorEntrySchema).check(z.minLength(1)) });
 export type ErrorDocument = z.infer<typeof errorDocumentSchema>;
 
 /** The request field an error entry is about, from either spelling. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Subuser permission strings (spec §5.3), grouped and in the reference panel's order. */
 export const PERMISSION_GROUPS = {
@@ -27,7 +27,7 @@ export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && KNOWN.has(value);
 }
 
-export const permissionSchema = z.string().refine(isPermission, { message: 'Unknown permission.' });
+export const permissionSchema = z.string().check(z.refine(isPermission, 'Unknown permission.'));
 
 /** What the reference panel reports in `meta.user_permissions` for owners and admins. */
 export const ALL_PERMISSIONS_MARKER = '*';

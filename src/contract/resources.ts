@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { item, list, nullResourceSchema, paginatedMetaSchema } from './envelope';
+import * as z from 'zod/mini';
+import { item, list, nullResourceSchema, optionalListMetaSchema, paginatedMetaSchema } from './envelope';
 
 /*
  * Resources of spec §2. Our server emits exactly the spec's fields and types; where a real
@@ -7,20 +7,22 @@ import { item, list, nullResourceSchema, paginatedMetaSchema } from './envelope'
  * too, so the SPA works in front of either.
  */
 
-const timestamp = z.string().min(1);
+const timestamp = z.string().check(z.minLength(1));
+const nullableString = z.nullable(z.string());
+const nullableInt = z.nullable(z.int());
 
 // §2.3
 export const allocationAttributes = z.object({
-  id: z.number().int(),
+  id: z.int(),
   ip: z.string(),
-  ip_alias: z.string().nullable(),
-  port: z.number().int(),
-  notes: z.string().nullable(),
+  ip_alias: nullableString,
+  port: z.int(),
+  notes: nullableString,
   is_default: z.boolean(),
 });
 export const allocationSchema = item('allocation', allocationAttributes);
 export type Allocation = z.infer<typeof allocationAttributes>;
-export const allocationListSchema = list(allocationSchema);
+export const allocationListSchema = list(allocationSchema, optionalListMetaSchema);
 
 // §2.4
 export const eggVariableAttributes = z.object({
@@ -28,32 +30,30 @@ export const eggVariableAttributes = z.object({
   description: z.string(),
   env_variable: z.string(),
   default_value: z.string(),
-  server_value: z.string().nullable(),
+  server_value: nullableString,
   is_editable: z.boolean(),
   rules: z.string(),
 });
-export const eggVariableSchema = item('egg_variable', eggVariableAttributes).extend({
-  meta: z.object({ startup_command: z.string(), raw_startup_command: z.string() }).optional(),
+export const eggVariableSchema = z.extend(item('egg_variable', eggVariableAttributes), {
+  meta: z.optional(z.object({ startup_command: z.string(), raw_startup_command: z.string() })),
 });
 export type EggVariable = z.infer<typeof eggVariableAttributes>;
 
-export const variablesListMetaSchema = z
-  .object({
-    startup_command: z.string(),
-    docker_images: z.record(z.string(), z.string()),
-    raw_startup_command: z.string(),
-  })
-  .partial();
-export const eggVariableListSchema = list(eggVariableSchema, variablesListMetaSchema.optional());
+export const variablesListMetaSchema = z.object({
+  startup_command: z.optional(z.string()),
+  docker_images: z.optional(z.record(z.string(), z.string())),
+  raw_startup_command: z.optional(z.string()),
+});
+export const eggVariableListSchema = list(eggVariableSchema, z.optional(variablesListMetaSchema));
 
 // §2.2
 export const serverLimitsSchema = z.object({
-  memory: z.number().int(),
-  swap: z.number().int(),
-  disk: z.number().int(),
-  io: z.number().int(),
-  cpu: z.number().int(),
-  threads: z.string().nullable(),
+  memory: z.int(),
+  swap: z.int(),
+  disk: z.int(),
+  io: z.int(),
+  cpu: z.int(),
+  threads: nullableString,
   oom_disabled: z.boolean(),
 });
 
@@ -61,41 +61,34 @@ export const serverAttributes = z.object({
   server_owner: z.boolean(),
   identifier: z.string(),
   // The spec's two deprecated duplicates; a real panel omits them.
-  __deprecated_uuid_short: z.string().optional(),
-  server_identifier: z.string().optional(),
-  internal_id: z.number().int(),
+  __deprecated_uuid_short: z.optional(z.string()),
+  server_identifier: z.optional(z.string()),
+  internal_id: z.int(),
   uuid: z.uuid(),
   name: z.string(),
   node: z.string(),
   is_node_under_maintenance: z.boolean(),
-  sftp_details: z.object({ ip: z.string(), port: z.number().int() }),
-  description: z.string().nullable(),
+  sftp_details: z.object({ ip: z.string(), port: z.int() }),
+  description: nullableString,
   limits: serverLimitsSchema,
   invocation: z.string(),
   docker_image: z.string(),
-  egg_features: z.array(z.string()).nullable(),
-  feature_limits: z.object({
-    databases: z.number().int().nullable(),
-    allocations: z.number().int().nullable(),
-    backups: z.number().int().nullable(),
-  }),
-  status: z.string().nullable(),
+  egg_features: z.nullable(z.array(z.string())),
+  feature_limits: z.object({ databases: nullableInt, allocations: nullableInt, backups: nullableInt }),
+  status: nullableString,
   is_suspended: z.boolean(),
   is_installing: z.boolean(),
   is_transferring: z.boolean(),
   relationships: z.object({
     allocations: allocationListSchema,
-    variables: eggVariableListSchema.or(nullResourceSchema),
+    variables: z.union([eggVariableListSchema, nullResourceSchema]),
   }),
 });
 export type Server = z.infer<typeof serverAttributes>;
 
 export const serverSchema = item('server', serverAttributes);
-export const serverMetaSchema = z.object({
-  is_server_owner: z.boolean(),
-  user_permissions: z.array(z.string()),
-});
-export const serverWithMetaSchema = serverSchema.extend({ meta: serverMetaSchema });
+export const serverMetaSchema = z.object({ is_server_owner: z.boolean(), user_permissions: z.array(z.string()) });
+export const serverWithMetaSchema = z.extend(serverSchema, { meta: serverMetaSchema });
 export const serverListSchema = list(serverSchema, paginatedMetaSchema);
 
 /** Values of `server.status` (pterodactyl-facts A2); null is normal. */
@@ -105,7 +98,7 @@ export type ServerStatus = (typeof SERVER_STATUSES)[number];
 // §2.5
 export const subuserAttributes = z.object({
   uuid: z.uuid(),
-  identifier: z.string().optional(),
+  identifier: z.optional(z.string()),
   username: z.string(),
   email: z.string(),
   image: z.string(),
@@ -115,14 +108,14 @@ export const subuserAttributes = z.object({
 });
 export const subuserSchema = item('server_subuser', subuserAttributes);
 export type Subuser = z.infer<typeof subuserAttributes>;
-export const subuserListSchema = list(subuserSchema);
+export const subuserListSchema = list(subuserSchema, optionalListMetaSchema);
 
 // §2.6
 export const fileObjectAttributes = z.object({
   name: z.string(),
   mode: z.string(),
   mode_bits: z.string(),
-  size: z.number().int(),
+  size: z.int(),
   is_file: z.boolean(),
   is_symlink: z.boolean(),
   mimetype: z.string(),
@@ -131,7 +124,7 @@ export const fileObjectAttributes = z.object({
 });
 export const fileObjectSchema = item('file_object', fileObjectAttributes);
 export type FileObject = z.infer<typeof fileObjectAttributes>;
-export const fileListSchema = list(fileObjectSchema);
+export const fileListSchema = list(fileObjectSchema, optionalListMetaSchema);
 
 // §2.7
 export const backupAttributes = z.object({
@@ -140,43 +133,40 @@ export const backupAttributes = z.object({
   is_locked: z.boolean(),
   name: z.string(),
   ignored_files: z.array(z.string()),
-  checksum: z.string().nullable(),
-  bytes: z.number().int(),
+  checksum: nullableString,
+  bytes: z.int(),
   created_at: timestamp,
-  completed_at: timestamp.nullable(),
+  completed_at: z.nullable(timestamp),
 });
 export const backupSchema = item('backup', backupAttributes);
 export type Backup = z.infer<typeof backupAttributes>;
-export const backupListSchema = list(
-  backupSchema,
-  paginatedMetaSchema.extend({ backup_count: z.number().int().optional() }),
-);
+export const backupListSchema = list(backupSchema, z.extend(paginatedMetaSchema, { backup_count: z.optional(z.int()) }));
 
 // §2.8: the embedded user of an activity entry.
 export const activityActorAttributes = z.object({
-  id: z.number().int().optional(),
-  uuid: z.string().optional(),
-  admin: z.boolean().optional(),
+  id: z.optional(z.int()),
+  uuid: z.optional(z.string()),
+  admin: z.optional(z.boolean()),
   username: z.string(),
   email: z.string(),
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
-  language: z.string().optional(),
-  image: z.string().optional(),
+  first_name: z.optional(z.string()),
+  last_name: z.optional(z.string()),
+  language: z.optional(z.string()),
+  image: z.optional(z.string()),
 });
 export const userSchema = item('user', activityActorAttributes);
 
 export const activityLogAttributes = z.object({
   id: z.string(),
-  batch: z.string().nullable(),
-  event: z.string().regex(/^[a-z_-]+:[a-z0-9_.-]+$/i),
+  batch: nullableString,
+  event: z.string().check(z.regex(/^[a-z_-]+:[a-z0-9_.-]+$/i)),
   is_api: z.boolean(),
-  ip: z.string().nullable(),
-  description: z.string().nullable(),
+  ip: nullableString,
+  description: nullableString,
   properties: z.record(z.string(), z.unknown()),
   has_additional_metadata: z.boolean(),
   timestamp,
-  relationships: z.object({ actor: userSchema.or(nullResourceSchema) }).optional(),
+  relationships: z.optional(z.object({ actor: z.union([userSchema, nullResourceSchema]) })),
 });
 export const activityLogSchema = item('activity_log', activityLogAttributes);
 export type ActivityLog = z.infer<typeof activityLogAttributes>;
@@ -186,31 +176,26 @@ export const activityLogListSchema = list(activityLogSchema, paginatedMetaSchema
 export const databasePasswordSchema = item('database_password', z.object({ password: z.string() }));
 export const serverDatabaseAttributes = z.object({
   id: z.string(),
-  host: z.object({ address: z.string(), port: z.number().int() }),
+  host: z.object({ address: z.string(), port: z.int() }),
   name: z.string(),
   username: z.string(),
   connections_from: z.string(),
-  max_connections: z.number().int().nullable(),
-  relationships: z.object({ password: databasePasswordSchema.or(nullResourceSchema) }).optional(),
+  max_connections: nullableInt,
+  relationships: z.optional(z.object({ password: z.union([databasePasswordSchema, nullResourceSchema]) })),
 });
 export const serverDatabaseSchema = item('server_database', serverDatabaseAttributes);
 export type ServerDatabase = z.infer<typeof serverDatabaseAttributes>;
-export const serverDatabaseListSchema = list(serverDatabaseSchema);
+export const serverDatabaseListSchema = list(serverDatabaseSchema, optionalListMetaSchema);
 
 // §2.11 leaves SSH keys open; these are the reference panel's fields (pterodactyl-facts §9.2).
-export const sshKeyAttributes = z.object({
-  name: z.string(),
-  fingerprint: z.string(),
-  public_key: z.string(),
-  created_at: timestamp,
-});
+export const sshKeyAttributes = z.object({ name: z.string(), fingerprint: z.string(), public_key: z.string(), created_at: timestamp });
 export const sshKeySchema = item('ssh_key', sshKeyAttributes);
 export type SshKey = z.infer<typeof sshKeyAttributes>;
-export const sshKeyListSchema = list(sshKeySchema);
+export const sshKeyListSchema = list(sshKeySchema, optionalListMetaSchema);
 
 // GET /api/client/account (pterodactyl-facts §9.2).
 export const accountAttributes = z.object({
-  id: z.number().int(),
+  id: z.int(),
   admin: z.boolean(),
   username: z.string(),
   email: z.string(),
@@ -225,9 +210,6 @@ export type Account = z.infer<typeof accountAttributes>;
 export const systemPermissionsSchema = z.object({
   object: z.literal('system_permissions'),
   attributes: z.object({
-    permissions: z.record(
-      z.string(),
-      z.object({ description: z.string(), keys: z.record(z.string(), z.string()) }),
-    ),
+    permissions: z.record(z.string(), z.object({ description: z.string(), keys: z.record(z.string(), z.string()) })),
   }),
 });

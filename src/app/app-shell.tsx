@@ -1,0 +1,25 @@
+import { Link, Outlet } from 'react-router';
+import { AccountMenu } from '../features/auth/account-menu';
+
+/** The frame of every signed-in page: skip link, header with the account menu, content. */
+export function AppShell() {
+  return (
+    <div className="flex min-h-full flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-sky-600 focus:px-3 focus:py-2 focus:text-white">
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-30 border-b border-zinc-800 bg-zinc-950/95 backdrop-blur">
+        <div className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-4 px-4">
+          <Link to="/" className="flex items-center gap-2 font-semibold text-white">
+            <img src="/favicon.svg" alt="" className="size-7" />
+            <span>Aerie</span>
+          </Link>
+          <AccountMenu />
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

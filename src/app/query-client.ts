@@ -1,0 +1,33 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { ApiError } from '../lib/http';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    defaultError: ApiError;
+  }
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    // A failed background refetch of data already on screen: say so without replacing the page.
+    onError: (error, query) => {
+      if (query.state.data !== undefined && !(error instanceof ApiError && error.status === 401)) {
+        toast.error(error.message);
+      }
+    },
+  }),
+  mutationCache: new MutationCache({
+    // Mutations show their errors where they were started; `meta.toastErrors` opts into a toast.
+    onError: (error, _vars, _ctx, mutation) => {
+      if (mutation.meta?.toastErrors) toast.error(error.message);
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      refetchOnWindowFocus: false,
+      retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
+    },
+  },
+});

@@ -1,0 +1,33 @@
+import { createContext, useContext } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import type { Account } from '../contract';
+import { accountQueries } from '../features/account/api';
+import { PageSpinner } from '../components/ui/spinner';
+import { ErrorState } from '../components/ui/states';
+import { signInPath } from './paths';
+
+const AccountContext = createContext<Account | null>(null);
+
+/** The signed-in account; only usable below RequireAuth. */
+export function useAccount(): Account {
+  const account = useContext(AccountContext);
+  if (!account) throw new Error('useAccount outside RequireAuth');
+  return account;
+}
+
+/** Pages below need a signed-in user; otherwise go to sign-in and come back afterwards. */
+export function RequireAuth() {
+  const location = useLocation();
+  const me = useQuery(accountQueries.me());
+  if (me.isPending) return <PageSpinner />;
+  if (me.isError) {
+    if (me.error.status === 401) return <Navigate to={signInPath(location.pathname + location.search + location.hash)} replace />;
+    return <ErrorState error={me.error} />;
+  }
+  return (
+    <AccountContext.Provider value={me.data}>
+      <Outlet />
+    </AccountContext.Provider>
+  );
+}

@@ -1,0 +1,53 @@
+import type { ComponentType } from 'react';
+
+/**
+ * The server pages: one table drives the routes, the navigation and the permission guard
+ * (DESIGN "Models worth reading"). `permission` uses the strings of spec §5.3 (`group.*` = any
+ * of the group); null means every member may open it.
+ */
+export interface ServerPage {
+  /** Path below /server/:id ('' is the overview). */
+  path: string;
+  label: string;
+  permission: string | null;
+  /** Shown in the server navigation. */
+  nav: boolean;
+  load: () => Promise<ComponentType>;
+}
+
+export const SERVER_PAGES: ServerPage[] = [
+  {
+    path: '',
+    label: 'Overview',
+    permission: null,
+    nav: true,
+    load: () => import('../features/servers/server-overview-page').then((m) => m.ServerOverviewPage),
+  },
+  {
+    path: 'files/*',
+    label: 'Files',
+    permission: 'file.read',
+    nav: true,
+    load: () => import('../features/files/file-manager-page').then((m) => m.FileManagerPage),
+  },
+  {
+    path: 'file/*',
+    label: 'Edit file',
+    permission: 'file.read-content',
+    nav: false,
+    load: () => import('../features/files/file-editor-page').then((m) => m.FileEditorPage),
+  },
+  {
+    path: 'activity',
+    label: 'Activity',
+    permission: 'activity.read',
+    nav: true,
+    load: () => import('../features/activity/activity-page').then((m) => m.ActivityPage),
+  },
+];
+
+/** The link target of a page (without the `/*` splat). */
+export function serverPageHref(serverId: string, page: ServerPage): string {
+  const base = page.path.replace(/\/\*$/, '');
+  return base ? `/server/${serverId}/${base}` : `/server/${serverId}`;
+}

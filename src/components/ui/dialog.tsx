@@ -1,0 +1,71 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+import { Button } from './button';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+}
+
+/** Accessible modal (focus trapped, Escape closes, labelled by its title). */
+export function Dialog({ open, onOpenChange, title, description, children, footer }: DialogProps) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60" />
+        <RadixDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 rounded-lg bg-zinc-900 p-5 shadow-xl ring-1 ring-zinc-700 focus:outline-none">
+          <RadixDialog.Title className="text-lg font-semibold text-white">{title}</RadixDialog.Title>
+          {description ? (
+            <RadixDialog.Description className="mt-1 text-sm text-zinc-400">{description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
+          )}
+          {children && <div className="mt-4">{children}</div>}
+          {footer && <div className="mt-5 flex flex-wrap justify-end gap-2">{footer}</div>}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  pending?: boolean;
+  error?: string | null;
+  onConfirm: () => void;
+}
+
+export function ConfirmDialog({ confirmLabel, danger, pending, error, onConfirm, children, ...rest }: ConfirmDialogProps) {
+  return (
+    <Dialog
+      {...rest}
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => rest.onOpenChange(false)} disabled={pending}>
+            Cancel
+          </Button>
+          <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} loading={pending}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-400">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../../lib/http';
+
+/** What to say for an API failure that replaces a whole page (DESIGN: 403/404/409 explain themselves). */
+export function describeError(error: unknown): { title: string; detail: string } {
+  if (error instanceof ApiError) {
+    switch (error.status) {
+      case 403:
+        return { title: 'You do not have access to this', detail: 'Your account lacks the permission this page needs. Ask the server owner if you need it.' };
+      case 404:
+        return { title: 'Not found', detail: 'This does not exist, or you do not have access to it.' };
+      case 409:
+        return { title: 'Server unavailable right now', detail: error.message };
+      case 429:
+        return { title: 'Too many requests', detail: error.message };
+      default:
+        return { title: 'Something went wrong', detail: error.message };
+    }
+  }
+  return { title: 'Something went wrong', detail: error instanceof Error ? error.message : 'An unexpected error occurred.' };
+}
+
+export function ErrorState({ error, action }: { error: unknown; action?: ReactNode }) {
+  const { title, detail } = describeError(error);
+  return (
+    <div role="alert" className="mx-auto my-10 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
+      <h2 className="text-lg font-semibold text-white">{title}</h2>
+      <p className="mt-2 text-sm text-zinc-400">{detail}</p>
+      <div className="mt-4 flex justify-center gap-3">
+        {action}
+        <Link to="/" className="text-sm font-medium text-sky-400 hover:text-sky-300">
+          Back to your servers
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-700 px-6 py-10 text-center">
+      <p className="font-medium text-zinc-200">{title}</p>
+      {children && <div className="mt-2 text-sm text-zinc-400">{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { queryOptions } from '@tanstack/react-query';
+import { accountSchema } from '../../contract';
+import { api } from '../../lib/http';
+
+export const accountQueries = {
+  all: () => ['account'] as const,
+  /** The signed-in user; a 401 here means "not signed in". */
+  me: () =>
+    queryOptions({
+      queryKey: [...accountQueries.all(), 'me'] as const,
+      queryFn: ({ signal }) => api('/api/client/account', accountSchema, { signal, quiet401: true }).then((r) => r.attributes),
+      staleTime: 60_000,
+    }),
+};

@@ -1,0 +1,4 @@
+// Placeholder until the page is built; replaced by its owner.
+export function ServerOverviewPage() {
+  return null;
+}
