@@ -1,4 +1,174 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkpointRequestSchema, loginRequestSchema, type LoginResponse } from '../../src/contract';
 import type { AppDeps } from '../app';
+import type { UserRow } from '../db/schema';
+import { badRequest, HttpError, parseWith, tooManyRequests, unauthenticated } from '../http/errors';
+import { randomToken } from '../lib/crypto';
+import {
+  challengeCookieName,
+  clearChallengeCookie,
+  clearSessionCookies,
+  setChallengeCookie,
+  setSessionCookie,
+  setXsrfCookie,
+} from '../services/auth-context';
+import {
+  BAD_CREDENTIALS,
+  BAD_RECOVERY,
+  BAD_TOTP,
+  CHALLENGE_EXPIRED,
+  CHALLENGE_TTL_MS,
+  checkCredentials,
+  createChallenge,
+  deleteChallenge,
+  findChallenge,
+  recordAuthEvent,
+  toLoginUser,
+  type AuthEventContext,
+} from '../services/login';
+import { createSession, destroySession } from '../services/sessions';
+import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
+import { claimTotpStep, consumeRecoveryToken, matchTotpStep } from '../services/totp';
 
-export async function authRoutes(_app: FastifyInstance, _deps: AppDeps): Promise<void> {}
+/** Attempts (of any outcome) per client address per minute, login and checkpoint together. */
+const IP_LIMIT = { max: 10, windowMs: 60_000 };
+/** Failures per account (typed login, or the challenge's user) per minute, whatever the address. */
+const ACCOUNT_LIMIT = { max: 5, windowMs: 60_000 };
+
+/**
+ * Browser-session routes: CSRF cookie, login with optional TOTP checkpoint, logout
+ * (spec §4.1, §4.2, §5.2; pterodactyl-facts §3). CSRF on logout is enforced by the app's preHandler.
+ * Login itself needs no CSRF token: the body must be a JSON object, which a cross-site form cannot send.
+ */
+export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, clock, config } = deps;
+  const perIp = new SlidingWindowThrottle(clock, IP_LIMIT);
+  const perAccount = new SlidingWindowThrottle(clock, ACCOUNT_LIMIT);
+
+  function guard(throttle: SlidingWindowThrottle, key: string): void {
+    const waitMs = throttle.retryAfterMs(key);
+    if (waitMs <= 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    throw tooManyRequests(seconds, `Too many login attempts. Please try again in ${seconds} seconds.`);
+  }
+
+  /** Counts this attempt against the client address; runs before any parsing or hashing. */
+  function throttleAddress(request: FastifyRequest): void {
+    const key = `ip:${ipBucketKey(request.ip)}`;
+    guard(perIp, key);
+    perIp.hit(key);
+  }
+
+  function eventContext(request: FastifyRequest): AuthEventContext {
+    return { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512), now: clock.now() };
+  }
+
+  /** Signs the browser in; a new session id and CSRF token every time, replacing any prior session (T-SESS-1). */
+  async function completeLogin(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<LoginResponse> {
+    const ctx = eventContext(request);
+    if (request.caller?.sessionId) await destroySession(db, request.caller.sessionId);
+    const session = await createSession(db, user.id, {
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      lifetimeMinutes: config.sessionLifetimeMinutes,
+      now: ctx.now,
+    });
+    setSessionCookie(deps, reply, session.token);
+    setXsrfCookie(deps, reply, session.csrfToken);
+    await recordAuthEvent(db, 'auth:success', ctx, user);
+    return { data: { complete: true, intended: '/', user: toLoginUser(user) } };
+  }
+
+  app.get('/sanctum/csrf-cookie', async (request, reply) => {
+    // A signed-in browser gets its session's token back; otherwise a token with nothing behind it,
+    // replaced at login, so the SPA can always echo the cookie.
+    const token = request.caller?.sessionId && request.caller.csrfToken ? request.caller.csrfToken : randomToken(32);
+    setXsrfCookie(deps, reply, token);
+    return reply.status(204).send();
+  });
+
+  app.post('/auth/login', async (request, reply): Promise<LoginResponse> => {
+    throttleAddress(request);
+    const body = parseWith(loginRequestSchema, request.body);
+    // Keyed by what was typed, never by user id: a locked-out unknown account looks like a known one.
+    const accountKey = `login:${body.user.toLowerCase()}`;
+    guard(perAccount, accountKey);
+
+    const ctx = eventContext(request);
+    const { found, ok } = await checkCredentials(db, body.user, body.password);
+    if (!found || !ok) {
+      perAccount.hit(accountKey);
+      await recordAuthEvent(db, 'auth:fail', ctx, found, { [body.user.includes('@') ? 'email' : 'username']: body.user });
+      throw badRequest(BAD_CREDENTIALS, 'DisplayException');
+    }
+    perAccount.clear(accountKey);
+
+    if (found.use_totp !== 1) return completeLogin(request, reply, found);
+
+    const challenge = await createChallenge(db, found.id, ctx.now, request.cookies[challengeCookieName(deps)]);
+    setChallengeCookie(deps, reply, challenge.browserSecret, CHALLENGE_TTL_MS / 1000);
+    await recordAuthEvent(db, 'auth:checkpoint', ctx, found);
+    return { data: { complete: false, confirmation_token: challenge.token } };
+  });
+
+  app.post('/auth/login/checkpoint', async (request, reply): Promise<LoginResponse> => {
+    throttleAddress(request);
+    const body = parseWith(checkpointRequestSchema, withoutEmptyStrings(request.body));
+    const ctx = eventContext(request);
+
+    const challenge = await findChallenge(db, body.confirmation_token, request.cookies[challengeCookieName(deps)], ctx.now);
+    if (!challenge) {
+      await recordAuthEvent(db, 'auth:fail', ctx, undefined);
+      throw badRequest(CHALLENGE_EXPIRED, 'DisplayException');
+    }
+    const { user } = challenge;
+    // Follows the account, not the address, so rotating IPs does not buy more guesses (T-RL-1).
+    const accountKey = `checkpoint:${user.id}`;
+    guard(perAccount, accountKey);
+
+    const fail = async (detail: string, field: string): Promise<never> => {
+      perAccount.hit(accountKey);
+      await recordAuthEvent(db, 'auth:fail', ctx, user);
+      throw fieldError(detail, field);
+    };
+
+    // As the reference panel: when both are sent, the recovery path wins.
+    if (body.recovery_token !== undefined) {
+      if (!(await consumeRecoveryToken(db, user.id, body.recovery_token))) return fail(BAD_RECOVERY, 'recovery_token');
+      await recordAuthEvent(db, 'auth:recovery-token', ctx, user);
+    } else {
+      const code = body.authentication_code ?? '';
+      const step = user.totp_secret ? matchTotpStep(user.totp_secret, code, ctx.now, user.totp_last_step) : null;
+      if (step === null || !(await claimTotpStep(db, user.id, step))) return fail(BAD_TOTP, 'authentication_code');
+      await recordAuthEvent(db, 'auth:token', ctx, user);
+    }
+
+    perAccount.clear(accountKey);
+    await deleteChallenge(db, challenge.id);
+    clearChallengeCookie(deps, reply);
+    return completeLogin(request, reply, user);
+  });
+
+  app.post('/auth/logout', async (request, reply) => {
+    // Only a browser session can be logged out; a bearer-key caller has none (T-SESS-3).
+    const sessionId = request.caller?.sessionId;
+    if (!sessionId) throw unauthenticated();
+    await destroySession(db, sessionId);
+    clearSessionCookies(deps, reply);
+    return reply.status(204).send();
+  });
+}
+
+/** A 400 the SPA can still show on the form field it is about. */
+function fieldError(detail: string, field: string): HttpError {
+  return new HttpError(400, 'DisplayException', detail, [{ code: 'DisplayException', status: '400', detail, source: { field } }]);
+}
+
+/**
+ * Forms often send the unused one of `authentication_code` / `recovery_token` as "". The reference
+ * panel treats empty strings as absent, so do the same before validating.
+ */
+function withoutEmptyStrings(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== ''));
+}

@@ -100,3 +100,46 @@ export function setXsrfCookie(deps: AppDeps, reply: FastifyReply, token: string)
     maxAge: deps.config.sessionLifetimeMinutes * 60,
   });
 }
+
+/**
+ * The session cookie: HttpOnly so scripts never see it, SameSite=Lax as the reference panel,
+ * Secure when configured (T-CSRF-2).
+ */
+export function setSessionCookie(deps: AppDeps, reply: FastifyReply, token: string): void {
+  reply.setCookie(deps.config.sessionCookie, token, {
+    path: '/',
+    sameSite: 'lax',
+    secure: deps.config.secureCookies,
+    httpOnly: true,
+    maxAge: deps.config.sessionLifetimeMinutes * 60,
+  });
+}
+
+/** Expires the session and XSRF cookies (logout). */
+export function clearSessionCookies(deps: AppDeps, reply: FastifyReply): void {
+  const base = { path: '/', sameSite: 'lax', secure: deps.config.secureCookies } as const;
+  reply.clearCookie(deps.config.sessionCookie, { ...base, httpOnly: true });
+  reply.clearCookie(XSRF_COOKIE, { ...base, httpOnly: false });
+}
+
+/** Path of the 2FA challenge cookie: sent only to `/auth/login` and `/auth/login/checkpoint`. */
+export const CHALLENGE_COOKIE_PATH = '/auth/login';
+
+export function challengeCookieName(deps: AppDeps): string {
+  return `${deps.config.sessionCookie}_challenge`;
+}
+
+/** Binds a pending 2FA challenge to this browser; lives exactly as long as the challenge. */
+export function setChallengeCookie(deps: AppDeps, reply: FastifyReply, secret: string, maxAgeSeconds: number): void {
+  reply.setCookie(challengeCookieName(deps), secret, {
+    path: CHALLENGE_COOKIE_PATH,
+    sameSite: 'lax',
+    secure: deps.config.secureCookies,
+    httpOnly: true,
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearChallengeCookie(deps: AppDeps, reply: FastifyReply): void {
+  reply.clearCookie(challengeCookieName(deps), { path: CHALLENGE_COOKIE_PATH, sameSite: 'lax', secure: deps.config.secureCookies, httpOnly: true });
+}

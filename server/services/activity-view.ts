@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { sql, type SqlBool } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../db';
+import type { ActivityLogRow } from '../db/schema';
+import type { ActivityQuery, activityLogSchema } from '../../src/contract';
+import { isoOffset } from '../lib/time';
+import type { SubjectType } from './activity';
+import { escapeLike } from './server-list';
+
+/*
+ * Reading the audit log (spec §4.18, pterodactyl-facts §7): the entries of one subject, a page at
+ * a time, with the reference panel's privacy rules for IP addresses.
+ */
+
+export type ActivityResource = z.infer<typeof activityLogSchema>;
+
+export interface ActivityViewer {
+  userId: number;
+  isAdmin: boolean;
+}
+
+interface ActorColumns {
+  actor_uuid: string | null;
+  actor_username: string | null;
+  actor_email: string | null;
+  actor_admin: number | null;
+  actor_first: string | null;
+  actor_last: string | null;
+  actor_language: string | null;
+}
+
+// Never shown to anyone (pterodactyl-facts §7).
+const DISABLED_EVENTS = ['server:file.upload'];
+
+/** One page of the entries whose subjects include `subject`, newest first unless `sort=timestamp`. */
+export async function listActivity(
+  db: Db,
+  subject: { type: SubjectType; id: number },
+  viewer: ActivityViewer,
+  query: ActivityQuery,
+): Promise<{ data: ActivityResource[]; total: number }> {
+  const event = query['filter[event]'];
+  // Driven by the subjects index (subject → log ids), joined to each log by rowid: measured about
+  // twice as fast as `id IN (subquery)` at 10,000 entries. A log names each subject once.
+  const base = db
+    .selectFrom('activity_subjects as s')
+    .innerJoin('activity_logs as l', 'l.id', 's.activity_log_id')
+    .where('s.subject_type', '=', subject.type)
+    .where('s.subject_id', '=', subject.id)
+    .where('l.event', 'not in', DISABLED_EVENTS)
+    .$if(Boolean(event), (qb) => qb.where(sql<SqlBool>`l.event like ${`%${escapeLike(event ?? '')}%`} escape '\\'`));
+
+  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  const offset = (query.page - 1) * query.per_page;
+  if (total <= offset) return { data: [], total };
+
+  const direction = query.sort === 'timestamp' ? 'asc' : 'desc';
+  // Sort narrow rows (ids) to pick the page, then load only that page's full rows and actors.
+  const pageIds = base.select('l.id').orderBy('l.timestamp', direction).orderBy('l.id', direction).limit(query.per_page).offset(offset);
+  const rows = await db
+    .selectFrom('activity_logs as l')
+    .leftJoin('users as u', 'u.id', 'l.actor_id')
+    .where('l.id', 'in', pageIds)
+    .selectAll('l')
+    .select([
+      'u.uuid as actor_uuid',
+      'u.username as actor_username',
+      'u.email as actor_email',
+      'u.root_admin as actor_admin',
+      'u.name_first as actor_first',
+      'u.name_last as actor_last',
+      'u.language as actor_language',
+    ])
+    .orderBy('l.timestamp', direction)
+    .orderBy('l.id', direction)
+    .execute();
+  const withActor = query.include.includes('actor');
+  return { data: rows.map((row) => activityResource(row, viewer, withActor)), total };
+}
+
+export function activityResource(row: ActivityLogRow & ActorColumns, viewer: ActivityViewer, withActor: boolean): ActivityResource {
+  const isActor = row.actor_id !== null && row.actor_id === viewer.userId;
+  const raw = parseProperties(row.properties);
+  const attributes: ActivityResource['attributes'] = {
+    id: createHash('sha1').update(String(row.id)).digest('hex'),
+    batch: row.batch ?? '',
+    event: row.event,
+    is_api: row.api_key_id !== null,
+    // T-LEAK-1: another user's address is shown only to root admins.
+    ip: isActor || viewer.isAdmin ? row.ip : '',
+    description: row.description ?? '',
+    properties: rewriteProperties(raw, isActor),
+    has_additional_metadata: hasAdditionalMetadata(row.event, Object.keys(raw)),
+    timestamp: isoOffset(row.timestamp),
+  };
+  if (withActor) {
+    attributes.relationships = {
+      actor:
+        row.actor_id !== null && row.actor_username !== null
+          ? {
+              object: 'user',
+              attributes: {
+                id: row.actor_id,
+                uuid: row.actor_uuid ?? '',
+                admin: row.actor_admin === 1,
+                username: row.actor_username,
+                email: row.actor_email ?? '',
+                first_name: row.actor_first ?? '',
+                last_name: row.actor_last ?? '',
+                language: row.actor_language ?? 'en',
+                image: gravatarUrl(row.actor_email ?? ''),
+              },
+            }
+          : { object: 'null_resource', attributes: null },
+    };
+  }
+  return { object: 'activity_log', attributes };
+}
+
+/** The avatar URL the reference panel gives users: Gravatar by the md5 of the trimmed, lower-cased e-mail. */
+export function gravatarUrl(email: string): string {
+  return `https://www.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}`;
+}
+
+function parseProperties(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The reference transformer's rewrite: `properties.ip` hidden from everyone but the actor (admins
+ * included), each array `k` gains `k_count` (a lone one becomes `count`), `directory` gets slashes.
+ * Built from entries so a stored `__proto__` key stays a plain key.
+ */
+export function rewriteProperties(props: Record<string, unknown>, viewerIsActor: boolean): Record<string, unknown> {
+  const entries: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'ip' && !viewerIsActor) entries.push([key, '[hidden]']);
+    else if (Array.isArray(value)) entries.push([key, value], [`${key}_count`, value.length]);
+    else if (key === 'directory' && typeof value === 'string') entries.push([key, `/${value.replace(/^\/+|\/+$/g, '')}/`.replace(/\/\/+/g, '/')]);
+    else entries.push([key, value]);
+  }
+  const counts = entries.filter(([key]) => key.endsWith('_count'));
+  const only = counts.length === 1 ? counts[0] : undefined;
+  if (only) return Object.fromEntries([...entries.filter((e) => e !== only), ['count', only[1]]]);
+  return Object.fromEntries(entries);
+}
+
+// Placeholders of each event's English description in the reference panel; events missing here
+// (plural-only descriptions, or none at all) have none, so any property counts as extra.
+const PLACEHOLDERS = new Map<string, readonly string[]>(
+  Object.entries({
+    'auth:ip-blocked': 'identifier',
+    'user:account.email-changed': 'old new',
+    'user:api-key.create': 'identifier',
+    'user:api-key.delete': 'identifier',
+    'user:ssh-key.create': 'fingerprint',
+    'user:ssh-key.delete': 'fingerprint',
+    'server:console.command': 'command',
+    'server:backup.restore': 'name truncate',
+    'server:file.create-directory': 'directory name',
+    'server:file.decompress': 'directory files',
+    'server:file.pull': 'url directory',
+    'server:file.uploaded': 'directory file',
+    'server:allocation.notes': 'allocation old new',
+    'server:task.create': 'action name',
+    'server:task.update': 'action name',
+    'server:settings.rename': 'old new',
+    'server:settings.description': 'old new',
+    'server:startup.edit': 'variable old new',
+    'server:startup.image': 'old new',
+    ...fill('name', 'backup', 'download delete restore-complete restore-failed start complete fail lock unlock'),
+    ...fill('name', 'database', 'create rotate-password delete'),
+    ...fill('file', 'file', 'read copy download write'),
+    ...fill('allocation', 'allocation', 'create primary delete'),
+    ...fill('name', 'schedule', 'create update execute delete'),
+    ...fill('name', 'task', 'delete'),
+    ...fill('email', 'subuser', 'create update delete'),
+  }).map(([event, keys]) => [event, keys.split(' ')]),
+);
+
+function fill(keys: string, area: string, actions: string): Record<string, string> {
+  return Object.fromEntries(actions.split(' ').map((action) => [`server:${area}.${action}`, keys]));
+}
+
+const NEVER_EXTRA = new Set(['ip', 'useragent', 'using_sftp']);
+
+/** True when the entry holds a property its one-line description does not already show. */
+export function hasAdditionalMetadata(event: string, keys: readonly string[]): boolean {
+  const placeholders = PLACEHOLDERS.get(event) ?? [];
+  return keys.some((key) => !NEVER_EXTRA.has(key) && !placeholders.includes(key));
+}

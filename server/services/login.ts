@@ -1,0 +1,143 @@
+import type { LoginUser } from '../../src/contract';
+import type { Db } from '../db';
+import type { UserRow } from '../db/schema';
+import { randomAlnum, randomToken, sha256 } from '../lib/crypto';
+import { isoOffset } from '../lib/time';
+import { logActivity } from './activity';
+import { dummyPasswordHash, findUserByLogin, verifyPassword } from './users';
+
+/** Lifetime of a pending two-factor challenge, as the reference panel (pterodactyl-facts §3.2). */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+
+export const BAD_CREDENTIALS = 'No account matching those credentials could be found.';
+export const CHALLENGE_EXPIRED = 'The authentication token provided has expired, please refresh the page and try again.';
+export const BAD_TOTP = 'The two-factor authentication token was invalid.';
+export const BAD_RECOVERY = 'The recovery token provided is not valid.';
+
+/** The user object of a completed login (spec §2.10). */
+export function toLoginUser(user: UserRow): LoginUser {
+  return {
+    uuid: user.uuid,
+    username: user.username,
+    email: user.email,
+    name_first: user.name_first,
+    name_last: user.name_last,
+    language: user.language,
+    identifier: user.uuid.slice(0, 8),
+    root_admin: user.root_admin === 1,
+    use_totp: user.use_totp === 1,
+    gravatar: true,
+    created_at: isoOffset(user.created_at),
+    updated_at: isoOffset(user.updated_at),
+  };
+}
+
+export interface CredentialCheck {
+  /** The account the typed login names, whether or not the password matched. */
+  found: UserRow | undefined;
+  ok: boolean;
+}
+
+/**
+ * Checks the password before anything else, and always runs one argon2 verify (against a dummy
+ * hash for unknown accounts), so neither the answer nor its timing tells whether the account exists
+ * or has 2FA (T-AUTH-1, GHSA-vcm9-hx3q-qwj8).
+ */
+export async function checkCredentials(db: Db, login: string, password: string): Promise<CredentialCheck> {
+  const found = await findUserByLogin(db, login);
+  const hash = found?.password_hash ?? (await dummyPasswordHash());
+  const matches = await verifyPassword(hash, password);
+  return { found, ok: found !== undefined && matches };
+}
+
+export interface NewChallenge {
+  /** Returned to the SPA as `confirmation_token`. */
+  token: string;
+  /** Goes into the HttpOnly challenge cookie; binds the token to this browser (T-AUTH-3). */
+  browserSecret: string;
+}
+
+/**
+ * Stores a pending 2FA login server-side; only hashes are kept, so a database read does not hand
+ * out live tokens. The previous challenge of the same browser and any expired ones are dropped.
+ */
+export async function createChallenge(db: Db, userId: number, now: Date, previousBrowserSecret?: string): Promise<NewChallenge> {
+  const token = randomAlnum(64);
+  const browserSecret = randomToken(32);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('login_challenges').where('expires_at', '<=', now.toISOString()).execute();
+    if (previousBrowserSecret) {
+      await trx.deleteFrom('login_challenges').where('browser_hash', '=', sha256(previousBrowserSecret)).execute();
+    }
+    await trx
+      .insertInto('login_challenges')
+      .values({
+        id: sha256(token),
+        browser_hash: sha256(browserSecret),
+        user_id: userId,
+        expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
+        created_at: now.toISOString(),
+      })
+      .execute();
+  });
+  return { token, browserSecret };
+}
+
+export interface LiveChallenge {
+  id: string;
+  user: UserRow;
+}
+
+/**
+ * The live challenge for this token in this browser, or null. Looking the token up by its hash
+ * is the constant-time comparison: nothing is compared byte by byte against a secret.
+ */
+export async function findChallenge(db: Db, token: string, browserSecret: string | undefined, now: Date): Promise<LiveChallenge | null> {
+  if (!browserSecret) return null;
+  const row = await db
+    .selectFrom('login_challenges')
+    .innerJoin('users', 'users.id', 'login_challenges.user_id')
+    .selectAll('users')
+    .select(['login_challenges.id as challenge_id', 'login_challenges.browser_hash', 'login_challenges.expires_at as challenge_expires_at'])
+    .where('login_challenges.id', '=', sha256(token))
+    .executeTakeFirst();
+  if (!row) return null;
+  const { challenge_id, browser_hash, challenge_expires_at, ...user } = row;
+  if (new Date(challenge_expires_at).getTime() <= now.getTime()) {
+    await deleteChallenge(db, challenge_id);
+    return null;
+  }
+  if (browser_hash !== sha256(browserSecret)) return null;
+  return { id: challenge_id, user };
+}
+
+export async function deleteChallenge(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('login_challenges').where('id', '=', id).execute();
+}
+
+export interface AuthEventContext {
+  ip: string;
+  userAgent: string;
+  now: Date;
+}
+
+/**
+ * Writes an `auth:*` activity entry (pterodactyl-facts §3.2): the user is the subject when known;
+ * only `auth:success` has an actor, because only then is the user really signed in.
+ */
+export async function recordAuthEvent(
+  db: Db,
+  event: 'auth:success' | 'auth:fail' | 'auth:checkpoint' | 'auth:token' | 'auth:recovery-token',
+  ctx: AuthEventContext,
+  user: UserRow | undefined,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  await logActivity(db, {
+    event,
+    ip: ctx.ip,
+    actorId: event === 'auth:success' && user ? user.id : null,
+    properties: { ip: ctx.ip, useragent: ctx.userAgent, ...extra },
+    subjects: user ? [{ type: 'user', id: user.id }] : [],
+    timestamp: ctx.now,
+  });
+}

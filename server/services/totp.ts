@@ -1,0 +1,73 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Db } from '../db';
+import { safeEqual } from '../lib/crypto';
+import { verifyPassword } from './users';
+
+const PERIOD_SECONDS = 30;
+const DIGITS = 6;
+/** Steps either side of now that are accepted: enough for clock drift, far short of the reference panel's ±4. */
+const WINDOW_STEPS = 1;
+
+/** The TOTP time step (RFC 6238 counter) at `at`. */
+export function totpStep(at: Date): number {
+  return Math.floor(at.getTime() / 1000 / PERIOD_SECONDS);
+}
+
+function totpFor(secret: string): TOTP | null {
+  try {
+    return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: DIGITS, period: PERIOD_SECONDS });
+  } catch {
+    return null;
+  }
+}
+
+/** The code an authenticator shows at `at` (tests and the CLI use it). */
+export function totpCode(secret: string, at: Date): string {
+  const totp = totpFor(secret);
+  if (!totp) throw new Error('Invalid TOTP secret.');
+  return totp.generate({ timestamp: at.getTime() });
+}
+
+/**
+ * The step `code` belongs to, within ±WINDOW_STEPS of `at` and strictly after `lastStep`, or null.
+ * Refusing steps at or before the last accepted one is what makes a code single-use
+ * (GHSA-rgmp-4873-r683): once step n is used, no code from step n or earlier passes again.
+ */
+export function matchTotpStep(secret: string, code: string, at: Date, lastStep: number | null): number | null {
+  const totp = totpFor(secret);
+  if (!totp) return null;
+  const current = totpStep(at);
+  let accepted: number | null = null;
+  for (let step = current - WINDOW_STEPS; step <= current + WINDOW_STEPS; step += 1) {
+    const expected = totp.generate({ timestamp: step * PERIOD_SECONDS * 1000 });
+    if (safeEqual(expected, code) && (lastStep === null || step > lastStep)) accepted = step;
+  }
+  return accepted;
+}
+
+/**
+ * Records `step` as used. Conditional on it being newer than the stored one, so two requests
+ * racing with the same code cannot both succeed.
+ */
+export async function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Checks a recovery token against the user's stored hashes and deletes the match (single use). */
+export async function consumeRecoveryToken(db: Db, userId: number, token: string): Promise<boolean> {
+  const rows = await db.selectFrom('recovery_tokens').select(['id', 'token_hash']).where('user_id', '=', userId).execute();
+  const typed = token.trim();
+  // Every hash is checked, so the time taken does not hint at which token (if any) matched.
+  const results = await Promise.all(rows.map(async (row) => ((await verifyPassword(row.token_hash, typed)) ? row.id : null)));
+  const matchId = results.find((id): id is number => id !== null);
+  if (matchId === undefined) return false;
+  const deleted = await db.deleteFrom('recovery_tokens').where('id', '=', matchId).executeTakeFirst();
+  // Zero rows means a concurrent request used it first.
+  return Number(deleted.numDeletedRows) === 1;
+}
