@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from './app';
+import { makeTestPanel, type TestPanel } from './test/harness';
+
+describe('app', () => {
+  let panel: TestPanel;
+  beforeEach(async () => {
+    panel = await makeTestPanel();
+  });
+  afterEach(async () => {
+    await panel.close();
+  });
+
+  it('answers an unknown API route with a 404 error document', async () => {
+    const res = await panel.app.inject({ method: 'GET', url: '/api/client/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ errors: [{ code: 'NotFoundHttpException', status: '404', detail: expect.any(String) }] });
+  });
+
+  it('answers malformed JSON with a 400 error document', async () => {
+    const user = await panel.user();
+    const headers = await panel.bearerHeaders(user);
+    const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"a":' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].code).toBe('BadRequestHttpException');
+  });
+
+  it('creates servers with a primary allocation and a volume', async () => {
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    expect(server.uuid_short).toBe(server.uuid.slice(0, 8));
+    expect(server.allocation_id).not.toBeNull();
+  });
+
+  it('answers a body over the limit with 413 and an error document', async () => {
+    const res = await panel.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ user: 'x', password: 'y'.repeat(panel.config.maxBodyBytes + 10) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errors[0]).toMatchObject({ status: '413', code: 'PayloadTooLargeHttpException' });
+  });
+
+  it('sends security headers on every answer', async () => {
+    const res = await panel.app.inject({ method: 'GET', url: '/api/client' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(res.headers['content-security-policy'])).not.toMatch(/script-src[^;]*unsafe-inline/);
+  });
+
+  it('answers 401 before 404 for a signed-out caller on an unknown server', async () => {
+    const res = await panel.app.inject({ method: 'GET', url: '/api/client/servers/deadbeef' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().errors[0].code).toBe('AuthenticationException');
+  });
+});
+
+describe('app with a built SPA', () => {
+  it('serves index.html for page URLs and error documents for API URLs', async () => {
+    const spaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-spa-'));
+    fs.writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Aerie</title>');
+    const panel = await makeTestPanel();
+    const app = await buildApp({ config: panel.config, db: panel.db, daemon: panel.daemon, clock: panel.clock, spaDir });
+    try {
+      const page = await app.inject({ method: 'GET', url: '/server/abcd1234/files/world' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('<title>Aerie</title>');
+      const apiMiss = await app.inject({ method: 'GET', url: '/api/client/unknown-route' });
+      expect(apiMiss.statusCode).toBe(404);
+      expect(apiMiss.json().errors[0].code).toBe('NotFoundHttpException');
+    } finally {
+      await app.close();
+      await panel.close();
+      fs.rmSync(spaDir, { recursive: true, force: true });
+    }
+  });
+});
