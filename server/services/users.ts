@@ -41,7 +41,7 @@ export async function createUser(db: Db, input: CreateUserInput, now: Date): Pro
   const existing = await db
     .selectFrom('users')
     .select('id')
-    .where((eb) => eb.or([eb('email', '=', input.email), eb('username', '=', input.username)]))
+    .where((eb) => eb.or([eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()), eb('username', '=', input.username)]))
     .executeTakeFirst();
   if (existing) throw badRequest('A user with that email or username already exists.', 'DisplayException');
   const ts = now.toISOString();

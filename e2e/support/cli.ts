@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/** The data dir of the panel Playwright started (set by playwright.config.ts). */
+export function e2eDataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set: run the specs through `npx playwright test`, which sets it.');
+  return dir;
+}
+
+/**
+ * Runs the admin CLI against the running panel's data dir and returns the JSON object it prints
+ * as its last line. A failing command throws with the CLI's own message.
+ */
+export function runPanelCli<T = Record<string, unknown>>(args: readonly string[]): T {
+  let stdout: string;
+  try {
+    // The bundle made by global-setup.ts when there is one (same code, faster start), else tsx.
+    const bundle = process.env.E2E_CLI_BUNDLE;
+    const [command, entry] = bundle && fs.existsSync(bundle) ? [process.execPath, bundle] : [TSX, path.join(ROOT, 'server', 'cli.ts')];
+    stdout = execFileSync(command, [entry, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PANEL_DATA_DIR: e2eDataDir(), LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    throw new Error(`panel ${args.join(' ')} failed: ${stderr || (error as Error).message}`, { cause: error });
+  }
+  const last = stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(last) as T;
+  } catch {
+    throw new Error(`panel ${args.join(' ')} printed no JSON object: ${stdout}`);
+  }
+}

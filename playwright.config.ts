@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/*
+ * Browser journeys against the real thing: `npm start` (SPA build + API on one port) with a fresh
+ * data dir, driven by Debian's Chromium (never a Playwright browser download).
+ *
+ * E2E_PORT lets several people run Playwright from one checkout at once. This file is evaluated
+ * again in every worker process; the data dir is created once, in the runner, and handed to
+ * workers (and fixtures) through E2E_DATA_DIR, which they inherit.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+if (!process.env.E2E_DATA_DIR) {
+  const dir = path.resolve('.tmp', `e2e-${process.pid}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  process.env.E2E_DATA_DIR = dir;
+  process.env.E2E_CLI_BUNDLE = `${dir}-cli.mjs`;
+}
+const DATA_DIR = process.env.E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list']],
+  globalSetup: './e2e/support/global-setup.ts',
+  globalTeardown: './e2e/support/global-teardown.ts',
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        // With executablePath set Playwright never looks in ~/.cache/ms-playwright.
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-quic',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // The way users start it: builds the SPA when stale, migrates, serves SPA and API together.
+    command: 'npm start',
+    // Any HTTP answer means "up"; Playwright accepts 2xx, 3xx and 400-403, and this one is a 401.
+    url: `${BASE_URL}/api/client`,
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PANEL_DATA_DIR: DATA_DIR,
+      PANEL_SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      // Fixtures give each test its own X-Forwarded-For address (see e2e/fixtures.ts).
+      TRUST_PROXY: 'true',
+    },
+    reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

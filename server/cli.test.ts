@@ -1,0 +1,114 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestDatabase, type Db } from './db';
+import { LocalDaemon } from './daemon/local';
+import { fixedClock } from './lib/time';
+import { CliError, runCli, type CliDeps } from './cli/commands';
+import { verifyPassword } from './services/users';
+
+let dataDir: string;
+let db: Db;
+let deps: CliDeps;
+
+beforeEach(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-cli-'));
+  db = await openTestDatabase();
+  deps = { db, daemon: new LocalDaemon(dataDir), clock: fixedClock('2026-03-01T12:00:00Z') };
+});
+
+afterEach(async () => {
+  await db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const run = (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;
+
+async function failure(argv: string[]): Promise<{ message: string; exitCode: number }> {
+  try {
+    await runCli(argv, deps);
+  } catch (error) {
+    return { message: (error as Error).message, exitCode: error instanceof CliError ? error.exitCode : 1 };
+  }
+  throw new Error(`expected ${argv.join(' ')} to fail`);
+}
+
+describe('admin CLI commands', () => {
+  it('creates a user and reports it without secrets', async () => {
+    const user = await run('user:create', '--email', 'ann@example.com', '--username', 'ann', '--password', 'pw-123456', '--admin', '--first-name', 'Ann');
+    expect(user).toMatchObject({ username: 'ann', email: 'ann@example.com', admin: true, use_totp: false });
+    expect(Object.keys(user).sort()).toEqual(['admin', 'email', 'id', 'use_totp', 'username', 'uuid']);
+    const row = await db.selectFrom('users').selectAll().where('username', '=', 'ann').executeTakeFirstOrThrow();
+    expect(row.name_first).toBe('Ann');
+    expect(await verifyPassword(row.password_hash, 'pw-123456')).toBe(true);
+  });
+
+  it('refuses a duplicate user and a missing option', async () => {
+    await run('user:create', '--email', 'a@example.com', '--username', 'a', '--password', 'x');
+    expect((await failure(['user:create', '--email', 'A@example.com', '--username', 'b', '--password', 'x'])).message).toMatch(/already exists/);
+    expect(await failure(['user:create', '--email', 'c@example.com', '--password', 'x'])).toEqual({ message: 'Missing --username.', exitCode: 2 });
+  });
+
+  it('turns on TOTP and returns the secret and ten recovery tokens', async () => {
+    await run('user:create', '--email', 'b@example.com', '--username', 'b', '--password', 'x');
+    const out = await run('user:2fa', '--email', 'b@example.com');
+    expect(out.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(out.recovery_tokens).toHaveLength(10);
+    const row = await db.selectFrom('users').select('use_totp').where('username', '=', 'b').executeTakeFirstOrThrow();
+    expect(row.use_totp).toBe(1);
+  });
+
+  it('creates a server with a primary allocation and changes its status', async () => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    const server = await run('server:create', '--owner', 'o@example.com', '--name', 'Lobby', '--memory', '2048');
+    expect(server).toMatchObject({ name: 'Lobby', owner: 'o@example.com', allocation: '127.0.0.1:25565', status: null });
+    expect(server.identifier).toBe(String(server.uuid).slice(0, 8));
+    expect(fs.existsSync(path.join(dataDir, 'volumes', String(server.uuid)))).toBe(true);
+
+    expect(await run('server:status', '--server', String(server.identifier), '--status', 'suspended')).toMatchObject({ status: 'suspended' });
+    expect(await run('server:status', '--server', String(server.uuid), '--status', 'none')).toMatchObject({ status: null });
+    expect((await failure(['server:status', '--server', String(server.identifier), '--status', 'paused'])).exitCode).toBe(2);
+    expect((await failure(['server:status', '--server', 'nope1234', '--status', 'none'])).message).toMatch(/No server/);
+    expect((await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--memory', 'lots'])).message).toMatch(/whole number/);
+  });
+
+  it('adds a subuser with normalised permissions and creates an API key', async () => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
+    const sub = await run('subuser:add', '--server', String(server.identifier), '--email', 'friend@example.com', '--permissions', 'control.console,bogus,file.read');
+    expect(sub).toMatchObject({ email: 'friend@example.com', server: server.identifier });
+    expect(sub.permissions).toEqual(['websocket.connect', 'control.console', 'file.read']);
+    const key = await run('apikey:create', '--email', 'o@example.com', '--description', 'ci');
+    expect(key.token).toMatch(/^ptlc_[A-Za-z0-9]{48}$/);
+  });
+
+  it('answers an unknown command or option with the usage', async () => {
+    const unknown = await failure(['user:delete']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.message).toMatch(/Unknown command "user:delete"[\s\S]*Usage:/);
+    expect((await failure(['user:2fa', '--mail', 'x'])).message).toMatch(/Unknown option '--mail'/);
+  });
+
+  it('seeds demo data only into an empty panel', async () => {
+    const summary = await run('demo');
+    expect(summary.accounts).toHaveLength(2);
+    expect((await failure(['demo'])).message).toMatch(/already has users/);
+  });
+});
+
+describe('admin CLI process', () => {
+  it('prints one JSON object as its last line, and a one-line error otherwise', () => {
+    const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    const out = execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'p@example.com', '--username', 'p', '--password', 'x'], { env, encoding: 'utf8' });
+    const last = out.trim().split('\n').pop() ?? '';
+    expect(JSON.parse(last)).toMatchObject({ email: 'p@example.com', admin: false });
+
+    const bad = spawnSync(tsx, ['server/cli.ts', 'user:2fa', '--email', 'nobody@example.com'], { env, encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr.trim()).toBe('No user with email nobody@example.com.');
+  });
+});

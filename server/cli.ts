@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import { loadConfig } from './config';
+import { LocalDaemon } from './daemon/local';
+import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
+import { systemClock } from './lib/time';
+import { CliError, USAGE, runCli } from './cli/commands';
+
+/**
+ * The admin CLI: `npm run -s panel -- <command> [options]`. Works on the same data dir as
+ * `npm start` (PANEL_DATA_DIR), migrating it first. On success the last stdout line is one JSON
+ * object and the exit code is 0; on failure one clear message goes to stderr and the code is not 0.
+ */
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0] ?? '')) {
+    console.error(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let db: Db | undefined;
+  try {
+    const config = loadConfig();
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    db = openDatabase(databaseFile(config.dataDir));
+    await migrateToLatest(db);
+    const result = await runCli(argv, { db, daemon: new LocalDaemon(config.dataDir), clock: systemClock });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      console.error(error.message);
+      return error.exitCode;
+    }
+    // Service errors (HttpError and friends) carry a user-facing message already.
+    console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await db?.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadConfig, type Config } from './config';
+import { LocalDaemon } from './daemon/local';
+import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
+import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
+import { systemClock } from './lib/time';
+import { isPanelEmpty, seedDemo, type DemoSummary } from './services/demo';
+
+/** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
+
+function publicUrl(config: Config): string {
+  if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+function printDemoBox(url: string, summary: DemoSummary): void {
+  const lines = [
+    'Demo data created. Sign in at:',
+    `  ${url}`,
+    '',
+    ...summary.accounts.flatMap((a) => [
+      `${a.role === 'admin' ? 'Administrator' : 'Regular user'}:`,
+      `  email     ${a.email}   (or username ${a.username})`,
+      `  password  ${a.password}`,
+    ]),
+    '',
+    'These are demo accounts with published passwords:',
+    'do not expose this panel to the internet as it is.',
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = `+${'-'.repeat(width + 2)}+`;
+  console.log([bar, ...lines.map((l) => `| ${l.padEnd(width)} |`), bar].join('\n'));
+}
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db: Db = openDatabase(databaseFile(config.dataDir));
+  // Filled in once listening; a signal before then still closes the database.
+  const running: { app?: FastifyInstance } = {};
+  let stopping = false;
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, shutting down...`);
+    try {
+      await running.app?.close();
+      await db.destroy();
+      process.exit(0);
+    } catch (error) {
+      console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await migrateToLatest(db);
+  const daemon = new LocalDaemon(config.dataDir);
+  let demo: DemoSummary | undefined;
+  if (config.seedDemo && (await isPanelEmpty(db))) {
+    demo = await seedDemo(db, daemon, systemClock.now());
+  }
+
+  await ensureSpaBuilt();
+  const spaDir = path.join(REPO_ROOT, 'dist');
+  if (!fs.existsSync(path.join(spaDir, 'index.html'))) {
+    console.warn('No SPA build in dist/ (AERIE_SKIP_BUILD=1?): serving the API only.');
+  }
+
+  const app = await buildApp({ config, db, daemon, clock: systemClock, spaDir });
+  running.app = app;
+  await app.listen({ port: config.port, host: config.host });
+  const url = publicUrl(config);
+  if (demo) printDemoBox(url, demo);
+  console.log(`Aerie listening on ${url} (data dir ${config.dataDir})`);
+}
+
+start().catch((error: unknown) => {
+  const err = error as NodeJS.ErrnoException;
+  if (err.code === 'EADDRINUSE') {
+    console.error('Aerie could not start: the port is already in use. Set PORT to another port, e.g. PORT=8081 npm start');
+  } else {
+    console.error(`Aerie could not start: ${err instanceof Error ? err.message : String(error)}`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openTestDatabase, type Db } from '../db';
+import { LocalDaemon } from '../daemon/local';
+import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo } from './demo';
+import { findUserByEmail, verifyPassword } from './users';
+
+let dataDir: string;
+let db: Db;
+let daemon: LocalDaemon;
+const now = new Date('2026-03-01T12:00:00Z');
+
+beforeEach(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-demo-'));
+  db = await openTestDatabase();
+  daemon = new LocalDaemon(dataDir);
+});
+
+afterEach(async () => {
+  await db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('seeds an admin, a regular user without 2FA, and six servers with volumes', async () => {
+  expect(await isPanelEmpty(db)).toBe(true);
+  const summary = await seedDemo(db, daemon, now);
+  expect(await isPanelEmpty(db)).toBe(false);
+
+  const admin = await findUserByEmail(db, DEMO_ACCOUNTS.admin.email);
+  const user = await findUserByEmail(db, DEMO_ACCOUNTS.user.email);
+  expect(admin?.root_admin).toBe(1);
+  expect(user?.root_admin).toBe(0);
+  expect(user?.use_totp).toBe(0);
+  expect(await verifyPassword(user?.password_hash ?? '', DEMO_ACCOUNTS.user.password)).toBe(true);
+  expect(summary.accounts.map((a) => a.email)).toEqual([DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.user.email]);
+
+  const servers = await db.selectFrom('servers').selectAll().execute();
+  expect(servers).toHaveLength(6);
+  expect(servers.map((s) => s.status).sort()).toEqual(['installing', 'suspended', null, null, null, null].sort());
+  expect(new Set(servers.map((s) => s.owner_id))).toEqual(new Set([admin?.id, user?.id]));
+  for (const s of servers) {
+    expect(s.allocation_id).not.toBeNull();
+    expect(fs.existsSync(daemon.volumePath(s.uuid))).toBe(true);
+  }
+});
+
+it('gives servers extra allocations with notes, free ports, variables, a subuser and activity', async () => {
+  await seedDemo(db, daemon, now);
+  const allocations = await db.selectFrom('allocations').selectAll().execute();
+  const ports = allocations.map((a) => `${a.ip}:${a.port}`);
+  expect(new Set(ports).size).toBe(ports.length);
+  expect(allocations.filter((a) => a.server_id !== null && a.notes).length).toBeGreaterThanOrEqual(3);
+  expect(allocations.filter((a) => a.server_id === null).length).toBeGreaterThan(0);
+
+  const variables = await db.selectFrom('server_variables').selectAll().execute();
+  expect(variables.length).toBe(18);
+
+  const subusers = await db.selectFrom('subusers').selectAll().execute();
+  expect(subusers).toHaveLength(1);
+  expect(JSON.parse(subusers[0]?.permissions ?? '[]')).toContain('control.console');
+
+  const events = await db.selectFrom('activity_logs').select(['event', 'timestamp', 'properties']).execute();
+  const names = new Set(events.map((e) => e.event));
+  for (const e of ['server:console.command', 'server:file.write', 'server:settings.rename', 'server:backup.start', 'server:power.start', 'auth:success']) {
+    expect(names).toContain(e);
+  }
+  for (const e of events) {
+    expect(new Date(e.timestamp).getTime()).toBeLessThan(now.getTime());
+    expect(typeof JSON.parse(e.properties)).toBe('object');
+  }
+});
+
+it('refuses to seed a panel that already has users', async () => {
+  await seedDemo(db, daemon, now);
+  await expect(seedDemo(db, daemon, now)).rejects.toThrow(/already has users/);
+});
