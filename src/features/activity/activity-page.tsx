@@ -1,4 +1,136 @@
-// Placeholder until the page is built; replaced by its owner.
+import { useCallback, useMemo } from 'react';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Pagination } from '../../components/ui/pagination';
+import { PageSpinner, Spinner } from '../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../components/ui/states';
+import { activityQueries, type ActivityList, type ActivitySort } from './api';
+import { ActivityEntry } from './activity-entry';
+import { ActivityToolbar } from './activity-toolbar';
+
+function readPage(value: string | null): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/** The server's audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
 export function ActivityPage() {
-  return null;
+  const serverId = useParams().id ?? '';
+  const [params, setParams] = useSearchParams();
+  const page = readPage(params.get('page'));
+  const event = params.get('event') ?? '';
+  const sort: ActivitySort = params.get('sort') === 'timestamp' ? 'timestamp' : '-timestamp';
+
+  const query = useQuery(activityQueries.list(serverId, { page, event, sort }));
+  // One "now" per response, so relative times in a list agree with each other.
+  const now = useMemo(() => new Date(query.dataUpdatedAt || Date.now()), [query.dataUpdatedAt]);
+
+  const update = useCallback(
+    (changes: Record<string, string | null>, replace = false) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === null || value === '') next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace },
+      ),
+    [setParams],
+  );
+  // Typing replaces the history entry; paging and sorting add one.
+  const setEvent = useCallback((value: string) => update({ event: value, page: null }, true), [update]);
+  const filterByEvent = useCallback((value: string) => update({ event: value, page: null }), [update]);
+  const setSort = (value: ActivitySort) => update({ sort: value === '-timestamp' ? null : value, page: null });
+  const setPage = (value: number) => update({ page: value <= 1 ? null : String(value) });
+
+  return (
+    <section aria-labelledby="activity-heading" className="space-y-4">
+      <div className="flex items-center gap-3">
+        <h2 id="activity-heading" className="text-lg font-semibold text-white">
+          Activity
+        </h2>
+        {query.isFetching && !query.isPending && <Spinner className="size-4" label="Updating…" />}
+      </div>
+      {/* Filters cannot help when the whole log is refused (403) or the server is busy (409). */}
+      {!(query.data === undefined && query.isError && [403, 404, 409].includes(query.error.status)) && (
+        <ActivityToolbar event={event} sort={sort} onEventChange={setEvent} onSortChange={setSort} />
+      )}
+      <ActivityResults
+        query={query}
+        event={event}
+        page={page}
+        now={now}
+        onFilterEvent={filterByEvent}
+        onPage={setPage}
+        onClearFilter={() => update({ event: null, page: null })}
+      />
+    </section>
+  );
+}
+
+function ActivityResults({
+  query,
+  event,
+  page,
+  now,
+  onFilterEvent,
+  onPage,
+  onClearFilter,
+}: {
+  query: UseQueryResult<ActivityList>;
+  event: string;
+  page: number;
+  now: Date;
+  onFilterEvent: (event: string) => void;
+  onPage: (page: number) => void;
+  onClearFilter: () => void;
+}) {
+  if (query.isPending) return <PageSpinner />;
+  // A failed refetch keeps the entries on screen (the query cache toasts the error).
+  if (query.data === undefined) {
+    const retry = (
+      <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+        Try again
+      </Button>
+    );
+    return <ErrorState error={query.error} action={[403, 404].includes(query.error.status) ? undefined : retry} />;
+  }
+  const { data, meta } = query.data;
+
+  if (data.length === 0) {
+    if (page > 1 && meta.pagination.total > 0) {
+      return (
+        <EmptyState title="This page is empty">
+          <Button variant="secondary" size="sm" onClick={() => onPage(1)}>
+            Go to the first page
+          </Button>
+        </EmptyState>
+      );
+    }
+    if (event) {
+      return (
+        <EmptyState title={`No events match “${event}”`}>
+          <Button variant="secondary" size="sm" onClick={onClearFilter}>
+            Clear the filter
+          </Button>
+        </EmptyState>
+      );
+    }
+    return <EmptyState title="No activity yet">Actions on this server will be listed here.</EmptyState>;
+  }
+
+  return (
+    <div aria-busy={query.isPlaceholderData || undefined}>
+      <ol aria-label="Activity entries" className={`divide-y divide-zinc-800 rounded-lg bg-zinc-900/70 ring-1 ring-zinc-800 ${query.isPlaceholderData ? 'opacity-60' : ''}`}>
+        {data.map(({ attributes: entry }) => (
+          <ActivityEntry key={entry.id} entry={entry} now={now} onFilterEvent={onFilterEvent} />
+        ))}
+      </ol>
+      <Pagination meta={meta.pagination} onPage={onPage} label="Activity pages" />
+    </div>
+  );
 }

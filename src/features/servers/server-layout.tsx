@@ -1,4 +1,59 @@
-// Placeholder until the page is built; replaced by its owner.
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { matchPath, Outlet, useLocation, useParams } from 'react-router';
+import { SERVER_PAGES } from '../../app/server-routes';
+import { ALL_PERMISSIONS_MARKER } from '../../contract';
+import { ServerPermissionsProvider } from '../../lib/permissions';
+import { PageSpinner } from '../../components/ui/spinner';
+import { ErrorState } from '../../components/ui/states';
+import { serverQueries } from './api';
+import { ServerHeader } from './server-header';
+import { ServerNav } from './server-nav';
+
+/**
+ * The frame of every /server/:id page: loads the server once (pages read it from the same query),
+ * provides the caller's permissions, and shows header, state banner and the allowed pages.
+ */
 export function ServerLayout() {
-  return null;
+  const id = useParams().id ?? '';
+  const query = useQuery(serverQueries.detail(id));
+  const pageLabel = useCurrentPageLabel();
+  const meta = query.data?.meta;
+  // The reference SPA's rule (pterodactyl-facts §2): owners hold everything.
+  const permissions = useMemo<readonly string[]>(
+    () => (meta ? (meta.is_server_owner ? [ALL_PERMISSIONS_MARKER] : meta.user_permissions) : []),
+    [meta],
+  );
+
+  if (query.isPending) return <PageSpinner />;
+  // A failed background refetch keeps the server on screen (the query cache toasts the error).
+  if (query.data === undefined) return <ErrorState error={query.error} />;
+
+  const server = query.data.attributes;
+  const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
+  return (
+    <ServerPermissionsProvider permissions={permissions}>
+      <title>{`${pageLabel ? `${pageLabel} · ` : ''}${server.name} · Aerie`}</title>
+      <div className="space-y-5">
+        <ServerHeader server={server} adminView={adminView} />
+        <ServerNav serverId={id} permissions={permissions} />
+        <Outlet />
+      </div>
+    </ServerPermissionsProvider>
+  );
+}
+
+/** The label of the server page being shown (for the document title); none for the overview. */
+function useCurrentPageLabel(): string | null {
+  const { pathname } = useLocation();
+  const page = SERVER_PAGES.find((p) => p.path !== '' && matchPath({ path: `/server/:id/${p.path}`, end: true }, pathname));
+  return page?.label ?? null;
+}
+
+/** The open server (only inside ServerLayout, whose query has already succeeded). */
+export function useServer() {
+  const id = useParams().id ?? '';
+  const query = useQuery(serverQueries.detail(id));
+  if (!query.data) throw new Error('useServer outside ServerLayout');
+  return query.data.attributes;
 }

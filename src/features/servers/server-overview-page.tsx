@@ -1,4 +1,86 @@
-// Placeholder until the page is built; replaced by its owner.
+import type { Server } from '../../contract';
+import { useAccount } from '../../app/require-auth';
+import { Can } from '../../lib/permissions';
+import { Card, DetailItem, DetailList } from '../../components/ui/card';
+import { CopyButton } from '../../components/ui/copy-button';
+import { useServer } from './server-layout';
+import { ServerResourcesCard } from './server-resources-card';
+import { ServerAllocationsCard } from './server-allocations-card';
+import { ServerStartupCard } from './server-startup-card';
+
+/** What the server is, where it runs, how to reach it and what it may use. Everything a member may read. */
 export function ServerOverviewPage() {
-  return null;
+  const server = useServer();
+  return (
+    // Two independent columns, so a tall card never leaves a hole beside a short one.
+    <div className="grid items-start gap-4 lg:grid-cols-2">
+      <div className="grid min-w-0 gap-4">
+        <AboutCard server={server} />
+        <ServerResourcesCard server={server} />
+      </div>
+      <div className="grid min-w-0 gap-4">
+        <SftpCard server={server} />
+        <ServerAllocationsCard allocations={server.relationships.allocations.data.map((a) => a.attributes)} />
+        <ServerStartupCard server={server} />
+      </div>
+    </div>
+  );
+}
+
+function AboutCard({ server }: { server: Server }) {
+  return (
+    <Card title="About">
+      <DetailList>
+        <DetailItem term="Name">{server.name}</DetailItem>
+        <DetailItem term="Description">
+          {server.description ? <span className="whitespace-pre-line">{server.description}</span> : <span className="text-zinc-500">No description</span>}
+        </DetailItem>
+        <DetailItem term="Node">
+          {server.node}
+          {server.is_node_under_maintenance && <span className="text-amber-300"> (under maintenance)</span>}
+        </DetailItem>
+        <DetailItem term="Identifier" action={<CopyButton value={server.identifier} label="Copy identifier" />}>
+          <code className="font-mono">{server.identifier}</code>
+        </DetailItem>
+        <DetailItem term="UUID" action={<CopyButton value={server.uuid} label="Copy UUID" />}>
+          <code className="font-mono break-all">{server.uuid}</code>
+        </DetailItem>
+      </DetailList>
+    </Card>
+  );
+}
+
+/** SFTP logins use `<username>.<identifier>` with the account password (the reference panel's scheme). */
+export function SftpCard({ server }: { server: Server }) {
+  const account = useAccount();
+  const { ip, port } = server.sftp_details;
+  const host = ip.includes(':') && !ip.startsWith('[') ? `[${ip}]` : ip;
+  const address = `sftp://${host}:${port}`;
+  const username = `${account.username}.${server.identifier}`;
+  return (
+    <Card title="SFTP">
+      <Can
+        permission="file.sftp"
+        fallback={<p className="text-sm text-zinc-400">Your account may not use SFTP on this server. Ask the owner for the SFTP permission if you need it.</p>}
+      >
+        <DetailList>
+          <DetailItem term="Address" action={<CopyButton value={address} label="Copy address" />}>
+            <code className="font-mono break-all">{address}</code>
+          </DetailItem>
+          <DetailItem term="Username" action={<CopyButton value={username} label="Copy username" />}>
+            <code className="font-mono break-all">{username}</code>
+          </DetailItem>
+          <DetailItem term="Password">
+            <span className="text-zinc-300">Your account password</span>
+          </DetailItem>
+        </DetailList>
+        <a
+          href={`sftp://${encodeURIComponent(username)}@${host}:${port}`}
+          className="mt-4 inline-flex min-h-9 items-center rounded-md bg-zinc-800 px-3 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 ring-inset hover:bg-zinc-700"
+        >
+          Open in SFTP client
+        </a>
+      </Can>
+    </Card>
+  );
 }

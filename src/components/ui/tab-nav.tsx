@@ -1,0 +1,38 @@
+import { NavLink } from 'react-router';
+import { cn } from './cn';
+
+export interface TabNavItem {
+  to: string;
+  label: string;
+  /** Active only on an exact match (an index page). */
+  end?: boolean;
+}
+
+/**
+ * Page navigation styled as tabs: plain links (NavLink sets aria-current="page"), one row that
+ * scrolls sideways on narrow screens instead of wrapping or hiding entries.
+ */
+export function TabNav({ items, label }: { items: readonly TabNavItem[]; label: string }) {
+  return (
+    <nav aria-label={label} className="-mx-4 overflow-x-auto border-b border-zinc-800 px-4 sm:mx-0 sm:px-0">
+      <ul className="flex min-w-max gap-1">
+        {items.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              end={item.end}
+              className={({ isActive }) =>
+                cn(
+                  '-mb-px inline-flex min-h-11 items-center border-b-2 px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:rounded-t-md focus-visible:outline-offset-[-2px]',
+                  isActive ? 'border-sky-400 text-white' : 'border-transparent text-zinc-400 hover:border-zinc-600 hover:text-zinc-200',
+                )
+              }
+            >
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

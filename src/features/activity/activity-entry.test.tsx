@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { makeEntry } from '../servers/server-test-fixtures';
+import { ActivityEntry } from './activity-entry';
+
+afterEach(cleanup);
+
+function show(entry = makeEntry(), onFilterEvent = vi.fn()) {
+  render(
+    <ol>
+      <ActivityEntry entry={entry} now={new Date()} onFilterEvent={onFilterEvent} />
+    </ol>,
+  );
+  return onFilterEvent;
+}
+
+describe('ActivityEntry', () => {
+  it('shows event, sentence, actor and relative time with the absolute one in the title', () => {
+    show();
+    expect(screen.getByRole('button', { name: 'Filter by server:power.start' })).toBeTruthy();
+    expect(screen.getByText('Started the server')).toBeTruthy();
+    expect(screen.getByText('dana')).toBeTruthy();
+    const time = screen.getByText('5 minutes ago');
+    expect(time.tagName).toBe('TIME');
+    expect(time.getAttribute('title')).toBeTruthy();
+  });
+
+  it('names the system when there is no actor, and shows API badge and IP', () => {
+    show(makeEntry({ is_api: true, ip: '203.0.113.9', relationships: { actor: { object: 'null_resource', attributes: null } } }));
+    expect(screen.getByText('System')).toBeTruthy();
+    expect(screen.getByText('API')).toBeTruthy();
+    expect(screen.getByText('203.0.113.9')).toBeTruthy();
+  });
+
+  it('filters by the event when its name is clicked', () => {
+    const onFilter = show();
+    fireEvent.click(screen.getByRole('button', { name: 'Filter by server:power.start' }));
+    expect(onFilter).toHaveBeenCalledWith('server:power.start');
+  });
+
+  it('expands properties on demand, rendering hostile values as text', () => {
+    const hostile = '<img src=x onerror="window.pwned=1">';
+    const { container } = render(
+      <ol>
+        <ActivityEntry entry={makeEntry({ event: 'server:file.write', properties: { file: hostile, meta: { a: [1, 2] } } })} now={new Date()} onFilterEvent={() => {}} />
+      </ol>,
+    );
+    const details = screen.getByRole('button', { name: 'Details' });
+    expect(details.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(details);
+    expect(details.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText('meta')).toBeTruthy();
+    expect(screen.getAllByText(hostile).length).toBeGreaterThan(0);
+    expect(screen.getByText(/"a": \[/)).toBeTruthy();
+    expect(container.querySelector('img')).toBeNull();
+  });
+
+  it('has no Details button without properties', () => {
+    show();
+    expect(screen.queryByRole('button', { name: 'Details' })).toBeNull();
+  });
+});

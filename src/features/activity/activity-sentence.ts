@@ -1,0 +1,109 @@
+/*
+ * One readable sentence per common event, after the reference panel's English strings
+ * (resources/lang/en/activity.php). `:key` and `:key.0.sub` are filled from the entry's
+ * properties. The result is plain text and is rendered as text, never as HTML.
+ */
+
+type Template = string | { one: string; other: string };
+
+const SENTENCES: Record<string, Template> = {
+  'auth:success': 'Signed in',
+  'auth:fail': 'Failed to sign in',
+  'auth:checkpoint': 'Two-factor authentication requested',
+  'server:power.start': 'Started the server',
+  'server:power.stop': 'Stopped the server',
+  'server:power.restart': 'Restarted the server',
+  'server:power.kill': 'Killed the server process',
+  'server:console.command': 'Executed ":command" on the server',
+  'server:backup.download': 'Downloaded the :name backup',
+  'server:backup.delete': 'Deleted the :name backup',
+  'server:backup.restore': 'Restored the :name backup (deleted files: :truncate)',
+  'server:backup.restore-complete': 'Completed restoration of the :name backup',
+  'server:backup.restore-failed': 'Failed to complete restoration of the :name backup',
+  'server:backup.start': 'Started a new backup :name',
+  'server:backup.complete': 'Marked the :name backup as complete',
+  'server:backup.fail': 'Marked the :name backup as failed',
+  'server:backup.lock': 'Locked the :name backup',
+  'server:backup.unlock': 'Unlocked the :name backup',
+  'server:database.create': 'Created new database :name',
+  'server:database.rotate-password': 'Rotated the password of database :name',
+  'server:database.delete': 'Deleted database :name',
+  'server:file.compress': { one: 'Compressed :directory:files.0', other: 'Compressed :count files in :directory' },
+  'server:file.read': 'Viewed the contents of :file',
+  'server:file.copy': 'Created a copy of :file',
+  'server:file.create-directory': 'Created directory :directory:name',
+  'server:file.decompress': 'Decompressed :files in :directory',
+  'server:file.delete': { one: 'Deleted :directory:files.0', other: 'Deleted :count files in :directory' },
+  'server:file.download': 'Downloaded :file',
+  'server:file.pull': 'Downloaded a remote file from :url to :directory',
+  'server:file.rename': { one: 'Renamed :directory:files.0.from to :directory:files.0.to', other: 'Renamed :count files in :directory' },
+  'server:file.write': 'Wrote new content to :file',
+  'server:file.upload': 'Began a file upload',
+  'server:file.uploaded': 'Uploaded :directory:file',
+  'server:sftp.denied': 'Blocked SFTP access due to permissions',
+  'server:sftp.create': { one: 'Created :files.0', other: 'Created :count new files' },
+  'server:sftp.write': { one: 'Modified the contents of :files.0', other: 'Modified the contents of :count files' },
+  'server:sftp.delete': { one: 'Deleted :files.0', other: 'Deleted :count files' },
+  'server:sftp.create-directory': { one: 'Created the :files.0 directory', other: 'Created :count directories' },
+  'server:sftp.rename': { one: 'Renamed :files.0.from to :files.0.to', other: 'Renamed or moved :count files' },
+  'server:allocation.create': 'Added :allocation to the server',
+  'server:allocation.notes': 'Updated the notes for :allocation from ":old" to ":new"',
+  'server:allocation.primary': 'Set :allocation as the primary server allocation',
+  'server:allocation.delete': 'Deleted the :allocation allocation',
+  'server:schedule.create': 'Created the :name schedule',
+  'server:schedule.update': 'Updated the :name schedule',
+  'server:schedule.execute': 'Manually executed the :name schedule',
+  'server:schedule.delete': 'Deleted the :name schedule',
+  'server:task.create': 'Created a new ":action" task for the :name schedule',
+  'server:task.update': 'Updated the ":action" task for the :name schedule',
+  'server:task.delete': 'Deleted a task for the :name schedule',
+  'server:settings.rename': 'Renamed the server from ":old" to ":new"',
+  'server:settings.description': 'Changed the server description from ":old" to ":new"',
+  'server:settings.reinstall': 'Triggered a server reinstall',
+  'server:startup.edit': 'Changed the :variable variable from ":old" to ":new"',
+  'server:startup.image': 'Updated the Docker image for the server from :old to :new',
+  'server:subuser.create': 'Added :email as a subuser',
+  'server:subuser.update': 'Updated the subuser permissions for :email',
+  'server:subuser.delete': 'Removed :email as a subuser',
+};
+
+const PLACEHOLDER = /:([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*)/gi;
+
+function lookup(properties: Record<string, unknown>, path: string): unknown {
+  let value: unknown = properties;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(asText).join(', ');
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+function countOf(properties: Record<string, unknown>): number {
+  if (typeof properties.count === 'number') return properties.count;
+  const files = properties.files;
+  return Array.isArray(files) ? files.length : 1;
+}
+
+/** The sentence for an entry, or null when the event is unknown or a property it needs is missing. */
+export function describeActivity(event: string, properties: Record<string, unknown>): string | null {
+  const template = Object.hasOwn(SENTENCES, event) ? SENTENCES[event] : undefined;
+  if (template === undefined) return null;
+  const text = typeof template === 'string' ? template : countOf(properties) === 1 ? template.one : template.other;
+  let missing = false;
+  const sentence = text.replace(PLACEHOLDER, (_match, path: string) => {
+    const value = lookup(properties, path);
+    if (value === undefined || value === null) {
+      missing = true;
+      return '';
+    }
+    return asText(value);
+  });
+  return missing ? null : sentence;
+}

@@ -1,0 +1,42 @@
+import type { Allocation } from '../../contract';
+import { Badge } from '../../components/ui/badge';
+import { Card } from '../../components/ui/card';
+import { CopyButton } from '../../components/ui/copy-button';
+import { EmptyState } from '../../components/ui/states';
+
+/** `ip_alias` when set (what players type), else the IP; IPv6 in brackets. */
+export function allocationAddress(a: Pick<Allocation, 'ip' | 'ip_alias' | 'port'>): string {
+  const host = a.ip_alias?.trim() || a.ip;
+  return `${host.includes(':') ? `[${host}]` : host}:${a.port}`;
+}
+
+/** The server's addresses, primary first. Without allocation.read the API returns only the primary one. */
+export function ServerAllocationsCard({ allocations }: { allocations: readonly Allocation[] }) {
+  const sorted = [...allocations].sort((a, b) => Number(b.is_default) - Number(a.is_default));
+  return (
+    <Card title="Allocations">
+      {sorted.length === 0 ? (
+        <EmptyState title="No allocations" />
+      ) : (
+        <ul className="divide-y divide-zinc-800/80">
+          {sorted.map((a) => {
+            const address = allocationAddress(a);
+            return (
+              <li key={a.id} className="flex items-start justify-between gap-3 py-2 first:pt-0 last:pb-0">
+                <div className="min-w-0">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
+                    {a.is_default && <Badge tone="info">Primary</Badge>}
+                  </div>
+                  {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-500">{a.ip}</p>}
+                  {a.notes ? <p className="mt-0.5 text-sm break-words text-zinc-400">{a.notes}</p> : null}
+                </div>
+                <CopyButton value={address} label="Copy address" className="shrink-0" />
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Card>
+  );
+}

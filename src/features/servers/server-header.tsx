@@ -1,0 +1,54 @@
+import { Link } from 'react-router';
+import type { Server } from '../../contract';
+import { Badge } from '../../components/ui/badge';
+import { cn } from '../../components/ui/cn';
+import { serverConditions, type StateTone } from './server-state';
+
+const BANNER_TONES: Record<StateTone, string> = {
+  info: 'bg-sky-950/60 text-sky-200 ring-sky-900',
+  warning: 'bg-amber-950/60 text-amber-200 ring-amber-900',
+  danger: 'bg-red-950/60 text-red-200 ring-red-900',
+};
+
+/** Name, identifier and state of the open server, plus a banner for every blocking condition. */
+export function ServerHeader({ server, adminView }: { server: Server; adminView: boolean }) {
+  const conditions = serverConditions(server);
+  return (
+    <header className="space-y-3">
+      <nav aria-label="Breadcrumb" className="text-sm text-zinc-400">
+        <Link to="/" className="rounded hover:text-zinc-200">
+          Servers
+        </Link>
+        <span aria-hidden="true" className="px-1.5">
+          /
+        </span>
+        <span className="text-zinc-300">{server.identifier}</span>
+      </nav>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <h1 className="min-w-0 text-2xl font-semibold break-words text-white">{server.name}</h1>
+        <ul className="flex flex-wrap gap-1.5" aria-label="Server state">
+          {conditions.map((c) => (
+            <li key={c.label}>
+              <Badge tone={c.tone}>{c.label}</Badge>
+            </li>
+          ))}
+          {adminView && (
+            <li>
+              <Badge tone="warning">Admin view</Badge>
+            </li>
+          )}
+        </ul>
+      </div>
+      <p className="text-sm text-zinc-400">
+        <span className="font-mono text-zinc-300">{server.identifier}</span>
+        <span aria-hidden="true"> · </span>
+        <span>Node {server.node}</span>
+      </p>
+      {conditions.map((c) => (
+        <p key={c.label} role="status" className={cn('rounded-md px-3 py-2 text-sm ring-1 ring-inset', BANNER_TONES[c.tone])}>
+          {c.message}
+        </p>
+      ))}
+    </header>
+  );
+}

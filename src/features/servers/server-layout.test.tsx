@@ -1,0 +1,60 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch } from './server-test-fixtures';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function navLinks() {
+  return within(screen.getByRole('navigation', { name: 'Server' }))
+    .getAllByRole('link')
+    .map((a) => a.textContent);
+}
+
+describe('ServerLayout', () => {
+  it('shows every page to the owner, with the current one marked', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
+    renderServerRoutes('/server/abcd1234');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeTruthy();
+    expect(navLinks()).toEqual(['Overview', 'Files', 'Activity']);
+    expect(screen.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('shows a subuser only the pages their permissions allow', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
+    renderServerRoutes('/server/abcd1234');
+    await screen.findByRole('heading', { level: 1 });
+    expect(navLinks()).toEqual(['Overview', 'Files']);
+  });
+
+  it('explains a page the subuser may not open', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
+    renderServerRoutes('/server/abcd1234/activity');
+    expect(await screen.findByRole('heading', { name: 'You do not have access to this' })).toBeTruthy();
+  });
+
+  it('says not found for a server the API does not show', async () => {
+    stubFetch(() => apiError(404, 'The requested resource could not be found on the server.'));
+    renderServerRoutes('/server/zzzz9999');
+    expect(await screen.findByRole('heading', { name: 'Not found' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Server' })).toBeNull();
+  });
+
+  it('shows a banner and a badge for a suspended server', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ status: 'suspended', is_suspended: true }), { is_server_owner: true, user_permissions: ['*'] })));
+    renderServerRoutes('/server/abcd1234');
+    expect(await screen.findByText('This server is suspended; most actions are unavailable.')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Server state' })).getByText('Suspended')).toBeTruthy();
+  });
+
+  it('renders a hostile server name as text', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ name: '<img src=x onerror=alert(1)>' }), { is_server_owner: true, user_permissions: ['*'] })));
+    const { container } = renderServerRoutes('/server/abcd1234');
+    expect(await screen.findByRole('heading', { level: 1, name: '<img src=x onerror=alert(1)>' })).toBeTruthy();
+    expect(container.querySelector('img[src="x"]')).toBeNull();
+  });
+});

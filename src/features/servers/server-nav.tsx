@@ -1,0 +1,18 @@
+import { useMemo } from 'react';
+import { permits } from '../../contract';
+import { SERVER_PAGES, serverPageHref } from '../../app/server-routes';
+import { TabNav } from '../../components/ui/tab-nav';
+
+/** The server's pages the user may open: the same table and permission strings the route guard uses. */
+export function ServerNav({ serverId, permissions }: { serverId: string; permissions: readonly string[] }) {
+  const items = useMemo(
+    () =>
+      SERVER_PAGES.filter((page) => page.nav && (page.permission === null || permits(permissions, page.permission))).map((page) => ({
+        to: serverPageHref(serverId, page),
+        label: page.label,
+        end: page.path === '',
+      })),
+    [serverId, permissions],
+  );
+  return <TabNav items={items} label="Server" />;
+}

@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import { json, makeServer, renderServerRoutes, serverDocument, stubFetch } from './server-test-fixtures';
+import { allocationAddress } from './server-allocations-card';
+import { featureLimit } from './server-resources-card';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+async function open(server = makeServer(), permissions = ['*'], owner = true) {
+  stubFetch(() => json(200, serverDocument(server, { is_server_owner: owner, user_permissions: permissions })));
+  renderServerRoutes('/server/abcd1234');
+  await screen.findByRole('heading', { level: 1 });
+}
+
+function card(name: string) {
+  return within(screen.getByRole('region', { name }));
+}
+
+describe('ServerOverviewPage', () => {
+  it('shows SFTP address and username with copy buttons', async () => {
+    await open();
+    const sftp = card('SFTP');
+    expect(sftp.getByText('sftp://node1.example.test:2022')).toBeTruthy();
+    expect(sftp.getByText('dana.abcd1234')).toBeTruthy();
+    expect(sftp.getByRole('button', { name: 'Copy address: sftp://node1.example.test:2022' })).toBeTruthy();
+    expect(sftp.getByRole('button', { name: 'Copy username: dana.abcd1234' })).toBeTruthy();
+  });
+
+  it('explains missing SFTP access to a subuser without file.sftp', async () => {
+    await open(makeServer({ server_owner: false }), ['file.read'], false);
+    expect(card('SFTP').getByText(/may not use SFTP/)).toBeTruthy();
+    expect(card('SFTP').queryByText('dana.abcd1234')).toBeNull();
+  });
+
+  it('shows limits with units', async () => {
+    await open();
+    const resources = card('Resources');
+    expect(resources.getByText('2 GiB')).toBeTruthy();
+    expect(resources.getByText('10 GiB')).toBeTruthy();
+    expect(resources.getByText('150%')).toBeTruthy();
+    expect(resources.getByText('Any')).toBeTruthy();
+    expect(resources.getByText('None allowed')).toBeTruthy();
+  });
+
+  it('says Unlimited for zero limits and "No description" for an empty one', async () => {
+    await open(makeServer({ description: '', limits: { memory: 0, swap: -1, disk: 0, io: 500, cpu: 0, threads: '0-1', oom_disabled: true } }));
+    expect(card('Resources').getAllByText('Unlimited').length).toBeGreaterThanOrEqual(4);
+    expect(card('About').getByText('No description')).toBeTruthy();
+  });
+
+  it('lists allocations with the primary first and badged', async () => {
+    await open();
+    const items = card('Allocations').getAllByRole('listitem');
+    expect(items[0]?.textContent).toContain('play.example.test:25565');
+    expect(within(items[0] as HTMLElement).getByText('Primary')).toBeTruthy();
+    expect(items[1]?.textContent).toContain('10.0.0.5:25566');
+    expect(items[1]?.textContent).toContain('Query port');
+  });
+
+  it('shows the invocation and image', async () => {
+    await open();
+    expect(card('Startup').getByText('java -Xms128M -Xmx2048M -jar server.jar')).toBeTruthy();
+    expect(card('Startup').getByText('ghcr.io/pterodactyl/yolks:java_17')).toBeTruthy();
+  });
+});
+
+describe('helpers', () => {
+  it('formats allocation addresses', () => {
+    expect(allocationAddress({ ip: '10.0.0.1', ip_alias: null, port: 1 })).toBe('10.0.0.1:1');
+    expect(allocationAddress({ ip: '10.0.0.1', ip_alias: '', port: 1 })).toBe('10.0.0.1:1');
+    expect(allocationAddress({ ip: '::1', ip_alias: null, port: 2 })).toBe('[::1]:2');
+  });
+
+  it('reads feature limits', () => {
+    expect(featureLimit(null)).toBe('Unlimited');
+    expect(featureLimit(0)).toBe('None allowed');
+    expect(featureLimit(3)).toBe('3');
+  });
+});

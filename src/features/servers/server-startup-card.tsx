@@ -1,0 +1,31 @@
+import type { Server } from '../../contract';
+import { Card } from '../../components/ui/card';
+import { CopyButton } from '../../components/ui/copy-button';
+
+/** The startup command as the server runs it (hidden variables show as `[hidden]`) and its container image. */
+export function ServerStartupCard({ server }: { server: Server }) {
+  return (
+    <Card title="Startup">
+      <div className="space-y-4">
+        <div>
+          <div className="mb-1.5 flex items-center justify-between gap-2">
+            <h3 className="text-sm text-zinc-400">Invocation</h3>
+            <CopyButton value={server.invocation} label="Copy invocation" />
+          </div>
+          <pre
+            className="rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-200 ring-1 ring-zinc-800"
+          >
+            {server.invocation || '—'}
+          </pre>
+        </div>
+        <div>
+          <div className="mb-1.5 flex items-center justify-between gap-2">
+            <h3 className="text-sm text-zinc-400">Container image</h3>
+            <CopyButton value={server.docker_image} label="Copy image" />
+          </div>
+          <code className="block rounded-md bg-zinc-950 p-3 font-mono text-xs break-all text-zinc-200 ring-1 ring-zinc-800">{server.docker_image}</code>
+        </div>
+      </div>
+    </Card>
+  );
+}

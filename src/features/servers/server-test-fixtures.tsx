@@ -1,0 +1,117 @@
+import type { ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { vi } from 'vitest';
+import type * as z from 'zod/mini';
+import type { Account, ActivityLog, Server, serverWithMetaSchema } from '../../contract';
+import { accountQueries } from '../account/api';
+import { RequireAuth } from '../../app/require-auth';
+import { RequireServerPermission } from '../../app/require-server-permission';
+import { SERVER_PAGES } from '../../app/server-routes';
+import { ServerLayout } from './server-layout';
+import { ServerOverviewPage } from './server-overview-page';
+import { ActivityPage } from '../activity/activity-page';
+
+/* Test-only helpers: a server resource, an account, and the server routes over a stubbed fetch. */
+
+export const testAccount: Account = { id: 7, admin: false, username: 'dana', email: 'dana@example.test', first_name: 'Dana', last_name: 'Demo', language: 'en' };
+
+export function makeServer(overrides: Partial<Server> = {}): Server {
+  return {
+    server_owner: true,
+    identifier: 'abcd1234',
+    internal_id: 1,
+    uuid: 'abcd1234-5678-4abc-8def-0123456789ab',
+    name: 'Survival',
+    node: 'Node One',
+    is_node_under_maintenance: false,
+    sftp_details: { ip: 'node1.example.test', port: 2022 },
+    description: 'A cosy world',
+    limits: { memory: 2048, swap: 0, disk: 10240, io: 500, cpu: 150, threads: null, oom_disabled: false },
+    invocation: 'java -Xms128M -Xmx2048M -jar server.jar',
+    docker_image: 'ghcr.io/pterodactyl/yolks:java_17',
+    egg_features: ['eula'],
+    feature_limits: { databases: 2, allocations: null, backups: 0 },
+    status: null,
+    is_suspended: false,
+    is_installing: false,
+    is_transferring: false,
+    relationships: {
+      allocations: {
+        object: 'list',
+        data: [
+          { object: 'allocation', attributes: { id: 2, ip: '10.0.0.5', ip_alias: null, port: 25566, notes: 'Query port', is_default: false } },
+          { object: 'allocation', attributes: { id: 1, ip: '10.0.0.5', ip_alias: 'play.example.test', port: 25565, notes: null, is_default: true } },
+        ],
+      },
+      variables: { object: 'null_resource', attributes: null },
+    },
+    ...overrides,
+  };
+}
+
+export function serverDocument(server: Server, meta: { is_server_owner: boolean; user_permissions: string[] }): z.infer<typeof serverWithMetaSchema> {
+  return { object: 'server', attributes: server, meta };
+}
+
+export function makeEntry(overrides: Partial<ActivityLog> = {}): ActivityLog {
+  return {
+    id: 'e1',
+    batch: null,
+    event: 'server:power.start',
+    is_api: false,
+    ip: '',
+    description: '',
+    properties: {},
+    has_additional_metadata: false,
+    timestamp: new Date(Date.now() - 5 * 60_000).toISOString(),
+    relationships: { actor: { object: 'user', attributes: { username: 'dana', email: 'dana@example.test' } } },
+    ...overrides,
+  };
+}
+
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+export function apiError(status: number, detail: string): Response {
+  return json(status, { errors: [{ code: 'Error', status: String(status), detail }] });
+}
+
+type Handler = (url: URL) => Response | Promise<Response>;
+
+/** Stubs fetch: `handler` answers every request; returns the mock to inspect calls. */
+export function stubFetch(handler: Handler) {
+  const mock = vi.fn((input: RequestInfo | URL) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    return Promise.resolve(handler(url));
+  });
+  vi.stubGlobal('fetch', mock);
+  return mock;
+}
+
+const PAGES: Record<string, () => ReactNode> = {
+  '': () => <ServerOverviewPage />,
+  activity: () => <ActivityPage />,
+};
+
+/** The app's server routes (same table and guard), signed in as `testAccount`, at `path`. */
+export function renderServerRoutes(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(accountQueries.me().queryKey, testAccount);
+  const children: RouteObject[] = SERVER_PAGES.map((page) => ({
+    ...(page.path === '' ? { index: true } : { path: page.path }),
+    element: <RequireServerPermission permission={page.permission}>{PAGES[page.path]?.() ?? <p>{page.label} page</p>}</RequireServerPermission>,
+  }));
+  const router = createMemoryRouter(
+    [{ element: <RequireAuth />, children: [{ path: '/server/:id', element: <ServerLayout />, children }, { path: '/', element: <p>Server list</p> }] }],
+    { initialEntries: [path] },
+  );
+  const view = render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...view, router, client };
+}
