@@ -1,4 +1,112 @@
-// Placeholder until the page is built; replaced by its owner.
+import { useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { loginRequestSchema } from '../../contract';
+import { safeIntended } from '../../app/paths';
+import { Button } from '../../components/ui/button';
+import { FormError, TextField } from '../../components/ui/field';
+import { applyApiErrors, issuesByField } from '../../lib/form-errors';
+import { accountQueries } from '../account/api';
+import { useFinishSignIn, useLogin } from './api';
+import { AuthLayout } from './auth-layout';
+import { savePendingLogin } from './pending-login';
+
+// Kept small on purpose: this is the first page most visits load (no dialogs, no form library).
+
+const FIELDS = ['user', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+const REQUIRED: Record<Field, string> = { user: 'Enter your username or email.', password: 'Enter your password.' };
+
+/** Where a page can leave a message for the sign-in page (e.g. "your code expired"). */
+export interface SignInNotice {
+  notice?: string;
+}
+
 export function SignInPage() {
-  return null;
+  const [params] = useSearchParams();
+  const redirect = params.get('redirect');
+  const notice = (useLocation().state as SignInNotice | null)?.notice;
+  const navigate = useNavigate();
+  const me = useQuery(accountQueries.me());
+  const login = useLogin();
+  const finishSignIn = useFinishSignIn();
+  const [finishing, setFinishing] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const refs = { user: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+
+  // Already signed in: nothing to do here.
+  if (me.isSuccess && !finishing) return <Navigate to={safeIntended(redirect)} replace />;
+
+  function showErrors(next: Partial<Record<Field, string>>, message: string | null) {
+    setErrors(next);
+    setFormError(message);
+    const first = FIELDS.find((f) => next[f]);
+    if (first) refs[first].current?.focus();
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (login.isPending || finishing) return;
+    const data = new FormData(event.currentTarget);
+    const body = { user: String(data.get('user') ?? '').trim(), password: String(data.get('password') ?? '') };
+    const parsed = loginRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      const byField = issuesByField(parsed.error.issues);
+      showErrors({ user: body.user ? byField.user : REQUIRED.user, password: body.password ? byField.password : REQUIRED.password }, null);
+      return;
+    }
+    showErrors({}, null);
+    try {
+      const result = await login.mutateAsync(parsed.data);
+      if (result.complete) {
+        setFinishing(true);
+        await finishSignIn(redirect, result.intended);
+      } else {
+        savePendingLogin(result.confirmation_token, redirect);
+        await navigate({ pathname: '/auth/login/checkpoint', search: redirect ? `?redirect=${encodeURIComponent(redirect)}` : '' });
+      }
+    } catch (error) {
+      const next: Partial<Record<Field, string>> = {};
+      const message = applyApiErrors(error, (name: Field, e) => (next[name] = e.message), { fields: FIELDS });
+      showErrors(next, message);
+    }
+  }
+
+  return (
+    <AuthLayout title="Sign in" description="Use your panel account to manage your servers.">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        {notice && !formError && (
+          <p role="status" className="rounded-md bg-sky-950/60 px-3 py-2 text-sm text-sky-200 ring-1 ring-inset ring-sky-900">
+            {notice}
+          </p>
+        )}
+        <FormError message={formError} />
+        <TextField
+          ref={refs.user}
+          name="user"
+          label="Username or email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          autoFocus
+          required
+          maxLength={191}
+          error={errors.user}
+        />
+        <TextField
+          ref={refs.password}
+          name="password"
+          type="password"
+          label="Password"
+          autoComplete="current-password"
+          required
+          error={errors.password}
+        />
+        <Button type="submit" className="mt-2 w-full" loading={login.isPending || finishing}>
+          Sign in
+        </Button>
+      </form>
+    </AuthLayout>
+  );
 }

@@ -1,4 +1,192 @@
-// Placeholder until the page is built; replaced by its owner.
+import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { useAccount } from '../../app/require-auth';
+import { Button } from '../../components/ui/button';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchInput } from '../../components/ui/search-input';
+import { EmptyState, ErrorState } from '../../components/ui/states';
+import { Switch } from '../../components/ui/switch';
+import { cn } from '../../components/ui/cn';
+import { serverQueries } from './api';
+import { ServerRow } from './server-row';
+import { ServerListSkeleton } from './server-list-skeleton';
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** `?page=` as a page number; anything odd is page 1. */
+function parsePage(raw: string | null): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 1 ? n : 1;
+}
+
+/**
+ * The dashboard: the servers the user can reach. All of its state lives in the URL (`?q=`,
+ * `?page=`, `?all=1`), so a reload, a shared link and the Back button show the same list.
+ */
 export function ServerListPage() {
-  return null;
+  const account = useAccount();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const page = parsePage(params.get('page'));
+  const all = account.admin && params.get('all') === '1';
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  // The box shows what is typed; the URL (and the query) follow it after a pause.
+  const [text, setText] = useState(q);
+  const [syncedQ, setSyncedQ] = useState(q);
+  if (q !== syncedQ) {
+    // The URL changed under us (Back, a link): show its search, unless it is what is typed already.
+    setSyncedQ(q);
+    if (q !== text.trim()) setText(q);
+  }
+  useEffect(() => {
+    const next = text.trim();
+    if (next === q) return;
+    const timer = window.setTimeout(() => {
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          if (next) p.set('q', next);
+          else p.delete('q');
+          p.delete('page');
+          return p;
+        },
+        { replace: true },
+      );
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [text, q, setParams]);
+
+  useEffect(() => {
+    document.title = 'Servers · Aerie';
+  }, []);
+
+  // "/" jumps to the search box from anywhere on the page that is not a text field.
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== '/' || event.metaKey || event.ctrlKey || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      event.preventDefault();
+      searchRef.current?.focus();
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  const list = useQuery(serverQueries.list({ page, search: q, scope: all ? 'admin-all' : 'member' }));
+  const meta = list.data?.meta.pagination;
+
+  function update(change: (p: URLSearchParams) => void) {
+    setParams((prev) => {
+      const p = new URLSearchParams(prev);
+      change(p);
+      return p;
+    });
+  }
+  function goToPage(next: number) {
+    update((p) => (next > 1 ? p.set('page', String(next)) : p.delete('page')));
+    window.scrollTo({ top: 0 });
+  }
+
+  // A page past the end (servers were deleted, or an old link): show the last page instead.
+  const lastPage = meta?.total_pages ?? 0;
+  const pastEnd = !list.isPlaceholderData && meta !== undefined && meta.total > 0 && page > lastPage;
+  useEffect(() => {
+    if (!pastEnd) return;
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (lastPage > 1) p.set('page', String(lastPage));
+        else p.delete('page');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [pastEnd, lastPage, setParams]);
+
+  const searching = q !== '';
+  const stale = list.isPlaceholderData || (list.isFetching && text.trim() !== q);
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h1 className="text-2xl font-semibold text-white">Servers</h1>
+        <p className="text-sm text-zinc-400" role="status" aria-live="polite">
+          {meta ? countLabel(meta.total, searching) : ''}
+        </p>
+      </div>
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:gap-6">
+        <SearchInput
+          ref={searchRef}
+          label="Search servers"
+          placeholder="Search by name, address or ID…"
+          value={text}
+          onValueChange={setText}
+          aria-keyshortcuts="/"
+          className="sm:max-w-md sm:flex-1"
+        />
+        {account.admin && (
+          <Switch
+            checked={all}
+            onCheckedChange={(on) =>
+              update((p) => {
+                if (on) p.set('all', '1');
+                else p.delete('all');
+                p.delete('page');
+              })
+            }
+            label="Show all servers"
+          />
+        )}
+      </div>
+
+      {list.isPending ? (
+        <ServerListSkeleton />
+      ) : list.isError && !list.data ? (
+        <ErrorState
+          error={list.error}
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      ) : list.data.data.length === 0 ? (
+        pastEnd ? (
+          <ServerListSkeleton />
+        ) : searching ? (
+          <EmptyState title={`No servers match “${q}”`}>
+            <p>Search looks at server names, IDs and addresses (e.g. “:25565”).</p>
+            <Button variant="secondary" size="sm" className="mt-4" onClick={() => setText('')}>
+              Clear search
+            </Button>
+          </EmptyState>
+        ) : (
+          <EmptyState title={all ? 'No servers on this panel yet' : 'No servers yet'}>
+            {all ? null : <p>Servers you own, or that someone shares with you, will show up here.</p>}
+            {!all && account.admin ? <p className="mt-1">Turn on “Show all servers” to see every server on the panel.</p> : null}
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <ul aria-label="Servers" aria-busy={stale || undefined} className={cn('flex flex-col gap-3 transition-opacity', stale && 'opacity-60')}>
+            {list.data.data.map((s) => (
+              <ServerRow key={s.attributes.uuid} server={s.attributes} />
+            ))}
+          </ul>
+          {meta && <Pagination meta={meta} onPage={goToPage} label="Server list pages" />}
+        </>
+      )}
+    </div>
+  );
+}
+
+function countLabel(total: number, searching: boolean): string {
+  // Nothing to count: the empty state says it.
+  if (total === 0) return '';
+  const noun = total === 1 ? 'server' : 'servers';
+  return searching ? `${total} ${noun} found` : `${total} ${noun}`;
 }

@@ -1,0 +1,61 @@
+import { forwardRef, useId, type InputHTMLAttributes } from 'react';
+import { cn } from './cn';
+
+export interface SearchInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange' | 'value'> {
+  label: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  /** Show the label to sighted users too (default: screen readers only, the icon says "search"). */
+  showLabel?: boolean;
+}
+
+/** A labelled search box with a clear button; Escape clears it. */
+export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(function SearchInput(
+  { label, value, onValueChange, showLabel = false, className, id, onKeyDown, ...rest },
+  ref,
+) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <label htmlFor={inputId} className={showLabel ? 'text-sm font-medium text-zinc-200' : 'sr-only'}>
+        {label}
+      </label>
+      <div className="relative">
+        <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-zinc-500">
+          <path fillRule="evenodd" d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.45 4.39l3.08 3.08a.75.75 0 1 1-1.06 1.06l-3.08-3.08A7 7 0 0 1 2 9Z" clipRule="evenodd" />
+        </svg>
+        <input
+          ref={ref}
+          id={inputId}
+          type="search"
+          value={value}
+          onChange={(e) => onValueChange(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && value) {
+              e.preventDefault();
+              onValueChange('');
+            }
+            onKeyDown?.(e);
+          }}
+          autoComplete="off"
+          spellCheck={false}
+          className="min-h-10 w-full rounded-md bg-zinc-900 py-2 pl-9 pr-9 text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-500 [&::-webkit-search-cancel-button]:hidden"
+          {...rest}
+        />
+        {value && (
+          <button
+            type="button"
+            aria-label="Clear the search"
+            onClick={() => onValueChange('')}
+            className="absolute right-1.5 top-1/2 grid size-7 -translate-y-1/2 place-items-center rounded text-zinc-400 hover:bg-zinc-800 hover:text-zinc-100"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
+              <path d="M6.28 5.22a.75.75 0 0 0-1.06 1.06L8.94 10l-3.72 3.72a.75.75 0 1 0 1.06 1.06L10 11.06l3.72 3.72a.75.75 0 1 0 1.06-1.06L11.06 10l3.72-3.72a.75.75 0 0 0-1.06-1.06L10 8.94 6.28 5.22Z" />
+            </svg>
+          </button>
+        )}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,80 @@
+import { Link } from 'react-router';
+import type { Server } from '../../contract';
+import { serverPath } from '../../app/paths';
+import { Badge } from '../../components/ui/badge';
+import { CopyButton } from '../../components/ui/copy-button';
+import { formatCpuLimit, formatMemoryLimit } from '../../lib/format';
+import { primaryAddress } from './server-list-format';
+import { serverConditions } from './server-state';
+
+/**
+ * One server in the list. The whole card is the link (its name is the accessible name); the copy
+ * button sits above the link's stretched hit area, because a button may not live inside a link.
+ */
+export function ServerRow({ server }: { server: Server }) {
+  const address = primaryAddress(server);
+  const badges = serverConditions(server);
+  const limits = [
+    ['Memory', formatMemoryLimit(server.limits.memory)],
+    ['Disk', formatMemoryLimit(server.limits.disk)],
+    ['CPU', formatCpuLimit(server.limits.cpu)],
+  ] as const;
+  return (
+    <li className="group relative rounded-lg bg-zinc-900 ring-1 ring-zinc-800 transition-colors hover:bg-zinc-900/70 hover:ring-zinc-700">
+      <div className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-6">
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <Link
+              to={serverPath(server.identifier)}
+              className="line-clamp-2 min-w-0 break-words font-semibold text-white after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-sky-400 focus-visible:after:outline"
+            >
+              {server.name}
+            </Link>
+            {badges.map((b) => (
+              <Badge key={b.label} tone={b.tone}>
+                {b.label}
+              </Badge>
+            ))}
+          </div>
+          {server.description ? (
+            <p className="mt-1 truncate text-sm text-zinc-400" title={server.description}>
+              {server.description}
+            </p>
+          ) : null}
+          <p className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-zinc-400">
+            <span className="inline-flex min-w-0 items-center gap-1.5">
+              <span className="sr-only">Node:</span>
+              <NodeIcon />
+              <span className="truncate">{server.node}</span>
+            </span>
+            {address && (
+              <span className="inline-flex min-w-0 items-center gap-1.5">
+                <span className="sr-only">Address:</span>
+                <span className="truncate font-mono text-zinc-300">{address}</span>
+              </span>
+            )}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-3 sm:justify-end">
+          <dl className="grid grid-cols-3 gap-x-4 text-sm sm:gap-x-6">
+            {limits.map(([label, value]) => (
+              <div key={label} className="min-w-0">
+                <dt className="text-xs text-zinc-500">{label}</dt>
+                <dd className="whitespace-nowrap text-zinc-200">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {address && <CopyButton value={address} label="Copy address" className="relative z-10" />}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function NodeIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4 shrink-0 text-zinc-500">
+      <path d="M4.5 3A1.5 1.5 0 0 0 3 4.5v3A1.5 1.5 0 0 0 4.5 9h11A1.5 1.5 0 0 0 17 7.5v-3A1.5 1.5 0 0 0 15.5 3h-11ZM5 6.75a.75.75 0 1 1 1.5 0 .75.75 0 0 1-1.5 0ZM4.5 11A1.5 1.5 0 0 0 3 12.5v3A1.5 1.5 0 0 0 4.5 17h11a1.5 1.5 0 0 0 1.5-1.5v-3a1.5 1.5 0 0 0-1.5-1.5h-11ZM5 14.25a.75.75 0 1 1 1.5 0 .75.75 0 0 1-1.5 0Z" />
+    </svg>
+  );
+}
