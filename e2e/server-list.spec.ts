@@ -1,53 +1,26 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { test, expect, type E2eUser } from './fixtures';
-import { e2eDataDir, runPanelCli } from './support/cli';
+import { runPanelCli } from './support/cli';
 
 /*
- * The dashboard with more servers than one page (the API pages by 50). Sixty servers take a while
- * to seed through the CLI (one process each, no batch command), so the file seeds once, a few
- * processes at a time, and its tests run in one worker against that data.
+ * The dashboard with more servers than one page (the API pages by 50). The sixty servers are
+ * seeded once, in one CLI call (`--count`), and the tests of this file share them.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const SERVERS = 60;
-const PARALLEL = 2;
-const run = promisify(execFile);
-
-/** `panel server:create …`, retried: two CLI writers at once can get "database is locked" from SQLite. */
-async function createServer(owner: string, name: string): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await run(TSX, [path.join(ROOT, 'server', 'cli.ts'), 'server:create', '--owner', owner, '--name', name], {
-        cwd: ROOT,
-        env: { ...process.env, PANEL_DATA_DIR: e2eDataDir(), LOG_LEVEL: 'silent' },
-      });
-      return;
-    } catch (error) {
-      if (attempt >= 4) throw error;
-    }
-  }
-}
 
 test.describe.configure({ mode: 'default' });
 
 let owner: E2eUser;
 
 test.beforeAll(async () => {
-  test.setTimeout(360_000);
+  test.setTimeout(120_000);
   const tag = `list${Date.now().toString(36)}`;
   const password = `pw-${tag}-secret`;
   owner = {
     ...runPanelCli<Omit<E2eUser, 'password'>>(['user:create', '--email', `${tag}@e2e.test`, '--username', tag, '--password', password, '--first-name', 'List', '--last-name', 'Owner']),
     password,
   };
-  const names = Array.from({ length: SERVERS }, (_, i) => `Fleet ${String(i + 1).padStart(2, '0')}`);
-  const workers = Array.from({ length: PARALLEL }, async () => {
-    for (let name = names.shift(); name !== undefined; name = names.shift()) await createServer(owner.email, name);
-  });
-  await Promise.all(workers);
+  runPanelCli(['server:create', '--owner', owner.email, '--name', 'Fleet', '--count', String(SERVERS)]);
 });
 
 const rows = (page: import('@playwright/test').Page) => page.getByRole('list', { name: 'Servers' }).getByRole('listitem');

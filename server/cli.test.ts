@@ -74,6 +74,15 @@ describe('admin CLI commands', () => {
     expect((await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--memory', 'lots'])).message).toMatch(/whole number/);
   });
 
+  it('creates a numbered fleet of servers in one call with --count', async () => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    const out = await run('server:create', '--owner', 'o@example.com', '--name', 'Fleet', '--count', '12');
+    const servers = out.servers as { name: string; allocation: string }[];
+    expect(servers.map((s) => s.name)).toEqual(Array.from({ length: 12 }, (_, i) => `Fleet ${String(i + 1).padStart(2, '0')}`));
+    expect(new Set(servers.map((s) => s.allocation)).size).toBe(12);
+    expect((await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--count', '0'])).exitCode).toBe(2);
+  });
+
   it('adds a subuser with normalised permissions and creates an API key', async () => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');

@@ -28,7 +28,8 @@ export const USAGE = `Usage: npm run -s panel -- <command> [options]
 Commands:
   user:create --email E --username U --password P [--admin] [--first-name F] [--last-name L]
   user:2fa --email E                      turn TOTP on; prints the secret and recovery tokens
-  server:create --owner EMAIL --name N [--description D] [--memory MB] [--disk MB] [--cpu PCT]
+  server:create --owner EMAIL --name N [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
+                                          with --count, K servers named "N 01"…; prints {"servers": [...]}
   server:status --server ID --status suspended|installing|install_failed|reinstall_failed|restoring_backup|none
   subuser:add --server ID --email E --permissions a,b,c
   apikey:create --email E [--description D]
@@ -127,21 +128,29 @@ const COMMANDS: Record<string, Command> = {
   'server:create': {
     options: {
       owner: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' },
-      memory: { type: 'string' }, disk: { type: 'string' }, cpu: { type: 'string' },
+      memory: { type: 'string' }, disk: { type: 'string' }, cpu: { type: 'string' }, count: { type: 'string' },
     },
     async run(opts, { db, daemon, clock }) {
       const owner = await userByEmail(db, required(opts, 'owner'));
       const name = required(opts, 'name');
-      if (name.length > 191) throw new CliError('--name must be at most 191 characters.', 2);
-      const server = await createServer(db, daemon, {
-        ownerId: owner.id,
-        name,
-        description: str(opts, 'description'),
-        memory: int(opts, 'memory'),
-        disk: int(opts, 'disk'),
-        cpu: int(opts, 'cpu'),
-      }, clock.now());
-      return serverJson(db, server);
+      if (name.length > 185) throw new CliError('--name must be at most 185 characters.', 2);
+      const count = int(opts, 'count');
+      if (count !== undefined && (count < 1 || count > 10_000)) throw new CliError('--count must be between 1 and 10000.', 2);
+      const make = (serverName: string) =>
+        createServer(db, daemon, {
+          ownerId: owner.id,
+          name: serverName,
+          description: str(opts, 'description'),
+          memory: int(opts, 'memory'),
+          disk: int(opts, 'disk'),
+          cpu: int(opts, 'cpu'),
+        }, clock.now());
+      if (count === undefined) return serverJson(db, await make(name));
+      // One process for many servers: seeding a fleet costs one start-up, not one per server.
+      const width = String(count).length;
+      const servers = [];
+      for (let i = 1; i <= count; i += 1) servers.push(await serverJson(db, await make(`${name} ${String(i).padStart(width, '0')}`)));
+      return { servers };
     },
   },
   'server:status': {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
 
@@ -27,6 +27,25 @@ export async function openTestDatabase(): Promise<Db> {
 
 export function databaseFile(dataDir: string): string {
   return path.join(dataDir, 'panel.sqlite');
+}
+
+/**
+ * A write transaction that takes SQLite's write lock up front (BEGIN IMMEDIATE). A deferred
+ * transaction that reads first fails with "database is locked" when another process (the CLI
+ * next to a running panel) wrote in between; an immediate one waits for busy_timeout instead.
+ */
+export async function writeTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`BEGIN IMMEDIATE`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`COMMIT`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`ROLLBACK`.execute(conn);
+      throw error;
+    }
+  });
 }
 
 export { migrateToLatest };

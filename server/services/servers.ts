@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db';
+import { writeTransaction, type Db } from '../db';
 import type { Daemon } from '../daemon/types';
 import type { ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
@@ -36,7 +36,7 @@ export async function ensureDefaultNode(db: Db): Promise<number> {
 export async function ensureDefaultEgg(db: Db): Promise<number> {
   const egg = await db.selectFrom('eggs').select('id').orderBy('id').executeTakeFirst();
   if (egg) return egg.id;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('eggs')
       .values({
@@ -75,7 +75,7 @@ export async function createServer(db: Db, daemon: Daemon, input: CreateServerIn
   const egg = await db.selectFrom('eggs').selectAll().where('id', '=', eggId).executeTakeFirstOrThrow();
   const images = Object.values(JSON.parse(egg.docker_images) as Record<string, string>);
   const ip = input.ip ?? '127.0.0.1';
-  const server = await db.transaction().execute(async (trx) => {
+  const server = await writeTransaction(db, async (trx) => {
     let port = input.port;
     if (port === undefined) {
       const top = await trx
