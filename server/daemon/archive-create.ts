@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { constants as C, type Stats } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import { once } from 'node:events';
+import zlib from 'node:zlib';
+import { Header, Pax } from 'tar';
+import { isoOffset } from '../lib/time';
+import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
+import { removePart, writeAll, PART_PREFIX } from './parts';
+import { missing } from './paths';
+import { toFileStat } from './stat';
+import { DaemonError, type DaemonFileStat } from './types';
+
+/*
+ * files/compress: a portable (no owners) gzip'd tar written by hand from directory handles, so
+ * the tree is read with the same no-follow, handle-checked walk as every other operation — the
+ * `tar` package's own packer reads by path and would follow a directory swapped for a link.
+ * Symlinks, FIFOs, sockets and devices are skipped: an archive never holds a link's target, and
+ * our own decompress refuses link members, so storing them would make archives we cannot open.
+ */
+
+const READ_CHUNK = 1024 * 1024;
+const ZERO = Buffer.alloc(1024);
+
+class TarStream {
+  private readonly gzip = zlib.createGzip({ chunkSize: 256 * 1024 });
+  private readonly done: Promise<void>;
+
+  constructor(private readonly out: FileHandle) {
+    this.done = (async () => {
+      for await (const chunk of this.gzip) await writeAll(this.out, chunk as Buffer);
+    })();
+    // A failed write ends the consumer above; keep the rejection for finish() to report.
+    this.done.catch(() => undefined);
+  }
+
+  async write(chunk: Buffer): Promise<void> {
+    if (!this.gzip.write(chunk)) await Promise.race([once(this.gzip, 'drain'), this.done]);
+  }
+
+  async header(path: string, st: Stats, type: 'File' | 'Directory', size: number): Promise<void> {
+    const data = { path, mode: st.mode & 0o7777, size, mtime: st.mtime, type } as const;
+    const header = new Header(data);
+    if (header.encode()) await this.write(new Pax({ path, size, mtime: st.mtime }).encode());
+    if (!header.block) throw new Error('failed to encode a tar header');
+    await this.write(header.block);
+  }
+
+  async finish(): Promise<void> {
+    await this.write(ZERO);
+    this.gzip.end();
+    await this.done;
+  }
+
+  abort(): void {
+    this.gzip.destroy();
+  }
+}
+
+/** Copies exactly `size` bytes of an open file into the tar (zero-padded if it shrank meanwhile). */
+async function copyBody(tar: TarStream, file: FileHandle, size: number): Promise<void> {
+  let position = 0;
+  while (position < size) {
+    const want = Math.min(READ_CHUNK, size - position);
+    const buf = Buffer.allocUnsafe(want);
+    const { bytesRead } = await file.read(buf, 0, want, position);
+    if (bytesRead === 0) {
+      buf.fill(0);
+      await tar.write(buf);
+      position += want;
+    } else {
+      await tar.write(bytesRead === want ? buf : buf.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+  }
+  const pad = (512 - (size % 512)) % 512;
+  if (pad) await tar.write(Buffer.alloc(pad));
+}
+
+interface Skip {
+  dev: number;
+  ino: number;
+}
+
+async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, memberPath: string, skip: Skip, depth: number): Promise<boolean> {
+  const st = await lstatOrNull(dir.at(name));
+  if (!st) return false;
+  if (st.dev === skip.dev && st.ino === skip.ino) return true;
+  if (st.isDirectory()) {
+    if (depth >= MAX_DEPTH) throw new DaemonError('bad_request', 'The directory tree is too deeply nested.');
+    let sub: Dir;
+    try {
+      sub = await vol.openChildDir(dir, name);
+    } catch {
+      return false; // swapped for a link or removed since the lstat
+    }
+    try {
+      const dst = await sub.handle.stat();
+      await tar.header(`${memberPath}/`, dst, 'Directory', 0);
+      const names = (await fs.readdir(sub.ref)).sort();
+      for (const child of names) await addEntry(vol, tar, sub, child, `${memberPath}/${child}`, skip, depth + 1);
+    } finally {
+      await sub.close();
+    }
+    return true;
+  }
+  if (!st.isFile()) return true; // links and special files are skipped, see above
+  let file: FileHandle;
+  try {
+    file = await vol.openFileAt(dir, name, C.O_RDONLY);
+  } catch {
+    return false;
+  }
+  try {
+    const fst = await file.stat();
+    if (!fst.isFile()) return true;
+    await tar.header(memberPath, fst, 'File', fst.size);
+    await copyBody(tar, file, fst.size);
+  } finally {
+    await file.close();
+  }
+  return true;
+}
+
+/**
+ * Writes `archive-<timestamp>.tar.gz` (the reference panel's name with `:` removed) into the
+ * directory `rootComps`, holding `members` (component lists relative to that directory).
+ */
+export async function compressInto(vol: Volume, rootComps: string[], members: string[][], now: Date): Promise<DaemonFileStat> {
+  return vol.withDir(rootComps, async (root) => {
+    const part = `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`;
+    const out = await vol.openFileAt(root, part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o644);
+    const tar = new TarStream(out);
+    try {
+      const outStat = await out.stat();
+      const skip = { dev: outStat.dev, ino: outStat.ino };
+      for (const member of members) {
+        const name = member[member.length - 1] as string;
+        const found = await vol.withDir([...rootComps, ...member.slice(0, -1)], (dir) => addEntry(vol, tar, dir, name, member.join('/'), skip, 0));
+        if (!found) throw missing();
+      }
+      await tar.finish();
+      const st = await out.stat();
+      await out.close();
+      const base = `archive-${isoOffset(now).replace(/:/g, '')}`;
+      for (let i = 0; i < 100; i += 1) {
+        const candidate = i === 0 ? `${base}.tar.gz` : `${base}-${i}.tar.gz`;
+        if (await lstatOrNull(root.at(candidate))) continue;
+        try {
+          await fs.link(root.at(part), root.at(candidate)); // never replaces an existing file
+          return { ...toFileStat(candidate, st), mimetype: 'application/tar+gzip' };
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'EEXIST') throw error;
+        }
+      }
+      throw new DaemonError('bad_request', 'Could not find a free name for the archive.');
+    } catch (error) {
+      tar.abort();
+      throw error;
+    } finally {
+      await out.close().catch(() => undefined);
+      await removePart(root, part);
+    }
+  });
+}

@@ -1,0 +1,106 @@
+import { constants as C } from 'node:fs';
+import fs from 'node:fs/promises';
+import { isErrno, MAX_DEPTH, type Dir, type Volume } from './confined';
+import { writeAll } from './parts';
+import { MAX_PATH_BYTES } from './paths';
+import { DaemonError, type ExtractLimits } from './types';
+
+/*
+ * The confined writer for archive members (T-ARC). Member names are judged as hostile strings:
+ * NUL and control characters, backslashes (a Windows separator in zips, refused rather than
+ * guessed at), absolute names and any `..` component refuse the whole archive; `.` components
+ * and empty segments are dropped. Only files and directories are written, through directory
+ * handles below a fresh staging directory, with O_NOFOLLOW; counts and sizes are capped by the
+ * declared sizes before writing and by the bytes actually written while streaming.
+ */
+
+export const refused = (why: string): DaemonError => new DaemonError('bad_request', `The archive cannot be extracted: ${why}.`);
+
+export function memberComponents(raw: string): string[] {
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '\\')) throw refused('a member name contains a control character or a backslash');
+  if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) throw refused('a member name is an absolute path');
+  if (Buffer.byteLength(raw) > MAX_PATH_BYTES) throw refused('a member name is too long');
+  const out: string[] = [];
+  for (const part of raw.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') throw refused('a member name leaves the target directory');
+    if (Buffer.byteLength(part) > 255) throw refused('a member name has a component longer than 255 bytes');
+    out.push(part);
+  }
+  if (out.length > MAX_DEPTH) throw refused('a member is nested too deeply');
+  return out;
+}
+
+export class ExtractSink {
+  private entries = 0;
+  private declared = 0;
+  private written = 0;
+  /** Open directories along the path of the last member (archives group members by directory). */
+  private chain: Dir[] = [];
+
+  constructor(
+    private readonly vol: Volume,
+    private readonly stage: Dir,
+    private readonly limits: ExtractLimits,
+  ) {}
+
+  /** Counts one member against the entry cap and its declared size against the size cap. */
+  count(declaredSize: number): void {
+    this.entries += 1;
+    if (this.entries > this.limits.maxEntries) throw refused(`it has more than ${this.limits.maxEntries} entries`);
+    this.declared += declaredSize;
+    if (this.declared > this.limits.maxBytes) throw refused(`it expands to more than ${this.limits.maxBytes} bytes`);
+  }
+
+  /** The open directory `components` below the staging directory, created when missing. */
+  async directory(components: readonly string[]): Promise<Dir> {
+    let keep = 0;
+    while (keep < this.chain.length && keep < components.length && this.chain[keep]?.components.at(-1) === components[keep]) keep += 1;
+    for (const dir of this.chain.splice(keep)) await dir.close();
+    let parent = keep === 0 ? this.stage : (this.chain[keep - 1] as Dir);
+    for (let i = keep; i < components.length; i += 1) {
+      const name = components[i] as string;
+      try {
+        await fs.mkdir(parent.at(name), 0o755);
+      } catch (error) {
+        if (!isErrno(error, 'EEXIST')) throw error;
+      }
+      try {
+        parent = await this.vol.openChildDir(parent, name);
+      } catch (error) {
+        if (isErrno(error, 'ENOTDIR', 'ELOOP')) throw refused('a member is both a file and a directory');
+        throw error;
+      }
+      this.chain.push(parent);
+    }
+    return parent;
+  }
+
+  async file(components: readonly string[], mode: number | undefined, mtime: Date | undefined, data: AsyncIterable<Buffer>): Promise<void> {
+    const name = components.at(-1);
+    if (name === undefined) throw refused('a file member has no name');
+    const dir = await this.directory(components.slice(0, -1));
+    const perm = mode ? (mode & 0o755) | 0o600 : 0o644; // never setuid/setgid/sticky
+    let handle;
+    try {
+      handle = await this.vol.openFileAt(dir, name, C.O_WRONLY | C.O_CREAT | C.O_TRUNC, perm);
+    } catch (error) {
+      if (isErrno(error, 'EISDIR', 'ELOOP')) throw refused('a member is both a file and a directory');
+      throw error;
+    }
+    try {
+      for await (const chunk of data) {
+        this.written += chunk.length;
+        if (this.written > this.limits.maxBytes) throw refused(`it expands to more than ${this.limits.maxBytes} bytes`);
+        await writeAll(handle, chunk);
+      }
+      if (mtime && !Number.isNaN(mtime.getTime())) await handle.utimes(mtime, mtime);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const dir of this.chain.splice(0)) await dir.close();
+  }
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { constants as C } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { Dir, Volume } from './confined';
+import { DaemonError } from './types';
+
+/*
+ * Temporary ".part" files: every write lands under a fresh random name (O_EXCL, no links) in the
+ * target's own directory and is renamed over the target only when complete, so an interrupted or
+ * oversized write leaves nothing half-written under the real name.
+ */
+
+export const PART_PREFIX = '.aerie-';
+
+export async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.length) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/**
+ * Iterates a stream without destroying it on an early exit: destroying an HTTP request would
+ * reset the connection before the 413 is sent.
+ */
+function chunksOf(stream: Readable): AsyncIterable<Buffer> {
+  return stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+}
+
+/** Writes `content` to a new part file in `dir`; returns its name. `too_large` past `maxBytes`. */
+export async function writePart(vol: Volume, dir: Dir, content: Buffer | Readable, maxBytes: number, mode: number): Promise<string> {
+  const part = `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`;
+  const handle = await vol.openFileAt(dir, part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, mode);
+  try {
+    if (Buffer.isBuffer(content)) {
+      if (content.length > maxBytes) throw new DaemonError('too_large', 'The file is larger than the allowed size.');
+      await writeAll(handle, content);
+    } else {
+      let total = 0;
+      for await (const chunk of chunksOf(content)) {
+        total += chunk.length;
+        if (total > maxBytes) throw new DaemonError('too_large', 'The file is larger than the allowed size.');
+        await writeAll(handle, chunk);
+      }
+    }
+    await handle.chmod(mode); // the process umask may have narrowed the mode given to open()
+    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await removePart(dir, part);
+    throw error;
+  }
+  return part;
+}
+
+export async function removePart(dir: Dir, part: string): Promise<void> {
+  await fs.unlink(dir.at(part)).catch(() => undefined);
+}

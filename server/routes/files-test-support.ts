@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { makeTestPanel } from '../test/harness';
+
+/*
+ * Fixtures of attacks.md §0 for the file routes: OWNER_A owns S1, OWNER_B owns S2 (a sibling
+ * volume holding CANARY-S2), CANARY-HOST sits outside every volume, and `snapshot()` hashes
+ * everything outside S1's volume so a test can assert that nothing there changed.
+ */
+
+export const CANARY_S2 = 'CANARY-S2';
+export const CANARY_HOST = 'CANARY-HOST';
+
+type InjectOptions = { query?: Record<string, string> | string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> };
+
+export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel>[0] = {}) {
+  const panel = await makeTestPanel(overrides);
+  const owner = await panel.user();
+  const otherOwner = await panel.user();
+  const s1 = await panel.server(owner);
+  const s2 = await panel.server(otherOwner);
+  const v1 = panel.daemon.volumePath(s1.uuid);
+  const v2 = panel.daemon.volumePath(s2.uuid);
+  fs.writeFileSync(path.join(v2, 'canary.txt'), CANARY_S2);
+  fs.mkdirSync(path.join(v2, 'sub'));
+  fs.writeFileSync(path.join(v2, 'sub', 'inner.txt'), CANARY_S2);
+  const hostDir = path.join(panel.dataDir, 'host');
+  fs.mkdirSync(hostDir);
+  const hostCanary = path.join(hostDir, 'canary.txt');
+  fs.writeFileSync(hostCanary, CANARY_HOST);
+  const ownerHeaders = await panel.bearerHeaders(owner);
+
+  /** Every path outside S1's volume with a hash of its content or its link target. */
+  function snapshot(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (dir: string) => {
+      for (const name of fs.readdirSync(dir)) {
+        const p = path.join(dir, name);
+        if (p === v1) continue;
+        const st = fs.lstatSync(p);
+        if (st.isSymbolicLink()) out[p] = `link:${fs.readlinkSync(p)}`;
+        else if (st.isDirectory()) {
+          out[p] = `dir:${(st.mode & 0o7777).toString(8)}`;
+          walk(p);
+        } else out[p] = `file:${(st.mode & 0o7777).toString(8)}:${createHash('sha256').update(fs.readFileSync(p)).digest('hex')}`;
+      }
+    };
+    walk(panel.dataDir);
+    return out;
+  }
+
+  async function call(method: 'GET' | 'POST' | 'PUT', endpoint: string, options: InjectOptions = {}, server = s1.uuid) {
+    // A string query is sent exactly as given (for pre-encoded attack strings).
+    const query = typeof options.query === 'string' ? `?${options.query}` : options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+    const headers: Record<string, string> = { ...ownerHeaders, ...(options.headers ?? {}) };
+    let payload: string | Buffer | undefined;
+    if (options.raw !== undefined) {
+      payload = options.raw;
+      headers['content-type'] ??= 'text/plain';
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    return panel.app.inject({ method, url: `/api/client/servers/${server}/files/${endpoint}${query}`, headers, payload });
+  }
+
+  return {
+    panel,
+    owner,
+    otherOwner,
+    s1,
+    s2,
+    v1,
+    v2,
+    hostDir,
+    hostCanary,
+    ownerHeaders,
+    snapshot,
+    call,
+    /** Writes a file straight into S1's volume, as the tenant's own process would. */
+    put(rel: string, content: string | Buffer = 'x') {
+      const p = path.join(v1, rel);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, content);
+    },
+    /** Plants a symlink inside S1's volume. */
+    link(rel: string, target: string) {
+      const p = path.join(v1, rel);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.symlinkSync(target, p);
+    },
+    exists: (rel: string) => fs.existsSync(path.join(v1, rel)),
+    read: (rel: string) => fs.readFileSync(path.join(v1, rel), 'utf8'),
+    close: () => panel.close(),
+  };
+}
+
+export type FileFixture = Awaited<ReturnType<typeof makeFileFixture>>;
+
+/** A refused escape: 4xx with an error document and no canary content anywhere in the reply. */
+export function expectRefused(res: { statusCode: number; body: string }, status: number | number[] = 404): void {
+  const allowed = Array.isArray(status) ? status : [status];
+  expect(allowed, `status ${res.statusCode}: ${res.body.slice(0, 300)}`).toContain(res.statusCode);
+  expect(res.body).not.toContain(CANARY_S2);
+  expect(res.body).not.toContain(CANARY_HOST);
+  expect(res.body).not.toContain('root:x:0:0');
+  const doc = JSON.parse(res.body) as { errors?: unknown[] };
+  expect(Array.isArray(doc.errors)).toBe(true);
+}
