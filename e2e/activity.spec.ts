@@ -4,8 +4,9 @@ import { databaseFile, openDatabase } from '../server/db';
 import { logActivity } from '../server/services/activity';
 
 /*
- * The server activity page. No endpoint that records server activity exists yet, so entries are
- * written with the panel's own activity service into the running panel's data dir.
+ * The server activity page. Most tests need entries of many kinds, times and actors, so a fixture
+ * writes them with the panel's own activity service into the running panel's data dir; the last
+ * test checks that a real action through the API shows up too.
  */
 
 interface Seed {
@@ -115,4 +116,20 @@ test('a suspended server’s activity explains why it is unavailable', async ({ 
   await page.goto(`/server/${server.identifier}/activity`);
   await expect(page.getByRole('heading', { name: 'Server unavailable right now' })).toBeVisible();
   await expect(page.getByText(/suspended/).first()).toBeVisible();
+});
+
+test('an action taken through the API appears on the page', async ({ page, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  await signIn(page, owner);
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const res = await page.request.post(`/api/client/servers/${server.uuid}/files/create-folder`, {
+    headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), Accept: 'application/json' },
+    data: { root: '/', name: 'maps' },
+  });
+  expect(res.status()).toBe(204);
+  await page.goto(`/server/${server.identifier}/activity`);
+  const first = entries(page).first();
+  await expect(first.getByRole('button', { name: 'Filter by server:file.create-directory' })).toBeVisible();
+  await expect(first.getByText(owner.username)).toBeVisible();
 });
