@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from './fixtures';
+import { row, seed, volume } from './files-support';
+
+/* What the file manager shows to whom, and how it copes with a very large folder. */
+
+test('a subuser with only file.read sees no write controls', async ({ page, cli, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  seed(server.uuid, { 'plugins/a.yml': 'a: 1', 'server.properties': 'motd=A' });
+  const sub = makeUser();
+  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'file.read']);
+  await signIn(page, sub);
+  await page.goto(`/server/${server.identifier}/files`);
+  await expect(row(page, 'server.properties')).toBeVisible();
+  for (const name of ['New folder', 'New file', 'Upload']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Actions for / })).toHaveCount(0);
+  // Without file.read-content a file cannot be opened; folders still can.
+  await expect(row(page, 'server.properties').getByRole('link')).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Select all' }).check();
+  const bar = page.getByRole('toolbar', { name: 'Selected items' });
+  for (const name of ['Move', 'Compress', 'Delete']) await expect(bar.getByRole('button', { name })).toHaveCount(0);
+});
+
+test('a 10,000-entry folder opens and scrolls to its last entry', async ({ page, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const dir = path.join(volume(server.uuid), 'big');
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 10_000; i += 1) fs.writeFileSync(path.join(dir, `file-${String(i).padStart(5, '0')}.txt`), '');
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/files/big`);
+  await expect(row(page, 'file-00000.txt')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('10,000 items')).toBeVisible();
+  await expect(page.getByRole('grid')).toHaveAttribute('aria-rowcount', '10001');
+
+  // The page is the scroller (one scrollbar); the rows are virtualised within it.
+  await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+  await expect(row(page, 'file-09999.txt')).toBeInViewport();
+
+  // The keyboard gets there too.
+  await row(page, 'file-09999.txt').click();
+  await page.keyboard.press('Home');
+  await expect(row(page, 'file-00000.txt')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(row(page, 'file-09999.txt')).toBeFocused();
+});

@@ -1,0 +1,39 @@
+import { Link } from 'react-router';
+import { describeError } from '../../components/ui/states';
+import { ApiError } from '../../lib/http';
+
+/** Why a file could not be opened, with a way out: download it instead, or back to its folder. */
+export function EditorLoadError({ error, downloadUrl, folderHref, onRetry }: { error: unknown; downloadUrl: string | null; folderHref: string; onRetry: () => void }) {
+  const status = error instanceof ApiError ? error.status : 0;
+  const tooLarge = error instanceof ApiError && (error.code === 'FileSizeTooLargeException' || (status === 400 && /too large/i.test(error.message)));
+  let title = describeError(error).title;
+  let detail = describeError(error).detail;
+  if (tooLarge) {
+    title = 'This file is too large to edit here';
+    detail = 'The panel opens files of up to 4 MiB in the editor. Download it to view or edit it on your computer.';
+  } else if (status === 404) {
+    title = 'This file does not exist';
+    detail = 'It may have been moved, renamed or deleted.';
+  }
+  return (
+    <div role="alert" className="mx-auto my-8 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
+      <h3 className="text-lg font-semibold text-white">{title}</h3>
+      <p className="mt-2 text-sm text-zinc-400">{detail}</p>
+      <div className="mt-4 flex flex-wrap items-center justify-center gap-4 text-sm font-medium">
+        {downloadUrl && status !== 404 && (
+          <a href={downloadUrl} download className="rounded-md bg-sky-600 px-3 py-1.5 text-white hover:bg-sky-500">
+            Download
+          </a>
+        )}
+        {!tooLarge && status !== 404 && (
+          <button type="button" onClick={onRetry} className="text-sky-400 hover:text-sky-300">
+            Try again
+          </button>
+        )}
+        <Link to={folderHref} className="text-sky-400 hover:text-sky-300">
+          Back to the folder
+        </Link>
+      </div>
+    </div>
+  );
+}

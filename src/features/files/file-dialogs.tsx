@@ -1,0 +1,107 @@
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import type { FileObject } from '../../contract';
+import { useCreateFolder, useDeleteFiles, useRenameFiles } from './api';
+import { DeleteDialog } from './delete-dialog';
+import { NameDialog } from './name-dialog';
+import { baseName, editorHref, joinPath, nameProblem, parentPath, relativePath } from './paths';
+import { moveProblem, renameProblem } from './move-rules';
+
+export type DialogState =
+  | { kind: 'new-folder' }
+  | { kind: 'new-file' }
+  | { kind: 'rename'; name: string }
+  | { kind: 'move'; names: string[] }
+  | { kind: 'delete'; names: string[] }
+  | null;
+
+interface Props {
+  state: DialogState;
+  onClose: () => void;
+  serverId: string;
+  uuid: string;
+  dir: string;
+  entries: readonly FileObject[];
+}
+
+const Path = ({ path }: { path: string }) => <span className="break-all font-mono text-zinc-300">{path}</span>;
+
+/** The dialogs of the file manager; each runs its request and shows its own error. */
+export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Props) {
+  const navigate = useNavigate();
+  const createFolder = useCreateFolder(uuid);
+  const rename = useRenameFiles(uuid);
+  const remove = useDeleteFiles(uuid);
+  const existing = useMemo(() => new Set(entries.map((e) => e.name)), [entries]);
+  const folders = useMemo(() => new Set(entries.filter((e) => !e.is_file).map((e) => e.name)), [entries]);
+  const close = (open: boolean) => !open && onClose();
+  const taken = (value: string) => {
+    const target = joinPath(dir, value.trim());
+    return parentPath(target) === dir && existing.has(baseName(target));
+  };
+
+  return (
+    <>
+      <NameDialog
+        open={state?.kind === 'new-folder'}
+        onOpenChange={close}
+        title="New folder"
+        label="Folder name"
+        initialValue=""
+        confirmLabel="Create folder"
+        validate={(v) => nameProblem(v, { allowSlash: true }) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
+        preview={(v) => (v.trim() ? <>Creates <Path path={joinPath(dir, v.trim())} /></> : null)}
+        onSubmit={(name) => createFolder.mutateAsync({ root: dir, name })}
+      />
+      <NameDialog
+        open={state?.kind === 'new-file'}
+        onOpenChange={close}
+        title="New file"
+        description="The editor opens with an empty file; it is created when you save."
+        label="File name"
+        initialValue=""
+        confirmLabel="Open editor"
+        validate={(v) => nameProblem(v, { allowSlash: true }) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
+        preview={(v) => (v.trim() ? <>Will be saved as <Path path={joinPath(dir, v.trim())} /></> : null)}
+        onSubmit={(name) => navigate(editorHref(serverId, joinPath(dir, name), { isNew: true }))}
+      />
+      {state?.kind === 'rename' && (
+        <NameDialog
+          open
+          onOpenChange={close}
+          title={`Rename “${state.name}”`}
+          description="Type a new name, or a path such as ../backup/name or /plugins/name to move it."
+          label="New name or path"
+          initialValue={state.name}
+          selectLength={state.name.lastIndexOf('.') > 0 ? state.name.lastIndexOf('.') : state.name.length}
+          confirmLabel="Rename"
+          validate={(v) => nameProblem(v, { allowSlash: true }) ?? renameProblem(dir, state.name, v, folders.has(state.name))}
+          preview={(v) => (v.trim() && nameProblem(v, { allowSlash: true }) === null ? <>New path: <Path path={joinPath(dir, v.trim())} /></> : null)}
+          onSubmit={(v) => rename.mutateAsync({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }] })}
+        />
+      )}
+      {state?.kind === 'move' && (
+        <NameDialog
+          open
+          onOpenChange={close}
+          title={state.names.length === 1 ? `Move “${state.names[0] ?? ''}”` : `Move ${state.names.length} items`}
+          description="Type the folder to move into, relative to this one (../) or from the root (/)."
+          label="Destination folder"
+          initialValue={dir}
+          confirmLabel="Move"
+          validate={(v) => (v.trim() ? moveProblem(dir, state.names.filter((n) => folders.has(n)), v) : 'Enter a folder.')}
+          preview={(v) => (v.trim() ? <>Moves into <Path path={joinPath(dir, v.trim())} /></> : null)}
+          onSubmit={(v) => {
+            const dest = joinPath(dir, v);
+            return rename.mutateAsync({ root: dir, files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })) });
+          }}
+        />
+      )}
+      <DeleteDialog
+        names={state?.kind === 'delete' ? state.names : null}
+        onOpenChange={close}
+        onConfirm={(names) => remove.mutateAsync({ root: dir, files: names })}
+      />
+    </>
+  );
+}

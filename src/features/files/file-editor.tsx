@@ -1,0 +1,151 @@
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/dialog';
+import { FormError } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { downloadHref, fileQueries, useWriteFile } from './api';
+import type { EditorHandle } from './code-editor';
+import { EditorLoadError } from './editor-load-error';
+import { LANGUAGE_LABELS, languageIdFor } from './languages';
+import { baseName, directoryHref, editorHref, parentPath } from './paths';
+import { useFilePermissions } from './use-file-permissions';
+import { useUnsavedGuard } from './use-unsaved-guard';
+
+const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.CodeEditor })));
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+interface Props {
+  serverId: string;
+  uuid: string;
+  file: string;
+  isNew: boolean;
+}
+
+export function FileEditor({ serverId, uuid, file, isNew }: Props) {
+  const navigate = useNavigate();
+  const perms = useFilePermissions();
+  // Writing goes through files/write (file.create); changing an existing file is also an update.
+  const canSave = isNew ? perms.create : perms.create && perms.update;
+  const contents = useQuery({ ...fileQueries.contents(uuid, file), enabled: !isNew });
+  const write = useWriteFile(uuid);
+
+  // The text the editor starts from: read afresh on opening (not a cached copy), then captured
+  // once, so later refetches never replace what is being typed.
+  const [initial, setInitial] = useState<string | null>(isNew ? '' : null);
+  if (initial === null && contents.isFetchedAfterMount && contents.data !== undefined) setInitial(contents.data);
+  const binary = initial !== null && initial.includes('\u0000');
+  const readOnly = !canSave || binary;
+
+  const [dirty, setDirty] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const editor = useRef<EditorHandle | null>(null);
+  const blocker = useUnsavedGuard(dirty);
+
+  const save = useCallback(async () => {
+    const handle = editor.current;
+    if (!handle || readOnly || write.isPending) return;
+    const { text, doc } = handle.snapshot();
+    setSaveError(null);
+    try {
+      await write.mutateAsync({ file, content: text });
+      handle.markSaved(doc);
+      toast.success(`Saved ${baseName(file)}`);
+      if (isNew) navigate(editorHref(serverId, file), { replace: true });
+    } catch (err) {
+      setSaveError(err instanceof Error ? err.message : 'The file could not be saved.');
+    }
+  }, [readOnly, write, file, isNew, navigate, serverId]);
+
+  // Ctrl/Cmd+S anywhere on the page saves instead of opening the browser's "Save page" dialog.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 's' || e.defaultPrevented) return;
+      e.preventDefault();
+      void save();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [save]);
+
+  const folder = parentPath(file);
+  const name = baseName(file);
+  const language = languageIdFor(name);
+  const download = perms.readContent && !isNew ? downloadHref(uuid, file) : null;
+  const onReady = useCallback((h: EditorHandle | null) => {
+    editor.current = h;
+  }, []);
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="sticky top-14 z-10 -mx-4 flex flex-wrap items-end justify-between gap-3 bg-zinc-950/95 px-4 py-2 backdrop-blur">
+        <div className="min-w-0">
+          <Link to={directoryHref(serverId, folder)} className="inline-flex max-w-full items-center gap-1 text-sm text-sky-400 hover:text-sky-300">
+            <span aria-hidden="true">←</span>
+            <span className="truncate font-mono">{folder === '/' ? '/home/container' : folder}</span>
+          </Link>
+          <h2 className="mt-1 flex min-w-0 items-center gap-2 text-xl font-semibold text-white">
+            <span className="truncate font-mono" title={file}>
+              {name}
+            </span>
+            {dirty && (
+              <span className="size-2.5 shrink-0 rounded-full bg-amber-400" role="img" aria-label="Unsaved changes" title="Unsaved changes" />
+            )}
+          </h2>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {isNew && <Badge tone="info">New file</Badge>}
+          {readOnly && initial !== null && <Badge tone="warning">Read only</Badge>}
+          <Badge>{language ? LANGUAGE_LABELS[language] : 'Plain text'}</Badge>
+          {download && (
+            <a href={download} download={name} className="inline-flex min-h-9 items-center rounded-md px-2.5 text-sm font-medium text-zinc-300 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-800 hover:text-white">
+              Download
+            </a>
+          )}
+          {!readOnly && (
+            <Button size="sm" onClick={() => void save()} loading={write.isPending} disabled={initial === null} aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}>
+              Save <kbd className="hidden rounded bg-sky-700/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
+            </Button>
+          )}
+        </div>
+      </div>
+      {binary && <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>}
+      <FormError message={saveError} />
+      {initial === null ? (
+        contents.isError ? (
+          <EditorLoadError error={contents.error} downloadUrl={download} folderHref={directoryHref(serverId, folder)} onRetry={() => void contents.refetch()} />
+        ) : (
+          <div className="flex min-h-80 items-center justify-center rounded-lg ring-1 ring-zinc-800">
+            <Spinner label="Opening file…" />
+          </div>
+        )
+      ) : (
+        // No overflow clipping here: CodeMirror's search panel sticks to the window while scrolling.
+        <div className="rounded-lg ring-1 ring-zinc-800">
+          <Suspense
+            fallback={
+              <div className="flex min-h-80 items-center justify-center">
+                <Spinner label="Loading editor…" />
+              </div>
+            }
+          >
+            <CodeEditor initialDoc={initial} fileName={name} readOnly={readOnly} label={`Contents of ${name}`} onDirtyChange={setDirty} onReady={onReady} />
+          </Suspense>
+        </div>
+      )}
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        onOpenChange={(open) => !open && blocker.state === 'blocked' && blocker.reset()}
+        title="Leave without saving?"
+        description={`Your changes to ${name} have not been saved and will be lost.`}
+        confirmLabel="Leave without saving"
+        danger
+        onConfirm={() => blocker.state === 'blocked' && blocker.proceed()}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { json, stubFetch } from '../servers/server-test-fixtures';
+import { fakeLayout, fileEntry, folderEntry, listDocument, renderFiles, SERVER } from './files-test-support';
+
+beforeEach(() => fakeLayout());
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const ROOT = [folderEntry('plugins'), fileEntry('server.properties'), fileEntry('eula.txt'), folderEntry('world'), fileEntry('server.jar', { mimetype: 'application/java-archive' })];
+
+function stubList(byDir: Record<string, ReturnType<typeof fileEntry>[]>) {
+  return stubFetch((url) => {
+    if (url.pathname.endsWith('/files/list')) return json(200, listDocument(byDir[url.searchParams.get('directory') ?? '/'] ?? []));
+    return json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'Not found.' }] });
+  });
+}
+
+const rowNames = () => screen.getAllByRole('row').slice(1).map((r) => r.getAttribute('aria-label'));
+
+describe('FileManager', () => {
+  it('lists folders first, then files by name, asking for the directory in the URL', async () => {
+    const mock = stubList({ '/plugins/my dir': [fileEntry('a.yml')], '/': ROOT });
+    renderFiles('/server/abcd1234/files/plugins/my%20dir');
+    await screen.findByRole('row', { name: 'a.yml' });
+    const url = new URL(String(mock.mock.calls[0]?.[0]), 'http://localhost');
+    expect(url.pathname).toBe(`/api/client/servers/${SERVER.uuid}/files/list`);
+    expect(url.searchParams.get('directory')).toBe('/plugins/my dir');
+    expect(screen.getByRole('navigation', { name: 'Folder path' }).textContent).toContain('my dir');
+  });
+
+  it('sorts folders first and toggles the name order from the header', async () => {
+    stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'plugins' });
+    expect(rowNames()).toEqual(['plugins', 'world', 'eula.txt', 'server.jar', 'server.properties']);
+    fireEvent.click(screen.getByRole('button', { name: /^Name/ }));
+    expect(rowNames()).toEqual(['world', 'plugins', 'server.properties', 'server.jar', 'eula.txt']);
+    expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('filters by name as you type', async () => {
+    stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by name' }), { target: { value: 'SERVER' } });
+    await waitFor(() => expect(rowNames()).toEqual(['server.jar', 'server.properties']));
+    expect(screen.getByText('2 of 5 items')).toBeTruthy();
+  });
+
+  it('selects with click, shift-click and Ctrl+A, and offers mass actions', async () => {
+    stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files');
+    const first = await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.click(first);
+    fireEvent.click(screen.getByRole('row', { name: 'server.jar' }), { shiftKey: true });
+    const bar = screen.getByRole('toolbar', { name: 'Selected items' });
+    expect(within(bar).getByText('4 selected')).toBeTruthy();
+    fireEvent.keyDown(screen.getByRole('row', { name: 'server.jar' }), { key: 'a', ctrlKey: true });
+    expect(within(bar).getByText('5 selected')).toBeTruthy();
+    fireEvent.click(within(bar).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 5 items?' });
+    expect(within(dialog).getAllByRole('listitem')).toHaveLength(5);
+  });
+
+  it('moves with the arrow keys and extends the selection with Shift from where it moved to', async () => {
+    stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files');
+    const first = await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.click(first);
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('world'));
+    fireEvent.keyDown(screen.getByRole('row', { name: 'world' }), { key: 'ArrowDown', shiftKey: true });
+    await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('eula.txt'));
+    const selected = screen.getAllByRole('row').filter((r) => r.getAttribute('aria-selected') === 'true');
+    expect(selected.map((r) => r.getAttribute('aria-label'))).toEqual(['plugins', 'world', 'eula.txt']);
+    fireEvent.keyDown(screen.getByRole('row', { name: 'eula.txt' }), { key: 'Escape' });
+    expect(screen.queryByRole('toolbar', { name: 'Selected items' })).toBeNull();
+  });
+
+  it('names the first 15 and counts the rest in the delete confirmation', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => fileEntry(`f${String(i).padStart(2, '0')}.txt`));
+    stubList({ '/': many });
+    renderFiles('/server/abcd1234/files');
+    const row = await screen.findByRole('row', { name: 'f00.txt' });
+    fireEvent.keyDown(row, { key: 'a', ctrlKey: true });
+    fireEvent.keyDown(row, { key: 'Delete' });
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 20 items?' });
+    expect(within(dialog).getByText('and 5 more')).toBeTruthy();
+    expect(within(dialog).getAllByRole('listitem')).toHaveLength(16);
+  });
+
+  it('shows no write controls to a user who may only read', async () => {
+    stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files', ['file.read']);
+    await screen.findByRole('row', { name: 'plugins' });
+    for (const name of ['New folder', 'New file', 'Upload']) expect(screen.queryByRole('button', { name })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Actions for/ })).toBeNull();
+    // Files cannot be opened without file.read-content; folders still can.
+    expect(within(screen.getByRole('row', { name: 'eula.txt' })).queryByRole('link')).toBeNull();
+    expect(within(screen.getByRole('row', { name: 'plugins' })).getByRole('link', { name: 'plugins' })).toBeTruthy();
+  });
+
+  it('renders only the visible rows of a 10,000-entry folder', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => fileEntry(`file-${String(i).padStart(5, '0')}.txt`));
+    stubList({ '/': many });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'file-00000.txt' });
+    expect(screen.getAllByRole('row').length).toBeLessThan(60);
+    expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe('10001');
+  });
+
+  it('explains a folder that does not exist', async () => {
+    stubList({});
+    stubFetch(() => json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'The requested file or directory could not be found.' }] }));
+    renderFiles('/server/abcd1234/files/nope');
+    expect(await screen.findByText('This folder does not exist')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the top folder' }).getAttribute('href')).toBe('/server/abcd1234/files');
+  });
+});

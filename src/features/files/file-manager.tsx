@@ -1,0 +1,204 @@
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import type { FileObject } from '../../contract';
+import { Button } from '../../components/ui/button';
+import { EmptyState, describeError } from '../../components/ui/states';
+import { Spinner } from '../../components/ui/spinner';
+import { ActionStatus } from './action-status';
+import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile } from './api';
+import { Breadcrumbs } from './breadcrumbs';
+import type { FileActions } from './file-actions';
+import { FileDialogs, type DialogState } from './file-dialogs';
+import { isEditable } from './file-kinds';
+import { FileList } from './file-list';
+import { FileToolbar } from './file-toolbar';
+import { directoryHref, editorHref, joinPath, parentPath, segments } from './paths';
+import { EMPTY_SELECTION, pruneSelection, selectedInOrder, type Selection } from './selection';
+import { SelectionBar } from './selection-bar';
+import { filterEntries, nextSort, sortEntries, type Sort, type SortKey } from './sort';
+import { UploadList } from './upload-list';
+import { useBackgroundActions } from './use-background-actions';
+import { useFileDrop } from './use-file-drop';
+import { useFilePermissions } from './use-file-permissions';
+import { useUploads } from './use-uploads';
+
+const NO_ENTRIES: FileObject[] = [];
+type SelectionUpdate = Selection | ((prev: Selection) => Selection);
+
+export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: string; dir: string }) {
+  const navigate = useNavigate();
+  const perms = useFilePermissions();
+  const list = useQuery(fileQueries.list(uuid, dir));
+  const entries = list.data ?? NO_ENTRIES;
+
+  // Per-directory view state: a new folder starts unfiltered and unselected; sort carries over.
+  const [sort, setSort] = useState<Sort>({ key: 'name', order: 'asc' });
+  const [filterState, setFilterState] = useState({ dir, text: '' });
+  const filter = filterState.dir === dir ? filterState.text : '';
+  const deferredFilter = useDeferredValue(filter);
+  const [selState, setSelState] = useState<{ dir: string; sel: Selection }>({ dir, sel: EMPTY_SELECTION });
+  const [nav, setNav] = useState<{ dir: string; from: string | null; moved: boolean }>({ dir, from: null, moved: false });
+  if (nav.dir !== dir) {
+    // Coming up out of a subfolder: start on the folder we left.
+    const inside = nav.dir.startsWith(dir === '/' ? '/' : `${dir}/`);
+    setNav({ dir, from: inside ? (segments(nav.dir)[segments(dir).length] ?? null) : null, moved: true });
+  }
+
+  const sorted = useMemo(() => sortEntries(entries, sort), [entries, sort]);
+  const visible = useMemo(() => filterEntries(sorted, deferredFilter), [sorted, deferredFilter]);
+  const visibleNames = useMemo(() => visible.map((e) => e.name), [visible]);
+  const present = useMemo(() => new Set(entries.map((e) => e.name)), [entries]);
+  const selection = useMemo(() => (selState.dir === dir ? pruneSelection(selState.sel, present) : EMPTY_SELECTION), [selState, dir, present]);
+  const selectedNames = useMemo(() => selectedInOrder(selection, visibleNames), [selection, visibleNames]);
+  const setSelection = useCallback(
+    (next: SelectionUpdate) => setSelState((s) => ({ dir, sel: typeof next === 'function' ? next(s.dir === dir ? s.sel : EMPTY_SELECTION) : next })),
+    [dir],
+  );
+
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const bg = useBackgroundActions();
+  const uploads = useUploads(uuid);
+  const { mutateAsync: copyFile } = useCopyFile(uuid);
+  const { mutateAsync: compressFiles } = useCompressFiles(uuid);
+  const { mutateAsync: decompressFile } = useDecompressFile(uuid);
+
+  const hrefFor = useCallback(
+    (e: FileObject): string | null => {
+      const path = joinPath(dir, e.name);
+      if (!e.is_file) return directoryHref(serverId, path);
+      return perms.readContent && isEditable(e) ? editorHref(serverId, path) : null;
+    },
+    [dir, serverId, perms.readContent],
+  );
+  const { run } = bg;
+  const actions = useMemo<FileActions>(
+    () => ({
+      open: (e) => {
+        const href = hrefFor(e);
+        if (href) navigate(href);
+      },
+      rename: (name) => setDialog({ kind: 'rename', name }),
+      move: (names) => setDialog({ kind: 'move', names }),
+      remove: (names) => setDialog({ kind: 'delete', names }),
+      copy: (name) => run(`Copying ${name}…`, () => copyFile({ location: joinPath(dir, name) }), () => `Copied ${name}`),
+      compress: (names) =>
+        run(
+          names.length === 1 ? `Compressing ${names[0] ?? ''}…` : `Compressing ${names.length} items…`,
+          () => compressFiles({ root: dir, files: names }),
+          (archive) => `Created ${archive.name}`,
+        ),
+      decompress: (name) => run(`Extracting ${name}…`, () => decompressFile({ root: dir, file: name }), () => `Extracted ${name}`),
+    }),
+    [hrefFor, navigate, run, copyFile, compressFiles, decompressFile, dir],
+  );
+
+  const upload = useCallback((files: File[], rejected: string[] = []) => {
+    uploads.add(files, dir);
+    if (rejected.length) uploads.reject(rejected, dir, 'Folders cannot be uploaded; compress the folder and upload the archive.');
+  }, [uploads, dir]);
+  const drop = useFileDrop(perms.create, upload);
+
+  // "/" jumps to the filter, as in most list UIs.
+  const filterRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target;
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      e.preventDefault();
+      filterRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  let body;
+  if (list.isPending) {
+    body = (
+      <div className="flex min-h-48 items-center justify-center rounded-lg ring-1 ring-zinc-800">
+        <Spinner label="Loading folder…" />
+      </div>
+    );
+  } else if (list.isError) {
+    const { title, detail } = describeError(list.error);
+    body = (
+      <div role="alert" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
+        <p className="font-semibold text-white">{list.error.status === 404 ? 'This folder does not exist' : title}</p>
+        <p className="mt-1 text-sm text-zinc-400">{list.error.status === 404 ? 'It may have been moved or deleted.' : detail}</p>
+        <div className="mt-4 flex justify-center gap-3">
+          <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+            Try again
+          </Button>
+          {dir !== '/' && (
+            <Link to={directoryHref(serverId, '/')} className="self-center text-sm font-medium text-sky-400 hover:text-sky-300">
+              Go to the top folder
+            </Link>
+          )}
+        </div>
+      </div>
+    );
+  } else if (entries.length === 0) {
+    body = <EmptyState title="This folder is empty">{perms.create ? 'Create a file or folder, or drop files here to upload them.' : null}</EmptyState>;
+  } else if (visible.length === 0) {
+    body = <EmptyState title={`Nothing here matches “${deferredFilter.trim()}”`} />;
+  } else {
+    body = (
+      <FileList
+        key={dir}
+        entries={visible}
+        dir={dir}
+        uuid={uuid}
+        perms={perms}
+        actions={actions}
+        hrefFor={hrefFor}
+        selection={selection}
+        onSelectionChange={setSelection}
+        sort={sort}
+        onSort={(key: SortKey) => setSort((s) => nextSort(s, key))}
+        onParent={() => dir !== '/' && navigate(directoryHref(serverId, parentPath(dir)))}
+        initialName={nav.from}
+        autoFocus={nav.moved}
+        label={`Files in ${dir}`}
+      />
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-3" {...drop.handlers}>
+      <div className="flex flex-col gap-1">
+        <h2 className="text-xl font-semibold text-white">Files</h2>
+        <Breadcrumbs serverId={serverId} dir={dir} />
+      </div>
+      <FileToolbar
+        filter={filter}
+        onFilter={(text) => setFilterState({ dir, text })}
+        filterRef={filterRef}
+        perms={perms}
+        onNewFolder={() => setDialog({ kind: 'new-folder' })}
+        onNewFile={() => setDialog({ kind: 'new-file' })}
+        onUpload={upload}
+      />
+      <SelectionBar names={selectedNames} perms={perms} actions={actions} onClear={() => setSelection(EMPTY_SELECTION)} />
+      <ActionStatus actions={bg.actions} onDismiss={bg.dismiss} />
+      <UploadList items={uploads.items} onRemove={uploads.remove} />
+      {body}
+      {list.isSuccess && entries.length > 0 && (
+        <p className="text-xs text-zinc-500" aria-live="polite">
+          {visible.length === entries.length ? `${entries.length.toLocaleString()} items` : `${visible.length.toLocaleString()} of ${entries.length.toLocaleString()} items`}
+          {list.isFetching && ' · refreshing…'}
+        </p>
+      )}
+      {drop.dragging && (
+        <div className="fixed inset-0 z-40 flex items-center justify-center bg-zinc-950/80 p-6">
+          <div className="rounded-xl border-2 border-dashed border-sky-500 px-10 py-12 text-center text-sky-100">
+            <p className="text-lg font-semibold">Drop to upload</p>
+            <p className="mt-1 break-all font-mono text-sm text-sky-300">{dir}</p>
+          </div>
+        </div>
+      )}
+      <FileDialogs state={dialog} onClose={() => setDialog(null)} serverId={serverId} uuid={uuid} dir={dir} entries={entries} />
+    </div>
+  );
+}

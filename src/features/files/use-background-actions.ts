@@ -1,0 +1,39 @@
+import { useCallback, useState } from 'react';
+import { toast } from 'sonner';
+
+export interface BackgroundAction {
+  id: number;
+  /** "Compressing 3 items…" while it runs. */
+  label: string;
+  error: string | null;
+}
+
+let seq = 0;
+
+/**
+ * Copy, compress and decompress run without a dialog: they show as "running" under the toolbar
+ * where they were started, end with a toast, and a failure stays there until dismissed.
+ */
+export function useBackgroundActions() {
+  const [actions, setActions] = useState<BackgroundAction[]>([]);
+
+  const run = useCallback(<T,>(label: string, work: () => Promise<T>, done: (result: T) => string) => {
+    seq += 1;
+    const id = seq;
+    setActions((list) => [...list, { id, label, error: null }]);
+    work().then(
+      (result) => {
+        setActions((list) => list.filter((a) => a.id !== id));
+        toast.success(done(result));
+      },
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : 'The action failed.';
+        setActions((list) => list.map((a) => (a.id === id ? { ...a, error: message } : a)));
+      },
+    );
+  }, []);
+
+  const dismiss = useCallback((id: number) => setActions((list) => list.filter((a) => a.id !== id)), []);
+
+  return { actions, run, dismiss };
+}
