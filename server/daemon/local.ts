@@ -14,8 +14,31 @@ import { DaemonError, type Daemon, type DaemonFileStat, type ExtractLimits, type
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
 const LIST_SLICE = 256;
 
+/**
+ * Runs `fn` synchronously with the working directory set to an opened, verified directory handle
+ * (`/proc/self/fd/N`), so relative names resolve inside that very directory however its path is
+ * swapped meanwhile (like fstatat(2), which Node lacks), at a third of the cost of a lookup
+ * through /proc per entry. The previous directory is restored before anything else can run (no
+ * await inside); every path the panel uses elsewhere is absolute. `fn(false)`: chdir was refused
+ * (no /proc), use the handle path instead.
+ */
+function inDirectory(handlePath: string, fn: (relative: boolean) => void): void {
+  const previous = process.cwd();
+  try {
+    process.chdir(handlePath);
+  } catch {
+    fn(false);
+    return;
+  }
+  try {
+    fn(true);
+  } finally {
+    process.chdir(previous);
+  }
+}
+
 /** An entry removed between readdir and lstat is simply not listed. */
-function lstatSyncOrNull(p: Buffer): Stats | null {
+function lstatSyncOrNull(p: Buffer | string): Stats | null {
   try {
     return fsc.lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
@@ -51,15 +74,25 @@ export class LocalDaemon implements Daemon {
     return vol.withDir(resolveBeneath([], directory), async (dir) => {
       // Names as bytes, so names that are not valid UTF-8 are still listed (shown with U+FFFD).
       const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
-      const prefix = Buffer.from(`${dir.ref}/`);
+      const prefix = `${dir.ref}/`;
+      const prefixBytes = Buffer.from(prefix);
       const out: (DaemonFileStat | null)[] = new Array(names.length).fill(null);
       // Synchronous lstat in short slices: ~3× faster than a promise per entry (no thread-pool hop
       // each), while yielding to the event loop between slices keeps other requests served.
-      for (let i = 0; i < names.length; i += 1) {
-        if (i % LIST_SLICE === LIST_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
-        const raw = names[i] as Buffer;
-        const st = lstatSyncOrNull(Buffer.concat([prefix, raw]));
-        if (st) out[i] = toFileStat(raw.toString('utf8'), st);
+      for (let start = 0; start < names.length; start += LIST_SLICE) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        inDirectory(dir.ref, (relative) => {
+          for (let i = start; i < Math.min(start + LIST_SLICE, names.length); i += 1) {
+            const raw = names[i] as Buffer;
+            const name = raw.toString('utf8');
+            // A string is cheaper; only names that are not valid UTF-8 need their bytes.
+            const exact = Buffer.byteLength(name) === raw.length && !name.includes('\uFFFD');
+            const st = relative
+              ? lstatSyncOrNull(exact ? name : raw)
+              : lstatSyncOrNull(exact ? prefix + name : Buffer.concat([prefixBytes, raw]));
+            if (st) out[i] = toFileStat(name, st);
+          }
+        });
       }
       const entries = out.filter((e): e is DaemonFileStat => e !== null);
       return entries.sort((a, b) => (a.isDirectory !== b.isDirectory ? (a.isDirectory ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

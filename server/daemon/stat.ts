@@ -61,7 +61,7 @@ export function toFileStat(name: string, st: Stats): DaemonFileStat {
     isSymlink,
     isDirectory,
     mimetype: isDirectory ? 'inode/directory' : isSymlink ? 'inode/symlink' : st.isFile() ? mimeFor(name) : 'application/octet-stream',
-    created: st.ctime,
-    modified: st.mtime,
+    createdMs: st.ctimeMs,
+    modifiedMs: st.mtimeMs,
   };
 }

@@ -1,7 +1,8 @@
 /** ISO 8601 with a numeric offset, as the reference panel prints times: `2024-10-24T12:04:30+00:00`. */
 export function isoOffset(value: Date | string): string {
   const d = typeof value === 'string' ? new Date(value) : value;
-  return d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  // Sliced, not matched with a regex: listings format tens of thousands of these.
+  return `${d.toISOString().slice(0, 19)}+00:00`;
 }
 
 export interface Clock {

@@ -38,6 +38,20 @@ export async function daemonCall<T>(call: () => Promise<T>, tooLarge: TooLargeAs
   }
 }
 
+// Files of one directory mostly share their second (an install or an archive writes thousands at
+// once), so formatted stamps are kept per second; the map is dropped when it grows large.
+const stamps = new Map<number, string>();
+function stampOf(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  let stamp = stamps.get(second);
+  if (stamp === undefined) {
+    if (stamps.size >= 8192) stamps.clear();
+    stamp = isoOffset(new Date(second * 1000));
+    stamps.set(second, stamp);
+  }
+  return stamp;
+}
+
 export function fileObjectAttributes(stat: DaemonFileStat): FileObject {
   return {
     name: stat.name,
@@ -47,8 +61,8 @@ export function fileObjectAttributes(stat: DaemonFileStat): FileObject {
     is_file: stat.isFile,
     is_symlink: stat.isSymlink,
     mimetype: stat.mimetype,
-    created_at: isoOffset(stat.created),
-    modified_at: isoOffset(stat.modified),
+    created_at: stampOf(stat.createdMs),
+    modified_at: stampOf(stat.modifiedMs),
   };
 }
 
