@@ -54,6 +54,36 @@ describe('app', () => {
     expect(String(res.headers['content-security-policy'])).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
+  it('refuses a cookie-authenticated API change without the CSRF header (419) and changes nothing', async () => {
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    const { cookie, 'x-xsrf-token': token } = await panel.sessionHeaders(owner);
+    const url = `/api/client/servers/${server.uuid}/files/create-folder`;
+    const payload = { root: '/', name: 'made-by-csrf' };
+    for (const headers of [{ cookie }, { cookie, 'x-xsrf-token': 'wrong' }]) {
+      const res = await panel.app.inject({ method: 'POST', url, headers, payload });
+      expect(res.statusCode).toBe(419);
+      expect(res.json().errors[0]).toMatchObject({ code: 'HttpException', status: '419' });
+    }
+    expect(fs.existsSync(path.join(panel.daemon.volumePath(server.uuid), 'made-by-csrf'))).toBe(false);
+    const ok = await panel.app.inject({ method: 'POST', url, headers: { cookie, 'x-xsrf-token': token ?? '' }, payload });
+    expect(ok.statusCode).toBe(204);
+    expect(fs.existsSync(path.join(panel.daemon.volumePath(server.uuid), 'made-by-csrf'))).toBe(true);
+  });
+
+  it('needs no CSRF header from a bearer API key, which never gets a session cookie', async () => {
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    const res = await panel.app.inject({
+      method: 'POST',
+      url: `/api/client/servers/${server.uuid}/files/create-folder`,
+      headers: await panel.bearerHeaders(owner),
+      payload: { root: '/', name: 'by-api' },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
   it('answers 401 before 404 for a signed-out caller on an unknown server', async () => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/servers/deadbeef' });
     expect(res.statusCode).toBe(401);
