@@ -1,5 +1,6 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { serverListSchema, serverWithMetaSchema } from '../../contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { serverListSchema, serverWithMetaSchema, type Server } from '../../contract';
 import { api } from '../../lib/http';
 
 export type ServerListScope = 'member' | 'admin-all';
@@ -39,3 +40,14 @@ export const serverQueries = {
       staleTime: 30_000,
     }),
 };
+
+/**
+ * The open server, for pages below ServerLayout (which renders them only once this query has
+ * succeeded, so the data is in the cache). `routeId` is the id as written in the URL, for links.
+ */
+export function useServer(): Server & { routeId: string } {
+  const routeId = useParams().id ?? '';
+  const query = useQuery(serverQueries.detail(routeId));
+  if (!query.data) throw new Error('useServer outside ServerLayout');
+  return { ...query.data.attributes, routeId };
+}

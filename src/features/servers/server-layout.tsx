@@ -50,10 +50,3 @@ function useCurrentPageLabel(): string | null {
   return page?.label ?? null;
 }
 
-/** The open server (only inside ServerLayout, whose query has already succeeded). */
-export function useServer() {
-  const id = useParams().id ?? '';
-  const query = useQuery(serverQueries.detail(id));
-  if (!query.data) throw new Error('useServer outside ServerLayout');
-  return query.data.attributes;
-}

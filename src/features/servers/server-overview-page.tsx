@@ -3,7 +3,7 @@ import { useAccount } from '../../app/require-auth';
 import { Can } from '../../lib/permissions';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
-import { useServer } from './server-layout';
+import { useServer } from './api';
 import { ServerResourcesCard } from './server-resources-card';
 import { ServerAllocationsCard } from './server-allocations-card';
 import { ServerStartupCard } from './server-startup-card';
