@@ -4,7 +4,7 @@ import { ACTIVITY_FILTERS, activityQuerySchema } from '../../src/contract';
 import { parseWith } from '../http/errors';
 import { authorizeServerAction } from '../services/access';
 import { listActivity } from '../services/activity-view';
-import { paginationMeta } from '../services/server-list';
+import { paginatedList } from '../services/server-list';
 import { rejectUnknownFilters } from './servers';
 
 /** A server's audit log (spec §4.18). */
@@ -16,17 +16,6 @@ export async function activityRoutes(app: FastifyInstance, deps: AppDeps): Promi
     const query = parseWith(activityQuerySchema, raw);
     const viewer = { userId: access.caller.user.id, isAdmin: access.isAdmin };
     const { data, total } = await listActivity(deps.db, { type: 'server', id: access.server.id }, viewer, query);
-    return {
-      object: 'list',
-      data,
-      meta: {
-        pagination: paginationMeta(request, deps.config.appUrl, {
-          total,
-          count: data.length,
-          perPage: query.per_page,
-          currentPage: query.page,
-        }),
-      },
-    };
+    return paginatedList(request, deps.config.appUrl, data, total, query);
   });
 }

@@ -4,7 +4,7 @@ import { SERVER_LIST_FILTERS, serverListQuerySchema, unknownFilters } from '../.
 import { badRequest, parseWith } from '../http/errors';
 import { serverAccess } from '../services/access';
 import { requireCaller } from '../services/auth-context';
-import { listServers, paginationMeta } from '../services/server-list';
+import { listServers, paginatedList } from '../services/server-list';
 import { renderServers, renderServerWithMeta } from '../services/server-view';
 
 /** The servers a caller can reach (spec §4.16) and one server (§4.17). */
@@ -17,18 +17,7 @@ export async function serverRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const viewer = { userId: caller.user.id, isAdmin: caller.user.root_admin === 1 };
     const { servers, total } = await listServers(deps.db, viewer, query);
     const data = await renderServers(deps.db, servers, viewer);
-    return {
-      object: 'list',
-      data,
-      meta: {
-        pagination: paginationMeta(request, deps.config.appUrl, {
-          total,
-          count: data.length,
-          perPage: query.per_page,
-          currentPage: query.page,
-        }),
-      },
-    };
+    return paginatedList(request, deps.config.appUrl, data, total, query);
   });
 
   // Not state-checked: a suspended or installing server can still be looked at (pterodactyl-facts A2).

@@ -131,3 +131,18 @@ export function paginationMeta(
     links,
   };
 }
+
+/** A paginated list envelope (spec §2.1) for one page of `data` out of `total`. */
+export function paginatedList<T>(
+  request: FastifyRequest,
+  appUrl: string | undefined,
+  data: T[],
+  total: number,
+  query: { page: number; per_page: number },
+) {
+  return {
+    object: 'list' as const,
+    data,
+    meta: { pagination: paginationMeta(request, appUrl, { total, count: data.length, perPage: query.per_page, currentPage: query.page }) },
+  };
+}
