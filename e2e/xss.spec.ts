@@ -1,0 +1,226 @@
+import { test as base, expect } from './fixtures';
+import { row, seed } from './files-support';
+import { expectNoInjection, LONG_PAYLOAD, NAME_PAYLOADS, TEXT_PAYLOADS, watch, xsrfHeaders, type Guard } from './support/hostile';
+
+/*
+ * Stored XSS and file serving (attacks.md T-XSS-1..3 and T-XSS-5). Hostile strings go into every
+ * user-controlled string the SPA renders today — server name and description, file and folder
+ * names (written by the tenant process straight into the volume), activity metadata from real API
+ * calls, username and email — and every page showing them must keep them as text: no dialog, no
+ * CSP refusal, no element made from a payload, the raw string on screen.
+ */
+
+// Every test watches its page; a dialog or a CSP refusal at any moment fails the test.
+const test = base.extend<{ guard: Guard }>({
+  guard: [
+    async ({ page }, use) => {
+      const guard = watch(page);
+      await use(guard);
+      expect(guard.dialogs, 'a JS dialog fired').toEqual([]);
+      expect(guard.cspViolations, 'the CSP blocked an injected script').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+const enc = encodeURIComponent;
+
+test('the HTML page carries a CSP whose scripts exclude unsafe-inline', async ({ page }) => {
+  for (const url of ['/', '/server/abcd1234/files/x']) {
+    const res = await page.request.get(url, { headers: { Accept: 'text/html' } });
+    expect(res.headers()['content-type']).toMatch(/^text\/html/);
+    const csp = res.headers()['content-security-policy'] ?? '';
+    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name.toLowerCase(), values]));
+    const scripts = directives.get('script-src') ?? directives.get('default-src');
+    expect(scripts, `${url}: CSP "${csp}" has no script-src or default-src`).toBeDefined();
+    expect(scripts).not.toContain("'unsafe-inline'");
+    expect(scripts).not.toContain("'unsafe-eval'");
+    expect(scripts).not.toContain('*');
+  }
+});
+
+test('server names and descriptions show literally on the server list', async ({ page, guard, cli, makeUser, signIn }) => {
+  const owner = makeUser();
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < TEXT_PAYLOADS.length; i += 2) pairs.push([TEXT_PAYLOADS[i] ?? '', TEXT_PAYLOADS[i + 1] ?? '']);
+  for (const [name, description] of pairs) cli(['server:create', '--owner', owner.email, '--name', name, '--description', description]);
+  await signIn(page, owner);
+  await page.goto('/');
+  const list = page.getByRole('list', { name: 'Servers' });
+  for (const [name, description] of pairs) {
+    await expect(list.getByRole('link', { name, exact: true })).toBeVisible();
+    await expect(list.getByText(description, { exact: true })).toBeVisible();
+  }
+  await expectNoInjection(page, guard);
+});
+
+test('the server overview and header show a hostile name and a 10,000-character description literally', async ({ page, guard, cli, makeUser, signIn }) => {
+  const owner = makeUser();
+  const name = '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>';
+  const server = cli<{ identifier: string }>(['server:create', '--owner', owner.email, '--name', name, '--description', LONG_PAYLOAD]);
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}`);
+  await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
+  await expect(page.getByText(LONG_PAYLOAD, { exact: true })).toBeVisible();
+  await expect(page).toHaveTitle(`${name} · Aerie`);
+  await expectNoInjection(page, guard);
+});
+
+test('hostile file and folder names show literally in the file manager', async ({ page, guard, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  // Files and folders alternate, as the tenant process could make either.
+  seed(server.uuid, Object.fromEntries(NAME_PAYLOADS.map((n, i) => [i % 2 ? `${n}/` : n, 'x'])));
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/files`);
+  for (const name of NAME_PAYLOADS) {
+    await expect(row(page, name)).toBeVisible();
+    await expect(row(page, name).getByText(name, { exact: true })).toBeVisible();
+  }
+  await expectNoInjection(page, guard);
+});
+
+test('breadcrumbs inside hostile folders show the names literally', async ({ page, guard, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const outer = '"><svg onload=alert(1)>';
+  const inner = "{{constructor.constructor('alert(1)')()}}";
+  seed(server.uuid, { [`${outer}/${inner}/<img src=x onerror=alert(1)>.txt`]: 'x' });
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/files/${enc(outer)}/${enc(inner)}`);
+  await expect(row(page, '<img src=x onerror=alert(1)>.txt')).toBeVisible();
+  const crumbs = page.getByRole('navigation', { name: 'Folder path' });
+  await expect(crumbs.getByRole('link', { name: outer, exact: true })).toBeVisible();
+  await expect(crumbs.getByText(inner, { exact: true })).toHaveAttribute('aria-current', 'page');
+  await expectNoInjection(page, guard);
+});
+
+test('the row menu, rename and delete dialogs show a hostile name literally', async ({ page, guard, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const name = '<img src=x onerror=alert(1)>.txt';
+  const other = '<iframe srcdoc="<img src=x onerror=alert(1)>">';
+  seed(server.uuid, { [name]: 'x', [other]: 'y' });
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/files`);
+
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expectNoInjection(page, guard);
+  await page.getByRole('menuitem', { name: 'Rename or move', exact: true }).click();
+  const rename = page.getByRole('dialog', { name: `Rename “${name}”`, exact: true });
+  await expect(rename.getByLabel('New name or path')).toHaveValue(name);
+  await expectNoInjection(page, guard);
+  await rename.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Delete', exact: true }).click();
+  const single = page.getByRole('dialog', { name: `Delete “${name}”?`, exact: true });
+  await expect(single).toBeVisible();
+  await expectNoInjection(page, guard);
+  await single.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('checkbox', { name: `Select ${name}`, exact: true }).check();
+  await page.getByRole('checkbox', { name: `Select ${other}`, exact: true }).check();
+  await page.getByRole('toolbar', { name: 'Selected items' }).getByRole('button', { name: 'Delete' }).click();
+  const many = page.getByRole('dialog', { name: 'Delete 2 items?' });
+  await expect(many.getByRole('listitem')).toHaveText([name, other].sort());
+  await expectNoInjection(page, guard);
+});
+
+test('the editor shows a hostile file name, folder and contents literally', async ({ page, guard, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const folder = '"><svg onload=alert(1)>';
+  const name = '<img src=x onerror=alert(1)>.txt';
+  const lines = ['</textarea><script>alert(1)</script>', '<img src=x onerror=alert(1)>', '{{7*7}} ${alert(1)}'];
+  seed(server.uuid, { [`${folder}/${name}`]: lines.join('\n') });
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/file/${enc(folder)}/${enc(name)}`);
+  const editor = page.getByRole('textbox', { name: `Contents of ${name}`, exact: true });
+  for (const line of lines) await expect(editor).toContainText(line);
+  await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: `/${folder}`, exact: true })).toBeVisible();
+  await expectNoInjection(page, guard);
+});
+
+test('activity from real API calls shows hostile names and the actor literally', async ({ page, guard, cli, makeUser, makeServer, signIn }) => {
+  const plain = makeUser();
+  const username = `<img src=x onerror=alert(1)>${plain.username}`;
+  const password = 'pw-hostile-actor-1';
+  const actor = cli<{ email: string }>(['user:create', '--email', `x${plain.email}`, '--username', username, '--password', password]);
+  const server = makeServer(actor.email);
+  await signIn(page, { email: actor.email, password });
+  const headers = await xsrfHeaders(page);
+  const outer = '"><svg onload=alert(1)>';
+  const inner = "{{constructor.constructor('alert(1)')()}} :name";
+  const file = '/<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>.txt';
+  const api = `/api/client/servers/${server.uuid}/files`;
+  expect((await page.request.post(`${api}/create-folder`, { headers, data: { root: '/', name: outer } })).status()).toBe(204);
+  expect((await page.request.post(`${api}/create-folder`, { headers, data: { root: `/${outer}`, name: inner } })).status()).toBe(204);
+  expect((await page.request.post(`${api}/write?file=${enc(file)}`, { headers, data: '<script>alert(1)</script>' })).status()).toBe(204);
+
+  await page.goto(`/server/${server.identifier}/activity`);
+  const entries = page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem');
+  await expect(entries).toHaveCount(3);
+  await expect(entries.nth(0).getByText(`Wrote new content to ${file}`, { exact: true })).toBeVisible();
+  await expect(entries.nth(1).getByText(`Created directory /${outer}/${inner}`, { exact: true })).toBeVisible();
+  await expect(entries.nth(2).getByText(`Created directory /${outer}`, { exact: true })).toBeVisible();
+  for (let i = 0; i < 3; i += 1) await expect(entries.nth(i).getByText(username, { exact: true })).toBeVisible();
+  for (const details of await page.getByRole('button', { name: 'Details' }).all()) await details.click();
+  const values = page.getByRole('definition');
+  for (const value of [file, inner, `/${outer}/`, outer]) await expect(values.getByText(value, { exact: true }).first()).toBeVisible();
+  await expectNoInjection(page, guard);
+});
+
+test('the account menu shows a hostile username and email literally', async ({ page, guard, cli, makeUser, signIn }) => {
+  const tag = makeUser().username;
+  const username = `"><svg onload=alert(1)>${tag}`;
+  const email = `"<svg/onload=alert(1)>${tag}"@example.com`;
+  const password = 'pw-hostile-account-1';
+  cli(['user:create', '--email', email, '--username', username, '--password', password]);
+  await signIn(page, { email, password });
+  await page.goto('/');
+  await page.getByRole('button', { name: username, exact: true }).click();
+  await expect(page.getByRole('menu').getByText(email, { exact: true })).toBeVisible();
+  await expectNoInjection(page, guard);
+});
+
+test('HTML and SVG files download as attachments, never render on the panel origin', async ({ page, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  seed(server.uuid, {
+    'x.html': '<!doctype html><script>alert(document.domain)</script>',
+    'x.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>',
+  });
+  await signIn(page, owner);
+  for (const file of ['x.html', 'x.svg']) {
+    const url = `/api/client/servers/${server.uuid}/files/download?file=${enc(`/${file}`)}`;
+    const res = await page.request.get(url);
+    expect(res.status()).toBe(200);
+    const h = res.headers();
+    expect(h['content-disposition']).toMatch(/^attachment;/);
+    expect(h['x-content-type-options']).toBe('nosniff');
+    expect(h['content-type']).toMatch(/^application\/octet-stream/);
+
+    // Opened in the tab, the browser downloads it instead of showing it.
+    const download = page.waitForEvent('download');
+    await page.goto(url).catch(() => undefined);
+    expect((await download).suggestedFilename()).toBe(file);
+  }
+});
+
+test('a file name carrying CR/LF cannot inject a download header', async ({ page, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const name = 'a";\r\nX-Injected: 1.txt';
+  seed(server.uuid, { [name]: 'payload' });
+  await signIn(page, owner);
+  const res = await page.request.get(`/api/client/servers/${server.uuid}/files/download?file=${enc(`/${name}`)}`);
+  expect(res.status()).toBe(200);
+  const h = res.headers();
+  expect(h['x-injected']).toBeUndefined();
+  expect(h['content-disposition']).not.toMatch(/[\r\n]/);
+  expect(h['content-disposition']).toMatch(/^attachment; filename="[^"]*"; filename\*=UTF-8''a%22%3B%0D%0AX-Injected%3A%201\.txt$/);
+  expect(await res.text()).toBe('payload');
+});
