@@ -8,6 +8,7 @@ import { isoOffset } from '../lib/time';
 import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { removePart, writeAll, PART_PREFIX } from './parts';
 import { missing } from './paths';
+import type { Meter } from './quota';
 import { toFileStat } from './stat';
 import { DaemonError, type DaemonFileStat } from './types';
 
@@ -26,9 +27,16 @@ class TarStream {
   private readonly gzip = zlib.createGzip({ chunkSize: 256 * 1024 });
   private readonly done: Promise<void>;
 
-  constructor(private readonly out: FileHandle) {
+  constructor(
+    private readonly out: FileHandle,
+    meter: Meter,
+  ) {
+    // The archive counts against the quota: each compressed chunk is charged before it is written.
     this.done = (async () => {
-      for await (const chunk of this.gzip) await writeAll(this.out, chunk as Buffer);
+      for await (const chunk of this.gzip) {
+        await meter((chunk as Buffer).length);
+        await writeAll(this.out, chunk as Buffer);
+      }
     })();
     // A failed write ends the consumer above; keep the rejection for finish() to report.
     this.done.catch(() => undefined);
@@ -126,11 +134,11 @@ async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, mem
  * Writes `archive-<timestamp>.tar.gz` (the reference panel's name with `:` removed) into the
  * directory `rootComps`, holding `members` (component lists relative to that directory).
  */
-export async function compressInto(vol: Volume, rootComps: string[], members: string[][], now: Date): Promise<DaemonFileStat> {
+export async function compressInto(vol: Volume, rootComps: string[], members: string[][], now: Date, meter: Meter): Promise<DaemonFileStat> {
   return vol.withDir(rootComps, async (root) => {
     const part = `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`;
     const out = await vol.openFileAt(root, part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o644);
-    const tar = new TarStream(out);
+    const tar = new TarStream(out, meter);
     try {
       const outStat = await out.stat();
       const skip = { dev: outStat.dev, ino: outStat.ino };

@@ -8,6 +8,7 @@ import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { ExtractSink, memberComponents, refused } from './archive-sink';
 import { PART_PREFIX } from './parts';
 import { missing } from './paths';
+import type { Budget } from './quota';
 import { DaemonError, type ExtractLimits } from './types';
 
 /*
@@ -87,7 +88,7 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
 async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void> {
   const comps = memberComponents(entry.path);
   if (entry.type === 'Directory') {
-    sink.count(0);
+    await sink.count(0);
     entry.resume();
     if (comps.length) await sink.directory(comps);
     return;
@@ -95,7 +96,7 @@ async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void
   if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
     throw refused(`member ${JSON.stringify(entry.path)} is a ${entry.type}, only files and directories are extracted`);
   }
-  sink.count(entry.size);
+  await sink.count(entry.size);
   await sink.file(comps, entry.mode, entry.mtime, entry);
 }
 
@@ -139,11 +140,11 @@ async function handleZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, sink: Extr
   }
   if (entry.generalPurposeBitFlag & 1) throw refused('encrypted members are not supported');
   if (isDir) {
-    sink.count(0);
+    await sink.count(0);
     if (comps.length) await sink.directory(comps);
     return;
   }
-  sink.count(entry.uncompressedSize);
+  await sink.count(entry.uncompressedSize);
   const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
     zip.openReadStream(entry, (error, s) => (error || !s ? reject(error ?? new Error('no stream')) : resolve(s))),
   );
@@ -178,7 +179,7 @@ async function merge(vol: Volume, src: Dir, dst: Dir, dryRun: boolean, depth = 0
   }
 }
 
-export async function extractInto(vol: Volume, rootComps: string[], fileComps: string[], limits: ExtractLimits): Promise<void> {
+export async function extractInto(vol: Volume, rootComps: string[], fileComps: string[], limits: ExtractLimits, budget: Budget): Promise<void> {
   const name = fileComps.pop();
   if (name === undefined) throw missing();
   const archive = await vol.withDir(fileComps, async (dir) => {
@@ -194,7 +195,7 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
       await fs.mkdir(root.at(stagingName), 0o700);
       try {
         const stage = await vol.openChildDir(root, stagingName);
-        const sink = new ExtractSink(vol, stage, limits);
+        const sink = new ExtractSink(vol, stage, limits, budget);
         try {
           if (format === 'zip') await readZip(archive, sink, limits);
           else await readTar(archive, format === 'gzip', sink, limits);

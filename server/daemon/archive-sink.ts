@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import { isErrno, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { writeAll } from './parts';
 import { MAX_PATH_BYTES } from './paths';
+import { BLOCK, blocksFor, type Budget } from './quota';
 import { DaemonError, type ExtractLimits } from './types';
 
 /*
@@ -11,7 +12,9 @@ import { DaemonError, type ExtractLimits } from './types';
  * guessed at), absolute names and any `..` component refuse the whole archive; `.` components
  * and empty segments are dropped. Only files and directories are written, through directory
  * handles below a fresh staging directory, with O_NOFOLLOW; counts and sizes are capped by the
- * declared sizes before writing and by the bytes actually written while streaming.
+ * declared sizes before writing and by the bytes actually written while streaming. The server's
+ * disk quota is checked the same two ways: a member whose declared size does not fit is refused
+ * before it is written, and every chunk and new directory is charged before it lands.
  */
 
 export const refused = (why: string): DaemonError => new DaemonError('bad_request', `The archive cannot be extracted: ${why}.`);
@@ -42,14 +45,16 @@ export class ExtractSink {
     private readonly vol: Volume,
     private readonly stage: Dir,
     private readonly limits: ExtractLimits,
+    private readonly budget: Budget,
   ) {}
 
-  /** Counts one member against the entry cap and its declared size against the size cap. */
-  count(declaredSize: number): void {
+  /** Counts one member against the entry cap and its declared size against the size cap and the quota. */
+  async count(declaredSize: number): Promise<void> {
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) throw refused(`it has more than ${this.limits.maxEntries} entries`);
     this.declared += declaredSize;
     if (this.declared > this.limits.maxBytes) throw refused(`it expands to more than ${this.limits.maxBytes} bytes`);
+    await this.budget.ensure(blocksFor(declaredSize));
   }
 
   /** The open directory `components` below the staging directory, created when missing. */
@@ -62,6 +67,8 @@ export class ExtractSink {
       const name = components[i] as string;
       try {
         await fs.mkdir(parent.at(name), 0o755);
+        // Charged once made (an EEXIST costs nothing); a refusal removes it with the staging tree.
+        await this.budget.charge(BLOCK);
       } catch (error) {
         if (!isErrno(error, 'EEXIST')) throw error;
       }
@@ -89,9 +96,11 @@ export class ExtractSink {
       throw error;
     }
     try {
+      const meter = this.budget.fileMeter();
       for await (const chunk of data) {
         this.written += chunk.length;
         if (this.written > this.limits.maxBytes) throw refused(`it expands to more than ${this.limits.maxBytes} bytes`);
+        await meter(chunk.length);
         await writeAll(handle, chunk);
       }
       if (mtime && !Number.isNaN(mtime.getTime())) await handle.utimes(mtime, mtime);

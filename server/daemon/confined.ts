@@ -1,7 +1,7 @@
 import fsc, { constants as C, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { DaemonError } from './types';
+import { DaemonError, noSpaceError } from './types';
 import { missing } from './paths';
 
 /*
@@ -22,6 +22,13 @@ const DIR_FLAGS = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW;
 /** Deeper trees are refused by recursive operations rather than holding thousands of handles. */
 export const MAX_DEPTH = 512;
 
+/** Options of a walk that may create missing directories. */
+export interface CreateOptions {
+  create?: boolean;
+  /** Runs before each directory the walk is about to create; a throw stops the walk (quota). */
+  beforeCreate?: () => Promise<void>;
+}
+
 /** An open directory inside a volume; `at(name)` names a direct child for *at-style calls. */
 export class Dir {
   constructor(
@@ -32,6 +39,11 @@ export class Dir {
 
   at(name: string): string {
     return `${this.ref}/${name}`;
+  }
+
+  /** A child named by raw bytes (names that are not valid UTF-8). */
+  atRaw(name: Buffer): Buffer {
+    return Buffer.concat([Buffer.from(`${this.ref}/`), name]);
   }
 
   async close(): Promise<void> {
@@ -50,7 +62,7 @@ export function mapFsError(error: unknown): unknown {
   if (isErrno(error, 'EISDIR')) return new DaemonError('bad_request', 'The requested path is a directory.');
   if (isErrno(error, 'EEXIST', 'ENOTEMPTY')) return new DaemonError('bad_request', 'A file or directory with that name already exists.');
   if (isErrno(error, 'ENAMETOOLONG')) return new DaemonError('bad_request', 'The file name is too long.');
-  if (isErrno(error, 'ENOSPC', 'EDQUOT')) return new DaemonError('bad_request', 'There is not enough disk space available to perform this action.');
+  if (isErrno(error, 'ENOSPC', 'EDQUOT')) return noSpaceError();
   if (isErrno(error, 'EACCES', 'EPERM', 'EROFS')) return new DaemonError('bad_request', 'The file system refused this action.');
   if (isErrno(error, 'ENXIO', 'EAGAIN', 'ETXTBSY')) return new DaemonError('bad_request', 'The requested path is not a regular file.');
   if (isErrno(error, 'EINVAL')) return new DaemonError('bad_request', 'The requested action is not possible on this path.');
@@ -92,13 +104,14 @@ export class Volume {
    * directories are made on the way; a component that is a file is `bad_request`, a link or
    * anything else missing is `not_found`.
    */
-  async openDir(components: readonly string[], options: { create?: boolean } = {}): Promise<Dir> {
+  async openDir(components: readonly string[], options: CreateOptions = {}): Promise<Dir> {
     let handle = await fs.open(this.root, DIR_FLAGS);
     try {
       for (let i = 0; i < components.length; i += 1) {
         const name = components[i] as string;
         const child = `${this.refOf(handle, components.slice(0, i))}/${name}`;
         if (options.create) {
+          if (options.beforeCreate && !(await lstatOrNull(child))) await options.beforeCreate();
           try {
             await fs.mkdir(child, 0o755);
           } catch (error) {
@@ -126,7 +139,7 @@ export class Volume {
   }
 
   /** Runs `fn` with the directory open and closes it afterwards. */
-  async withDir<T>(components: readonly string[], fn: (dir: Dir) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  async withDir<T>(components: readonly string[], fn: (dir: Dir) => Promise<T>, options: CreateOptions = {}): Promise<T> {
     const dir = await this.openDir(components, options);
     try {
       return await fn(dir);
@@ -137,16 +150,16 @@ export class Volume {
     }
   }
 
-  /** Opens a child directory of an open directory (no links). */
-  async openChildDir(dir: Dir, name: string): Promise<Dir> {
-    const handle = await fs.open(dir.at(name), DIR_FLAGS);
+  /** Opens a child directory of an open directory (no links); a raw name is for names that are not UTF-8. */
+  async openChildDir(dir: Dir, name: string | Buffer): Promise<Dir> {
+    const handle = await fs.open(typeof name === 'string' ? dir.at(name) : dir.atRaw(name), DIR_FLAGS);
     try {
       await this.verify(handle);
     } catch (error) {
       await handle.close();
       throw error;
     }
-    const components = [...dir.components, name];
+    const components = [...dir.components, name.toString()];
     return new Dir(handle, this.refOf(handle, components), components);
   }
 

@@ -1,4 +1,4 @@
-import fsc, { constants as C, type Stats } from 'node:fs';
+import { constants as C } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -6,51 +6,21 @@ import { compressInto } from './archive-create';
 import { extractInto } from './archive-extract';
 import { lstatOrNull, mapFsError, Volume } from './confined';
 import { copyNames, isDirectoryError, notRegularError, replaceableMode, tooLargeError } from './file-rules';
+import { lstatEach } from './listing';
 import { removePart, writePart } from './parts';
 import { cleanName, isBelow, missing, resolveBeneath, resolveIn } from './paths';
+import { BLOCK, blocksFor, DiskQuotas, replacedBytes } from './quota';
 import { toFileStat } from './stat';
-import { DaemonError, type Daemon, type DaemonFileStat, type ExtractLimits, type UploadPart } from './types';
+import { DaemonError, type Daemon, type DaemonFileStat, type ExtractLimits, type UploadPart, type WriteOptions } from './types';
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
-const LIST_SLICE = 256;
-
-/**
- * Runs `fn` synchronously with the working directory set to an opened, verified directory handle
- * (`/proc/self/fd/N`), so relative names resolve inside that very directory however its path is
- * swapped meanwhile (like fstatat(2), which Node lacks), at a third of the cost of a lookup
- * through /proc per entry. The previous directory is restored before anything else can run (no
- * await inside); every path the panel uses elsewhere is absolute. `fn(false)`: chdir was refused
- * (no /proc), use the handle path instead.
- */
-function inDirectory(handlePath: string, fn: (relative: boolean) => void): void {
-  const previous = process.cwd();
-  try {
-    process.chdir(handlePath);
-  } catch {
-    fn(false);
-    return;
-  }
-  try {
-    fn(true);
-  } finally {
-    process.chdir(previous);
-  }
-}
-
-/** An entry removed between readdir and lstat is simply not listed. */
-function lstatSyncOrNull(p: Buffer | string): Stats | null {
-  try {
-    return fsc.lstatSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /** The local daemon keeps each server's volume at `<data dir>/volumes/<uuid>`. */
 export class LocalDaemon implements Daemon {
   readonly volumesDir: string;
   /** Caps for decompress; tests and operators may lower them. */
   extractLimits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+  /** Disk limits: usage cache and per-server write queue. */
+  readonly quotas = new DiskQuotas();
 
   constructor(dataDir: string) {
     this.volumesDir = path.join(dataDir, 'volumes');
@@ -74,26 +44,10 @@ export class LocalDaemon implements Daemon {
     return vol.withDir(resolveBeneath([], directory), async (dir) => {
       // Names as bytes, so names that are not valid UTF-8 are still listed (shown with U+FFFD).
       const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
-      const prefix = `${dir.ref}/`;
-      const prefixBytes = Buffer.from(prefix);
       const out: (DaemonFileStat | null)[] = new Array(names.length).fill(null);
-      // Synchronous lstat in short slices: ~3× faster than a promise per entry (no thread-pool hop
-      // each), while yielding to the event loop between slices keeps other requests served.
-      for (let start = 0; start < names.length; start += LIST_SLICE) {
-        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-        inDirectory(dir.ref, (relative) => {
-          for (let i = start; i < Math.min(start + LIST_SLICE, names.length); i += 1) {
-            const raw = names[i] as Buffer;
-            const name = raw.toString('utf8');
-            // A string is cheaper; only names that are not valid UTF-8 need their bytes.
-            const exact = Buffer.byteLength(name) === raw.length && !name.includes('\uFFFD');
-            const st = relative
-              ? lstatSyncOrNull(exact ? name : raw)
-              : lstatSyncOrNull(exact ? prefix + name : Buffer.concat([prefixBytes, raw]));
-            if (st) out[i] = toFileStat(name, st);
-          }
-        });
-      }
+      await lstatEach(dir, names, (i, name, st) => {
+        out[i] = toFileStat(name, st);
+      });
       const entries = out.filter((e): e is DaemonFileStat => e !== null);
       return entries.sort((a, b) => (a.isDirectory !== b.isDirectory ? (a.isDirectory ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     });
@@ -157,31 +111,36 @@ export class LocalDaemon implements Daemon {
     });
   }
 
-  async writeFile(serverUuid: string, file: string, content: Buffer | Readable, options: { maxBytes: number }): Promise<void> {
+  async writeFile(serverUuid: string, file: string, content: Buffer | Readable, options: { maxBytes: number } & WriteOptions): Promise<void> {
     const vol = await this.volume(serverUuid);
     const comps = resolveBeneath([], file);
     const name = comps.pop();
     if (name === undefined) throw isDirectoryError();
-    await vol.withDir(
-      comps,
-      async (dir) => {
-        const mode = await replaceableMode(dir.at(name));
-        const part = await writePart(vol, dir, content, options.maxBytes, mode);
-        try {
-          await fs.rename(dir.at(part), dir.at(name));
-        } catch (error) {
-          await removePart(dir, part);
-          throw error;
-        }
-      },
-      { create: true },
+    await this.quotas.run(serverUuid, vol, options.quota, (budget) =>
+      vol.withDir(
+        comps,
+        async (dir) => {
+          const mode = await replaceableMode(dir.at(name));
+          // The old content is freed by the rename, so an edit that does not grow the file fits.
+          budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
+          const part = await writePart(vol, dir, content, options.maxBytes, mode, budget.fileMeter());
+          try {
+            await fs.rename(dir.at(part), dir.at(name));
+          } catch (error) {
+            await removePart(dir, part);
+            throw error;
+          }
+        },
+        { create: true, beforeCreate: () => budget.charge(BLOCK) },
+      ),
     );
   }
 
-  async uploadFiles(serverUuid: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number }): Promise<string[]> {
+  async uploadFiles(serverUuid: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number } & WriteOptions): Promise<string[]> {
     const vol = await this.volume(serverUuid);
-    return vol.withDir(resolveBeneath([], directory), async (dir) => {
+    return this.quotas.run(serverUuid, vol, options.quota, (budget) => vol.withDir(resolveBeneath([], directory), async (dir) => {
       const parts: { part: string; name: string }[] = [];
+      const credited = new Set<string>();
       try {
         for await (const upload of files) {
           const name = cleanName(path.posix.basename(upload.filename));
@@ -190,7 +149,9 @@ export class LocalDaemon implements Daemon {
             throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
           }
           const mode = await replaceableMode(dir.at(name));
-          parts.push({ part: await writePart(vol, dir, upload.stream, options.maxBytes, mode), name });
+          if (!credited.has(name)) budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
+          credited.add(name);
+          parts.push({ part: await writePart(vol, dir, upload.stream, options.maxBytes, mode, budget.fileMeter()), name });
         }
         if (parts.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
         // Checked again for every name before the first rename, so a late refusal stores nothing.
@@ -207,15 +168,15 @@ export class LocalDaemon implements Daemon {
         for (const p of parts) await removePart(dir, p.part);
         throw error;
       }
-    });
+    }));
   }
 
-  async copyFile(serverUuid: string, location: string): Promise<string> {
+  async copyFile(serverUuid: string, location: string, options: WriteOptions = {}): Promise<string> {
     const vol = await this.volume(serverUuid);
     const comps = resolveBeneath([], location);
     const name = comps.pop();
     if (name === undefined) throw missing();
-    return vol.withDir(comps, async (dir) => {
+    return this.quotas.run(serverUuid, vol, options.quota, (budget) => vol.withDir(comps, async (dir) => {
       // Only regular files are copied; directories, links and special files are "not found" (Wings).
       const pre = await lstatOrNull(dir.at(name));
       if (!pre?.isFile()) throw missing();
@@ -223,7 +184,10 @@ export class LocalDaemon implements Daemon {
       try {
         const st = await source.stat();
         if (!st.isFile()) throw missing();
-        const part = await writePart(vol, dir, source.createReadStream({ autoClose: false, start: 0 }), Number.MAX_SAFE_INTEGER, st.mode & 0o777);
+        // Refused before a byte is copied; apparent size, as a copy of a sparse file is not sparse.
+        await budget.ensure(blocksFor(st.size));
+        const stream = source.createReadStream({ autoClose: false, start: 0 });
+        const part = await writePart(vol, dir, stream, Number.MAX_SAFE_INTEGER, st.mode & 0o777, budget.fileMeter()).finally(() => stream.destroy());
         try {
           for (const candidate of copyNames(name)) {
             if (await lstatOrNull(dir.at(candidate))) continue;
@@ -242,7 +206,7 @@ export class LocalDaemon implements Daemon {
       } finally {
         await source.close();
       }
-    });
+    }));
   }
 
   async deleteFiles(serverUuid: string, root: string, files: string[]): Promise<void> {
@@ -252,27 +216,39 @@ export class LocalDaemon implements Daemon {
     // Every parent must be reachable before anything is deleted, so a hostile entry changes nothing.
     const parents = new Map(targets.map((t) => [t.slice(0, -1).join('/'), t.slice(0, -1)]));
     for (const parent of parents.values()) await vol.withDir(parent, async () => undefined);
-    for (const target of targets) {
-      const name = target[target.length - 1] as string;
-      await vol.withDir(target.slice(0, -1), (dir) => vol.removeAt(dir, name));
+    try {
+      for (const target of targets) {
+        const name = target[target.length - 1] as string;
+        await vol.withDir(target.slice(0, -1), (dir) => vol.removeAt(dir, name));
+      }
+    } finally {
+      this.quotas.forget(serverUuid);
     }
   }
 
-  async createDirectory(serverUuid: string, root: string, name: string): Promise<void> {
+  async createDirectory(serverUuid: string, root: string, name: string, options: WriteOptions = {}): Promise<void> {
     const vol = await this.volume(serverUuid);
     const comps = resolveIn(root, name);
     const last = comps.pop();
     if (last === undefined) throw new DaemonError('bad_request', 'A file or directory with that name already exists.');
-    await vol.withDir(comps, (dir) => fs.mkdir(dir.at(last), 0o755), { create: true });
+    await this.quotas.run(serverUuid, vol, options.quota, (budget) => {
+      const beforeCreate = () => budget.charge(BLOCK);
+      return vol.withDir(comps, async (dir) => beforeCreate().then(() => fs.mkdir(dir.at(last), 0o755)), { create: true, beforeCreate });
+    });
   }
 
-  async renameFiles(serverUuid: string, root: string, files: { from: string; to: string }[]): Promise<void> {
+  // Quota'd only for the directories a move creates on its way: moving a file allocates nothing.
+  async renameFiles(serverUuid: string, root: string, files: { from: string; to: string }[], options: WriteOptions = {}): Promise<void> {
     const vol = await this.volume(serverUuid);
     const pairs = files.map((f) => ({ from: resolveIn(root, f.from), to: resolveIn(root, f.to) }));
     for (const { from, to } of pairs) {
       if (from.length === 0 || to.length === 0) throw new DaemonError('bad_request', 'The root of the server cannot be renamed.');
       if (isBelow(from, to)) throw new DaemonError('bad_request', 'A directory cannot be moved into itself.');
     }
+    await this.quotas.run(serverUuid, vol, options.quota, (budget) => this.movePairs(vol, pairs, () => budget.charge(BLOCK)), 'move');
+  }
+
+  private async movePairs(vol: Volume, pairs: { from: string[]; to: string[] }[], beforeCreate: () => Promise<void>): Promise<void> {
     for (const { from, to } of pairs) {
       const fromName = from[from.length - 1] as string;
       const toName = to[to.length - 1] as string;
@@ -284,32 +260,36 @@ export class LocalDaemon implements Daemon {
             if (await lstatOrNull(dst.at(toName))) throw new DaemonError('bad_request', 'Cannot move or rename file, destination already exists.');
             await fs.rename(src.at(fromName), dst.at(toName));
           },
-          { create: true },
+          { create: true, beforeCreate },
         );
       });
     }
   }
 
-  async compressFiles(serverUuid: string, root: string, files: string[], now: Date): Promise<DaemonFileStat> {
+  async compressFiles(serverUuid: string, root: string, files: string[], now: Date, options: WriteOptions = {}): Promise<DaemonFileStat> {
     const vol = await this.volume(serverUuid);
     const rootComps = resolveBeneath([], root);
     const members = files.map((f) => resolveIn(root, f));
     if (members.some((m) => !isBelow(rootComps, m))) throw missing();
     try {
-      return await compressInto(vol, rootComps, members.map((m) => m.slice(rootComps.length)), now);
+      return await this.quotas.run(serverUuid, vol, options.quota, (budget) =>
+        compressInto(vol, rootComps, members.map((m) => m.slice(rootComps.length)), now, budget.fileMeter()),
+      );
     } catch (error) {
       throw mapFsError(error);
     }
   }
 
-  async decompressFile(serverUuid: string, root: string, file: string, limits: Partial<ExtractLimits> = {}): Promise<void> {
+  /** Expansion is capped by the daemon's limits, the caller's, and the server's remaining disk space. */
+  async decompressFile(serverUuid: string, root: string, file: string, options: WriteOptions & { limits?: Partial<ExtractLimits> } = {}): Promise<void> {
     const vol = await this.volume(serverUuid);
+    const limits = options.limits ?? {};
     const effective: ExtractLimits = {
       maxBytes: Math.min(limits.maxBytes ?? Infinity, this.extractLimits.maxBytes),
       maxEntries: Math.min(limits.maxEntries ?? Infinity, this.extractLimits.maxEntries),
     };
     try {
-      await extractInto(vol, resolveBeneath([], root), resolveIn(root, file), effective);
+      await this.quotas.run(serverUuid, vol, options.quota, (budget) => extractInto(vol, resolveBeneath([], root), resolveIn(root, file), effective, budget));
     } catch (error) {
       throw mapFsError(error);
     }

@@ -3,6 +3,7 @@ import { constants as C } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Dir, Volume } from './confined';
+import type { Meter } from './quota';
 import { DaemonError } from './types';
 
 /*
@@ -29,19 +30,24 @@ function chunksOf(stream: Readable): AsyncIterable<Buffer> {
   return stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
 }
 
-/** Writes `content` to a new part file in `dir`; returns its name. `too_large` past `maxBytes`. */
-export async function writePart(vol: Volume, dir: Dir, content: Buffer | Readable, maxBytes: number, mode: number): Promise<string> {
+/**
+ * Writes `content` to a new part file in `dir`; returns its name. `too_large` past `maxBytes`;
+ * `meter` is charged before each chunk is written, so a quota stops the write at its limit.
+ */
+export async function writePart(vol: Volume, dir: Dir, content: Buffer | Readable, maxBytes: number, mode: number, meter?: Meter): Promise<string> {
   const part = `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`;
   const handle = await vol.openFileAt(dir, part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, mode);
   try {
     if (Buffer.isBuffer(content)) {
       if (content.length > maxBytes) throw new DaemonError('too_large', 'The file is larger than the allowed size.');
+      await meter?.(content.length);
       await writeAll(handle, content);
     } else {
       let total = 0;
       for await (const chunk of chunksOf(content)) {
         total += chunk.length;
         if (total > maxBytes) throw new DaemonError('too_large', 'The file is larger than the allowed size.');
+        await meter?.(chunk.length);
         await writeAll(handle, chunk);
       }
     }

@@ -12,13 +12,14 @@ import {
 } from '../../src/contract';
 import { parseWith } from '../http/errors';
 import { authorizeServerAction } from '../services/access';
-import { daemonCall, logFileActivity, renderFileObject } from '../services/files';
+import { daemonCall, logFileActivity, renderFileObject, writeOptions } from '../services/files';
 import { fileTransferRoutes } from './files-transfer';
 
 /*
  * The file manager (reference panel names and codes, pterodactyl-facts §4 and §9.3). Routes stay
  * thin: contract validation, access (404 → 409 → 403), one daemon call, the audit entry. Path
- * safety lives entirely in the daemon, which answers every escape like a missing file.
+ * safety lives entirely in the daemon, which answers every escape like a missing file; so does
+ * the disk limit, which every call that can allocate passes on (`writeOptions`).
  */
 
 type ServerParams = { Params: { server: string } };
@@ -46,7 +47,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     files.post<ServerParams>(`${BASE}/copy`, async (request, reply) => {
       const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
       const { location } = parseWith(copyFileSchema, request.body);
-      await daemonCall(() => daemon.copyFile(access.server.uuid, location));
+      await daemonCall(() => daemon.copyFile(access.server.uuid, location, writeOptions(access)));
       await logFileActivity(deps, request, access, 'server:file.copy', { file: location });
       return reply.status(204).send();
     });
@@ -62,7 +63,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     files.post<ServerParams>(`${BASE}/create-folder`, async (request, reply) => {
       const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
       const { root, name } = parseWith(createFolderSchema, request.body);
-      await daemonCall(() => daemon.createDirectory(access.server.uuid, root, name));
+      await daemonCall(() => daemon.createDirectory(access.server.uuid, root, name, writeOptions(access)));
       await logFileActivity(deps, request, access, 'server:file.create-directory', { name, directory: root });
       return reply.status(204).send();
     });
@@ -70,7 +71,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     files.post<ServerParams>(`${BASE}/compress`, async (request) => {
       const access = await authorizeServerAction(deps, request, request.params.server, 'file.archive');
       const { root, files: names } = parseWith(compressSchema, request.body);
-      const archive = await daemonCall(() => daemon.compressFiles(access.server.uuid, root, names, deps.clock.now()));
+      const archive = await daemonCall(() => daemon.compressFiles(access.server.uuid, root, names, deps.clock.now(), writeOptions(access)));
       await logFileActivity(deps, request, access, 'server:file.compress', { directory: root, files: names });
       return renderFileObject(archive);
     });
@@ -79,9 +80,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     files.post<ServerParams>(`${BASE}/decompress`, async (request, reply) => {
       const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
       const { root, file } = parseWith(decompressSchema, request.body);
-      // An archive may not expand past the server's disk limit (0 means unlimited) nor the daemon's own caps.
-      const limits = access.server.disk > 0 ? { maxBytes: access.server.disk * 1024 * 1024 } : {};
-      await daemonCall(() => daemon.decompressFile(access.server.uuid, root, file, limits));
+      // An archive may not expand past the server's remaining disk space nor the daemon's own caps.
+      await daemonCall(() => daemon.decompressFile(access.server.uuid, root, file, writeOptions(access)));
       await logFileActivity(deps, request, access, 'server:file.decompress', { directory: root, files: file });
       return reply.status(204).send();
     });
@@ -89,7 +89,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     files.put<ServerParams>(`${BASE}/rename`, async (request, reply) => {
       const access = await authorizeServerAction(deps, request, request.params.server, 'file.update');
       const { root, files: pairs } = parseWith(renameFilesSchema, request.body);
-      await daemonCall(() => daemon.renameFiles(access.server.uuid, root, pairs));
+      await daemonCall(() => daemon.renameFiles(access.server.uuid, root, pairs, writeOptions(access)));
       await logFileActivity(deps, request, access, 'server:file.rename', { directory: root, files: pairs });
       return reply.status(204).send();
     });

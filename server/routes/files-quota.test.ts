@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { Header } from 'tar';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeFileFixture, type FileFixture } from './files-test-support';
+
+/*
+ * attacks.md T-DOS-3 (a disk limit on every write path) and T-DOS-6 (hard links count once).
+ * S1 gets a 1 MiB limit; usage is measured here independently (allocated blocks, each inode
+ * once) and the headroom is set exactly with a filler file. ext4 and tmpfs allocate 4 KiB
+ * blocks, so a file of N bytes costs N rounded up to 4 KiB: "1 byte over" is a body one byte
+ * longer than the headroom, which needs one block more than there is.
+ */
+
+const LIMIT = 1024 * 1024;
+const H = 64 * 1024;
+
+let f: FileFixture;
+beforeEach(async () => {
+  f = await makeFileFixture();
+  await setDiskMiB(1);
+});
+afterEach(async () => {
+  await f.close();
+});
+
+const setDiskMiB = (mib: number) => f.panel.db.updateTable('servers').set({ disk: mib }).where('id', '=', f.s1.id).execute();
+
+/** Allocated bytes below S1's root, each inode once, links not followed. */
+function usage(): number {
+  const seen = new Set<number>();
+  let total = 0;
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir)) {
+      const st = fs.lstatSync(path.join(dir, name));
+      if (seen.has(st.ino)) continue;
+      seen.add(st.ino);
+      total += st.blocks * 512;
+      if (st.isDirectory()) walk(path.join(dir, name));
+    }
+  };
+  walk(f.v1);
+  return total;
+}
+
+/** Every path in S1 (temporary files included). */
+function tree(dir = f.v1, prefix = ''): string[] {
+  return fs.readdirSync(dir).flatMap((n) => {
+    const rel = `${prefix}${n}`;
+    return fs.lstatSync(path.join(dir, n)).isDirectory() ? [rel, ...tree(path.join(dir, n), `${rel}/`)] : [rel];
+  });
+}
+
+type Reply = Awaited<ReturnType<FileFixture['call']>>;
+
+/** Leaves exactly `bytes` of the 1 MiB limit free, with a filler file of zeros. */
+function setHeadroom(bytes: number): void {
+  fs.rmSync(path.join(f.v1, 'filler.bin'), { force: true });
+  f.put('filler.bin', Buffer.alloc(LIMIT - usage() - bytes));
+  expect(LIMIT - usage()).toBe(bytes);
+}
+
+function expectNoSpace(res: Reply): void {
+  expect(res.statusCode, res.body).toBe(400);
+  expect(res.json().errors[0]).toEqual({ code: 'InsufficientDiskSpaceException', status: '400', detail: 'There is not enough disk space available to complete this action.' });
+}
+
+const write = (file: string, size: number) => f.call('POST', 'write', { query: { file }, raw: Buffer.alloc(size, 1), headers: { 'content-type': 'application/octet-stream' } });
+
+function upload(size: number) {
+  const b = 'quotaBoundary';
+  const head = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="files"; filename="up.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const raw = Buffer.concat([head, Buffer.alloc(size, 3), Buffer.from(`\r\n--${b}--\r\n`)]);
+  return f.call('POST', 'upload', { query: { directory: '/' }, raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
+}
+
+/** A .tar.gz of zeros holding `out.bin` of `size` bytes (tiny on disk, `size` once expanded). */
+function tarGzOf(size: number): Buffer {
+  const header = new Header({ path: 'out.bin', type: 'File', size, mode: 0o644, mtime: new Date('2026-01-01T00:00:00Z') });
+  header.encode();
+  return zlib.gzipSync(Buffer.concat([header.block as Buffer, Buffer.alloc(size + ((512 - (size % 512)) % 512)), Buffer.alloc(1024)]));
+}
+
+/** Each path: what it needs in the volume for a body of `size` bytes, then the request. */
+const paths: [string, (size: number) => void, (size: number) => Promise<Reply>][] = [
+  ['write', () => undefined, (size) => write('new.bin', size)],
+  ['upload', () => undefined, (size) => upload(size)],
+  ['copy', (size) => f.put('src.bin', Buffer.alloc(size, 2)), () => f.call('POST', 'copy', { body: { location: 'src.bin' } })],
+  ['decompress', (size) => f.put('a.tar.gz', tarGzOf(size)), () => f.call('POST', 'decompress', { body: { root: '/', file: 'a.tar.gz' } })],
+];
+
+describe('T-DOS-3 every write path stops at the disk limit', () => {
+  it.each(paths)('%s: 1 byte and 10× over the headroom are refused with nothing left; exactly the headroom fits', async (_label, prepare, run) => {
+    for (const size of [H + 1, 10 * H]) {
+      prepare(size);
+      setHeadroom(H);
+      const before = tree();
+      expectNoSpace(await run(size));
+      expect(tree()).toEqual(before);
+      expect(usage()).toBe(LIMIT - H);
+    }
+    prepare(H);
+    setHeadroom(H);
+    const res = await run(H);
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    expect(tree().filter((n) => n.includes('.aerie-'))).toEqual([]);
+    expect(usage()).toBe(LIMIT);
+  });
+
+  it('compress: the archive counts, refused 1 byte and 10× over, fits exactly', async () => {
+    // Tune random (incompressible) content until the archive is 1 byte past a whole block.
+    await setDiskMiB(0);
+    const data = randomBytes(300_000);
+    let length = 150_000;
+    let size = 0;
+    for (let i = 0; i < 10 && size % 4096 !== 1; i += 1) {
+      f.put('d/r.bin', data.subarray(0, length));
+      const res = await f.call('POST', 'compress', { body: { root: '/d', files: ['r.bin'] } });
+      size = res.json().attributes.size;
+      fs.rmSync(path.join(f.v1, 'd', res.json().attributes.name));
+      length += (4096 + 1 - (size % 4096)) % 4096;
+    }
+    expect(size % 4096).toBe(1);
+    await setDiskMiB(1);
+    for (const headroom of [size - 1, Math.floor(size / 10 / 4096) * 4096]) {
+      setHeadroom(headroom);
+      const before = tree();
+      expectNoSpace(await f.call('POST', 'compress', { body: { root: '/d', files: ['r.bin'] } }));
+      expect(tree()).toEqual(before);
+    }
+    setHeadroom(size - 1 + 4096);
+    const res = await f.call('POST', 'compress', { body: { root: '/d', files: ['r.bin'] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().attributes.size).toBe(size);
+    expect(usage()).toBe(LIMIT);
+  });
+
+  it('refuses every write on a server already over its limit, but deletes and renames still work', async () => {
+    f.put('huge.bin', Buffer.alloc(2 * LIMIT));
+    f.put('small.txt', 'x');
+    expectNoSpace(await write('a.txt', 1));
+    expectNoSpace(await write('empty.txt', 0));
+    expectNoSpace(await f.call('POST', 'create-folder', { body: { root: '/', name: 'dir' } }));
+    expectNoSpace(await f.call('POST', 'copy', { body: { location: 'small.txt' } }));
+    expectNoSpace(await f.call('POST', 'compress', { body: { root: '/', files: ['small.txt'] } }));
+    expect(tree().sort()).toEqual(['huge.bin', 'small.txt']);
+    expect((await f.call('PUT', 'rename', { body: { root: '/', files: [{ from: 'small.txt', to: 'moved.txt' }] } })).statusCode).toBe(204);
+    expect((await f.call('POST', 'delete', { body: { root: '/', files: ['huge.bin'] } })).statusCode).toBe(204);
+    expect((await write('a.txt', 1)).statusCode).toBe(204);
+  });
+
+  it('lets an edit that does not grow a file through at the limit', async () => {
+    f.put('server.properties', Buffer.alloc(8192, 0x61));
+    setHeadroom(0);
+    expect((await write('server.properties', 8000)).statusCode).toBe(204);
+    expectNoSpace(await write('server.properties', 8193));
+    expect(fs.statSync(path.join(f.v1, 'server.properties')).size).toBe(8000);
+  });
+
+  it('has no limit when disk is 0', async () => {
+    await setDiskMiB(0);
+    expect((await write('big.bin', 3 * LIMIT)).statusCode).toBe(204);
+    f.put('b.tar.gz', tarGzOf(2 * LIMIT));
+    expect((await f.call('POST', 'decompress', { body: { root: '/', file: 'b.tar.gz' } })).statusCode).toBe(204);
+    expect(usage()).toBeGreaterThan(5 * LIMIT);
+  });
+
+  it('serialises parallel writes that each fit but together do not', async () => {
+    setHeadroom(H);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => write(`p${i}.bin`, 24 * 1024)));
+    const ok = results.filter((r) => r.statusCode === 204);
+    expect(ok).toHaveLength(2);
+    for (const r of results.filter((x) => x.statusCode !== 204)) expectNoSpace(r);
+    expect(usage()).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('never lets its cached figure refuse a write, nor allow one near the limit', async () => {
+    setHeadroom(H);
+    expect((await write('one.bin', 16 * 1024)).statusCode).toBe(204);
+    // Space freed behind the daemon's back: the cached figure says no room, a fresh measure says yes.
+    fs.rmSync(path.join(f.v1, 'filler.bin'));
+    expect((await write('two.bin', 512 * 1024)).statusCode).toBe(204);
+    expect((await write('three.bin', LIMIT - usage() - 16 * 1024)).statusCode).toBe(204);
+    // Space taken behind its back while the cached figure is close to the limit.
+    f.put('external.bin', Buffer.alloc(16 * 1024));
+    expectNoSpace(await write('four.bin', 1));
+    expect(usage()).toBe(LIMIT);
+  });
+});
+
+describe('T-DOS-6 hard links count once', () => {
+  it('does not count 200 links to one file 200 times', async () => {
+    f.put('world/big.dat', Buffer.alloc(256 * 1024, 7));
+    fs.mkdirSync(path.join(f.v1, 'links'));
+    for (let i = 0; i < 200; i += 1) fs.linkSync(path.join(f.v1, 'world/big.dat'), path.join(f.v1, 'links', `l${i}`));
+    setHeadroom(H);
+    expect((await write('fits.bin', H)).statusCode).toBe(204);
+    expect(usage()).toBe(LIMIT);
+  });
+});
