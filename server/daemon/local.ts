@@ -1,5 +1,5 @@
-import { constants as C } from 'node:fs';
-import fs from 'node:fs/promises';
+import { constants as C, type Stats } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { compressInto } from './archive-create';
@@ -53,7 +53,11 @@ export class LocalDaemon implements Daemon {
     });
   }
 
-  async readFile(serverUuid: string, file: string, maxBytes: number): Promise<Buffer> {
+  /**
+   * Opens a regular file beneath the volume for reading: never a link, a directory or a special
+   * file (a FIFO would block), and the opened handle is checked again, not only the name.
+   */
+  private async openRegular(serverUuid: string, file: string, maxBytes = Infinity): Promise<{ name: string; handle: FileHandle; st: Stats }> {
     const vol = await this.volume(serverUuid);
     const comps = resolveBeneath([], file);
     const name = comps.pop();
@@ -68,47 +72,40 @@ export class LocalDaemon implements Daemon {
       try {
         const st = await handle.stat();
         if (!st.isFile()) throw notRegularError();
-        // Read one byte past the cap so a file that grew since the stat is still refused.
-        const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
-        let filled = 0;
-        while (filled < buf.length) {
-          const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
-          if (bytesRead === 0) break;
-          filled += bytesRead;
-        }
-        if (filled > maxBytes) throw tooLargeError();
-        return buf.subarray(0, filled);
-      } finally {
-        await handle.close();
-      }
-    });
-  }
-
-  async openFile(serverUuid: string, file: string): Promise<{ stat: DaemonFileStat; stream: Readable }> {
-    const vol = await this.volume(serverUuid);
-    const comps = resolveBeneath([], file);
-    const name = comps.pop();
-    if (name === undefined) throw isDirectoryError();
-    return vol.withDir(comps, async (dir) => {
-      const pre = await lstatOrNull(dir.at(name));
-      if (!pre || pre.isSymbolicLink()) throw missing();
-      if (pre.isDirectory()) throw isDirectoryError();
-      if (!pre.isFile()) throw notRegularError();
-      const handle = await vol.openFileAt(dir, name, C.O_RDONLY);
-      try {
-        const st = await handle.stat();
-        if (!st.isFile()) throw notRegularError();
-        if (st.size === 0) {
-          await handle.close();
-          return { stat: toFileStat(name, st), stream: Readable.from([]) };
-        }
-        // Exactly the stat'ed length, so the body always matches Content-Length.
-        return { stat: toFileStat(name, st), stream: handle.createReadStream({ start: 0, end: st.size - 1, autoClose: true }) };
+        return { name, handle, st };
       } catch (error) {
         await handle.close();
         throw error;
       }
     });
+  }
+
+  async readFile(serverUuid: string, file: string, maxBytes: number): Promise<Buffer> {
+    const { handle, st } = await this.openRegular(serverUuid, file, maxBytes);
+    try {
+      // Read one byte past the cap so a file that grew since the stat is still refused.
+      const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
+      let filled = 0;
+      while (filled < buf.length) {
+        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled > maxBytes) throw tooLargeError();
+      return buf.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async openFile(serverUuid: string, file: string): Promise<{ stat: DaemonFileStat; stream: Readable }> {
+    const { name, handle, st } = await this.openRegular(serverUuid, file);
+    if (st.size === 0) {
+      await handle.close();
+      return { stat: toFileStat(name, st), stream: Readable.from([]) };
+    }
+    // Exactly the stat'ed length, so the body always matches Content-Length.
+    return { stat: toFileStat(name, st), stream: handle.createReadStream({ start: 0, end: st.size - 1, autoClose: true }) };
   }
 
   async writeFile(serverUuid: string, file: string, content: Buffer | Readable, options: { maxBytes: number } & WriteOptions): Promise<void> {
