@@ -16,7 +16,8 @@ const envSchema = z.object({
   PANEL_MAX_EDIT_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024),
   PANEL_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
   PANEL_SEED_DEMO: z.stringbool().default(true),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // warn by default: a terminal running `npm start` should stay readable; info logs every request.
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
 export interface Config {

@@ -78,7 +78,8 @@ function lockIsAbandoned(lockDir: string): boolean {
 
 function runViteBuild(root: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
+    // Warnings and errors only: a newcomer's first start should end with the sign-in details, not a chunk table.
+    const child = spawn('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
@@ -116,7 +117,9 @@ export async function ensureSpaBuilt(options: EnsureSpaOptions = {}): Promise<bo
     const reason = spaStaleReason(root);
     if (reason === null) return false;
     log(`Building the SPA (${reason})...`);
+    const started = Date.now();
     await runViteBuild(root);
+    log(`Built the SPA in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     return true;
   } finally {
     fs.rmSync(lockDir, { recursive: true, force: true });
