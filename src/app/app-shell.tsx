@@ -5,7 +5,7 @@ import { AccountMenu } from '../features/auth/account-menu';
 export function AppShell() {
   return (
     <div className="flex min-h-full flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-sky-600 focus:px-3 focus:py-2 focus:text-white">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-sky-700 focus:px-3 focus:py-2 focus:text-white">
         Skip to content
       </a>
       <header className="sticky top-0 z-30 border-b border-zinc-800 bg-zinc-950/95 backdrop-blur">
@@ -17,7 +17,8 @@ export function AppShell() {
           <AccountMenu />
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+      {/* Focusable from the skip link (so the next Tab starts inside it in every browser), never a Tab stop. */}
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none">
         <Outlet />
       </main>
     </div>

@@ -23,7 +23,7 @@ export function RequireAuth() {
   if (me.isPending) return <PageSpinner />;
   if (me.isError) {
     if (me.error.status === 401) return <Navigate to={signInPath(location.pathname + location.search + location.hash)} replace />;
-    return <ErrorState error={me.error} />;
+    return <ErrorState error={me.error} level={1} />;
   }
   return (
     <AccountContext.Provider value={me.data}>

@@ -4,7 +4,7 @@ import { Spinner } from './spinner';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 const VARIANTS: Record<Variant, string> = {
-  primary: 'bg-sky-600 text-white hover:bg-sky-500 disabled:bg-sky-900 disabled:text-sky-300',
+  primary: 'bg-sky-700 text-white hover:bg-sky-800 disabled:bg-sky-900 disabled:text-sky-300',
   secondary: 'bg-zinc-800 text-zinc-100 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-700 disabled:text-zinc-500',
   danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-900 disabled:text-red-300',
   ghost: 'text-zinc-300 hover:bg-zinc-800 hover:text-white disabled:text-zinc-600',

@@ -24,7 +24,7 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
         aria-invalid={error ? true : undefined}
         aria-describedby={cn(error ? errorId : null, hint ? hintId : null) || undefined}
         className={cn(
-          'min-h-10 rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-inset placeholder:text-zinc-500 focus:outline-none focus:ring-2',
+          'min-h-10 rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-inset placeholder:text-zinc-400 focus:outline-none focus:ring-2',
           error ? 'ring-red-500 focus:ring-red-400' : 'ring-zinc-700 focus:ring-sky-500',
         )}
         {...rest}

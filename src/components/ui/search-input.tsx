@@ -40,7 +40,7 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
           }}
           autoComplete="off"
           spellCheck={false}
-          className="min-h-10 w-full rounded-md bg-zinc-900 py-2 pl-9 pr-9 text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-500 [&::-webkit-search-cancel-button]:hidden"
+          className="min-h-10 w-full rounded-md bg-zinc-900 py-2 pl-9 pr-9 text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-500 [&::-webkit-search-cancel-button]:hidden"
           {...rest}
         />
         {value && (

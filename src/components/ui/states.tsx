@@ -21,11 +21,13 @@ export function describeError(error: unknown): { title: string; detail: string }
   return { title: 'Something went wrong', detail: error instanceof Error ? error.message : 'An unexpected error occurred.' };
 }
 
-export function ErrorState({ error, action }: { error: unknown; action?: ReactNode }) {
+/** `level={1}` when the error is all the page shows, so the page still has its one h1. */
+export function ErrorState({ error, action, level = 2 }: { error: unknown; action?: ReactNode; level?: 1 | 2 }) {
   const { title, detail } = describeError(error);
+  const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <div role="alert" className="mx-auto my-10 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-      <h2 className="text-lg font-semibold text-white">{title}</h2>
+      <Heading className="text-lg font-semibold text-white">{title}</Heading>
       <p className="mt-2 text-sm text-zinc-400">{detail}</p>
       <div className="mt-4 flex justify-center gap-3">
         {action}

@@ -61,7 +61,7 @@ export function ActivityToolbar({
             autoComplete="off"
             spellCheck={false}
             maxLength={191}
-            className="min-h-10 w-full min-w-0 rounded-md bg-zinc-900 px-3 py-2 font-mono text-sm text-zinc-100 ring-1 ring-zinc-700 ring-inset placeholder:font-sans placeholder:text-zinc-500 focus:ring-2 focus:ring-sky-500 focus:outline-none"
+            className="min-h-10 w-full min-w-0 rounded-md bg-zinc-900 px-3 py-2 font-mono text-sm text-zinc-100 ring-1 ring-zinc-700 ring-inset placeholder:font-sans placeholder:text-zinc-400 focus:ring-2 focus:ring-sky-500 focus:outline-none"
           />
           {draft !== '' && (
             <button
@@ -91,7 +91,7 @@ export function ActivityToolbar({
             onClick={() => onSortChange(value)}
             className={cn(
               'min-h-9 rounded px-3 text-sm font-medium transition-colors',
-              sort === value ? 'bg-sky-600 text-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
+              sort === value ? 'bg-sky-700 text-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
             )}
           >
             {label}

@@ -11,7 +11,9 @@ export function AccountMenu() {
   const logout = useLogout();
   const initial = (account.username[0] ?? '?').toUpperCase();
   return (
-    <Menu.Root>
+    // Not modal: a modal menu hides the rest of the page with aria-hidden while its links and
+    // buttons stay focusable (axe: aria-hidden-focus). Escape and a click outside still close it.
+    <Menu.Root modal={false}>
       <Menu.Trigger className="flex min-h-9 max-w-[60vw] items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-zinc-200 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800">
         <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-full bg-sky-900 text-xs font-semibold text-sky-100">
           {initial}

@@ -32,7 +32,7 @@ const aerieTheme = EditorView.theme(
     '&': { backgroundColor: '#09090b', fontSize: '13px', borderRadius: '8px' },
     '.cm-content, .cm-gutter': { minHeight: 'max(20rem, calc(100dvh - 19rem))' },
     '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.55' },
-    '.cm-gutters': { backgroundColor: '#18181b', borderRight: '1px solid #27272a', color: '#71717a', borderRadius: '8px 0 0 8px' },
+    '.cm-gutters': { backgroundColor: '#18181b', borderRight: '1px solid #27272a', color: '#9f9fa9', borderRadius: '8px 0 0 8px' },
     '.cm-activeLineGutter': { backgroundColor: '#27272a' },
     '.cm-activeLine': { backgroundColor: '#18181b99' },
     '&.cm-focused': { outline: 'none' },

@@ -54,7 +54,7 @@ export function DeleteDialog({
               {n}
             </li>
           ))}
-          {list.length > SHOWN && <li className="font-sans text-zinc-500">and {list.length - SHOWN} more</li>}
+          {list.length > SHOWN && <li className="font-sans text-zinc-400">and {list.length - SHOWN} more</li>}
         </ul>
       )}
     </ConfirmDialog>

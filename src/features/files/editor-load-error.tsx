@@ -21,7 +21,7 @@ export function EditorLoadError({ error, downloadUrl, folderHref, onRetry }: { e
       <p className="mt-2 text-sm text-zinc-400">{detail}</p>
       <div className="mt-4 flex flex-wrap items-center justify-center gap-4 text-sm font-medium">
         {downloadUrl && status !== 404 && (
-          <a href={downloadUrl} download className="rounded-md bg-sky-600 px-3 py-1.5 text-white hover:bg-sky-500">
+          <a href={downloadUrl} download className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
             Download
           </a>
         )}

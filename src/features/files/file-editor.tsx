@@ -108,7 +108,7 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
           )}
           {!readOnly && (
             <Button size="sm" onClick={() => void save()} loading={write.isPending} disabled={initial === null} aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}>
-              Save <kbd className="hidden rounded bg-sky-700/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
+              Save <kbd className="hidden rounded bg-sky-900/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
             </Button>
           )}
         </div>

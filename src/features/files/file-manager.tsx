@@ -185,7 +185,7 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
       <UploadList items={uploads.items} onRemove={uploads.remove} />
       {body}
       {list.isSuccess && entries.length > 0 && (
-        <p className="text-xs text-zinc-500" aria-live="polite">
+        <p className="text-xs text-zinc-400" aria-live="polite">
           {visible.length === entries.length ? `${entries.length.toLocaleString()} items` : `${visible.length.toLocaleString()} of ${entries.length.toLocaleString()} items`}
           {list.isFetching && ' · refreshing…'}
         </p>

@@ -35,7 +35,7 @@ export function FileToolbar({ filter, onFilter, filterRef, perms, onNewFolder, o
               onFilter('');
             }
           }}
-          className="min-h-9 w-full rounded-md bg-zinc-900 py-1.5 pl-8 pr-3 text-sm text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-500"
+          className="min-h-9 w-full rounded-md bg-zinc-900 py-1.5 pl-8 pr-3 text-sm text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-500"
         />
       </div>
       {perms.create && (

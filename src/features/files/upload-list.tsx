@@ -13,7 +13,7 @@ export function UploadList({ items, onRemove }: { items: UploadItem[]; onRemove:
           return (
             <li key={it.id} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 text-sm">
               <span className="truncate text-zinc-200" title={it.name}>
-                {it.name} <span className="text-zinc-500">· {formatBytes(it.size)}</span>
+                {it.name} <span className="text-zinc-400">· {formatBytes(it.size)}</span>
               </span>
               <button
                 type="button"

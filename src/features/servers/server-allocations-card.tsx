@@ -28,7 +28,7 @@ export function ServerAllocationsCard({ allocations }: { allocations: readonly A
                     <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
                     {a.is_default && <Badge tone="info">Primary</Badge>}
                   </div>
-                  {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-500">{a.ip}</p>}
+                  {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-400">{a.ip}</p>}
                   {a.notes ? <p className="mt-0.5 text-sm break-words text-zinc-400">{a.notes}</p> : null}
                 </div>
                 <CopyButton value={address} label="Copy address" className="shrink-0" />

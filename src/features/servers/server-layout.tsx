@@ -27,7 +27,7 @@ export function ServerLayout() {
 
   if (query.isPending) return <PageSpinner />;
   // A failed background refetch keeps the server on screen (the query cache toasts the error).
-  if (query.data === undefined) return <ErrorState error={query.error} />;
+  if (query.data === undefined) return <ErrorState error={query.error} level={1} />;
 
   const server = query.data.attributes;
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);

@@ -33,7 +33,7 @@ function AboutCard({ server }: { server: Server }) {
       <DetailList>
         <DetailItem term="Name">{server.name}</DetailItem>
         <DetailItem term="Description">
-          {server.description ? <span className="whitespace-pre-line">{server.description}</span> : <span className="text-zinc-500">No description</span>}
+          {server.description ? <span className="whitespace-pre-line">{server.description}</span> : <span className="text-zinc-400">No description</span>}
         </DetailItem>
         <DetailItem term="Node">
           {server.node}

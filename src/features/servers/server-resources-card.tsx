@@ -13,7 +13,7 @@ export function ServerResourcesCard({ server }: { server: Server }) {
         <DetailItem term="Disk">{formatMemoryLimit(limits.disk)}</DetailItem>
         <DetailItem term="CPU">
           {formatCpuLimit(limits.cpu)}
-          {limits.cpu > 0 && <span className="text-zinc-500"> (100% = one core)</span>}
+          {limits.cpu > 0 && <span className="text-zinc-400"> (100% = one core)</span>}
         </DetailItem>
         <DetailItem term="CPU threads">{limits.threads?.trim() ? <code className="font-mono">{limits.threads}</code> : 'Any'}</DetailItem>
         <DetailItem term="Block I/O weight">{formatNumber(limits.io)}</DetailItem>

@@ -59,7 +59,7 @@ export function ServerRow({ server }: { server: Server }) {
           <dl className="grid grid-cols-3 gap-x-4 text-sm sm:gap-x-6">
             {limits.map(([label, value]) => (
               <div key={label} className="min-w-0">
-                <dt className="text-xs text-zinc-500">{label}</dt>
+                <dt className="text-xs text-zinc-400">{label}</dt>
                 <dd className="whitespace-nowrap text-zinc-200">{value}</dd>
               </div>
             ))}

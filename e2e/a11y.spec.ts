@@ -1,0 +1,283 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, type Fixtures } from './fixtures';
+import { row, seed } from './files-support';
+
+/*
+ * Accessibility, made provable: every page (and the open dialog and menus) passes an axe audit
+ * for WCAG 2.0/2.1 A and AA without serious or critical violations, on a desktop window and at
+ * 360 px wide; at 360 px nothing scrolls sideways; Tab order, the skip link and Enter on a server
+ * work; and a focused control shows where focus is.
+ */
+
+const PHONE = { width: 360, height: 740 } as const;
+const DESKTOP = { width: 1280, height: 720 } as const;
+
+/** The serious and critical WCAG A/AA violations on the page as it is now, formatted to be fixed. */
+async function auditProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    // Nothing is excluded: the editor page passes with CodeMirror's DOM included. Should a
+    // CodeMirror internal ever trip a rule we cannot fix (e.g. scrollable-region-focusable on its
+    // scroller), exclude that element alone here, `.exclude('.cm-editor')`, with the reason.
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => {
+      const nodes = v.nodes
+        .map((n) => `    - ${n.target.join(' ')}\n      ${n.html.slice(0, 160)}\n      ${(n.failureSummary ?? '').replace(/\n\s*/g, '\n      ')}`)
+        .join('\n');
+      return `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${nodes}`;
+    });
+}
+
+async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
+  const problems = await auditProblems(page);
+  expect(problems.length, `axe found serious/critical violations on ${what}:\n${problems.join('\n')}`).toBe(0);
+}
+
+async function expectNoHorizontalOverflow(page: Page, what: string): Promise<void> {
+  // A string, since e2e code is type-checked without the DOM library.
+  const widths = await page.evaluate<{ scroll: number; inner: number; culprits: string[] }>(`(() => {
+    const inner = window.innerWidth;
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > inner + 0.5 && getComputedStyle(el).position !== 'fixed')
+      .slice(0, 8)
+      .map((el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).slice(0, 4).join('.') : '') + ' → right ' + Math.round(el.getBoundingClientRect().right));
+    return { scroll: document.documentElement.scrollWidth, inner, culprits };
+  })()`);
+  expect(widths.scroll, `${what} scrolls sideways at ${widths.inner} px (scrollWidth ${widths.scroll}); wider elements:\n${widths.culprits.join('\n')}`).toBeLessThanOrEqual(
+    widths.inner,
+  );
+}
+
+/**
+ * Whether the focused element shows its focus: an outline (its own, or its ::before/::after's, as
+ * on the server rows' stretched links) or a box-shadow ring that it does not have unfocused. The
+ * ring is compared with the blurred state, since Tailwind's resting `ring-1` borders are box-shadows
+ * too. Transitions are switched off first (see `noTransitions`), so the styles read are final.
+ */
+async function focusIndicator(page: Page): Promise<{ element: string; position: number; visible: boolean }> {
+  return page.evaluate<{ element: string; position: number; visible: boolean }>(`(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return { element: 'body', position: -1, visible: false };
+    const outlined = (s) => s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 && !/rgba\\(.*, 0\\)$/.test(s.outlineColor);
+    const styles = () => [getComputedStyle(el), getComputedStyle(el, '::before'), getComputedStyle(el, '::after')].map((s) => ({ outlined: outlined(s), shadow: s.boxShadow }));
+    const focused = styles();
+    el.blur();
+    const blurred = styles();
+    el.focus({ preventScroll: true });
+    const visible = focused.some((s, i) => s.outlined || (s.shadow !== 'none' && s.shadow !== blurred[i].shadow));
+    const name = el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 40) || el.getAttribute('placeholder') || el.getAttribute('name') || '';
+    const position = Array.prototype.indexOf.call(document.getElementsByTagName('*'), el);
+    return { element: el.tagName.toLowerCase() + (el.getAttribute('role') ? '[role=' + el.getAttribute('role') + ']' : '') + ' "' + name + '"', position, visible };
+  })()`);
+}
+
+/** Turns CSS transitions off, so computed styles are the end state at once. */
+async function noTransitions(page: Page): Promise<void> {
+  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
+}
+
+type Setup = (page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>) => Promise<void>;
+
+/** Signs a new owner in and gives them one server, with files when asked. */
+async function ownerWithServer(page: Page, { makeUser, makeServer, signIn }: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>, files?: Record<string, string>) {
+  const owner = makeUser();
+  const server = makeServer(owner.email, 'Accessible world');
+  if (files) seed(server.uuid, files);
+  await signIn(page, owner);
+  return { owner, server };
+}
+
+const FILES = {
+  'plugins/Essentials/config.yml': 'a: 1',
+  'world/level.dat': 'LEVEL',
+  'server.properties': 'motd=A Minecraft Server\nmax-players=20\n',
+  'eula.txt': 'eula=true',
+  'a-rather-long-file-name-that-might-not-fit-on-a-narrow-phone-screen.log': 'x'.repeat(2048),
+};
+
+async function openFileManager(page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>) {
+  const { server } = await ownerWithServer(page, fixtures, FILES);
+  await page.goto(`/server/${server.identifier}/files`);
+  await expect(row(page, 'server.properties')).toBeVisible();
+  return server;
+}
+
+const PAGES: Record<string, Setup> = {
+  'sign-in': async (page) => {
+    await page.goto('/auth/login');
+    await expect(page.getByLabel('Username or email')).toBeVisible();
+  },
+  'sign-in with errors': async (page) => {
+    await page.goto('/auth/login');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByLabel('Username or email')).toHaveAttribute('aria-invalid', 'true');
+  },
+  'two-factor checkpoint': async (page, { makeUser }) => {
+    const user = makeUser({ totp: true });
+    await page.goto('/auth/login');
+    await page.getByLabel('Username or email').fill(user.username);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByLabel('Authentication code')).toBeFocused();
+  },
+  'server list': async (page, fixtures) => {
+    const { owner } = await ownerWithServer(page, fixtures);
+    fixtures.makeServer(owner.email, 'A second server with a long name to see how it wraps on phones');
+    await page.goto('/');
+    await expect(page.getByRole('list', { name: 'Servers' }).getByRole('listitem')).toHaveCount(2);
+  },
+  'server overview': async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}`);
+    await expect(page.getByRole('region', { name: 'SFTP' })).toBeVisible();
+  },
+  activity: async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+    for (const name of ['maps', 'backups', 'plugins']) {
+      const res = await page.request.post(`/api/client/servers/${server.uuid}/files/create-folder`, {
+        headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), Accept: 'application/json' },
+        data: { root: '/', name },
+      });
+      expect(res.status()).toBe(204);
+    }
+    await page.goto(`/server/${server.identifier}/activity`);
+    await expect(page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem')).toHaveCount(3);
+    // One entry's details open, so the properties list is audited too.
+    await page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem').first().getByRole('button', { name: 'Details' }).click();
+    await expect(page.getByRole('definition').first()).toBeVisible();
+  },
+  'file manager': async (page, fixtures) => {
+    await openFileManager(page, fixtures);
+    // A selection shows the selection toolbar as well.
+    await page.getByRole('checkbox', { name: 'Select eula.txt' }).check();
+    await expect(page.getByRole('toolbar', { name: 'Selected items' })).toBeVisible();
+  },
+  'file editor': async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures, FILES);
+    await page.goto(`/server/${server.identifier}/file/server.properties`);
+    await expect(page.getByRole('textbox', { name: 'Contents of server.properties' })).toContainText('max-players');
+  },
+  'New folder dialog': async (page, fixtures) => {
+    await openFileManager(page, fixtures);
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await expect(page.getByRole('dialog', { name: 'New folder' }).getByLabel('Folder name')).toBeFocused();
+  },
+  'row menu': async (page, fixtures) => {
+    await openFileManager(page, fixtures);
+    await page.getByRole('button', { name: 'Actions for server.properties', exact: true }).click();
+    await expect(page.getByRole('menuitem', { name: 'Rename or move' })).toBeVisible();
+  },
+  'account menu': async (page, fixtures) => {
+    const { owner } = await ownerWithServer(page, fixtures);
+    await page.goto('/');
+    await page.getByRole('button', { name: owner.username }).click();
+    await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
+  },
+  'not-found page': async (page, fixtures) => {
+    await ownerWithServer(page, fixtures);
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
+  },
+};
+
+for (const [name, setup] of Object.entries(PAGES)) {
+  test.describe(name, () => {
+    test('has no serious axe violations on a desktop window', async ({ page, makeUser, makeServer, signIn }) => {
+      await page.setViewportSize(DESKTOP);
+      await setup(page, { makeUser, makeServer, signIn });
+      await expectNoSeriousViolations(page, `${name} (${DESKTOP.width} px)`);
+    });
+
+    test('fits 360 px without sideways scrolling and has no serious axe violations there', async ({ page, makeUser, makeServer, signIn }) => {
+      await page.setViewportSize(PHONE);
+      await setup(page, { makeUser, makeServer, signIn });
+      await expectNoHorizontalOverflow(page, name);
+      await expectNoSeriousViolations(page, `${name} (${PHONE.width} px)`);
+    });
+  });
+}
+
+test('keyboard: skip link first, then the header, the search box, and Enter opens a server', async ({ page, makeUser, makeServer, signIn }) => {
+  const { owner, server } = await ownerWithServer(page, { makeUser, makeServer, signIn });
+  await page.goto('/');
+  await noTransitions(page);
+  const search = page.getByRole('searchbox', { name: 'Search servers' });
+  await expect(search).toBeVisible();
+
+  // From the top of the page: the skip link is the first stop, and it shows itself.
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  expect(await focusIndicator(page)).toMatchObject({ visible: true });
+
+  // Following it skips the header: the next stop is the search box.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(search).toBeFocused();
+  expect(await focusIndicator(page)).toMatchObject({ visible: true });
+
+  // Without the skip link the search box comes right after the header's two controls.
+  await page.goto('/');
+  await expect(search).toBeVisible();
+  await noTransitions(page);
+  const order: Locator[] = [skip, page.getByRole('link', { name: 'Aerie' }), page.getByRole('button', { name: owner.username }), search];
+  for (const stop of order) {
+    await page.keyboard.press('Tab');
+    await expect(stop).toBeFocused();
+  }
+
+  // Then the server row's link; Enter opens the server.
+  await page.keyboard.press('Tab');
+  const link = page.getByRole('link', { name: server.name });
+  await expect(link).toBeFocused();
+  expect(await focusIndicator(page)).toMatchObject({ visible: true });
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/server/${server.identifier}$`));
+  await expect(page.getByRole('heading', { level: 1, name: server.name })).toBeVisible();
+});
+
+/** Tabs through the page (from where focus is now): every stop, and those whose focus is not visible. */
+async function tabStops(page: Page, maxStops: number): Promise<{ stops: string[]; invisible: string[] }> {
+  const stops: string[] = [];
+  const invisible: string[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < maxStops; i += 1) {
+    // An autofocused field counts as the first stop.
+    if (i > 0 || (await focusIndicator(page)).element === 'body') await page.keyboard.press('Tab');
+    const stop = await focusIndicator(page);
+    // Back at the start (or out of the document): every stop has been seen.
+    if (stop.element === 'body' || seen.has(stop.position)) break;
+    seen.add(stop.position);
+    stops.push(stop.element);
+    if (!stop.visible) invisible.push(stop.element);
+  }
+  return { stops, invisible };
+}
+
+/** Pages to tab through, and what shows once each has loaded again. */
+const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
+  'sign-in': [PAGES['sign-in'] as Setup, (page) => page.getByLabel('Username or email')],
+  'server list': [PAGES['server list'] as Setup, (page) => page.getByRole('list', { name: 'Servers' })],
+  'server overview': [PAGES['server overview'] as Setup, (page) => page.getByRole('region', { name: 'SFTP' })],
+  activity: [PAGES.activity as Setup, (page) => page.getByRole('list', { name: 'Activity entries' })],
+  'file manager': [(page, fixtures) => openFileManager(page, fixtures).then(() => undefined), (page) => row(page, 'server.properties')],
+};
+
+for (const [name, [setup, ready]] of Object.entries(FOCUS_PAGES)) {
+  test(`every Tab stop on the ${name} page shows visible focus`, async ({ page, makeUser, makeServer, signIn }) => {
+    await setup(page, { makeUser, makeServer, signIn });
+    // Start from the top of the document, as a keyboard user arriving on the page does.
+    await page.reload();
+    await expect(ready(page)).toBeVisible();
+    await noTransitions(page);
+    const { stops, invisible } = await tabStops(page, 40);
+    test.info().annotations.push({ type: 'tab stops', description: stops.join(' → ') });
+    expect(stops.length, 'Tab reaches the page\'s controls').toBeGreaterThanOrEqual(3);
+    expect(invisible.length, `focus is not visible on:\n${invisible.join('\n')}`).toBe(0);
+  });
+}
