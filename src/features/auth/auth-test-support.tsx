@@ -1,7 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { vi } from 'vitest';
+import { renderRoutes } from '../../test/render-routes';
 import type { LoginUser } from '../../contract';
 import { CheckpointPage } from './checkpoint-page';
 import { SignInPage } from './sign-in-page';
@@ -66,19 +65,12 @@ function Elsewhere() {
 /** The sign-in pages at `path`; any other path renders "Arrived at <url>". */
 export function renderAuth(path: string) {
   document.cookie = 'XSRF-TOKEN=test-token; path=/';
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       { path: '/auth/login', element: <SignInPage /> },
       { path: '/auth/login/checkpoint', element: <CheckpointPage /> },
       { path: '*', element: <Elsewhere /> },
     ],
-    { initialEntries: [path] },
+    path,
   );
-  const view = render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { ...view, router, client };
 }

@@ -1,7 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { Outlet } from 'react-router';
 import { vi } from 'vitest';
+import { renderRoutes } from '../../test/render-routes';
 import type { FileObject } from '../../contract';
 import { ServerPermissionsProvider } from '../../lib/permissions';
 import { serverQueries } from '../servers/api';
@@ -43,9 +42,7 @@ export function fakeLayout(height = 600) {
 }
 
 export function renderFiles(path: string, permissions: string[] = ['*']) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(serverQueries.detail(SERVER.identifier).queryKey, serverDocument(SERVER, { is_server_owner: permissions.includes('*'), user_permissions: permissions }));
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       {
         path: '/server/:id',
@@ -60,12 +57,11 @@ export function renderFiles(path: string, permissions: string[] = ['*']) {
         ],
       },
     ],
-    { initialEntries: [path] },
+    path,
+    (client) =>
+      client.setQueryData(
+        serverQueries.detail(SERVER.identifier).queryKey,
+        serverDocument(SERVER, { is_server_owner: permissions.includes('*'), user_permissions: permissions }),
+      ),
   );
-  const view = render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { ...view, router, client };
 }

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { type RouteObject } from 'react-router';
 import { vi } from 'vitest';
+import { renderRoutes } from '../../test/render-routes';
 import type * as z from 'zod/mini';
 import type { Account, ActivityLog, Server, serverWithMetaSchema } from '../../contract';
 import { accountQueries } from '../account/api';
@@ -98,20 +97,13 @@ const PAGES: Record<string, () => ReactNode> = {
 
 /** The app's server routes (same table and guard), signed in as `testAccount`, at `path`. */
 export function renderServerRoutes(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(accountQueries.me().queryKey, testAccount);
   const children: RouteObject[] = SERVER_PAGES.map((page) => ({
     ...(page.path === '' ? { index: true } : { path: page.path }),
     element: <RequireServerPermission permission={page.permission}>{PAGES[page.path]?.() ?? <p>{page.label} page</p>}</RequireServerPermission>,
   }));
-  const router = createMemoryRouter(
+  return renderRoutes(
     [{ element: <RequireAuth />, children: [{ path: '/server/:id', element: <ServerLayout />, children }, { path: '/', element: <p>Server list</p> }] }],
-    { initialEntries: [path] },
+    path,
+    (client) => client.setQueryData(accountQueries.me().queryKey, testAccount),
   );
-  const view = render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { ...view, router, client };
 }
