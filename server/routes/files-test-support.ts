@@ -93,6 +93,11 @@ export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel
     },
     exists: (rel: string) => fs.existsSync(path.join(v1, rel)),
     read: (rel: string) => fs.readFileSync(path.join(v1, rel), 'utf8'),
+    /** Every activity entry written so far, oldest first, with parsed properties. */
+    async events() {
+      const rows = await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute();
+      return rows.map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as Record<string, unknown> }));
+    },
     close: () => panel.close(),
   };
 }

@@ -10,11 +10,6 @@ afterEach(async () => {
   await f.close();
 });
 
-async function events() {
-  const rows = await f.panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute();
-  return rows.map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as Record<string, unknown> }));
-}
-
 describe('files/download and files/upload', () => {
   it('downloads a file as an attachment and logs server:file.download', async () => {
     f.put('logs/latest.log', 'line\n');
@@ -23,7 +18,7 @@ describe('files/download and files/upload', () => {
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="latest.log"; filename*=UTF-8''latest.log`);
     expect(res.body).toBe('line\n');
-    expect(await events()).toEqual([{ event: 'server:file.download', properties: { file: 'logs/latest.log' } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.download', properties: { file: 'logs/latest.log' } }]);
   });
 
   it('never lets a file name inject a header', async () => {
@@ -57,7 +52,7 @@ describe('files/upload', () => {
     const res = await f.call('POST', 'upload', { query: { directory: '/plugins' }, ...form([{ name: 'a.jar', content: 'A' }, { name: 'old.jar', content: 'new' }]) });
     expect(res.statusCode).toBe(204);
     expect(f.read('plugins/a.jar') + f.read('plugins/old.jar')).toBe('Anew');
-    expect(await events()).toEqual([{ event: 'server:file.upload', properties: { directory: '/plugins', files: ['a.jar', 'old.jar'] } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.upload', properties: { directory: '/plugins', files: ['a.jar', 'old.jar'] } }]);
   });
 
   it('answers 413 past the size limit with nothing stored, 400 without a multipart body, 404 for a missing directory', async () => {
@@ -70,6 +65,6 @@ describe('files/upload', () => {
     expect((await f.call('POST', 'upload', { query: { directory: '/' }, body: { files: [] } })).statusCode).toBe(400);
     expect((await f.call('POST', 'upload', { query: { directory: '/missing' }, ...form([{ name: 'a', content: 'a' }]) })).statusCode).toBe(404);
     expect((await f.call('POST', 'upload', { query: { directory: '/' }, raw: `--${boundary}--\r\n`, headers: form([]).headers })).statusCode).toBe(400);
-    expect(await events()).toEqual([]);
+    expect(await f.events()).toEqual([]);
   });
 });

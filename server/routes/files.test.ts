@@ -12,11 +12,6 @@ afterEach(async () => {
   await f.close();
 });
 
-async function events() {
-  const rows = await f.panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute();
-  return rows.map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as Record<string, unknown> }));
-}
-
 describe('files/list', () => {
   it('lists every entry with real stat fields, directories first', async () => {
     f.put('b.txt', 'hello');
@@ -59,7 +54,7 @@ describe('files/contents', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).toBe('motd=hi\n');
-    expect(await events()).toEqual([{ event: 'server:file.read', properties: { file: '/server.properties' } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.read', properties: { file: '/server.properties' } }]);
   });
 
   it('answers 404 when missing, 400 for a directory, 422 without a file, 400 above the cap', async () => {
@@ -75,7 +70,7 @@ describe('files/contents', () => {
     expect(big.statusCode).toBe(400);
     expect(big.json().errors[0].code).toBe('FileSizeTooLargeException');
     expect((await f.call('GET', 'contents', { query: { file: 'ok.txt' } })).body).toBe('1234567890');
-    expect(await events()).toEqual([{ event: 'server:file.read', properties: { file: 'ok.txt' } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.read', properties: { file: 'ok.txt' } }]);
   });
 
   it('refuses a FIFO quickly instead of blocking', async () => {
@@ -107,7 +102,7 @@ describe('files/write', () => {
     res = await f.call('POST', 'write', { query: { file: 'empty.txt' } });
     expect(res.statusCode).toBe(204);
     expect(f.read('empty.txt')).toBe('');
-    expect((await events()).map((e) => e.properties.file)).toEqual(['/config/new.yml', 'start.sh', 'empty.txt']);
+    expect((await f.events()).map((e) => e.properties.file)).toEqual(['/config/new.yml', 'start.sh', 'empty.txt']);
     expect(fs.readdirSync(f.v1).filter((n) => n.startsWith('.aerie-'))).toEqual([]);
   });
 
@@ -142,7 +137,7 @@ describe('files/copy', () => {
       ['README', 'README copy', 'server copy 1.properties', 'server copy.properties', 'server.properties', 'world copy.tar.gz', 'world.tar.gz'].sort(),
     );
     expect(f.read('server copy 1.properties')).toBe('p');
-    expect((await events())[0]).toEqual({ event: 'server:file.copy', properties: { file: 'server.properties' } });
+    expect((await f.events())[0]).toEqual({ event: 'server:file.copy', properties: { file: 'server.properties' } });
   });
 
   it('answers 404 for a directory or missing file and 422 without a location', async () => {
@@ -161,7 +156,7 @@ describe('files/delete', () => {
     const res = await f.call('POST', 'delete', { body: { root: '/', files: ['a.txt', 'dir', 'missing'] } });
     expect(res.statusCode).toBe(204);
     expect(fs.readdirSync(f.v1)).toEqual(['keep.txt']);
-    expect(await events()).toEqual([{ event: 'server:file.delete', properties: { directory: '/', files: ['a.txt', 'dir', 'missing'] } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.delete', properties: { directory: '/', files: ['a.txt', 'dir', 'missing'] } }]);
   });
 
   it('answers 422 for an empty list and 400 for the root itself', async () => {
@@ -183,7 +178,7 @@ describe('files/create-folder', () => {
     f.put('file.txt');
     expect((await f.call('POST', 'create-folder', { body: { root: '/', name: 'file.txt/x' } })).statusCode).toBe(400);
     expect((await f.call('POST', 'create-folder', { body: { root: '/' } })).statusCode).toBe(422);
-    expect((await events())[1]).toEqual({ event: 'server:file.create-directory', properties: { name: 'a/b', directory: '/plugins' } });
+    expect((await f.events())[1]).toEqual({ event: 'server:file.create-directory', properties: { name: 'a/b', directory: '/plugins' } });
   });
 });
 
@@ -201,7 +196,7 @@ describe('files/rename', () => {
     expect(f.read('renamed.txt')).toBe('A');
     expect(f.read('moved/b.txt')).toBe('B');
     expect(f.exists('whatever')).toBe(false);
-    expect(await events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/', files } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/', files } }]);
   });
 
   it('moves with ../ inside the volume', async () => {
@@ -245,7 +240,7 @@ describe('files/compress and files/decompress', () => {
     expect(f.read('out/world/region/r.0.0.mca')).toBe('region');
     expect(f.read('out/server.properties')).toBe('p');
     expect(fs.readdirSync(path.join(f.v1, 'out')).filter((n) => n.startsWith('.aerie-'))).toEqual([]);
-    const log = await events();
+    const log = await f.events();
     expect(log[0]).toEqual({ event: 'server:file.compress', properties: { directory: '/', files: ['world', 'server.properties'] } });
     expect(log[2]).toEqual({ event: 'server:file.decompress', properties: { directory: '/out', files: archive.name } });
   });
