@@ -85,8 +85,12 @@ export async function benchFiles(): Promise<string[]> {
       route.push(await time(viaRoute));
     }
     const [b, d, r] = [median(bare), median(daemon), median(route)];
-    lines.push(`files/list ${LIST_ENTRIES} entries: route median ${r.toFixed(1)} ms (${ok(r < 100)}, target < 100 ms), ratio to bare readdir+stat ${(r / b).toFixed(2)}× (${ok(r / b <= 2)}, target ≤ 2×)`);
-    lines.push(`files/list ${LIST_ENTRIES} entries: daemon median ${d.toFixed(1)} ms (${(d / b).toFixed(2)}× bare), bare readdir+stat median ${b.toFixed(1)} ms`);
+    lines.push(
+      `files/list ${LIST_ENTRIES} entries: route median ${r.toFixed(1)} ms (${ok(r < 100)}, target < 100 ms), ratio to bare readdir+stat ${(r / b).toFixed(2)}× (${ok(r / b <= 2)}, target ≤ 2×)`,
+    );
+    lines.push(
+      `files/list ${LIST_ENTRIES} entries: daemon median ${d.toFixed(1)} ms (${(d / b).toFixed(2)}× bare), bare readdir+stat median ${b.toFixed(1)} ms`,
+    );
     fs.rmSync(big, { recursive: true });
 
     // files/compress of a 200 MB tree
@@ -100,7 +104,12 @@ export async function benchFiles(): Promise<string[]> {
     for (let i = 0; i < COMPRESS_RUNS; i += 1) {
       ours.push(
         await time(async () => {
-          const res = await panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/files/compress`, headers, payload: { root: '/', files: ['tree'] } });
+          const res = await panel.app.inject({
+            method: 'POST',
+            url: `/api/client/servers/${server.uuid}/files/compress`,
+            headers,
+            payload: { root: '/', files: ['tree'] },
+          });
           if (res.statusCode !== 200) throw new Error(`files/compress answered ${res.statusCode}: ${res.body}`);
           const name = (res.json() as { attributes: { name: string; size: number } }).attributes;
           archiveBytes = name.size;

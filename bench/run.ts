@@ -170,7 +170,8 @@ async function signInJs(app: FastifyInstance, buildError: string | undefined): P
   console.log(`sign-in JS (index.html entry + modulepreload, ${files.length} files): ${staticKb.toFixed(1)} KB gzip  ${verdict(staticKb)}`);
   try {
     const loaded = await measureInBrowser(app);
-    if (loaded) console.log(`sign-in JS (loaded by Chromium at /auth/login, ${loaded.files} files): ${loaded.kb.toFixed(1)} KB gzip  ${verdict(loaded.kb)}`);
+    if (loaded)
+      console.log(`sign-in JS (loaded by Chromium at /auth/login, ${loaded.files} files): ${loaded.kb.toFixed(1)} KB gzip  ${verdict(loaded.kb)}`);
     else console.log('sign-in JS in a browser: skipped, no Chromium (set CHROMIUM_PATH)');
   } catch (error) {
     console.log(`sign-in JS in a browser: skipped (${(error as Error).message.split('\n')[0]})`);
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
     console.log('');
     await optionalFileBench();
   } catch (error) {
-    console.log(`bench stopped: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    console.log(`bench stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   } finally {
     await app?.close();
     await db.destroy();

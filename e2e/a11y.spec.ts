@@ -46,9 +46,10 @@ async function expectNoHorizontalOverflow(page: Page, what: string): Promise<voi
       .map((el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).slice(0, 4).join('.') : '') + ' → right ' + Math.round(el.getBoundingClientRect().right));
     return { scroll: document.documentElement.scrollWidth, inner, culprits };
   })()`);
-  expect(widths.scroll, `${what} scrolls sideways at ${widths.inner} px (scrollWidth ${widths.scroll}); wider elements:\n${widths.culprits.join('\n')}`).toBeLessThanOrEqual(
-    widths.inner,
-  );
+  expect(
+    widths.scroll,
+    `${what} scrolls sideways at ${widths.inner} px (scrollWidth ${widths.scroll}); wider elements:\n${widths.culprits.join('\n')}`,
+  ).toBeLessThanOrEqual(widths.inner);
 }
 
 /**
@@ -82,7 +83,11 @@ async function noTransitions(page: Page): Promise<void> {
 type Setup = (page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>) => Promise<void>;
 
 /** Signs a new owner in and gives them one server, with files when asked. */
-async function ownerWithServer(page: Page, { makeUser, makeServer, signIn }: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>, files?: Record<string, string>) {
+async function ownerWithServer(
+  page: Page,
+  { makeUser, makeServer, signIn }: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>,
+  files?: Record<string, string>,
+) {
   const owner = makeUser();
   const server = makeServer(owner.email, 'Accessible world');
   if (files) seed(server.uuid, files);
@@ -277,7 +282,7 @@ for (const [name, [setup, ready]] of Object.entries(FOCUS_PAGES)) {
     await noTransitions(page);
     const { stops, invisible } = await tabStops(page, 40);
     test.info().annotations.push({ type: 'tab stops', description: stops.join(' → ') });
-    expect(stops.length, 'Tab reaches the page\'s controls').toBeGreaterThanOrEqual(3);
+    expect(stops.length, "Tab reaches the page's controls").toBeGreaterThanOrEqual(3);
     expect(invisible.length, `focus is not visible on:\n${invisible.join('\n')}`).toBe(0);
   });
 }

@@ -67,7 +67,19 @@ export const test = base.extend<Fixtures>({
       counter += 1;
       const tag = `w${testInfo.workerIndex}n${counter}${randomBytes(3).toString('hex')}`;
       const password = `pw-${randomBytes(9).toString('base64url')}`;
-      const args = ['user:create', '--email', `${tag}@e2e.test`, '--username', `u_${tag}`, '--password', password, '--first-name', 'E2E', '--last-name', tag];
+      const args = [
+        'user:create',
+        '--email',
+        `${tag}@e2e.test`,
+        '--username',
+        `u_${tag}`,
+        '--password',
+        password,
+        '--first-name',
+        'E2E',
+        '--last-name',
+        tag,
+      ];
       if (admin) args.push('--admin');
       const created = cli<Omit<E2eUser, 'password'>>(args);
       const user: E2eUser = { ...created, password };

@@ -17,7 +17,19 @@ test.beforeAll(async () => {
   const tag = `list${Date.now().toString(36)}`;
   const password = `pw-${tag}-secret`;
   owner = {
-    ...runPanelCli<Omit<E2eUser, 'password'>>(['user:create', '--email', `${tag}@e2e.test`, '--username', tag, '--password', password, '--first-name', 'List', '--last-name', 'Owner']),
+    ...runPanelCli<Omit<E2eUser, 'password'>>([
+      'user:create',
+      '--email',
+      `${tag}@e2e.test`,
+      '--username',
+      tag,
+      '--password',
+      password,
+      '--first-name',
+      'List',
+      '--last-name',
+      'Owner',
+    ]),
     password,
   };
   runPanelCli(['server:create', '--owner', owner.email, '--name', 'Fleet', '--count', String(SERVERS)]);

@@ -30,7 +30,12 @@ test('the HTML page carries a CSP whose scripts exclude unsafe-inline', async ({
     const res = await page.request.get(url, { headers: { Accept: 'text/html' } });
     expect(res.headers()['content-type']).toMatch(/^text\/html/);
     const csp = res.headers()['content-security-policy'] ?? '';
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name.toLowerCase(), values]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name = '', ...values]) => [name.toLowerCase(), values]),
+    );
     const scripts = directives.get('script-src') ?? directives.get('default-src');
     expect(scripts, `${url}: CSP "${csp}" has no script-src or default-src`).toBeDefined();
     expect(scripts).not.toContain("'unsafe-inline'");
@@ -54,7 +59,13 @@ test('server names and descriptions show literally on the server list', async ({
   await expectNoInjection(page, guard);
 });
 
-test('the server overview and header show a hostile name and a 10,000-character description literally', async ({ page, guard, cli, makeUser, signIn }) => {
+test('the server overview and header show a hostile name and a 10,000-character description literally', async ({
+  page,
+  guard,
+  cli,
+  makeUser,
+  signIn,
+}) => {
   const owner = makeUser();
   const name = '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>';
   const server = cli<{ identifier: string }>(['server:create', '--owner', owner.email, '--name', name, '--description', LONG_PAYLOAD]);

@@ -23,7 +23,12 @@ describe('app', () => {
   it('answers malformed JSON with a 400 error document', async () => {
     const user = await panel.user();
     const headers = await panel.bearerHeaders(user);
-    const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"a":' });
+    const res = await panel.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].code).toBe('BadRequestHttpException');
   });

@@ -37,7 +37,18 @@ async function failure(argv: string[]): Promise<{ message: string; exitCode: num
 
 describe('admin CLI commands', () => {
   it('creates a user and reports it without secrets', async () => {
-    const user = await run('user:create', '--email', 'ann@example.com', '--username', 'ann', '--password', 'pw-123456', '--admin', '--first-name', 'Ann');
+    const user = await run(
+      'user:create',
+      '--email',
+      'ann@example.com',
+      '--username',
+      'ann',
+      '--password',
+      'pw-123456',
+      '--admin',
+      '--first-name',
+      'Ann',
+    );
     expect(user).toMatchObject({ username: 'ann', email: 'ann@example.com', admin: true, use_totp: false });
     expect(Object.keys(user).sort()).toEqual(['admin', 'email', 'id', 'use_totp', 'username', 'uuid']);
     const row = await db.selectFrom('users').selectAll().where('username', '=', 'ann').executeTakeFirstOrThrow();
@@ -86,7 +97,15 @@ describe('admin CLI commands', () => {
   it('adds a subuser with normalised permissions and creates an API key', async () => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
-    const sub = await run('subuser:add', '--server', String(server.identifier), '--email', 'friend@example.com', '--permissions', 'control.console,bogus,file.read');
+    const sub = await run(
+      'subuser:add',
+      '--server',
+      String(server.identifier),
+      '--email',
+      'friend@example.com',
+      '--permissions',
+      'control.console,bogus,file.read',
+    );
     expect(sub).toMatchObject({ email: 'friend@example.com', server: server.identifier });
     expect(sub.permissions).toEqual(['websocket.connect', 'control.console', 'file.read']);
     const key = await run('apikey:create', '--email', 'o@example.com', '--description', 'ci');
@@ -111,7 +130,10 @@ describe('admin CLI process', () => {
   it('prints one JSON object as its last line, and a one-line error otherwise', () => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const tsx = path.resolve('node_modules/.bin/tsx');
-    const out = execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'p@example.com', '--username', 'p', '--password', 'x'], { env, encoding: 'utf8' });
+    const out = execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'p@example.com', '--username', 'p', '--password', 'x'], {
+      env,
+      encoding: 'utf8',
+    });
     const last = out.trim().split('\n').pop() ?? '';
     expect(JSON.parse(last)).toMatchObject({ email: 'p@example.com', admin: false });
 

@@ -8,13 +8,28 @@ const envSchema = z.object({
   PANEL_DATA_DIR: z.string().default('./data'),
   APP_NAME: z.string().default('Aerie'),
   APP_URL: z.string().optional(),
-  SESSION_COOKIE: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  SESSION_COOKIE: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .optional(),
   SESSION_LIFETIME: z.coerce.number().int().min(1).default(720),
   SESSION_SECURE_COOKIE: z.stringbool().default(false),
   TRUST_PROXY: z.stringbool().default(false),
-  PANEL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  PANEL_MAX_EDIT_BYTES: z.coerce.number().int().min(1).default(5 * 1024 * 1024),
-  PANEL_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
+  PANEL_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  PANEL_MAX_EDIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5 * 1024 * 1024),
+  PANEL_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(100 * 1024 * 1024),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // warn by default: a terminal running `npm start` should stay readable; info logs every request.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
@@ -40,7 +55,10 @@ export interface Config {
 /** `<slug of APP_NAME>_session`, the reference panel's default cookie name (spec §5.2). */
 export function sessionCookieName(appName: string, override?: string): string {
   if (override) return override;
-  const slug = appName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = appName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return `${slug || 'aerie'}_session`;
 }
 

@@ -15,7 +15,15 @@ export default function globalSetup(): void {
   fs.rmSync(out, { force: true });
   const result = spawnSync(
     path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
-    [path.join(ROOT, 'server', 'cli.ts'), '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${out}`, '--log-level=error'],
+    [
+      path.join(ROOT, 'server', 'cli.ts'),
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--packages=external',
+      `--outfile=${out}`,
+      '--log-level=error',
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (result.status !== 0) {

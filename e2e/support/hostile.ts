@@ -36,7 +36,7 @@ export const NAME_PAYLOADS: readonly string[] = [
   '&lt;img src=x onerror=alert(1)&gt;',
   'evil\u202Etxt.exe',
   '__proto__',
-  "a'b\"c",
+  'a\'b"c',
 ];
 
 /** A string longer than any field shows on one line (§5.6 "10,000-character strings"). */

@@ -12,7 +12,10 @@ import { createUser, enableTotp, findUserByEmail } from '../services/users';
 
 /** A mistake on the command line or a refused action: printed as one line, non-zero exit. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
@@ -82,9 +85,10 @@ export function userJson(user: UserRow) {
 
 export async function serverJson(db: Db, server: ServerRow) {
   const owner = await db.selectFrom('users').select('email').where('id', '=', server.owner_id).executeTakeFirst();
-  const allocation = server.allocation_id === null
-    ? undefined
-    : await db.selectFrom('allocations').select(['ip', 'port']).where('id', '=', server.allocation_id).executeTakeFirst();
+  const allocation =
+    server.allocation_id === null
+      ? undefined
+      : await db.selectFrom('allocations').select(['ip', 'port']).where('id', '=', server.allocation_id).executeTakeFirst();
   return {
     id: server.id,
     uuid: server.uuid,
@@ -99,22 +103,30 @@ export async function serverJson(db: Db, server: ServerRow) {
 const COMMANDS: Record<string, Command> = {
   'user:create': {
     options: {
-      email: { type: 'string' }, username: { type: 'string' }, password: { type: 'string' },
-      admin: { type: 'boolean' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
+      email: { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      admin: { type: 'boolean' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
     },
     async run(opts, { db, clock }) {
       const email = required(opts, 'email');
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError(`--email must be an e-mail address, got "${email}".`, 2);
       // createUser compares emails exactly; the unique index ignores case, so ask the same way first.
       if (await findUserByEmail(db, email)) throw new CliError(`A user with the email ${email} already exists.`);
-      const user = await createUser(db, {
-        email,
-        username: required(opts, 'username'),
-        password: required(opts, 'password'),
-        admin: opts.admin === true,
-        firstName: str(opts, 'first-name'),
-        lastName: str(opts, 'last-name'),
-      }, clock.now());
+      const user = await createUser(
+        db,
+        {
+          email,
+          username: required(opts, 'username'),
+          password: required(opts, 'password'),
+          admin: opts.admin === true,
+          firstName: str(opts, 'first-name'),
+          lastName: str(opts, 'last-name'),
+        },
+        clock.now(),
+      );
       return userJson(user);
     },
   },
@@ -127,8 +139,13 @@ const COMMANDS: Record<string, Command> = {
   },
   'server:create': {
     options: {
-      owner: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' },
-      memory: { type: 'string' }, disk: { type: 'string' }, cpu: { type: 'string' }, count: { type: 'string' },
+      owner: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      memory: { type: 'string' },
+      disk: { type: 'string' },
+      cpu: { type: 'string' },
+      count: { type: 'string' },
     },
     async run(opts, { db, daemon, clock }) {
       const owner = await userByEmail(db, required(opts, 'owner'));
@@ -137,14 +154,19 @@ const COMMANDS: Record<string, Command> = {
       const count = int(opts, 'count');
       if (count !== undefined && (count < 1 || count > 10_000)) throw new CliError('--count must be between 1 and 10000.', 2);
       const make = (serverName: string) =>
-        createServer(db, daemon, {
-          ownerId: owner.id,
-          name: serverName,
-          description: str(opts, 'description'),
-          memory: int(opts, 'memory'),
-          disk: int(opts, 'disk'),
-          cpu: int(opts, 'cpu'),
-        }, clock.now());
+        createServer(
+          db,
+          daemon,
+          {
+            ownerId: owner.id,
+            name: serverName,
+            description: str(opts, 'description'),
+            memory: int(opts, 'memory'),
+            disk: int(opts, 'disk'),
+            cpu: int(opts, 'cpu'),
+          },
+          clock.now(),
+        );
       if (count === undefined) return serverJson(db, await make(name));
       // One process for many servers: seeding a fleet costs one start-up, not one per server.
       const width = String(count).length;
@@ -169,7 +191,10 @@ const COMMANDS: Record<string, Command> = {
     options: { server: { type: 'string' }, email: { type: 'string' }, permissions: { type: 'string' } },
     async run(opts, { db, clock }) {
       const server = await serverById(db, required(opts, 'server'));
-      const permissions = required(opts, 'permissions').split(',').map((p) => p.trim()).filter(Boolean);
+      const permissions = required(opts, 'permissions')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
       const { subuser, user } = await addSubuser(db, server, required(opts, 'email'), permissions, clock.now());
       return {
         id: subuser.id,
@@ -193,7 +218,9 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     async run(_opts, { db, daemon, clock }) {
       if (!(await isPanelEmpty(db))) {
-        throw new CliError('The data dir already has users: demo data is only seeded into an empty data dir (set PANEL_DATA_DIR to a new directory).');
+        throw new CliError(
+          'The data dir already has users: demo data is only seeded into an empty data dir (set PANEL_DATA_DIR to a new directory).',
+        );
       }
       return seedDemo(db, daemon, clock.now());
     },

@@ -102,8 +102,10 @@ async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void
 
 function openZip(handle: FileHandle): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromFd(handle.fd, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }, (error, zip) =>
-      error || !zip ? reject(error ?? new Error('no zip')) : resolve(zip),
+    yauzl.fromFd(
+      handle.fd,
+      { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: true },
+      (error, zip) => (error || !zip ? reject(error ?? new Error('no zip')) : resolve(zip)),
     );
   });
 }

@@ -20,7 +20,8 @@ import { DaemonError, type ExtractLimits } from './types';
 export const refused = (why: string): DaemonError => new DaemonError('bad_request', `The archive cannot be extracted: ${why}.`);
 
 export function memberComponents(raw: string): string[] {
-  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '\\')) throw refused('a member name contains a control character or a backslash');
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '\\'))
+    throw refused('a member name contains a control character or a backslash');
   if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) throw refused('a member name is an absolute path');
   if (Buffer.byteLength(raw) > MAX_PATH_BYTES) throw refused('a member name is too long');
   const out: string[] = [];

@@ -82,7 +82,21 @@ describe('LocalDaemon', () => {
     await writeDemoTree(daemon, uuid);
     await writeDemoTree(daemon, uuid);
     const names = (await daemon.listDirectory(uuid, '/')).map((e) => e.name);
-    expect(names).toEqual(expect.arrayContaining(['logs', 'plugins', 'world', 'server.properties', 'eula.txt', 'bukkit.yml', 'spigot.yml', 'ops.json', 'whitelist.json', 'start.sh', 'README.md']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'logs',
+        'plugins',
+        'world',
+        'server.properties',
+        'eula.txt',
+        'bukkit.yml',
+        'spigot.yml',
+        'ops.json',
+        'whitelist.json',
+        'start.sh',
+        'README.md',
+      ]),
+    );
     expect((await daemon.listDirectory(uuid, '/logs')).map((e) => e.name)).toEqual(['2026-02-27-1.log.gz', '2026-02-28-1.log.gz', 'latest.log']);
     expect((await daemon.listDirectory(uuid, '/world/region')).length).toBe(4);
     expect((await daemon.listDirectory(uuid, '/plugins')).filter((e) => e.isDirectory).map((e) => e.name)).toEqual(['EssentialsX', 'LuckPerms']);

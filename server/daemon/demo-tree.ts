@@ -91,7 +91,9 @@ function logLines(day: string, count: number): string {
   for (let i = 0; i < count; i += 1) {
     const s = String(i % 60).padStart(2, '0');
     const m = String(Math.floor(i / 60) % 60).padStart(2, '0');
-    lines.push(`[${day} 12:${m}:${s}] [Server thread/INFO]: ${i % 7 === 0 ? 'Saving the game (this may take a moment!)' : `Player${i % 5} issued server command: /spawn`}`);
+    lines.push(
+      `[${day} 12:${m}:${s}] [Server thread/INFO]: ${i % 7 === 0 ? 'Saving the game (this may take a moment!)' : `Player${i % 5} issued server command: /spawn`}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -133,39 +133,46 @@ export class LocalDaemon implements Daemon {
     );
   }
 
-  async uploadFiles(serverUuid: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number } & WriteOptions): Promise<string[]> {
+  async uploadFiles(
+    serverUuid: string,
+    directory: string,
+    files: AsyncIterable<UploadPart>,
+    options: { maxBytes: number } & WriteOptions,
+  ): Promise<string[]> {
     const vol = await this.volume(serverUuid);
-    return this.quotas.run(serverUuid, vol, options.quota, (budget) => vol.withDir(resolveBeneath([], directory), async (dir) => {
-      const parts: { part: string; name: string }[] = [];
-      const credited = new Set<string>();
-      try {
-        for await (const upload of files) {
-          const name = cleanName(path.posix.basename(upload.filename));
-          if (!name) {
-            upload.stream.resume();
-            throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
+    return this.quotas.run(serverUuid, vol, options.quota, (budget) =>
+      vol.withDir(resolveBeneath([], directory), async (dir) => {
+        const parts: { part: string; name: string }[] = [];
+        const credited = new Set<string>();
+        try {
+          for await (const upload of files) {
+            const name = cleanName(path.posix.basename(upload.filename));
+            if (!name) {
+              upload.stream.resume();
+              throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
+            }
+            const mode = await replaceableMode(dir.at(name));
+            if (!credited.has(name)) budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
+            credited.add(name);
+            parts.push({ part: await writePart(vol, dir, upload.stream, options.maxBytes, mode, budget.fileMeter()), name });
           }
-          const mode = await replaceableMode(dir.at(name));
-          if (!credited.has(name)) budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
-          credited.add(name);
-          parts.push({ part: await writePart(vol, dir, upload.stream, options.maxBytes, mode, budget.fileMeter()), name });
+          if (parts.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
+          // Checked again for every name before the first rename, so a late refusal stores nothing.
+          for (const p of parts) await replaceableMode(dir.at(p.name));
+          const stored: string[] = [];
+          while (parts.length) {
+            const p = parts[0] as { part: string; name: string };
+            await fs.rename(dir.at(p.part), dir.at(p.name));
+            parts.shift();
+            stored.push(p.name);
+          }
+          return stored;
+        } catch (error) {
+          for (const p of parts) await removePart(dir, p.part);
+          throw error;
         }
-        if (parts.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
-        // Checked again for every name before the first rename, so a late refusal stores nothing.
-        for (const p of parts) await replaceableMode(dir.at(p.name));
-        const stored: string[] = [];
-        while (parts.length) {
-          const p = parts[0] as { part: string; name: string };
-          await fs.rename(dir.at(p.part), dir.at(p.name));
-          parts.shift();
-          stored.push(p.name);
-        }
-        return stored;
-      } catch (error) {
-        for (const p of parts) await removePart(dir, p.part);
-        throw error;
-      }
-    }));
+      }),
+    );
   }
 
   async copyFile(serverUuid: string, location: string, options: WriteOptions = {}): Promise<string> {
@@ -173,37 +180,41 @@ export class LocalDaemon implements Daemon {
     const comps = resolveBeneath([], location);
     const name = comps.pop();
     if (name === undefined) throw missing();
-    return this.quotas.run(serverUuid, vol, options.quota, (budget) => vol.withDir(comps, async (dir) => {
-      // Only regular files are copied; directories, links and special files are "not found" (Wings).
-      const pre = await lstatOrNull(dir.at(name));
-      if (!pre?.isFile()) throw missing();
-      const source = await vol.openFileAt(dir, name, C.O_RDONLY);
-      try {
-        const st = await source.stat();
-        if (!st.isFile()) throw missing();
-        // Refused before a byte is copied; apparent size, as a copy of a sparse file is not sparse.
-        await budget.ensure(blocksFor(st.size));
-        const stream = source.createReadStream({ autoClose: false, start: 0 });
-        const part = await writePart(vol, dir, stream, Number.MAX_SAFE_INTEGER, st.mode & 0o777, budget.fileMeter()).finally(() => stream.destroy());
+    return this.quotas.run(serverUuid, vol, options.quota, (budget) =>
+      vol.withDir(comps, async (dir) => {
+        // Only regular files are copied; directories, links and special files are "not found" (Wings).
+        const pre = await lstatOrNull(dir.at(name));
+        if (!pre?.isFile()) throw missing();
+        const source = await vol.openFileAt(dir, name, C.O_RDONLY);
         try {
-          for (const candidate of copyNames(name)) {
-            if (await lstatOrNull(dir.at(candidate))) continue;
-            try {
-              // link() never replaces: a name taken since the lstat just moves on to the next one.
-              await fs.link(dir.at(part), dir.at(candidate));
-              return candidate;
-            } catch (error) {
-              if ((error as { code?: string }).code !== 'EEXIST') throw error;
+          const st = await source.stat();
+          if (!st.isFile()) throw missing();
+          // Refused before a byte is copied; apparent size, as a copy of a sparse file is not sparse.
+          await budget.ensure(blocksFor(st.size));
+          const stream = source.createReadStream({ autoClose: false, start: 0 });
+          const part = await writePart(vol, dir, stream, Number.MAX_SAFE_INTEGER, st.mode & 0o777, budget.fileMeter()).finally(() =>
+            stream.destroy(),
+          );
+          try {
+            for (const candidate of copyNames(name)) {
+              if (await lstatOrNull(dir.at(candidate))) continue;
+              try {
+                // link() never replaces: a name taken since the lstat just moves on to the next one.
+                await fs.link(dir.at(part), dir.at(candidate));
+                return candidate;
+              } catch (error) {
+                if ((error as { code?: string }).code !== 'EEXIST') throw error;
+              }
             }
+            throw new DaemonError('bad_request', 'Could not find a free name for the copy.');
+          } finally {
+            await removePart(dir, part);
           }
-          throw new DaemonError('bad_request', 'Could not find a free name for the copy.');
         } finally {
-          await removePart(dir, part);
+          await source.close();
         }
-      } finally {
-        await source.close();
-      }
-    }));
+      }),
+    );
   }
 
   async deleteFiles(serverUuid: string, root: string, files: string[]): Promise<void> {
@@ -270,7 +281,13 @@ export class LocalDaemon implements Daemon {
     if (members.some((m) => !isBelow(rootComps, m))) throw missing();
     try {
       return await this.quotas.run(serverUuid, vol, options.quota, (budget) =>
-        compressInto(vol, rootComps, members.map((m) => m.slice(rootComps.length)), now, budget.fileMeter()),
+        compressInto(
+          vol,
+          rootComps,
+          members.map((m) => m.slice(rootComps.length)),
+          now,
+          budget.fileMeter(),
+        ),
       );
     } catch (error) {
       throw mapFsError(error);
@@ -278,7 +295,12 @@ export class LocalDaemon implements Daemon {
   }
 
   /** Expansion is capped by the daemon's limits, the caller's, and the server's remaining disk space. */
-  async decompressFile(serverUuid: string, root: string, file: string, options: WriteOptions & { limits?: Partial<ExtractLimits> } = {}): Promise<void> {
+  async decompressFile(
+    serverUuid: string,
+    root: string,
+    file: string,
+    options: WriteOptions & { limits?: Partial<ExtractLimits> } = {},
+  ): Promise<void> {
     const vol = await this.volume(serverUuid);
     const limits = options.limits ?? {};
     const effective: ExtractLimits = {
@@ -286,7 +308,9 @@ export class LocalDaemon implements Daemon {
       maxEntries: Math.min(limits.maxEntries ?? Infinity, this.extractLimits.maxEntries),
     };
     try {
-      await this.quotas.run(serverUuid, vol, options.quota, (budget) => extractInto(vol, resolveBeneath([], root), resolveIn(root, file), effective, budget));
+      await this.quotas.run(serverUuid, vol, options.quota, (budget) =>
+        extractInto(vol, resolveBeneath([], root), resolveIn(root, file), effective, budget),
+      );
     } catch (error) {
       throw mapFsError(error);
     }

@@ -146,7 +146,13 @@ export class DiskQuotas {
    * is refused up front on a server already over its limit; a `move` allocates nothing itself
    * (only the directories it creates are charged), so it may tidy up an over-quota server.
    */
-  async run<T>(serverUuid: string, vol: Volume, quota: WriteQuota | undefined, fn: (budget: Budget) => Promise<T>, kind: 'write' | 'move' = 'write'): Promise<T> {
+  async run<T>(
+    serverUuid: string,
+    vol: Volume,
+    quota: WriteQuota | undefined,
+    fn: (budget: Budget) => Promise<T>,
+    kind: 'write' | 'move' = 'write',
+  ): Promise<T> {
     const limit = quota?.limitBytes ?? 0;
     if (limit <= 0) {
       // Nothing to check, so nothing to serialise; a later limit must not trust an old figure.

@@ -32,7 +32,12 @@ export interface Daemon {
    * written to a temporary name first and only renamed into place once all of them arrived.
    * Returns the stored names.
    */
-  uploadFiles(serverUuid: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number } & WriteOptions): Promise<string[]>;
+  uploadFiles(
+    serverUuid: string,
+    directory: string,
+    files: AsyncIterable<UploadPart>,
+    options: { maxBytes: number } & WriteOptions,
+  ): Promise<string[]>;
 
   /** Copies a regular file next to itself (`name copy.ext`, `name copy 1.ext`, …); returns the new name. */
   copyFile(serverUuid: string, location: string, options?: WriteOptions): Promise<string>;

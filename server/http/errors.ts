@@ -25,10 +25,8 @@ export class HttpError extends Error {
 
 export const badRequest = (detail: string, code = 'BadRequestHttpException') => new HttpError(400, code, detail);
 export const unauthenticated = () => new HttpError(401, 'AuthenticationException', 'Unauthenticated.');
-export const forbidden = (detail = 'This action is unauthorized.', code = 'AccessDeniedHttpException') =>
-  new HttpError(403, code, detail);
-export const notFound = (detail = 'The requested resource could not be found on the server.') =>
-  new HttpError(404, 'NotFoundHttpException', detail);
+export const forbidden = (detail = 'This action is unauthorized.', code = 'AccessDeniedHttpException') => new HttpError(403, code, detail);
+export const notFound = (detail = 'The requested resource could not be found on the server.') => new HttpError(404, 'NotFoundHttpException', detail);
 export const conflict = (detail: string) => new HttpError(409, 'ServerStateConflictException', detail);
 export const csrfMismatch = () => new HttpError(419, 'HttpException', 'CSRF token mismatch.');
 export const tooManyRequests = (retryAfterSeconds: number, detail = 'Too Many Attempts.', code = 'ThrottleRequestsException') =>

@@ -17,7 +17,15 @@ describe('account and permission catalogue', () => {
     expect(res.statusCode).toBe(200);
     expect(accountSchema.parse(res.json())).toEqual({
       object: 'user',
-      attributes: { id: user.id, admin: false, username: 'ann', email: 'ann@example.com', first_name: 'Test', last_name: user.name_last, language: 'en' },
+      attributes: {
+        id: user.id,
+        admin: false,
+        username: 'ann',
+        email: 'ann@example.com',
+        first_name: 'Test',
+        last_name: user.name_last,
+        language: 'en',
+      },
     });
   });
 

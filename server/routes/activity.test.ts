@@ -19,7 +19,10 @@ describe('GET /api/client/servers/{server}/activity', () => {
     await panel.close();
   });
 
-  async function log(event: string, opts: { actor?: UserRow | null; ip?: string; properties?: Record<string, unknown>; at?: string; serverId?: number } = {}) {
+  async function log(
+    event: string,
+    opts: { actor?: UserRow | null; ip?: string; properties?: Record<string, unknown>; at?: string; serverId?: number } = {},
+  ) {
     await logActivity(panel.db, {
       event,
       ip: opts.ip ?? '203.0.113.7',
@@ -64,7 +67,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].code).toBe('ServerStateConflictException');
   });
 
-  it('lists only this server\'s entries, newest first, shaped as activity_log', async () => {
+  it("lists only this server's entries, newest first, shaped as activity_log", async () => {
     const other = await panel.server(owner);
     await log('server:power.start', { at: '2026-03-01T10:00:00Z' });
     await log('server:console.command', { at: '2026-03-01T11:00:00Z', properties: { command: 'say hi' } });
@@ -171,7 +174,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].source).toEqual({ field: 'include' });
   });
 
-  it('hides other users\' IPs from a subuser but shows their own (T-LEAK-1)', async () => {
+  it("hides other users' IPs from a subuser but shows their own (T-LEAK-1)", async () => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['activity.read']);
     await log('server:power.start', { actor: owner, ip: '198.51.100.1', properties: { ip: '198.51.100.1' } });
@@ -183,7 +186,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(JSON.stringify(body)).not.toContain('198.51.100.1');
   });
 
-  it('shows a root admin the top-level IP but not another actor\'s properties.ip', async () => {
+  it("shows a root admin the top-level IP but not another actor's properties.ip", async () => {
     const admin = await panel.user({ admin: true });
     await log('server:power.start', { actor: owner, ip: '198.51.100.1', properties: { ip: '198.51.100.9' } });
     const body = await entries(admin);

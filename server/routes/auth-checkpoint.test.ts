@@ -17,9 +17,15 @@ afterEach(async () => {
 });
 
 const challengeCookie = () => `${panel.config.sessionCookie}_challenge`;
-const expired = { errors: [{ code: 'DisplayException', status: '400', detail: 'The authentication token provided has expired, please refresh the page and try again.' }] };
+const expired = {
+  errors: [
+    { code: 'DisplayException', status: '400', detail: 'The authentication token provided has expired, please refresh the page and try again.' },
+  ],
+};
 const badCode = {
-  errors: [{ code: 'DisplayException', status: '400', detail: 'The two-factor authentication token was invalid.', source: { field: 'authentication_code' } }],
+  errors: [
+    { code: 'DisplayException', status: '400', detail: 'The two-factor authentication token was invalid.', source: { field: 'authentication_code' } },
+  ],
 };
 const badRecovery = {
   errors: [{ code: 'DisplayException', status: '400', detail: 'The recovery token provided is not valid.', source: { field: 'recovery_token' } }],
@@ -137,13 +143,21 @@ describe('POST /auth/login/checkpoint with a recovery token', () => {
 
   it('uses the recovery path when both fields are sent', async () => {
     const jar = new CookieJar();
-    const res = await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: '000000', recovery_token: recovery[1] ?? '' });
+    const res = await checkpoint(panel, jar, {
+      confirmation_token: await startLogin(jar),
+      authentication_code: '000000',
+      recovery_token: recovery[1] ?? '',
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('ignores an empty authentication_code sent next to a recovery token', async () => {
     const jar = new CookieJar();
-    const res = await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: '', recovery_token: recovery[2] ?? '' });
+    const res = await checkpoint(panel, jar, {
+      confirmation_token: await startLogin(jar),
+      authentication_code: '',
+      recovery_token: recovery[2] ?? '',
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -157,7 +171,7 @@ describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
     expect(res.cookies).toEqual([]);
   });
 
-  it("refuses the token in another browser that has its own challenge", async () => {
+  it('refuses the token in another browser that has its own challenge', async () => {
     const token = await startLogin(new CookieJar());
     const other = new CookieJar();
     await startLogin(other);

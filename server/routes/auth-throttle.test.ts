@@ -10,7 +10,15 @@ afterEach(async () => {
   await panel.close();
 });
 
-const throttled = { errors: [{ code: 'ThrottleRequestsException', status: '429', detail: expect.stringMatching(/^Too many login attempts\. Please try again in \d+ seconds\.$/) }] };
+const throttled = {
+  errors: [
+    {
+      code: 'ThrottleRequestsException',
+      status: '429',
+      detail: expect.stringMatching(/^Too many login attempts\. Please try again in \d+ seconds\.$/),
+    },
+  ],
+};
 
 /** Ten attempts from one address, each naming a different unknown account. */
 async function exhaustAddress(ip: string): Promise<void> {

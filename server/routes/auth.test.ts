@@ -117,7 +117,9 @@ describe('POST /auth/login failures', () => {
     const twoFactor = await panel.user({ username: 'guarded' });
     await panel.enableTotp(twoFactor);
     const results = await Promise.all(
-      ['nobody', 'plain', 'guarded'].map((name, i) => postJson(panel, '/auth/login', { user: name, password: 'wrong password' }, undefined, `10.0.0.${i + 1}`)),
+      ['nobody', 'plain', 'guarded'].map((name, i) =>
+        postJson(panel, '/auth/login', { user: name, password: 'wrong password' }, undefined, `10.0.0.${i + 1}`),
+      ),
     );
     for (const res of results) {
       expect(res.statusCode).toBe(400);

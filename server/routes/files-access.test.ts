@@ -23,7 +23,17 @@ afterEach(async () => {
 const boundary = 'aerieBoundary';
 const uploadBody = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="up.txt"\r\nContent-Type: text/plain\r\n\r\nUP\r\n--${boundary}--\r\n`;
 
-type Case = { name: string; permission: string; method: 'GET' | 'POST' | 'PUT'; endpoint: string; query?: Record<string, string>; body?: unknown; raw?: string; headers?: Record<string, string>; ok: number };
+type Case = {
+  name: string;
+  permission: string;
+  method: 'GET' | 'POST' | 'PUT';
+  endpoint: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  ok: number;
+};
 const cases: Case[] = [
   { name: 'list', permission: 'file.read', method: 'GET', endpoint: 'list', query: { directory: '/' }, ok: 200 },
   { name: 'contents', permission: 'file.read-content', method: 'GET', endpoint: 'contents', query: { file: 'a.txt' }, ok: 200 },
@@ -34,7 +44,14 @@ const cases: Case[] = [
   { name: 'create-folder', permission: 'file.create', method: 'POST', endpoint: 'create-folder', body: { root: '/', name: 'folder' }, ok: 204 },
   { name: 'compress', permission: 'file.archive', method: 'POST', endpoint: 'compress', body: { root: '/', files: ['dir'] }, ok: 200 },
   { name: 'decompress', permission: 'file.create', method: 'POST', endpoint: 'decompress', body: { root: '/', file: 'archive.tar.gz' }, ok: 204 },
-  { name: 'rename', permission: 'file.update', method: 'PUT', endpoint: 'rename', body: { root: '/', files: [{ from: 'a.txt', to: 'z.txt' }] }, ok: 204 },
+  {
+    name: 'rename',
+    permission: 'file.update',
+    method: 'PUT',
+    endpoint: 'rename',
+    body: { root: '/', files: [{ from: 'a.txt', to: 'z.txt' }] },
+    ok: 204,
+  },
   {
     name: 'upload',
     permission: 'file.create',
@@ -62,7 +79,11 @@ describe.each(cases)('files/$name', (c) => {
     if (c.name === 'decompress') await prepareArchive();
     const all = ['file.create', 'file.read', 'file.read-content', 'file.update', 'file.delete', 'file.archive'];
     const lacking = await f.panel.user();
-    await f.panel.subuser(f.s1, lacking, all.filter((p) => p !== c.permission));
+    await f.panel.subuser(
+      f.s1,
+      lacking,
+      all.filter((p) => p !== c.permission),
+    );
     const before = f.snapshot();
     const listing = fs.readdirSync(f.v1).sort();
     const denied = await send(c, await f.panel.bearerHeaders(lacking));

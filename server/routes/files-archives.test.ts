@@ -12,14 +12,28 @@ import { CANARY_S2, expectRefused, makeFileFixture, type FileFixture } from './f
  * nothing changed outside S1.
  */
 
-type Member = { path: string; type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'FIFO' | 'CharacterDevice' | 'SparseFile'; body?: string | Buffer; linkpath?: string; mode?: number; pax?: boolean };
+type Member = {
+  path: string;
+  type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'FIFO' | 'CharacterDevice' | 'SparseFile';
+  body?: string | Buffer;
+  linkpath?: string;
+  mode?: number;
+  pax?: boolean;
+};
 
 function tarOf(members: Member[]): Buffer {
   const blocks: Buffer[] = [];
   for (const m of members) {
     const body = typeof m.body === 'string' ? Buffer.from(m.body) : (m.body ?? Buffer.alloc(0));
     const type = m.type ?? 'File';
-    const data = { path: m.path, type, size: body.length, linkpath: m.linkpath, mode: m.mode ?? (type === 'Directory' ? 0o755 : 0o644), mtime: new Date('2026-01-01T00:00:00Z') };
+    const data = {
+      path: m.path,
+      type,
+      size: body.length,
+      linkpath: m.linkpath,
+      mode: m.mode ?? (type === 'Directory' ? 0o755 : 0o644),
+      mtime: new Date('2026-01-01T00:00:00Z'),
+    };
     if (m.pax) blocks.push(new Pax({ path: m.path, size: body.length }).encode());
     const header = new Header(data as ConstructorParameters<typeof Header>[0]);
     header.encode();
@@ -35,7 +49,10 @@ async function zipOf(members: { name: string; body?: string | Buffer; mode?: num
   const zip = new yazl.ZipFile();
   const renames: [string, string][] = [];
   members.forEach((m, i) => {
-    const placeholder = `m${String(i).padStart(3, '0')}${'q'.repeat(Math.max(0, Buffer.byteLength(m.name) - 4))}`.slice(0, Math.max(4, Buffer.byteLength(m.name)));
+    const placeholder = `m${String(i).padStart(3, '0')}${'q'.repeat(Math.max(0, Buffer.byteLength(m.name) - 4))}`.slice(
+      0,
+      Math.max(4, Buffer.byteLength(m.name)),
+    );
     renames.push([placeholder, m.name]);
     zip.addBuffer(typeof m.body === 'string' ? Buffer.from(m.body) : (m.body ?? Buffer.alloc(0)), placeholder, m.mode ? { mode: m.mode } : {});
   });
@@ -87,21 +104,63 @@ const gz = (b: Buffer) => zlib.gzipSync(b);
 
 describe('T-ARC hostile tar and tar.gz members', () => {
   const hostile = (s2: string): [string, Member[]][] => [
-    ['../ member', [{ path: 'ok.txt', body: 'fine' }, { path: '../../escape.txt', body: 'PWNED' }]],
+    [
+      '../ member',
+      [
+        { path: 'ok.txt', body: 'fine' },
+        { path: '../../escape.txt', body: 'PWNED' },
+      ],
+    ],
     ['../<S2> member', [{ path: `../${s2}/canary.txt`, body: 'PWNED' }]],
     ['a/../../b member', [{ path: 'a/../../b.txt', body: 'PWNED' }]],
     ['absolute member', [{ path: '/tmp/aerie-abs.txt', body: 'PWNED' }]],
     ['drive-letter member', [{ path: 'C:/abs.txt', body: 'PWNED' }]],
     ['backslash member', [{ path: '..\\..\\win.txt', body: 'PWNED' }]],
-    ['symlink member then a file through it', [{ path: 'link', type: 'SymbolicLink', linkpath: '../../' }, { path: 'link/escape.txt', body: 'PWNED' }]],
-    ['symlink to /etc then passwd', [{ path: 'abs', type: 'SymbolicLink', linkpath: '/etc' }, { path: 'abs/passwd', body: 'PWNED' }]],
-    ['symlink to the S2 canary then a file of the same name', [{ path: 'c', type: 'SymbolicLink', linkpath: `../${s2}/canary.txt` }, { path: 'c', body: 'PWNED' }]],
-    ['hard link to the S2 canary', [{ path: 'h', type: 'Link', linkpath: `../${s2}/canary.txt` }, { path: 'h', body: 'PWNED' }]],
+    [
+      'symlink member then a file through it',
+      [
+        { path: 'link', type: 'SymbolicLink', linkpath: '../../' },
+        { path: 'link/escape.txt', body: 'PWNED' },
+      ],
+    ],
+    [
+      'symlink to /etc then passwd',
+      [
+        { path: 'abs', type: 'SymbolicLink', linkpath: '/etc' },
+        { path: 'abs/passwd', body: 'PWNED' },
+      ],
+    ],
+    [
+      'symlink to the S2 canary then a file of the same name',
+      [
+        { path: 'c', type: 'SymbolicLink', linkpath: `../${s2}/canary.txt` },
+        { path: 'c', body: 'PWNED' },
+      ],
+    ],
+    [
+      'hard link to the S2 canary',
+      [
+        { path: 'h', type: 'Link', linkpath: `../${s2}/canary.txt` },
+        { path: 'h', body: 'PWNED' },
+      ],
+    ],
     ['hard link to /etc/passwd', [{ path: 'h', type: 'Link', linkpath: '/etc/passwd' }]],
     ['FIFO member', [{ path: 'fifo', type: 'FIFO' }]],
     ['character device member', [{ path: 'dev', type: 'CharacterDevice' }]],
-    ['directory then file of the same name', [{ path: 'x/', type: 'Directory' }, { path: 'x', body: 'file' }]],
-    ['file then directory of the same name', [{ path: 'x', body: 'file' }, { path: 'x/y', body: 'nested' }]],
+    [
+      'directory then file of the same name',
+      [
+        { path: 'x/', type: 'Directory' },
+        { path: 'x', body: 'file' },
+      ],
+    ],
+    [
+      'file then directory of the same name',
+      [
+        { path: 'x', body: 'file' },
+        { path: 'x/y', body: 'nested' },
+      ],
+    ],
     ['newline in a name', [{ path: 'a\nb.txt', body: 'x' }]],
     ['.. member', [{ path: '..', type: 'Directory' }]],
   ];
@@ -151,7 +210,13 @@ describe('T-ARC hostile tar and tar.gz members', () => {
     let res = (await decompress('a.tar', tarOf([{ path: 'plugins/new.yml', body: 'new' }]))).res;
     expect(res.statusCode).toBe(204);
     expect(f.read('plugins/old.yml') + f.read('plugins/new.yml')).toBe('oldnew');
-    await expectNothingWritten('b.tar', tarOf([{ path: 'fresh.txt', body: 'x' }, { path: 'world/level.dat', body: 'x' }]));
+    await expectNothingWritten(
+      'b.tar',
+      tarOf([
+        { path: 'fresh.txt', body: 'x' },
+        { path: 'world/level.dat', body: 'x' },
+      ]),
+    );
     fs.rmSync(path.join(f.v1, 'world'));
     f.link('world', f.v2);
     before = f.snapshot();
@@ -161,7 +226,12 @@ describe('T-ARC hostile tar and tar.gz members', () => {
 
   it('refuses an expansion bomb past the size cap and an entry-count bomb past the count cap', async () => {
     f.panel.daemon.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 50 };
-    const bomb = gz(tarOf([{ path: 'small.txt', body: 'x' }, { path: 'zeros.bin', body: Buffer.alloc(8 * 1024 * 1024) }]));
+    const bomb = gz(
+      tarOf([
+        { path: 'small.txt', body: 'x' },
+        { path: 'zeros.bin', body: Buffer.alloc(8 * 1024 * 1024) },
+      ]),
+    );
     expect(bomb.length).toBeLessThan(64 * 1024);
     const res = await expectNothingWritten('bomb.tar.gz', bomb);
     expect(res.json().errors[0].detail).toMatch(/expands to more than/);
@@ -177,7 +247,12 @@ describe('T-ARC hostile tar and tar.gz members', () => {
   it('refuses a GNU sparse member, a bare .gz and a truncated archive', async () => {
     await expectNothingWritten('sparse.tar', tarOf([{ path: 'sparse', type: 'SparseFile', body: 'x' }]));
     await expectNothingWritten('single.gz', gz(Buffer.from('just a gzipped text file\n'.repeat(100))));
-    const good = gz(tarOf([{ path: 'a.txt', body: 'a'.repeat(100_000) }, { path: 'b.txt', body: 'b' }]));
+    const good = gz(
+      tarOf([
+        { path: 'a.txt', body: 'a'.repeat(100_000) },
+        { path: 'b.txt', body: 'b' },
+      ]),
+    );
     await expectNothingWritten('cut.tar.gz', good.subarray(0, good.length - 200));
     const plain = tarOf([{ path: 'a.txt', body: 'a'.repeat(5000) }]);
     await expectNothingWritten('cut.tar', plain.subarray(0, 1500));
@@ -191,12 +266,21 @@ describe('T-ARC hostile zip members', () => {
   it('refuses ../, absolute, backslash, symlink and special members with nothing written', async () => {
     const s2 = f.s2.uuid;
     const cases: { name: string; body?: string; mode?: number }[][] = [
-      [{ name: 'ok.txt', body: 'x' }, { name: '../../escape.txt', body: 'PWNED' }],
+      [
+        { name: 'ok.txt', body: 'x' },
+        { name: '../../escape.txt', body: 'PWNED' },
+      ],
       [{ name: `../${s2}/canary.txt`, body: 'PWNED' }],
       [{ name: '/tmp/aerie-abs.txt', body: 'PWNED' }],
       [{ name: '..\\..\\win.txt', body: 'PWNED' }],
-      [{ name: 'link', body: '../../', mode: 0o120777 }, { name: 'link/escape.txt', body: 'PWNED' }],
-      [{ name: 'abs', body: '/etc', mode: 0o120777 }, { name: 'abs/passwd', body: 'PWNED' }],
+      [
+        { name: 'link', body: '../../', mode: 0o120777 },
+        { name: 'link/escape.txt', body: 'PWNED' },
+      ],
+      [
+        { name: 'abs', body: '/etc', mode: 0o120777 },
+        { name: 'abs/passwd', body: 'PWNED' },
+      ],
       [{ name: 'fifo', mode: 0o010644 }],
     ];
     for (const members of cases) {
@@ -207,7 +291,13 @@ describe('T-ARC hostile zip members', () => {
   });
 
   it('extracts a plain zip', async () => {
-    const { res } = await decompress('ok.zip', await zipOf([{ name: 'plugins/a.yml', body: 'a' }, { name: 'b.txt', body: 'b' }]));
+    const { res } = await decompress(
+      'ok.zip',
+      await zipOf([
+        { name: 'plugins/a.yml', body: 'a' },
+        { name: 'b.txt', body: 'b' },
+      ]),
+    );
     expect(res.statusCode).toBe(204);
     expect(f.read('plugins/a.yml') + f.read('b.txt')).toBe('ab');
   });

@@ -157,9 +157,12 @@ describe('T-FS-2 planted links', () => {
   it('lists links as links without following them', async () => {
     const res = await f.call('GET', 'list');
     const entries = res.json().data.map((e: { attributes: { name: string; is_symlink: boolean } }) => e.attributes);
-    expect(entries.filter((e: { is_symlink: boolean }) => e.is_symlink).map((e: { name: string }) => e.name).sort()).toEqual(
-      ['C1', 'C2', 'D', 'DL', 'ETC', 'HD', 'L', 'LH', 'REL'].sort(),
-    );
+    expect(
+      entries
+        .filter((e: { is_symlink: boolean }) => e.is_symlink)
+        .map((e: { name: string }) => e.name)
+        .sort(),
+    ).toEqual(['C1', 'C2', 'D', 'DL', 'ETC', 'HD', 'L', 'LH', 'REL'].sort());
     expect(res.body).not.toContain(CANARY_S2);
   });
 

@@ -64,14 +64,21 @@ function setHeadroom(bytes: number): void {
 
 function expectNoSpace(res: Reply): void {
   expect(res.statusCode, res.body).toBe(400);
-  expect(res.json().errors[0]).toEqual({ code: 'InsufficientDiskSpaceException', status: '400', detail: 'There is not enough disk space available to complete this action.' });
+  expect(res.json().errors[0]).toEqual({
+    code: 'InsufficientDiskSpaceException',
+    status: '400',
+    detail: 'There is not enough disk space available to complete this action.',
+  });
 }
 
-const write = (file: string, size: number) => f.call('POST', 'write', { query: { file }, raw: Buffer.alloc(size, 1), headers: { 'content-type': 'application/octet-stream' } });
+const write = (file: string, size: number) =>
+  f.call('POST', 'write', { query: { file }, raw: Buffer.alloc(size, 1), headers: { 'content-type': 'application/octet-stream' } });
 
 function upload(size: number) {
   const b = 'quotaBoundary';
-  const head = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="files"; filename="up.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${b}\r\nContent-Disposition: form-data; name="files"; filename="up.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const raw = Buffer.concat([head, Buffer.alloc(size, 3), Buffer.from(`\r\n--${b}--\r\n`)]);
   return f.call('POST', 'upload', { query: { directory: '/' }, raw, headers: { 'content-type': `multipart/form-data; boundary=${b}` } });
 }

@@ -26,7 +26,9 @@ describe('files/download and files/upload', () => {
     const res = await f.call('GET', 'download', { query: { file: 'a";\r\nX-Injected: 1 é.txt' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-injected']).toBeUndefined();
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="a____X-Injected_ 1 _.txt"; filename*=UTF-8''a%22%3B%0D%0AX-Injected%3A%201%20%C3%A9.txt`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="a____X-Injected_ 1 _.txt"; filename*=UTF-8''a%22%3B%0D%0AX-Injected%3A%201%20%C3%A9.txt`,
+    );
   });
 
   it('answers 404 for a missing file and 400 for a directory, and downloads an empty file', async () => {
@@ -43,13 +45,22 @@ describe('files/download and files/upload', () => {
 describe('files/upload', () => {
   const boundary = 'aerieBoundary';
   function form(files: { name: string; content: string }[]) {
-    const parts = files.map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${p.content}\r\n`);
+    const parts = files.map(
+      (p) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${p.content}\r\n`,
+    );
     return { raw: `${parts.join('')}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
   }
 
   it('stores several files in the directory and logs server:file.upload', async () => {
     f.put('plugins/old.jar', 'old');
-    const res = await f.call('POST', 'upload', { query: { directory: '/plugins' }, ...form([{ name: 'a.jar', content: 'A' }, { name: 'old.jar', content: 'new' }]) });
+    const res = await f.call('POST', 'upload', {
+      query: { directory: '/plugins' },
+      ...form([
+        { name: 'a.jar', content: 'A' },
+        { name: 'old.jar', content: 'new' },
+      ]),
+    });
     expect(res.statusCode).toBe(204);
     expect(f.read('plugins/a.jar') + f.read('plugins/old.jar')).toBe('Anew');
     expect(await f.events()).toEqual([{ event: 'server:file.upload', properties: { directory: '/plugins', files: ['a.jar', 'old.jar'] } }]);
@@ -58,13 +69,21 @@ describe('files/upload', () => {
   it('answers 413 past the size limit with nothing stored, 400 without a multipart body, 404 for a missing directory', async () => {
     await f.close();
     f = await makeFileFixture({ maxUploadBytes: 8 });
-    const res = await f.call('POST', 'upload', { query: { directory: '/' }, ...form([{ name: 'ok.txt', content: 'small' }, { name: 'big.txt', content: '123456789' }]) });
+    const res = await f.call('POST', 'upload', {
+      query: { directory: '/' },
+      ...form([
+        { name: 'ok.txt', content: 'small' },
+        { name: 'big.txt', content: '123456789' },
+      ]),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().errors[0].code).toBe('PayloadTooLargeHttpException');
     expect(fs.readdirSync(f.v1)).toEqual([]);
     expect((await f.call('POST', 'upload', { query: { directory: '/' }, body: { files: [] } })).statusCode).toBe(400);
     expect((await f.call('POST', 'upload', { query: { directory: '/missing' }, ...form([{ name: 'a', content: 'a' }]) })).statusCode).toBe(404);
-    expect((await f.call('POST', 'upload', { query: { directory: '/' }, raw: `--${boundary}--\r\n`, headers: form([]).headers })).statusCode).toBe(400);
+    expect((await f.call('POST', 'upload', { query: { directory: '/' }, raw: `--${boundary}--\r\n`, headers: form([]).headers })).statusCode).toBe(
+      400,
+    );
     expect(await f.events()).toEqual([]);
   });
 });

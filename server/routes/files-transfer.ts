@@ -68,7 +68,14 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
   await files.register(async (up) => {
     await up.register(multipart, {
       throwFileSizeLimit: true,
-      limits: { fileSize: deps.config.maxUploadBytes, files: MAX_UPLOAD_FILES, fields: 10, fieldSize: 1024, parts: MAX_UPLOAD_FILES + 10, headerPairs: 100 },
+      limits: {
+        fileSize: deps.config.maxUploadBytes,
+        files: MAX_UPLOAD_FILES,
+        fields: 10,
+        fieldSize: 1024,
+        parts: MAX_UPLOAD_FILES + 10,
+        headerPairs: 100,
+      },
     });
     up.post<ServerParams>(`${BASE}/upload`, async (request, reply) => {
       const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');

@@ -24,7 +24,14 @@ describe('files/list', () => {
     expect(body.data.map((e) => e.attributes.name)).toEqual(['a', 'b.txt', 'l']);
     const [dir, file, link] = body.data.map((e) => e.attributes);
     expect(dir).toMatchObject({ mode: 'drwxr-xr-x', mode_bits: '755', is_file: false, is_symlink: false, mimetype: 'inode/directory' });
-    expect(file).toMatchObject({ mode: '-rw-r-----', mode_bits: '640', size: 5, is_file: true, is_symlink: false, mimetype: 'text/plain; charset=utf-8' });
+    expect(file).toMatchObject({
+      mode: '-rw-r-----',
+      mode_bits: '640',
+      size: 5,
+      is_file: true,
+      is_symlink: false,
+      mimetype: 'text/plain; charset=utf-8',
+    });
     expect(file?.modified_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
     expect(link).toMatchObject({ is_symlink: true, is_file: true, mode: 'Lrwxrwxrwx' });
   });
@@ -134,7 +141,15 @@ describe('files/copy', () => {
       expect((await f.call('POST', 'copy', { body: { location } })).statusCode).toBe(204);
     }
     expect(fs.readdirSync(f.v1).sort()).toEqual(
-      ['README', 'README copy', 'server copy 1.properties', 'server copy.properties', 'server.properties', 'world copy.tar.gz', 'world.tar.gz'].sort(),
+      [
+        'README',
+        'README copy',
+        'server copy 1.properties',
+        'server copy.properties',
+        'server.properties',
+        'world copy.tar.gz',
+        'world.tar.gz',
+      ].sort(),
     );
     expect(f.read('server copy 1.properties')).toBe('p');
     expect((await f.events())[0]).toEqual({ event: 'server:file.copy', properties: { file: 'server.properties' } });
@@ -209,7 +224,12 @@ describe('files/rename', () => {
     f.put('a.txt');
     f.put('b.txt');
     f.put('dir/x');
-    for (const files of [[{ from: 'a.txt', to: 'b.txt' }], [{ from: 'dir', to: 'dir/inner' }], [{ from: '.', to: 'x' }], [{ from: 'a.txt', to: '/' }]]) {
+    for (const files of [
+      [{ from: 'a.txt', to: 'b.txt' }],
+      [{ from: 'dir', to: 'dir/inner' }],
+      [{ from: '.', to: 'x' }],
+      [{ from: 'a.txt', to: '/' }],
+    ]) {
       const res = await f.call('PUT', 'rename', { body: { root: '/', files } });
       expect(res.statusCode).toBe(400);
     }

@@ -28,7 +28,7 @@ describe('GET /api/client/servers/{server}', () => {
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
-  it('returns the owner\'s server by its 8-character identifier with every spec field', async () => {
+  it("returns the owner's server by its 8-character identifier with every spec field", async () => {
     const res = await get(owner, server.uuid_short);
     expect(res.statusCode).toBe(200);
     const body = serverWithMetaSchema.parse(res.json());
@@ -63,9 +63,7 @@ describe('GET /api/client/servers/{server}', () => {
 
   it('fills the invocation and lists variables with startup meta for the owner', async () => {
     const body = serverWithMetaSchema.parse((await get(owner, server.uuid)).json());
-    expect(body.attributes.invocation).toBe(
-      'java -Xms128M -XX:MaxRAMPercentage=95.0 -Dterminal.jline=false -Dterminal.ansi=true -jar server.jar',
-    );
+    expect(body.attributes.invocation).toBe('java -Xms128M -XX:MaxRAMPercentage=95.0 -Dterminal.jline=false -Dterminal.ansi=true -jar server.jar');
     const variables = body.attributes.relationships.variables;
     if (variables.object !== 'list') throw new Error('variables withheld');
     expect(variables.data.map((v) => v.attributes.env_variable)).toEqual(['SERVER_JARFILE', 'MINECRAFT_VERSION', 'BUILD_NUMBER']);
@@ -80,7 +78,10 @@ describe('GET /api/client/servers/{server}', () => {
   it('lists the primary allocation with string notes and alias', async () => {
     const body = serverWithMetaSchema.parse((await get(owner, server.uuid)).json());
     expect(body.attributes.relationships.allocations.data).toEqual([
-      { object: 'allocation', attributes: { id: server.allocation_id, ip: '127.0.0.1', ip_alias: '127.0.0.1', port: 25565, notes: '', is_default: true } },
+      {
+        object: 'allocation',
+        attributes: { id: server.allocation_id, ip: '127.0.0.1', ip_alias: '127.0.0.1', port: 25565, notes: '', is_default: true },
+      },
     ]);
   });
 
@@ -96,7 +97,7 @@ describe('GET /api/client/servers/{server}', () => {
     });
   });
 
-  it('reports a subuser\'s exact permissions, websocket.connect included', async () => {
+  it("reports a subuser's exact permissions, websocket.connect included", async () => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['control.console', 'file.read']);
     const body = serverWithMetaSchema.parse((await get(sub, server.uuid)).json());
@@ -115,7 +116,10 @@ describe('GET /api/client/servers/{server}', () => {
     const sub = await panel.user();
     await panel.subuser(server, sub, []);
     await panel.db.updateTable('allocations').set({ notes: 'secret' }).where('server_id', '=', server.id).execute();
-    await panel.db.insertInto('allocations').values({ node_id: server.node_id, ip: '127.0.0.1', ip_alias: null, port: 25600, server_id: server.id, notes: null }).execute();
+    await panel.db
+      .insertInto('allocations')
+      .values({ node_id: server.node_id, ip: '127.0.0.1', ip_alias: null, port: 25600, server_id: server.id, notes: null })
+      .execute();
     const body = serverWithMetaSchema.parse((await get(sub, server.uuid)).json());
     expect(body.attributes.relationships.allocations.data.map((a) => [a.attributes.port, a.attributes.notes])).toEqual([[25565, '']]);
   });
@@ -124,7 +128,10 @@ describe('GET /api/client/servers/{server}', () => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['allocation.read']);
     await panel.db.updateTable('allocations').set({ notes: 'main' }).where('server_id', '=', server.id).execute();
-    await panel.db.insertInto('allocations').values({ node_id: server.node_id, ip: '127.0.0.1', ip_alias: 'play.example.com', port: 25600, server_id: server.id, notes: null }).execute();
+    await panel.db
+      .insertInto('allocations')
+      .values({ node_id: server.node_id, ip: '127.0.0.1', ip_alias: 'play.example.com', port: 25600, server_id: server.id, notes: null })
+      .execute();
     const body = serverWithMetaSchema.parse((await get(sub, server.uuid)).json());
     expect(body.attributes.relationships.allocations.data.map((a) => a.attributes)).toEqual([
       expect.objectContaining({ port: 25565, notes: 'main', is_default: true }),

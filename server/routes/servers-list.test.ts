@@ -60,7 +60,7 @@ describe('GET /api/client', () => {
     expect(await names(sub, '?filter[*]=S2')).toEqual([]);
   });
 
-  it('gives a stranger nothing, even searching for the uuid of another user\'s server', async () => {
+  it("gives a stranger nothing, even searching for the uuid of another user's server", async () => {
     const stranger = await panel.user();
     const server = await panel.server(owner, { name: 'Private' });
     expect(await names(stranger)).toEqual([]);

@@ -63,7 +63,14 @@ it('gives servers extra allocations with notes, free ports, variables, a subuser
 
   const events = await db.selectFrom('activity_logs').select(['event', 'timestamp', 'properties']).execute();
   const names = new Set(events.map((e) => e.event));
-  for (const e of ['server:console.command', 'server:file.write', 'server:settings.rename', 'server:backup.start', 'server:power.start', 'auth:success']) {
+  for (const e of [
+    'server:console.command',
+    'server:file.write',
+    'server:settings.rename',
+    'server:backup.start',
+    'server:power.start',
+    'auth:success',
+  ]) {
     expect(names).toContain(e);
   }
   for (const e of events) {

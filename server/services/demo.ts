@@ -45,29 +45,72 @@ interface DemoServerSpec {
 
 const SERVERS: DemoServerSpec[] = [
   {
-    key: 'survival', owner: 'admin', name: 'Survival SMP', description: 'The main survival world. Whitelist only.',
-    memory: 4096, disk: 20480, cpu: 200, version: '1.21.4',
-    extra: [{ port: 25600, notes: 'Dynmap web map' }, { port: 25601, notes: 'Voice chat (UDP)' }],
+    key: 'survival',
+    owner: 'admin',
+    name: 'Survival SMP',
+    description: 'The main survival world. Whitelist only.',
+    memory: 4096,
+    disk: 20480,
+    cpu: 200,
+    version: '1.21.4',
+    extra: [
+      { port: 25600, notes: 'Dynmap web map' },
+      { port: 25601, notes: 'Voice chat (UDP)' },
+    ],
   },
   {
-    key: 'creative', owner: 'admin', name: 'Creative Build', description: 'Flat world for build contests.',
-    memory: 2048, disk: 10240, cpu: 100, version: '1.21.1', status: 'suspended',
+    key: 'creative',
+    owner: 'admin',
+    name: 'Creative Build',
+    description: 'Flat world for build contests.',
+    memory: 2048,
+    disk: 10240,
+    cpu: 100,
+    version: '1.21.1',
+    status: 'suspended',
   },
   {
-    key: 'modded', owner: 'admin', name: 'Modded Testbed', description: 'Trying out a new modpack before it goes live.',
-    memory: 6144, disk: 30720, cpu: 300, version: '1.20.1', status: 'installing',
+    key: 'modded',
+    owner: 'admin',
+    name: 'Modded Testbed',
+    description: 'Trying out a new modpack before it goes live.',
+    memory: 6144,
+    disk: 30720,
+    cpu: 300,
+    version: '1.20.1',
+    status: 'installing',
   },
   {
-    key: 'vanilla', owner: 'user', name: 'Friends Vanilla', description: 'Weekend server for friends.',
-    memory: 2048, disk: 8192, cpu: 100, version: 'latest', extra: [{ port: 25602, notes: 'Query port' }],
+    key: 'vanilla',
+    owner: 'user',
+    name: 'Friends Vanilla',
+    description: 'Weekend server for friends.',
+    memory: 2048,
+    disk: 8192,
+    cpu: 100,
+    version: 'latest',
+    extra: [{ port: 25602, notes: 'Query port' }],
   },
   {
-    key: 'lobby', owner: 'user', name: 'Minigames Lobby', description: 'Hub with parkour and bed wars queues.',
-    memory: 3072, disk: 10240, cpu: 150, version: '1.21.4', extra: [{ port: 25603, notes: null }],
+    key: 'lobby',
+    owner: 'user',
+    name: 'Minigames Lobby',
+    description: 'Hub with parkour and bed wars queues.',
+    memory: 3072,
+    disk: 10240,
+    cpu: 150,
+    version: '1.21.4',
+    extra: [{ port: 25603, notes: null }],
   },
   {
-    key: 'skyblock', owner: 'user', name: 'Skyblock', description: '',
-    memory: 1024, disk: 5120, cpu: 100, version: '1.20.4',
+    key: 'skyblock',
+    owner: 'user',
+    name: 'Skyblock',
+    description: '',
+    memory: 1024,
+    disk: 5120,
+    cpu: 100,
+    version: '1.20.4',
   },
 ];
 
@@ -75,8 +118,16 @@ const SERVERS: DemoServerSpec[] = [
 const FREE_PORTS = [25610, 25611, 25612, 25613];
 
 const SUBUSER_PERMISSIONS = [
-  'control.console', 'control.start', 'control.restart', 'file.read', 'file.read-content', 'file.update',
-  'backup.read', 'allocation.read', 'startup.read', 'activity.read',
+  'control.console',
+  'control.start',
+  'control.restart',
+  'file.read',
+  'file.read-content',
+  'file.update',
+  'backup.read',
+  'allocation.read',
+  'startup.read',
+  'activity.read',
 ];
 
 const HOUR = 3_600_000;
@@ -226,7 +277,12 @@ async function seedActivity(db: Db, users: { admin: UserRow; user: UserRow }, se
       });
     }
   }
-  for (const [actor, hoursAgo] of [['admin', 72], ['user', 21], ['admin', 27], ['user', 5]] as const) {
+  for (const [actor, hoursAgo] of [
+    ['admin', 72],
+    ['user', 21],
+    ['admin', 27],
+    ['user', 5],
+  ] as const) {
     entries.push({
       event: 'auth:success',
       ip: ips[actor],

@@ -30,9 +30,7 @@ export async function listServers(db: Db, viewer: ServerViewer, query: ServerLis
   const total = Number(countRow?.n ?? 0);
   const offset = (query.page - 1) * query.per_page;
   const servers =
-    total > offset
-      ? await db.selectFrom('servers').selectAll().where(where).orderBy('id').limit(query.per_page).offset(offset).execute()
-      : [];
+    total > offset ? await db.selectFrom('servers').selectAll().where(where).orderBy('id').limit(query.per_page).offset(offset).execute() : [];
   return { servers, total };
 }
 

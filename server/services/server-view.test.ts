@@ -10,7 +10,13 @@ function variable(env: string, viewable = 1): EggVariableRow {
 
 describe('fillStartup', () => {
   it('fills memory, IP, port and variables', () => {
-    const out = fillStartup('run -m {{SERVER_MEMORY}} {{SERVER_IP}}:{{SERVER_PORT}} {{JAR}}', 1024, allocation, [{ row: variable('JAR'), value: 'a.jar' }], true);
+    const out = fillStartup(
+      'run -m {{SERVER_MEMORY}} {{SERVER_IP}}:{{SERVER_PORT}} {{JAR}}',
+      1024,
+      allocation,
+      [{ row: variable('JAR'), value: 'a.jar' }],
+      true,
+    );
     expect(out).toBe('run -m 1024 10.0.0.5:25565 a.jar');
   });
 
@@ -32,7 +38,14 @@ describe('fillStartup', () => {
 
 describe('allocationResource', () => {
   it('falls back to the IP for a missing alias and to "" for missing notes', () => {
-    expect(allocationResource(allocation, true).attributes).toEqual({ id: 1, ip: '10.0.0.5', ip_alias: '10.0.0.5', port: 25565, notes: '', is_default: true });
+    expect(allocationResource(allocation, true).attributes).toEqual({
+      id: 1,
+      ip: '10.0.0.5',
+      ip_alias: '10.0.0.5',
+      port: 25565,
+      notes: '',
+      is_default: true,
+    });
   });
 
   it('blanks notes when asked to hide them', () => {

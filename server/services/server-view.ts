@@ -41,7 +41,11 @@ export async function renderServers(db: Db, servers: readonly ServerRow[], viewe
         .selectFrom('subusers')
         .select(['server_id', 'permissions'])
         .where('user_id', '=', viewer.userId)
-        .where('server_id', 'in', servers.map((s) => s.id))
+        .where(
+          'server_id',
+          'in',
+          servers.map((s) => s.id),
+        )
         .execute()
     : [];
   const granted = new Map(subRows.map((r) => [r.server_id, new Set(JSON.parse(r.permissions) as string[])]));
@@ -138,9 +142,7 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
         variables: canReadStartup
           ? {
               object: 'list',
-              data: variables
-                .filter((v) => v.row.user_viewable === 1)
-                .map((v) => variableResource(v.row, v.value, invocation, server.startup)),
+              data: variables.filter((v) => v.row.user_viewable === 1).map((v) => variableResource(v.row, v.value, invocation, server.startup)),
               meta: {
                 startup_command: invocation,
                 docker_images: egg ? parseJson<Record<string, string>>(egg.docker_images, {}) : {},
@@ -198,9 +200,12 @@ export function fillStartup(
 ): string {
   // split/join replaces literally: values may contain `$&` or other replacement patterns.
   let out = startup
-    .split('{{SERVER_MEMORY}}').join(String(memory))
-    .split('{{SERVER_IP}}').join(primary?.ip ?? '')
-    .split('{{SERVER_PORT}}').join(primary ? String(primary.port) : '');
+    .split('{{SERVER_MEMORY}}')
+    .join(String(memory))
+    .split('{{SERVER_IP}}')
+    .join(primary?.ip ?? '')
+    .split('{{SERVER_PORT}}')
+    .join(primary ? String(primary.port) : '');
   for (const { row, value } of variables) {
     const shown = canReadStartup && row.user_viewable === 1 ? value : HIDDEN;
     out = out.split(`{{${row.env_variable}}}`).join(shown);

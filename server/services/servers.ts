@@ -16,9 +16,27 @@ const DEFAULT_EGG = {
   docker_images: { 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21', 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' },
   features: ['eula', 'java_version', 'pid_limit'],
   variables: [
-    { name: 'Server Jar File', description: 'The name of the server jarfile to run the server with.', env_variable: 'SERVER_JARFILE', default_value: 'server.jar', rules: 'required|regex:/^([\\w\\d._-]+)(\\.jar)$/' },
-    { name: 'Minecraft Version', description: 'The version of Minecraft to download. Leave at latest to always get the newest.', env_variable: 'MINECRAFT_VERSION', default_value: 'latest', rules: 'nullable|string|max:20' },
-    { name: 'Build Number', description: 'The build number of the Paper release.', env_variable: 'BUILD_NUMBER', default_value: 'latest', rules: 'required|string|max:20' },
+    {
+      name: 'Server Jar File',
+      description: 'The name of the server jarfile to run the server with.',
+      env_variable: 'SERVER_JARFILE',
+      default_value: 'server.jar',
+      rules: 'required|regex:/^([\\w\\d._-]+)(\\.jar)$/',
+    },
+    {
+      name: 'Minecraft Version',
+      description: 'The version of Minecraft to download. Leave at latest to always get the newest.',
+      env_variable: 'MINECRAFT_VERSION',
+      default_value: 'latest',
+      rules: 'nullable|string|max:20',
+    },
+    {
+      name: 'Build Number',
+      description: 'The build number of the Paper release.',
+      env_variable: 'BUILD_NUMBER',
+      default_value: 'latest',
+      rules: 'required|string|max:20',
+    },
   ],
 };
 
@@ -126,12 +144,7 @@ export async function createServer(db: Db, daemon: Daemon, input: CreateServerIn
       .values({ node_id: nodeId, ip, ip_alias: null, port, server_id: row.id, notes: null })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return trx
-      .updateTable('servers')
-      .set({ allocation_id: allocation.id })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return trx.updateTable('servers').set({ allocation_id: allocation.id }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
   });
   await daemon.createVolume(server.uuid);
   return server;

@@ -31,18 +31,33 @@ export async function addSubuser(
     throw badRequest('You cannot add the server owner as a subuser for this server.', 'UserIsServerOwnerException');
   }
   if (user) {
-    const existing = await db.selectFrom('subusers').select('id').where('user_id', '=', user.id).where('server_id', '=', server.id).executeTakeFirst();
+    const existing = await db
+      .selectFrom('subusers')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('server_id', '=', server.id)
+      .executeTakeFirst();
     if (existing) {
       throw badRequest('A user with that email address is already assigned as a subuser for this server.', 'ServerSubuserExistsException');
     }
   } else {
     const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64) || 'user';
-    user = await createUser(db, { email, username: `${base}${randomAlnum(3)}`, password: randomAlnum(32), firstName: 'Server', lastName: 'Subuser' }, now);
+    user = await createUser(
+      db,
+      { email, username: `${base}${randomAlnum(3)}`, password: randomAlnum(32), firstName: 'Server', lastName: 'Subuser' },
+      now,
+    );
   }
   const ts = now.toISOString();
   const subuser = await db
     .insertInto('subusers')
-    .values({ user_id: user.id, server_id: server.id, permissions: JSON.stringify(normalisePermissions(permissions)), created_at: ts, updated_at: ts })
+    .values({
+      user_id: user.id,
+      server_id: server.id,
+      permissions: JSON.stringify(normalisePermissions(permissions)),
+      created_at: ts,
+      updated_at: ts,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { subuser, user };

@@ -59,7 +59,12 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
     enableTotp: (user: UserRow) => enableTotp(db, user.id, clock.now()),
     /** Headers of a signed-in browser: session cookie plus the matching CSRF header. */
     async sessionHeaders(user: UserRow): Promise<Record<string, string>> {
-      const s = await createSession(db, user.id, { ip: '127.0.0.1', userAgent: 'test', lifetimeMinutes: config.sessionLifetimeMinutes, now: clock.now() });
+      const s = await createSession(db, user.id, {
+        ip: '127.0.0.1',
+        userAgent: 'test',
+        lifetimeMinutes: config.sessionLifetimeMinutes,
+        now: clock.now(),
+      });
       return { cookie: `${config.sessionCookie}=${s.token}; XSRF-TOKEN=${s.csrfToken}`, 'x-xsrf-token': s.csrfToken };
     },
     /** Headers of an API client using a bearer key. */

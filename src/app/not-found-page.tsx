@@ -14,7 +14,15 @@ export function RouteErrorPage() {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   return (
     <div className="p-6">
-      <ErrorState error={error} level={1} action={<button className="text-sm font-medium text-sky-400" onClick={() => window.location.reload()}>Reload</button>} />
+      <ErrorState
+        error={error}
+        level={1}
+        action={
+          <button className="text-sm font-medium text-sky-400" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        }
+      />
     </div>
   );
 }

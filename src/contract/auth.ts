@@ -19,8 +19,12 @@ export type LoginUser = z.infer<typeof loginUserSchema>;
 
 // POST /auth/login (pterodactyl-facts §3.1): `user` is a username, or an email when it has an `@`.
 export const loginRequestSchema = z.object({
-  user: z.string({ error: 'The user field is required.' }).check(z.minLength(1, 'The user field is required.'), z.maxLength(191, 'The user may not be greater than 191 characters.')),
-  password: z.string({ error: 'The password field is required.' }).check(z.minLength(1, 'The password field is required.'), z.maxLength(1024, 'The password may not be greater than 1024 characters.')),
+  user: z
+    .string({ error: 'The user field is required.' })
+    .check(z.minLength(1, 'The user field is required.'), z.maxLength(191, 'The user may not be greater than 191 characters.')),
+  password: z
+    .string({ error: 'The password field is required.' })
+    .check(z.minLength(1, 'The password field is required.'), z.maxLength(1024, 'The password may not be greater than 1024 characters.')),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -32,7 +36,9 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 // §4.1
 export const checkpointRequestSchema = z
   .object({
-    confirmation_token: z.string({ error: 'The confirmation token field is required.' }).check(z.minLength(1, 'The confirmation token field is required.'), z.maxLength(256)),
+    confirmation_token: z
+      .string({ error: 'The confirmation token field is required.' })
+      .check(z.minLength(1, 'The confirmation token field is required.'), z.maxLength(256)),
     authentication_code: z.optional(z.string().check(z.regex(/^[0-9]{6}$/, 'The authentication code must be 6 digits.'))),
     recovery_token: z.optional(z.string().check(z.minLength(1, 'The recovery token field is required.'), z.maxLength(64))),
   })

@@ -93,7 +93,9 @@ describe('queries', () => {
 
 describe('envelopes', () => {
   it('reads the field of an error from source.field or meta.source_field', () => {
-    const doc = errorDocumentSchema.parse({ errors: [{ code: 'ValidationException', status: '422', detail: 'x', meta: { source_field: 'email', rule: 'required' } }] });
+    const doc = errorDocumentSchema.parse({
+      errors: [{ code: 'ValidationException', status: '422', detail: 'x', meta: { source_field: 'email', rule: 'required' } }],
+    });
     expect(errorField(doc.errors[0] ?? { code: '', status: '', detail: '' })).toBe('email');
     expect(errorDocumentSchema.safeParse({ errors: [] }).success).toBe(false);
   });

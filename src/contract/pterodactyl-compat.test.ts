@@ -92,7 +92,9 @@ describe('documents of a real Pterodactyl panel', () => {
 
   it('reads the field of a validation error from meta.source_field', () => {
     const doc = errorDocumentSchema.parse({
-      errors: [{ code: 'ValidationException', status: '422', detail: 'The email field is required.', meta: { source_field: 'email', rule: 'required' } }],
+      errors: [
+        { code: 'ValidationException', status: '422', detail: 'The email field is required.', meta: { source_field: 'email', rule: 'required' } },
+      ],
     });
     expect(doc.errors[0] && errorField(doc.errors[0])).toBe('email');
   });
@@ -122,8 +124,10 @@ describe('documents of a real Pterodactyl panel', () => {
 
   it('parses the account and a Wings file listing', () => {
     expect(
-      accountSchema.parse({ object: 'user', attributes: { id: 1, admin: true, username: 'admin', email: 'a@example.com', first_name: 'A', last_name: 'B', language: 'en' } })
-        .attributes.admin,
+      accountSchema.parse({
+        object: 'user',
+        attributes: { id: 1, admin: true, username: 'admin', email: 'a@example.com', first_name: 'A', last_name: 'B', language: 'en' },
+      }).attributes.admin,
     ).toBe(true);
     const files = fileListSchema.parse({
       object: 'list',

@@ -8,21 +8,21 @@ import * as z from 'zod/mini';
 const isInt = (n: number) => Number.isInteger(n);
 
 const pageNumber = z._default(
-  z.coerce.number({ error: 'The page must be an integer.' }).check(
-    z.refine(isInt, 'The page must be an integer.'),
-    z.gte(1, 'The page must be at least 1.'),
-    z.lte(1_000_000, 'The page is too large.'),
-  ),
+  z.coerce
+    .number({ error: 'The page must be an integer.' })
+    .check(z.refine(isInt, 'The page must be an integer.'), z.gte(1, 'The page must be at least 1.'), z.lte(1_000_000, 'The page is too large.')),
   1,
 );
 
 function perPage(defaultSize: number, max: number) {
   return z._default(
-    z.coerce.number({ error: 'The per page must be an integer.' }).check(
-      z.refine(isInt, 'The per page must be an integer.'),
-      z.gte(1, 'The per page must be at least 1.'),
-      z.lte(max, `The per page may not be greater than ${max}.`),
-    ),
+    z.coerce
+      .number({ error: 'The per page must be an integer.' })
+      .check(
+        z.refine(isInt, 'The per page must be an integer.'),
+        z.gte(1, 'The per page must be at least 1.'),
+        z.lte(max, `The per page may not be greater than ${max}.`),
+      ),
     defaultSize,
   );
 }
@@ -50,10 +50,17 @@ export const activityQuerySchema = z.object({
   per_page: perPage(25, 100),
   'filter[event]': filterText,
   sort: z.optional(z.enum(['timestamp', '-timestamp'])),
-  include: z.pipe(
-    z.optional(z.string().check(z.maxLength(100))),
-    z.transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean)),
-  ).check(z.refine((parts) => parts.every((p) => p === 'actor'), 'Only actor may be included.')),
+  include: z
+    .pipe(
+      z.optional(z.string().check(z.maxLength(100))),
+      z.transform((s) =>
+        (s ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    )
+    .check(z.refine((parts) => parts.every((p) => p === 'actor'), 'Only actor may be included.')),
 });
 export type ActivityQuery = z.infer<typeof activityQuerySchema>;
 

@@ -13,7 +13,12 @@ export const volumePath = z.string().check(
   z.maxLength(4096, 'The path may not be greater than 4096 characters.'),
   z.refine((s) => !s.includes('\0'), 'The path may not contain NUL bytes.'),
 );
-const requiredPath = (message: string) => z.string({ error: message }).check(z.minLength(1, message), z.maxLength(4096, 'The path may not be greater than 4096 characters.'), z.refine((s) => !s.includes('\0'), 'The path may not contain NUL bytes.'));
+const requiredPath = (message: string) =>
+  z.string({ error: message }).check(
+    z.minLength(1, message),
+    z.maxLength(4096, 'The path may not be greater than 4096 characters.'),
+    z.refine((s) => !s.includes('\0'), 'The path may not contain NUL bytes.'),
+  );
 
 /** A directory that defaults to the volume root when absent, null or empty. */
 const rootPath = z.pipe(
@@ -42,7 +47,10 @@ export const subuserUpdateSchema = z.pick(subuserCreateSchema, { permissions: tr
 // §4.5
 export const passwordUpdateSchema = z
   .object({
-    current_password: text('The current password field is required.').check(z.minLength(1, 'The current password field is required.'), z.maxLength(1024)),
+    current_password: text('The current password field is required.').check(
+      z.minLength(1, 'The current password field is required.'),
+      z.maxLength(1024),
+    ),
     password: text('The password field is required.').check(
       z.minLength(8, 'The password must be at least 8 characters.'),
       z.maxLength(1024, 'The password may not be greater than 1024 characters.'),

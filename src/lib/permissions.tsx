@@ -21,6 +21,14 @@ export function useCan(permission: PermissionCheck | readonly PermissionCheck[])
   return wanted.every((p) => permits(granted, p));
 }
 
-export function Can({ permission, children, fallback = null }: { permission: PermissionCheck | readonly PermissionCheck[]; children: ReactNode; fallback?: ReactNode }) {
+export function Can({
+  permission,
+  children,
+  fallback = null,
+}: {
+  permission: PermissionCheck | readonly PermissionCheck[];
+  children: ReactNode;
+  fallback?: ReactNode;
+}) {
   return useCan(permission) ? <>{children}</> : <>{fallback}</>;
 }

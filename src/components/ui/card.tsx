@@ -28,7 +28,12 @@ export function DetailList({ children, className }: { children: ReactNode; class
  */
 export function DetailItem({ term, children, action }: { term: ReactNode; children: ReactNode; action?: ReactNode }) {
   return (
-    <div className={cn('flex gap-x-3 gap-y-1 py-2 first:pt-0 last:pb-0 sm:flex-row sm:items-start sm:gap-4', action ? 'flex-col' : 'flex-row items-baseline')}>
+    <div
+      className={cn(
+        'flex gap-x-3 gap-y-1 py-2 first:pt-0 last:pb-0 sm:flex-row sm:items-start sm:gap-4',
+        action ? 'flex-col' : 'flex-row items-baseline',
+      )}
+    >
       <dt className="w-28 shrink-0 text-sm text-zinc-400 sm:w-36">{term}</dt>
       <dd className="flex min-w-0 flex-1 items-start justify-between gap-2 text-sm text-zinc-100">
         <div className="min-w-0 break-words">{children}</div>

@@ -43,7 +43,9 @@ export const DropdownMenuItem = forwardRef<HTMLDivElement, ComponentPropsWithout
         ref={ref}
         className={cn(
           'flex min-h-9 cursor-pointer select-none items-center gap-2 rounded px-2.5 py-1.5 outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-zinc-500',
-          danger ? 'text-red-300 data-[highlighted]:bg-red-950 data-[highlighted]:text-red-200' : 'data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white',
+          danger
+            ? 'text-red-300 data-[highlighted]:bg-red-950 data-[highlighted]:text-red-200'
+            : 'data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white',
           className,
         )}
         {...rest}

@@ -7,7 +7,10 @@ export function describeError(error: unknown): { title: string; detail: string }
   if (error instanceof ApiError) {
     switch (error.status) {
       case 403:
-        return { title: 'You do not have access to this', detail: 'Your account lacks the permission this page needs. Ask the server owner if you need it.' };
+        return {
+          title: 'You do not have access to this',
+          detail: 'Your account lacks the permission this page needs. Ask the server owner if you need it.',
+        };
       case 404:
         return { title: 'Not found', detail: 'This does not exist, or you do not have access to it.' };
       case 409:

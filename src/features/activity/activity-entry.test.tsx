@@ -43,7 +43,11 @@ describe('ActivityEntry', () => {
     const hostile = '<img src=x onerror="window.pwned=1">';
     const { container } = render(
       <ol>
-        <ActivityEntry entry={makeEntry({ event: 'server:file.write', properties: { file: hostile, meta: { a: [1, 2] } } })} now={new Date()} onFilterEvent={() => {}} />
+        <ActivityEntry
+          entry={makeEntry({ event: 'server:file.write', properties: { file: hostile, meta: { a: [1, 2] } } })}
+          now={new Date()}
+          onFilterEvent={() => {}}
+        />
       </ol>,
     );
     const details = screen.getByRole('button', { name: 'Details' });

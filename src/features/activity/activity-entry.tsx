@@ -67,7 +67,14 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
               onClick={() => setOpen((v) => !v)}
               className="inline-flex min-h-6 items-center gap-1 rounded font-medium text-sky-300 hover:text-sky-200"
             >
-              <svg aria-hidden="true" viewBox="0 0 20 20" className={`size-3.5 transition-transform ${open ? 'rotate-90' : ''}`} fill="none" stroke="currentColor" strokeWidth="2">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 20 20"
+                className={`size-3.5 transition-transform ${open ? 'rotate-90' : ''}`}
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
                 <path d="M7.5 5l5 5-5 5" strokeLinecap="round" strokeLinejoin="round" />
               </svg>
               Details

@@ -19,7 +19,9 @@ function page(entries: ActivityLog[], total = entries.length, current = 1) {
   return json(200, {
     object: 'list',
     data: entries.map((attributes) => ({ object: 'activity_log', attributes })),
-    meta: { pagination: { total, count: entries.length, per_page: 25, current_page: current, total_pages: Math.max(1, Math.ceil(total / 25)), links: {} } },
+    meta: {
+      pagination: { total, count: entries.length, per_page: 25, current_page: current, total_pages: Math.max(1, Math.ceil(total / 25)), links: {} },
+    },
   });
 }
 

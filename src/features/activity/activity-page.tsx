@@ -125,7 +125,10 @@ function ActivityResults({
 
   return (
     <div aria-busy={query.isPlaceholderData || undefined}>
-      <ol aria-label="Activity entries" className={`divide-y divide-zinc-800 rounded-lg bg-zinc-900/70 ring-1 ring-zinc-800 ${query.isPlaceholderData ? 'opacity-60' : ''}`}>
+      <ol
+        aria-label="Activity entries"
+        className={`divide-y divide-zinc-800 rounded-lg bg-zinc-900/70 ring-1 ring-zinc-800 ${query.isPlaceholderData ? 'opacity-60' : ''}`}
+      >
         {data.map(({ attributes: entry }) => (
           <ActivityEntry key={entry.id} entry={entry} now={now} onFilterEvent={onFilterEvent} />
         ))}

@@ -77,7 +77,11 @@ export function ActivityToolbar({
           )}
         </div>
       </form>
-      <div role="group" aria-label="Sort order" className="inline-flex shrink-0 self-start rounded-md bg-zinc-900 p-0.5 ring-1 ring-zinc-700 ring-inset sm:self-auto">
+      <div
+        role="group"
+        aria-label="Sort order"
+        className="inline-flex shrink-0 self-start rounded-md bg-zinc-900 p-0.5 ring-1 ring-zinc-700 ring-inset sm:self-auto"
+      >
         {(
           [
             ['-timestamp', 'Newest first'],

@@ -17,7 +17,14 @@ afterEach(() => {
 describe('AccountMenu', () => {
   it('shows who is signed in and signs out', async () => {
     // Radix measures its popper; jsdom has no ResizeObserver.
-    vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const calls = stubFetch(() => new Response(null, { status: 204 }));
     const client = new QueryClient();

@@ -21,14 +21,21 @@ export const loginUser: LoginUser = {
   updated_at: '2024-01-01T00:00:00.000000Z',
 };
 
-export const account = { object: 'user', attributes: { id: 7, admin: false, username: 'dana', email: 'dana@example.test', first_name: 'Dana', last_name: 'Demo', language: 'en' } };
+export const account = {
+  object: 'user',
+  attributes: { id: 7, admin: false, username: 'dana', email: 'dana@example.test', first_name: 'Dana', last_name: 'Demo', language: 'en' },
+};
 
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
 export function apiError(status: number, detail: string, field?: string): Response {
-  return json(status, { errors: [{ code: status === 422 ? 'ValidationException' : 'DisplayException', status: String(status), detail, ...(field ? { source: { field } } : {}) }] });
+  return json(status, {
+    errors: [
+      { code: status === 422 ? 'ValidationException' : 'DisplayException', status: String(status), detail, ...(field ? { source: { field } } : {}) },
+    ],
+  });
 }
 
 export interface Call {
@@ -44,7 +51,11 @@ export function stubFetch(handler: (call: Call) => Response | Promise<Response>)
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(String(input), 'http://localhost');
-      const call = { method: init?.method ?? 'GET', path: url.pathname + url.search, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
+      const call = {
+        method: init?.method ?? 'GET',
+        path: url.pathname + url.search,
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      };
       calls.push(call);
       return Promise.resolve(handler(call));
     }),

@@ -86,7 +86,9 @@ describe('CheckpointPage', () => {
   it('starts over when the server says the token expired', async () => {
     savePendingLogin('tok', '/server/x');
     stubFetch((c) =>
-      c.path === '/auth/login/checkpoint' ? apiError(400, 'The authentication token provided has expired, please refresh the page and try again.') : signedOut(),
+      c.path === '/auth/login/checkpoint'
+        ? apiError(400, 'The authentication token provided has expired, please refresh the page and try again.')
+        : signedOut(),
     );
     const { router } = renderAuth('/auth/login/checkpoint');
     await userEvent.setup().type(await screen.findByLabelText('Authentication code'), '123456');

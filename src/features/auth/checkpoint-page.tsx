@@ -69,11 +69,20 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
   async function submit(value: string) {
     if (busy) return;
     const body: CheckpointRequest =
-      mode === 'code' ? { confirmation_token: pending.token, authentication_code: value } : { confirmation_token: pending.token, recovery_token: value.trim() };
+      mode === 'code'
+        ? { confirmation_token: pending.token, authentication_code: value }
+        : { confirmation_token: pending.token, recovery_token: value.trim() };
     const parsed = checkpointRequestSchema.safeParse(body);
     if (!parsed.success) {
       const byField = issuesByField(parsed.error.issues);
-      showError(value === '' ? (mode === 'code' ? 'Enter the 6-digit code from your authenticator app.' : 'Enter one of your recovery tokens.') : (byField[FIELD[mode]] ?? 'Check this value.'), null);
+      showError(
+        value === ''
+          ? mode === 'code'
+            ? 'Enter the 6-digit code from your authenticator app.'
+            : 'Enter one of your recovery tokens.'
+          : (byField[FIELD[mode]] ?? 'Check this value.'),
+        null,
+      );
       return;
     }
     setFieldError(null);

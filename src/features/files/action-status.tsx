@@ -10,7 +10,10 @@ export function ActionStatus({ actions, onDismiss }: { actions: BackgroundAction
         a.error ? (
           // The live-region role sits inside the item: a role on the <li> itself would break the list.
           <li key={a.id}>
-            <div role="alert" className="flex items-start justify-between gap-3 rounded-md bg-red-950/60 px-3 py-2 text-sm text-red-300 ring-1 ring-inset ring-red-900">
+            <div
+              role="alert"
+              className="flex items-start justify-between gap-3 rounded-md bg-red-950/60 px-3 py-2 text-sm text-red-300 ring-1 ring-inset ring-red-900"
+            >
               <span className="min-w-0 break-words">
                 {a.label.replace(/…$/, '')} failed: {a.error}
               </span>

@@ -48,7 +48,10 @@ export function DeleteDialog({
       onConfirm={() => void confirm()}
     >
       {list.length > 1 && (
-        <ul aria-label="Items to delete" className="max-h-60 overflow-y-auto rounded-md bg-zinc-950 px-3 py-2 font-mono text-sm text-zinc-300 ring-1 ring-zinc-800">
+        <ul
+          aria-label="Items to delete"
+          className="max-h-60 overflow-y-auto rounded-md bg-zinc-950 px-3 py-2 font-mono text-sm text-zinc-300 ring-1 ring-zinc-800"
+        >
           {list.slice(0, SHOWN).map((n) => (
             <li key={n} className="truncate" title={n}>
               {n}

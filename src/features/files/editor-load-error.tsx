@@ -3,7 +3,17 @@ import { describeError } from '../../components/ui/states';
 import { ApiError } from '../../lib/http';
 
 /** Why a file could not be opened, with a way out: download it instead, or back to its folder. */
-export function EditorLoadError({ error, downloadUrl, folderHref, onRetry }: { error: unknown; downloadUrl: string | null; folderHref: string; onRetry: () => void }) {
+export function EditorLoadError({
+  error,
+  downloadUrl,
+  folderHref,
+  onRetry,
+}: {
+  error: unknown;
+  downloadUrl: string | null;
+  folderHref: string;
+  onRetry: () => void;
+}) {
   const status = error instanceof ApiError ? error.status : 0;
   const tooLarge = error instanceof ApiError && (error.code === 'FileSizeTooLargeException' || (status === 400 && /too large/i.test(error.message)));
   let title = describeError(error).title;

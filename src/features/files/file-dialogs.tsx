@@ -50,7 +50,13 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
         initialValue=""
         confirmLabel="Create folder"
         validate={(v) => nameProblem(v, { allowSlash: true }) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
-        preview={(v) => (v.trim() ? <>Creates <Path path={joinPath(dir, v.trim())} /></> : null)}
+        preview={(v) =>
+          v.trim() ? (
+            <>
+              Creates <Path path={joinPath(dir, v.trim())} />
+            </>
+          ) : null
+        }
         onSubmit={(name) => createFolder.mutateAsync({ root: dir, name })}
       />
       <NameDialog
@@ -62,7 +68,13 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
         initialValue=""
         confirmLabel="Open editor"
         validate={(v) => nameProblem(v, { allowSlash: true }) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
-        preview={(v) => (v.trim() ? <>Will be saved as <Path path={joinPath(dir, v.trim())} /></> : null)}
+        preview={(v) =>
+          v.trim() ? (
+            <>
+              Will be saved as <Path path={joinPath(dir, v.trim())} />
+            </>
+          ) : null
+        }
         onSubmit={(name) => navigate(editorHref(serverId, joinPath(dir, name), { isNew: true }))}
       />
       {state?.kind === 'rename' && (
@@ -76,7 +88,13 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
           selectLength={state.name.lastIndexOf('.') > 0 ? state.name.lastIndexOf('.') : state.name.length}
           confirmLabel="Rename"
           validate={(v) => nameProblem(v, { allowSlash: true }) ?? renameProblem(dir, state.name, v, folders.has(state.name))}
-          preview={(v) => (v.trim() && nameProblem(v, { allowSlash: true }) === null ? <>New path: <Path path={joinPath(dir, v.trim())} /></> : null)}
+          preview={(v) =>
+            v.trim() && nameProblem(v, { allowSlash: true }) === null ? (
+              <>
+                New path: <Path path={joinPath(dir, v.trim())} />
+              </>
+            ) : null
+          }
           onSubmit={(v) => rename.mutateAsync({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }] })}
         />
       )}
@@ -89,11 +107,28 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
           label="Destination folder"
           initialValue={dir}
           confirmLabel="Move"
-          validate={(v) => (v.trim() ? moveProblem(dir, state.names.filter((n) => folders.has(n)), v) : 'Enter a folder.')}
-          preview={(v) => (v.trim() ? <>Moves into <Path path={joinPath(dir, v.trim())} /></> : null)}
+          validate={(v) =>
+            v.trim()
+              ? moveProblem(
+                  dir,
+                  state.names.filter((n) => folders.has(n)),
+                  v,
+                )
+              : 'Enter a folder.'
+          }
+          preview={(v) =>
+            v.trim() ? (
+              <>
+                Moves into <Path path={joinPath(dir, v.trim())} />
+              </>
+            ) : null
+          }
           onSubmit={(v) => {
             const dest = joinPath(dir, v);
-            return rename.mutateAsync({ root: dir, files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })) });
+            return rename.mutateAsync({
+              root: dir,
+              files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })),
+            });
           }}
         />
       )}

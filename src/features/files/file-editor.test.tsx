@@ -68,7 +68,15 @@ describe('FileEditor', () => {
 
   it('explains a file too large to edit and offers a download', async () => {
     stubFetch(() =>
-      json(400, { errors: [{ code: 'FileSizeTooLargeException', status: '400', detail: 'The file you are attempting to open is too large to view in the file editor.' }] }),
+      json(400, {
+        errors: [
+          {
+            code: 'FileSizeTooLargeException',
+            status: '400',
+            detail: 'The file you are attempting to open is too large to view in the file editor.',
+          },
+        ],
+      }),
     );
     renderFiles('/server/abcd1234/file/logs/huge.log');
     expect(await screen.findByText('This file is too large to edit here')).toBeTruthy();

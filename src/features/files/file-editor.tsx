@@ -102,22 +102,39 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
           {readOnly && initial !== null && <Badge tone="warning">Read only</Badge>}
           <Badge>{language ? LANGUAGE_LABELS[language] : 'Plain text'}</Badge>
           {download && (
-            <a href={download} download={name} className="inline-flex min-h-9 items-center rounded-md px-2.5 text-sm font-medium text-zinc-300 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-800 hover:text-white">
+            <a
+              href={download}
+              download={name}
+              className="inline-flex min-h-9 items-center rounded-md px-2.5 text-sm font-medium text-zinc-300 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-800 hover:text-white"
+            >
               Download
             </a>
           )}
           {!readOnly && (
-            <Button size="sm" onClick={() => void save()} loading={write.isPending} disabled={initial === null} aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}>
+            <Button
+              size="sm"
+              onClick={() => void save()}
+              loading={write.isPending}
+              disabled={initial === null}
+              aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}
+            >
               Save <kbd className="hidden rounded bg-sky-900/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
             </Button>
           )}
         </div>
       </div>
-      {binary && <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>}
+      {binary && (
+        <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>
+      )}
       <FormError message={saveError} />
       {initial === null ? (
         contents.isError ? (
-          <EditorLoadError error={contents.error} downloadUrl={download} folderHref={directoryHref(serverId, folder)} onRetry={() => void contents.refetch()} />
+          <EditorLoadError
+            error={contents.error}
+            downloadUrl={download}
+            folderHref={directoryHref(serverId, folder)}
+            onRetry={() => void contents.refetch()}
+          />
         ) : (
           <div className="flex min-h-80 items-center justify-center rounded-lg ring-1 ring-zinc-800">
             <Spinner label="Opening file…" />
@@ -133,7 +150,14 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
               </div>
             }
           >
-            <CodeEditor initialDoc={initial} fileName={name} readOnly={readOnly} label={`Contents of ${name}`} onDirtyChange={setDirty} onReady={onReady} />
+            <CodeEditor
+              initialDoc={initial}
+              fileName={name}
+              readOnly={readOnly}
+              label={`Contents of ${name}`}
+              onDirtyChange={setDirty}
+              onReady={onReady}
+            />
           </Suspense>
         </div>
       )}

@@ -7,7 +7,10 @@ export function FileIcon({ entry }: { entry: FileObject }) {
   if (!entry.is_file) {
     return (
       <svg {...common} className="size-5 shrink-0 text-sky-400" stroke="currentColor" fill="currentColor" fillOpacity={0.15}>
-        <path strokeLinejoin="round" d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.3l2 2.2h8.7A1.5 1.5 0 0 1 21 8.7v9.8a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 18.5z" />
+        <path
+          strokeLinejoin="round"
+          d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.3l2 2.2h8.7A1.5 1.5 0 0 1 21 8.7v9.8a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 18.5z"
+        />
       </svg>
     );
   }

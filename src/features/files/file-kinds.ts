@@ -26,7 +26,8 @@ const ARCHIVE_MIMES = new Set([
 const ARCHIVE_NAME = /\.(zip|tar|tar\.gz|tgz)$/i;
 
 /** Names that are never text, whatever the mimetype says. */
-const BINARY_NAME = /\.(jar|class|mca|mcr|dat|db|sqlite|png|jpe?g|gif|webp|ico|bmp|pdf|so|dll|exe|bin|gz|tgz|zip|tar|xz|bz2|7z|rar|zst|ogg|mp3|wav|mp4)$/i;
+const BINARY_NAME =
+  /\.(jar|class|mca|mcr|dat|db|sqlite|png|jpe?g|gif|webp|ico|bmp|pdf|so|dll|exe|bin|gz|tgz|zip|tar|xz|bz2|7z|rar|zst|ogg|mp3|wav|mp4)$/i;
 
 export function isDirectory(entry: Pick<FileObject, 'is_file'>): boolean {
   return !entry.is_file;

@@ -35,7 +35,12 @@ interface Props {
 export function FileList(p: Props) {
   const { entries, selection, onSelectionChange } = p;
   const body = useRef<HTMLDivElement>(null);
-  const initialIndex = p.initialName ? Math.max(0, entries.findIndex((e) => e.name === p.initialName)) : 0;
+  const initialIndex = p.initialName
+    ? Math.max(
+        0,
+        entries.findIndex((e) => e.name === p.initialName),
+      )
+    : 0;
   const [active, setActive] = useState(initialIndex);
   const [menuFor, setMenuFor] = useState<string | null>(null);
   const focusWanted = useRef(false);

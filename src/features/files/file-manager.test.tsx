@@ -11,7 +11,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const ROOT = [folderEntry('plugins'), fileEntry('server.properties'), fileEntry('eula.txt'), folderEntry('world'), fileEntry('server.jar', { mimetype: 'application/java-archive' })];
+const ROOT = [
+  folderEntry('plugins'),
+  fileEntry('server.properties'),
+  fileEntry('eula.txt'),
+  folderEntry('world'),
+  fileEntry('server.jar', { mimetype: 'application/java-archive' }),
+];
 
 function stubList(byDir: Record<string, ReturnType<typeof fileEntry>[]>) {
   return stubFetch((url) => {
@@ -20,7 +26,11 @@ function stubList(byDir: Record<string, ReturnType<typeof fileEntry>[]>) {
   });
 }
 
-const rowNames = () => screen.getAllByRole('row').slice(1).map((r) => r.getAttribute('aria-label'));
+const rowNames = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => r.getAttribute('aria-label'));
 
 describe('FileManager', () => {
   it('lists folders first, then files by name, asking for the directory in the URL', async () => {
@@ -116,7 +126,9 @@ describe('FileManager', () => {
 
   it('explains a folder that does not exist', async () => {
     stubList({});
-    stubFetch(() => json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'The requested file or directory could not be found.' }] }));
+    stubFetch(() =>
+      json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'The requested file or directory could not be found.' }] }),
+    );
     renderFiles('/server/abcd1234/files/nope');
     expect(await screen.findByText('This folder does not exist')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to the top folder' }).getAttribute('href')).toBe('/server/abcd1234/files');

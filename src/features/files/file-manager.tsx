@@ -81,22 +81,35 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
       rename: (name) => setDialog({ kind: 'rename', name }),
       move: (names) => setDialog({ kind: 'move', names }),
       remove: (names) => setDialog({ kind: 'delete', names }),
-      copy: (name) => run(`Copying ${name}…`, () => copyFile({ location: joinPath(dir, name) }), () => `Copied ${name}`),
+      copy: (name) =>
+        run(
+          `Copying ${name}…`,
+          () => copyFile({ location: joinPath(dir, name) }),
+          () => `Copied ${name}`,
+        ),
       compress: (names) =>
         run(
           names.length === 1 ? `Compressing ${names[0] ?? ''}…` : `Compressing ${names.length} items…`,
           () => compressFiles({ root: dir, files: names }),
           (archive) => `Created ${archive.name}`,
         ),
-      decompress: (name) => run(`Extracting ${name}…`, () => decompressFile({ root: dir, file: name }), () => `Extracted ${name}`),
+      decompress: (name) =>
+        run(
+          `Extracting ${name}…`,
+          () => decompressFile({ root: dir, file: name }),
+          () => `Extracted ${name}`,
+        ),
     }),
     [hrefFor, navigate, run, copyFile, compressFiles, decompressFile, dir],
   );
 
-  const upload = useCallback((files: File[], rejected: string[] = []) => {
-    uploads.add(files, dir);
-    if (rejected.length) uploads.reject(rejected, dir, 'Folders cannot be uploaded; compress the folder and upload the archive.');
-  }, [uploads, dir]);
+  const upload = useCallback(
+    (files: File[], rejected: string[] = []) => {
+      uploads.add(files, dir);
+      if (rejected.length) uploads.reject(rejected, dir, 'Folders cannot be uploaded; compress the folder and upload the archive.');
+    },
+    [uploads, dir],
+  );
   const drop = useFileDrop(perms.create, upload);
 
   // "/" jumps to the filter, as in most list UIs.
@@ -140,7 +153,9 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
       </div>
     );
   } else if (entries.length === 0) {
-    body = <EmptyState title="This folder is empty">{perms.create ? 'Create a file or folder, or drop files here to upload them.' : null}</EmptyState>;
+    body = (
+      <EmptyState title="This folder is empty">{perms.create ? 'Create a file or folder, or drop files here to upload them.' : null}</EmptyState>
+    );
   } else if (visible.length === 0) {
     body = <EmptyState title={`Nothing here matches “${deferredFilter.trim()}”`} />;
   } else {
@@ -186,7 +201,9 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
       {body}
       {list.isSuccess && entries.length > 0 && (
         <p className="text-xs text-zinc-400" aria-live="polite">
-          {visible.length === entries.length ? `${entries.length.toLocaleString()} items` : `${visible.length.toLocaleString()} of ${entries.length.toLocaleString()} items`}
+          {visible.length === entries.length
+            ? `${entries.length.toLocaleString()} items`
+            : `${visible.length.toLocaleString()} of ${entries.length.toLocaleString()} items`}
           {list.isFetching && ' · refreshing…'}
         </p>
       )}

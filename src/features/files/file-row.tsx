@@ -84,7 +84,12 @@ export const FileRow = memo(function FileRow(p: Props) {
       <div role="gridcell" className="flex min-w-0 items-center gap-2.5 pr-2">
         <FileIcon entry={entry} />
         {p.href ? (
-          <Link to={p.href} tabIndex={-1} className={cn('truncate hover:underline', entry.is_file ? 'text-zinc-100' : 'font-medium text-sky-200')} title={entry.name}>
+          <Link
+            to={p.href}
+            tabIndex={-1}
+            className={cn('truncate hover:underline', entry.is_file ? 'text-zinc-100' : 'font-medium text-sky-200')}
+            title={entry.name}
+          >
             {entry.name}
           </Link>
         ) : (

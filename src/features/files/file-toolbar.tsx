@@ -18,7 +18,14 @@ export function FileToolbar({ filter, onFilter, filterRef, perms, onNewFolder, o
   return (
     <div className="flex flex-wrap items-center gap-2">
       <div className="relative min-w-0 flex-1 basis-full sm:basis-48">
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-zinc-500" fill="none" stroke="currentColor" strokeWidth={2}>
+        <svg
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-zinc-500"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={2}
+        >
           <circle cx="11" cy="11" r="6.5" />
           <path strokeLinecap="round" d="m16 16 4 4" />
         </svg>

@@ -35,8 +35,23 @@ export function listDocument(entries: FileObject[]) {
 
 /** jsdom lays nothing out; give every element a size so the virtualiser renders rows. */
 export function fakeLayout(height = 600) {
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({ x: 0, y: 0, top: 0, left: 0, bottom: height, right: 800, width: 800, height, toJSON: () => ({}) });
-  for (const [prop, value] of [['offsetHeight', height], ['clientHeight', height], ['offsetWidth', 800], ['clientWidth', 800]] as const) {
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
+    x: 0,
+    y: 0,
+    top: 0,
+    left: 0,
+    bottom: height,
+    right: 800,
+    width: 800,
+    height,
+    toJSON: () => ({}),
+  });
+  for (const [prop, value] of [
+    ['offsetHeight', height],
+    ['clientHeight', height],
+    ['offsetWidth', 800],
+    ['clientWidth', 800],
+  ] as const) {
     vi.spyOn(HTMLElement.prototype, prop, 'get').mockReturnValue(value);
   }
 }

@@ -23,24 +23,58 @@ export type LanguageId =
   | 'lua';
 
 const BY_EXTENSION: Record<string, LanguageId> = {
-  json: 'json', json5: 'json', mcmeta: 'json', jsonc: 'json',
-  yml: 'yaml', yaml: 'yaml',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-  xml: 'xml', svg: 'xml', pom: 'xml',
-  md: 'markdown', markdown: 'markdown',
+  json: 'json',
+  json5: 'json',
+  mcmeta: 'json',
+  jsonc: 'json',
+  yml: 'yaml',
+  yaml: 'yaml',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'jsx',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  xml: 'xml',
+  svg: 'xml',
+  pom: 'xml',
+  md: 'markdown',
+  markdown: 'markdown',
   css: 'css',
-  html: 'html', htm: 'html',
+  html: 'html',
+  htm: 'html',
   py: 'python',
-  properties: 'properties', ini: 'properties', cfg: 'properties', conf: 'properties', env: 'properties', lang: 'properties',
+  properties: 'properties',
+  ini: 'properties',
+  cfg: 'properties',
+  conf: 'properties',
+  env: 'properties',
+  lang: 'properties',
   toml: 'toml',
-  sh: 'shell', bash: 'shell', zsh: 'shell',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
   lua: 'lua',
 };
 
 export const LANGUAGE_LABELS: Record<LanguageId, string> = {
-  json: 'JSON', yaml: 'YAML', javascript: 'JavaScript', typescript: 'TypeScript', jsx: 'JSX', tsx: 'TSX', xml: 'XML',
-  markdown: 'Markdown', css: 'CSS', html: 'HTML', python: 'Python', properties: 'Properties', toml: 'TOML', shell: 'Shell', lua: 'Lua',
+  json: 'JSON',
+  yaml: 'YAML',
+  javascript: 'JavaScript',
+  typescript: 'TypeScript',
+  jsx: 'JSX',
+  tsx: 'TSX',
+  xml: 'XML',
+  markdown: 'Markdown',
+  css: 'CSS',
+  html: 'HTML',
+  python: 'Python',
+  properties: 'Properties',
+  toml: 'TOML',
+  shell: 'Shell',
+  lua: 'Lua',
 };
 
 /** The language of a file by its name (`.env` counts as an extension), or null for plain text. */
@@ -66,7 +100,10 @@ export async function loadLanguage(id: LanguageId): Promise<Extension> {
     case 'typescript':
     case 'jsx':
     case 'tsx':
-      return (await import('@codemirror/lang-javascript')).javascript({ typescript: id === 'typescript' || id === 'tsx', jsx: id === 'jsx' || id === 'tsx' });
+      return (await import('@codemirror/lang-javascript')).javascript({
+        typescript: id === 'typescript' || id === 'tsx',
+        jsx: id === 'jsx' || id === 'tsx',
+      });
     case 'xml':
       return (await import('@codemirror/lang-xml')).xml();
     case 'markdown':

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, breadcrumbs, directoryHref, editorHref, joinPath, nameProblem, normalizePath, parentPath, pathFromSplat, relativePath } from './paths';
+import {
+  baseName,
+  breadcrumbs,
+  directoryHref,
+  editorHref,
+  joinPath,
+  nameProblem,
+  normalizePath,
+  parentPath,
+  pathFromSplat,
+  relativePath,
+} from './paths';
 
 describe('paths', () => {
   it('normalises slashes, dots and climbs above the root', () => {

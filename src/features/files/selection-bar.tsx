@@ -3,10 +3,24 @@ import type { FileActions } from './file-actions';
 import type { FilePermissions } from './use-file-permissions';
 
 /** Mass actions on the selected entries; only those the user may run are shown. */
-export function SelectionBar({ names, perms, actions, onClear }: { names: string[]; perms: FilePermissions; actions: FileActions; onClear: () => void }) {
+export function SelectionBar({
+  names,
+  perms,
+  actions,
+  onClear,
+}: {
+  names: string[];
+  perms: FilePermissions;
+  actions: FileActions;
+  onClear: () => void;
+}) {
   if (names.length === 0) return null;
   return (
-    <div role="toolbar" aria-label="Selected items" className="flex flex-wrap items-center gap-2 rounded-lg bg-sky-950/40 px-3 py-2 ring-1 ring-sky-900">
+    <div
+      role="toolbar"
+      aria-label="Selected items"
+      className="flex flex-wrap items-center gap-2 rounded-lg bg-sky-950/40 px-3 py-2 ring-1 ring-sky-900"
+    >
       <span className="mr-auto basis-full text-sm font-medium text-sky-100 sm:basis-auto" aria-live="polite">
         {names.length} selected
       </span>

@@ -17,7 +17,8 @@ function entry(name: string, opts: Partial<FileObject> = {}): FileObject {
   };
 }
 
-const dir = (name: string, modified = '2024-01-01T00:00:00Z') => entry(name, { is_file: false, size: 4096, mimetype: 'inode/directory', modified_at: modified });
+const dir = (name: string, modified = '2024-01-01T00:00:00Z') =>
+  entry(name, { is_file: false, size: 4096, mimetype: 'inode/directory', modified_at: modified });
 
 describe('sortEntries', () => {
   const list = [

@@ -37,7 +37,10 @@ export function UploadList({ items, onRemove }: { items: UploadItem[]; onRemove:
                     aria-valuenow={pct}
                     className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-800"
                   >
-                    <div className={cn('h-full rounded-full transition-[width]', it.status === 'done' ? 'bg-emerald-500' : 'bg-sky-500')} style={{ width: `${pct}%` }} />
+                    <div
+                      className={cn('h-full rounded-full transition-[width]', it.status === 'done' ? 'bg-emerald-500' : 'bg-sky-500')}
+                      style={{ width: `${pct}%` }}
+                    />
                   </div>
                   <span className="w-20 text-right text-xs tabular-nums text-zinc-400" aria-live="polite">
                     {it.status === 'queued' ? 'Waiting' : it.status === 'done' ? 'Uploaded' : `${pct}%`}

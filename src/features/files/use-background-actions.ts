@@ -17,7 +17,7 @@ let seq = 0;
 export function useBackgroundActions() {
   const [actions, setActions] = useState<BackgroundAction[]>([]);
 
-  const run = useCallback(<T,>(label: string, work: () => Promise<T>, done: (result: T) => string) => {
+  const run = useCallback(<T>(label: string, work: () => Promise<T>, done: (result: T) => string) => {
     seq += 1;
     const id = seq;
     setActions((list) => [...list, { id, label, error: null }]);

@@ -73,20 +73,22 @@ export function useUploads(uuid: string) {
       const handle = uploadFile(uploadUrl(uuid, item.directory), file, (progress) => patch(item.id, { progress }));
       handles.current.set(item.id, handle);
       patch(item.id, { status: 'uploading' });
-      handle.done.then(
-        () => {
-          patch(item.id, { status: 'done', progress: 1 });
-          void qc.invalidateQueries({ queryKey: fileQueries.list(uuid, item.directory).queryKey });
-          setTimeout(() => setItems((list) => list.filter((it) => !(it.id === item.id && it.status === 'done'))), DONE_LINGER_MS);
-        },
-        (err: unknown) => {
-          if (err instanceof DOMException && err.name === 'AbortError') return;
-          patch(item.id, { status: 'error', error: err instanceof ApiError ? err.message : 'The upload failed.' });
-        },
-      ).finally(() => {
-        handles.current.delete(item.id);
-        files.current.delete(item.id);
-      });
+      handle.done
+        .then(
+          () => {
+            patch(item.id, { status: 'done', progress: 1 });
+            void qc.invalidateQueries({ queryKey: fileQueries.list(uuid, item.directory).queryKey });
+            setTimeout(() => setItems((list) => list.filter((it) => !(it.id === item.id && it.status === 'done'))), DONE_LINGER_MS);
+          },
+          (err: unknown) => {
+            if (err instanceof DOMException && err.name === 'AbortError') return;
+            patch(item.id, { status: 'error', error: err instanceof ApiError ? err.message : 'The upload failed.' });
+          },
+        )
+        .finally(() => {
+          handles.current.delete(item.id);
+          files.current.delete(item.id);
+        });
     }
   }, [items, uuid, qc, patch]);
 

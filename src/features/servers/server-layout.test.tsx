@@ -45,14 +45,18 @@ describe('ServerLayout', () => {
   });
 
   it('shows a banner and a badge for a suspended server', async () => {
-    stubFetch(() => json(200, serverDocument(makeServer({ status: 'suspended', is_suspended: true }), { is_server_owner: true, user_permissions: ['*'] })));
+    stubFetch(() =>
+      json(200, serverDocument(makeServer({ status: 'suspended', is_suspended: true }), { is_server_owner: true, user_permissions: ['*'] })),
+    );
     renderServerRoutes('/server/abcd1234');
     expect(await screen.findByText('This server is suspended; most actions are unavailable.')).toBeTruthy();
     expect(within(screen.getByRole('list', { name: 'Server state' })).getByText('Suspended')).toBeTruthy();
   });
 
   it('renders a hostile server name as text', async () => {
-    stubFetch(() => json(200, serverDocument(makeServer({ name: '<img src=x onerror=alert(1)>' }), { is_server_owner: true, user_permissions: ['*'] })));
+    stubFetch(() =>
+      json(200, serverDocument(makeServer({ name: '<img src=x onerror=alert(1)>' }), { is_server_owner: true, user_permissions: ['*'] })),
+    );
     const { container } = renderServerRoutes('/server/abcd1234');
     expect(await screen.findByRole('heading', { level: 1, name: '<img src=x onerror=alert(1)>' })).toBeTruthy();
     expect(container.querySelector('img[src="x"]')).toBeNull();

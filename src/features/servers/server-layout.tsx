@@ -49,4 +49,3 @@ function useCurrentPageLabel(): string | null {
   const page = SERVER_PAGES.find((p) => p.path !== '' && matchPath({ path: `/server/:id/${p.path}`, end: true }, pathname));
   return page?.label ?? null;
 }
-

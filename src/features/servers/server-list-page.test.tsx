@@ -19,14 +19,25 @@ function listDocument(servers: Server[], { page = 1, total = servers.length, per
   return {
     object: 'list',
     data: servers.map((attributes) => ({ object: 'server', attributes })),
-    meta: { pagination: { total, count: servers.length, per_page: perPage, current_page: page, total_pages: Math.max(1, Math.ceil(total / perPage)), links: {} } },
+    meta: {
+      pagination: {
+        total,
+        count: servers.length,
+        per_page: perPage,
+        current_page: page,
+        total_pages: Math.max(1, Math.ceil(total / perPage)),
+        links: {},
+      },
+    },
   };
 }
 
 function renderList(path = '/', account: Account = testAccount) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   client.setQueryData(accountQueries.me().queryKey, account);
-  const router = createMemoryRouter([{ element: <RequireAuth />, children: [{ path: '/', element: <ServerListPage /> }] }], { initialEntries: [path] });
+  const router = createMemoryRouter([{ element: <RequireAuth />, children: [{ path: '/', element: <ServerListPage /> }] }], {
+    initialEntries: [path],
+  });
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
@@ -40,7 +51,21 @@ const listCalls = (fetch: ReturnType<typeof stubFetch>) =>
 
 describe('ServerListPage', () => {
   it('shows each server as a link with node, address and limits', async () => {
-    stubFetch(() => json(200, listDocument([makeServer(), makeServer({ identifier: 'ffff0000', uuid: 'ffff0000-5678-4abc-8def-0123456789ab', name: 'Creative', description: '', limits: { ...makeServer().limits, memory: 0, disk: 1536, cpu: 0 } })])));
+    stubFetch(() =>
+      json(
+        200,
+        listDocument([
+          makeServer(),
+          makeServer({
+            identifier: 'ffff0000',
+            uuid: 'ffff0000-5678-4abc-8def-0123456789ab',
+            name: 'Creative',
+            description: '',
+            limits: { ...makeServer().limits, memory: 0, disk: 1536, cpu: 0 },
+          }),
+        ]),
+      ),
+    );
     renderList();
     const link = await screen.findByRole('link', { name: 'Survival' });
     expect(link.getAttribute('href')).toBe('/server/abcd1234');
@@ -76,7 +101,17 @@ describe('ServerListPage', () => {
   });
 
   it('searches after a pause, from page 1, keeping the search in the URL', async () => {
-    const fetch = stubFetch((url) => json(200, listDocument(url.searchParams.get('filter[*]') ? [makeServer()] : [makeServer(), makeServer({ identifier: 'x', uuid: 'eeee0000-5678-4abc-8def-0123456789ab', name: 'Other' })], { page: 2, total: 120 })));
+    const fetch = stubFetch((url) =>
+      json(
+        200,
+        listDocument(
+          url.searchParams.get('filter[*]')
+            ? [makeServer()]
+            : [makeServer(), makeServer({ identifier: 'x', uuid: 'eeee0000-5678-4abc-8def-0123456789ab', name: 'Other' })],
+          { page: 2, total: 120 },
+        ),
+      ),
+    );
     const router = renderList('/?page=2');
     await screen.findByRole('link', { name: 'Other' });
     await userEvent.setup().type(screen.getByRole('searchbox', { name: 'Search servers' }), 'surv');

@@ -33,7 +33,11 @@ function AboutCard({ server }: { server: Server }) {
       <DetailList>
         <DetailItem term="Name">{server.name}</DetailItem>
         <DetailItem term="Description">
-          {server.description ? <span className="whitespace-pre-line">{server.description}</span> : <span className="text-zinc-400">No description</span>}
+          {server.description ? (
+            <span className="whitespace-pre-line">{server.description}</span>
+          ) : (
+            <span className="text-zinc-400">No description</span>
+          )}
         </DetailItem>
         <DetailItem term="Node">
           {server.node}
@@ -61,7 +65,9 @@ export function SftpCard({ server }: { server: Server }) {
     <Card title="SFTP">
       <Can
         permission="file.sftp"
-        fallback={<p className="text-sm text-zinc-400">Your account may not use SFTP on this server. Ask the owner for the SFTP permission if you need it.</p>}
+        fallback={
+          <p className="text-sm text-zinc-400">Your account may not use SFTP on this server. Ask the owner for the SFTP permission if you need it.</p>
+        }
       >
         <DetailList>
           <DetailItem term="Address" action={<CopyButton value={address} label="Copy address" />}>

@@ -12,9 +12,7 @@ export function ServerStartupCard({ server }: { server: Server }) {
             <h3 className="text-sm text-zinc-400">Invocation</h3>
             <CopyButton value={server.invocation} label="Copy invocation" />
           </div>
-          <pre
-            className="rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-200 ring-1 ring-zinc-800"
-          >
+          <pre className="rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-200 ring-1 ring-zinc-800">
             {server.invocation || '—'}
           </pre>
         </div>
@@ -23,7 +21,9 @@ export function ServerStartupCard({ server }: { server: Server }) {
             <h3 className="text-sm text-zinc-400">Container image</h3>
             <CopyButton value={server.docker_image} label="Copy image" />
           </div>
-          <code className="block rounded-md bg-zinc-950 p-3 font-mono text-xs break-all text-zinc-200 ring-1 ring-zinc-800">{server.docker_image}</code>
+          <code className="block rounded-md bg-zinc-950 p-3 font-mono text-xs break-all text-zinc-200 ring-1 ring-zinc-800">
+            {server.docker_image}
+          </code>
         </div>
       </div>
     </Card>

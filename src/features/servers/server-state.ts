@@ -15,7 +15,9 @@ export interface ServerCondition {
  * pterodactyl-facts A2), most important first. `status` is checked before the deprecated
  * booleans so a real panel's values and ours read the same.
  */
-export function serverConditions(server: Pick<Server, 'status' | 'is_suspended' | 'is_installing' | 'is_transferring' | 'is_node_under_maintenance'>): ServerCondition[] {
+export function serverConditions(
+  server: Pick<Server, 'status' | 'is_suspended' | 'is_installing' | 'is_transferring' | 'is_node_under_maintenance'>,
+): ServerCondition[] {
   const out: ServerCondition[] = [];
   const status = server.status;
   if (status === 'suspended' || server.is_suspended) {
@@ -31,10 +33,18 @@ export function serverConditions(server: Pick<Server, 'status' | 'is_suspended' 
     out.push({ label: 'Installing', tone: 'info', message: 'This server is being installed; most actions are unavailable until it finishes.' });
   }
   if (status === 'restoring_backup') {
-    out.push({ label: 'Restoring backup', tone: 'info', message: 'This server is restoring a backup; most actions are unavailable until it finishes.' });
+    out.push({
+      label: 'Restoring backup',
+      tone: 'info',
+      message: 'This server is restoring a backup; most actions are unavailable until it finishes.',
+    });
   }
   if (server.is_transferring) {
-    out.push({ label: 'Transferring', tone: 'info', message: 'This server is being moved to another node; most actions are unavailable until it finishes.' });
+    out.push({
+      label: 'Transferring',
+      tone: 'info',
+      message: 'This server is being moved to another node; most actions are unavailable until it finishes.',
+    });
   }
   if (server.is_node_under_maintenance) {
     out.push({ label: 'Node maintenance', tone: 'warning', message: 'The node of this server is under maintenance; most actions are unavailable.' });

@@ -14,7 +14,15 @@ import { ActivityPage } from '../activity/activity-page';
 
 /* Test-only helpers: a server resource, an account, and the server routes over a stubbed fetch. */
 
-export const testAccount: Account = { id: 7, admin: false, username: 'dana', email: 'dana@example.test', first_name: 'Dana', last_name: 'Demo', language: 'en' };
+export const testAccount: Account = {
+  id: 7,
+  admin: false,
+  username: 'dana',
+  email: 'dana@example.test',
+  first_name: 'Dana',
+  last_name: 'Demo',
+  language: 'en',
+};
 
 export function makeServer(overrides: Partial<Server> = {}): Server {
   return {
@@ -102,7 +110,15 @@ export function renderServerRoutes(path: string) {
     element: <RequireServerPermission permission={page.permission}>{PAGES[page.path]?.() ?? <p>{page.label} page</p>}</RequireServerPermission>,
   }));
   return renderRoutes(
-    [{ element: <RequireAuth />, children: [{ path: '/server/:id', element: <ServerLayout />, children }, { path: '/', element: <p>Server list</p> }] }],
+    [
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: '/server/:id', element: <ServerLayout />, children },
+          { path: '/', element: <p>Server list</p> },
+        ],
+      },
+    ],
     path,
     (client) => client.setQueryData(accountQueries.me().queryKey, testAccount),
   );
