@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { PermissionCheck } from '../contract';
 
 /**
  * The server pages: one table drives the routes, the navigation and the permission guard
@@ -9,7 +10,7 @@ export interface ServerPage {
   /** Path below /server/:id ('' is the overview). */
   path: string;
   label: string;
-  permission: string | null;
+  permission: PermissionCheck | null;
   /** Shown in the server navigation. */
   nav: boolean;
   load: () => Promise<ComponentType>;

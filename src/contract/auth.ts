@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint } from './endpoint';
 
 // §2.10: the user returned by a completed login.
 export const loginUserSchema = z.object({
@@ -56,3 +57,10 @@ export const checkpointRequestSchema = z
   );
 export type CheckpointRequest = z.infer<typeof checkpointRequestSchema>;
 export const checkpointResponseSchema = z.object({ data: loginCompleteSchema });
+
+/** Browser-session routes (spec §4.1, §4.2, pterodactyl-facts §3). */
+export const authEndpoints = {
+  login: endpoint({ method: 'POST', path: '/auth/login', body: loginRequestSchema, response: loginResponseSchema }),
+  checkpoint: endpoint({ method: 'POST', path: '/auth/login/checkpoint', body: checkpointRequestSchema, response: checkpointResponseSchema }),
+  logout: endpoint({ method: 'POST', path: '/auth/logout', response: 'empty' }),
+};

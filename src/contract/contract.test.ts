@@ -14,6 +14,9 @@ import {
   allocationNotesSchema,
   commandSchema,
   paginationSchema,
+  endpointPath,
+  fileEndpoints,
+  serverEndpoints,
 } from './index';
 
 describe('permissions', () => {
@@ -104,5 +107,26 @@ describe('envelopes', () => {
     const base = { total: 1, count: 1, per_page: 50, current_page: 1, total_pages: 1 };
     expect(paginationSchema.safeParse({ ...base, links: {} }).success).toBe(true);
     expect(paginationSchema.safeParse({ ...base, links: [] }).success).toBe(true);
+  });
+});
+
+describe('endpoint tables', () => {
+  it('fills and encodes path parameters', () => {
+    expect(endpointPath(fileEndpoints.list.path, { server: 'a/b c' })).toBe('/api/client/servers/a%2Fb%20c/files/list');
+    expect(endpointPath(serverEndpoints.detail.path, { server: '1a7ce997' })).toBe('/api/client/servers/1a7ce997');
+  });
+
+  it('declares a permission for every file route, matching the reference panel', () => {
+    expect(Object.fromEntries(Object.entries(fileEndpoints).map(([name, e]) => [name, e.permission]))).toEqual({
+      list: 'file.read',
+      contents: 'file.read-content',
+      write: 'file.create',
+      copy: 'file.create',
+      delete: 'file.delete',
+      createFolder: 'file.create',
+      compress: 'file.archive',
+      decompress: 'file.create',
+      rename: 'file.update',
+    });
   });
 });

@@ -20,6 +20,9 @@ export type Permission = (typeof PERMISSION_GROUPS)[PermissionGroup][number];
 
 export const PERMISSIONS: readonly Permission[] = Object.values(PERMISSION_GROUPS).flat();
 
+/** A permission, or `group.*` for "any permission of the group"; a misspelt one does not compile. */
+export type PermissionCheck = Permission | `${PermissionGroup}.*`;
+
 // A Set, never a plain-object lookup: `__proto__`/`constructor` must not count as known (attacks.md §6).
 const KNOWN = new Set<string>(PERMISSIONS);
 
@@ -36,7 +39,7 @@ export const ALL_PERMISSIONS_MARKER = '*';
  * Does a reported permission list grant `wanted`? `*` grants everything, `group.*` grants the
  * group (as the reference SPA reads them), otherwise an exact match.
  */
-export function permits(granted: readonly string[], wanted: string): boolean {
+export function permits(granted: readonly string[], wanted: PermissionCheck): boolean {
   if (granted.includes(ALL_PERMISSIONS_MARKER)) return true;
   if (wanted.endsWith('.*')) {
     const prefix = wanted.slice(0, -1);

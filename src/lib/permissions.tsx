@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { permits } from '../contract';
+import { permits, type PermissionCheck } from '../contract';
 
 /**
  * The current server's permission strings, as the server reports them in
@@ -11,9 +11,6 @@ const ServerPermissionsContext = createContext<readonly string[]>([]);
 export function ServerPermissionsProvider({ permissions, children }: { permissions: readonly string[]; children: ReactNode }) {
   return <ServerPermissionsContext.Provider value={permissions}>{children}</ServerPermissionsContext.Provider>;
 }
-
-/** Permission strings of §5.3, or `group.*` for "any permission of the group". */
-export type PermissionCheck = string;
 
 export function useCan(permission: PermissionCheck | readonly PermissionCheck[]): boolean {
   const granted = useContext(ServerPermissionsContext);

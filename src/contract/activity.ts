@@ -1,0 +1,147 @@
+import * as z from 'zod/mini';
+import { endpoint } from './endpoint';
+import { item, list, nullResourceSchema, paginatedMetaSchema } from './envelope';
+import { filterText, nullableString, pageNumber, perPage, timestamp } from './fields';
+
+/**
+ * Every audit event name the reference panel and its daemon write (its English activity strings),
+ * in one typed list: our server writes only these, the SPA describes them. A real panel may send
+ * others (plugins), so a listed entry's `event` stays a plain string.
+ */
+export const ACTIVITY_EVENTS = [
+  'auth:fail',
+  'auth:success',
+  'auth:password-reset',
+  'auth:reset-password',
+  'auth:checkpoint',
+  'auth:recovery-token',
+  'auth:token',
+  'auth:ip-blocked',
+  'auth:sftp.fail',
+  'user:account.email-changed',
+  'user:account.password-changed',
+  'user:api-key.create',
+  'user:api-key.delete',
+  'user:ssh-key.create',
+  'user:ssh-key.delete',
+  'user:two-factor.create',
+  'user:two-factor.delete',
+  'server:reinstall',
+  'server:console.command',
+  'server:power.start',
+  'server:power.stop',
+  'server:power.restart',
+  'server:power.kill',
+  'server:backup.download',
+  'server:backup.delete',
+  'server:backup.restore',
+  'server:backup.restore-complete',
+  'server:backup.restore-failed',
+  'server:backup.start',
+  'server:backup.complete',
+  'server:backup.fail',
+  'server:backup.lock',
+  'server:backup.unlock',
+  'server:database.create',
+  'server:database.rotate-password',
+  'server:database.delete',
+  'server:file.compress',
+  'server:file.read',
+  'server:file.copy',
+  'server:file.create-directory',
+  'server:file.decompress',
+  'server:file.delete',
+  'server:file.download',
+  'server:file.pull',
+  'server:file.rename',
+  'server:file.write',
+  'server:file.upload',
+  'server:file.uploaded',
+  'server:sftp.denied',
+  'server:sftp.create',
+  'server:sftp.write',
+  'server:sftp.delete',
+  'server:sftp.create-directory',
+  'server:sftp.rename',
+  'server:allocation.create',
+  'server:allocation.notes',
+  'server:allocation.primary',
+  'server:allocation.delete',
+  'server:schedule.create',
+  'server:schedule.update',
+  'server:schedule.execute',
+  'server:schedule.delete',
+  'server:task.create',
+  'server:task.update',
+  'server:task.delete',
+  'server:settings.rename',
+  'server:settings.description',
+  'server:startup.edit',
+  'server:startup.image',
+  'server:subuser.create',
+  'server:subuser.update',
+  'server:subuser.delete',
+] as const;
+export type ActivityEvent = (typeof ACTIVITY_EVENTS)[number];
+
+// §2.8: the embedded user of an activity entry.
+export const activityActorAttributes = z.object({
+  id: z.optional(z.int()),
+  uuid: z.optional(z.string()),
+  admin: z.optional(z.boolean()),
+  username: z.string(),
+  email: z.string(),
+  first_name: z.optional(z.string()),
+  last_name: z.optional(z.string()),
+  language: z.optional(z.string()),
+  image: z.optional(z.string()),
+});
+export const userSchema = item('user', activityActorAttributes);
+
+export const activityLogAttributes = z.object({
+  id: z.string(),
+  batch: nullableString,
+  event: z.string().check(z.regex(/^[a-z_-]+:[a-z0-9_.-]+$/i)),
+  is_api: z.boolean(),
+  ip: nullableString,
+  description: nullableString,
+  properties: z.record(z.string(), z.unknown()),
+  has_additional_metadata: z.boolean(),
+  timestamp,
+  relationships: z.optional(z.object({ actor: z.union([userSchema, nullResourceSchema]) })),
+});
+export const activityLogSchema = item('activity_log', activityLogAttributes);
+export type ActivityLog = z.infer<typeof activityLogAttributes>;
+export const activityLogListSchema = list(activityLogSchema, paginatedMetaSchema);
+
+// §4.18, §8: maximum 100; default 25 as the reference panel.
+export const ACTIVITY_FILTERS = ['filter[event]'] as const;
+export const activityQuerySchema = z.object({
+  page: pageNumber,
+  per_page: perPage(25, 100),
+  'filter[event]': filterText,
+  sort: z.optional(z.enum(['timestamp', '-timestamp'])),
+  include: z
+    .pipe(
+      z.optional(z.string().check(z.maxLength(100))),
+      z.transform((s) =>
+        (s ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    )
+    .check(z.refine((parts) => parts.every((p) => p === 'actor'), 'Only actor may be included.')),
+});
+export type ActivityQuery = z.infer<typeof activityQuerySchema>;
+
+export const activityEndpoints = {
+  /** §4.18 */
+  server: endpoint({
+    method: 'GET',
+    path: '/api/client/servers/:server/activity',
+    query: activityQuerySchema,
+    response: activityLogListSchema,
+    permission: 'activity.read',
+  }),
+};

@@ -1,0 +1,77 @@
+import * as z from 'zod/mini';
+import { endpoint } from './endpoint';
+import { item, list, optionalListMetaSchema } from './envelope';
+import { requiredPath, rootPath, timestamp } from './fields';
+
+// §2.6
+export const fileObjectAttributes = z.object({
+  name: z.string(),
+  mode: z.string(),
+  mode_bits: z.string(),
+  size: z.int(),
+  is_file: z.boolean(),
+  is_symlink: z.boolean(),
+  mimetype: z.string(),
+  created_at: timestamp,
+  modified_at: timestamp,
+});
+export const fileObjectSchema = item('file_object', fileObjectAttributes);
+export type FileObject = z.infer<typeof fileObjectAttributes>;
+export const fileListSchema = list(fileObjectSchema, optionalListMetaSchema);
+
+// files/list, files/contents, files/write, files/download (reference panel names)
+export const directoryQuerySchema = z.object({
+  directory: z.pipe(
+    z.optional(z.string().check(z.maxLength(4096))),
+    z.transform((s) => (s === undefined || s === '' ? '/' : s)),
+  ),
+});
+export const fileQuerySchema = z.object({
+  file: z.string({ error: 'The file field is required.' }).check(z.minLength(1, 'The file field is required.'), z.maxLength(4096)),
+});
+
+const fileList = z
+  .array(requiredPath('A file name may not be empty.'), { error: 'The files field is required.' })
+  .check(z.minLength(1, 'The files field is required.'), z.maxLength(10_000, 'No more than 10000 files may be given at once.'));
+
+// §4.6
+export const compressSchema = z.object({ root: rootPath, files: fileList });
+export type CompressRequest = z.infer<typeof compressSchema>;
+
+// §4.11
+export const deleteFilesSchema = z.object({ root: rootPath, files: fileList });
+
+// §4.12
+export const createFolderSchema = z.object({ root: rootPath, name: requiredPath('The name field is required.') });
+
+// §4.14
+export const copyFileSchema = z.object({ location: requiredPath('The location field is required.') });
+
+// files/rename and files/decompress (reference panel names)
+export const renameFilesSchema = z.object({
+  root: rootPath,
+  files: z
+    .array(z.object({ from: requiredPath('The from field is required.'), to: requiredPath('The to field is required.') }), {
+      error: 'The files field is required.',
+    })
+    .check(z.minLength(1, 'The files field is required.'), z.maxLength(10_000)),
+});
+export const decompressSchema = z.object({ root: rootPath, file: requiredPath('The file field is required.') });
+
+const files = '/api/client/servers/:server/files';
+
+/** The file manager's endpoints, with the reference panel's permission for each (pterodactyl-facts §9.3). */
+export const fileEndpoints = {
+  list: endpoint({ method: 'GET', path: `${files}/list`, query: directoryQuerySchema, response: fileListSchema, permission: 'file.read' }),
+  /** §4.22: the raw text of a file, not JSON. */
+  contents: endpoint({ method: 'GET', path: `${files}/contents`, query: fileQuerySchema, response: 'text', permission: 'file.read-content' }),
+  /** The raw body is the new content; file.create even when overwriting, as the reference panel. */
+  write: endpoint({ method: 'POST', path: `${files}/write`, query: fileQuerySchema, body: 'raw', response: 'empty', permission: 'file.create' }),
+  copy: endpoint({ method: 'POST', path: `${files}/copy`, body: copyFileSchema, response: 'empty', permission: 'file.create' }),
+  delete: endpoint({ method: 'POST', path: `${files}/delete`, body: deleteFilesSchema, response: 'empty', permission: 'file.delete' }),
+  createFolder: endpoint({ method: 'POST', path: `${files}/create-folder`, body: createFolderSchema, response: 'empty', permission: 'file.create' }),
+  compress: endpoint({ method: 'POST', path: `${files}/compress`, body: compressSchema, response: fileObjectSchema, permission: 'file.archive' }),
+  // The reference panel guards decompress with file.create, not file.archive.
+  decompress: endpoint({ method: 'POST', path: `${files}/decompress`, body: decompressSchema, response: 'empty', permission: 'file.create' }),
+  rename: endpoint({ method: 'PUT', path: `${files}/rename`, body: renameFilesSchema, response: 'empty', permission: 'file.update' }),
+};

@@ -1,0 +1,34 @@
+import * as z from 'zod/mini';
+import { item, list } from './envelope';
+import { nullableString, text } from './fields';
+
+// §2.4
+export const eggVariableAttributes = z.object({
+  name: z.string(),
+  description: z.string(),
+  env_variable: z.string(),
+  default_value: z.string(),
+  server_value: nullableString,
+  is_editable: z.boolean(),
+  rules: z.string(),
+});
+export const eggVariableSchema = z.extend(item('egg_variable', eggVariableAttributes), {
+  meta: z.optional(z.object({ startup_command: z.string(), raw_startup_command: z.string() })),
+});
+export type EggVariable = z.infer<typeof eggVariableAttributes>;
+
+export const variablesListMetaSchema = z.object({
+  startup_command: z.optional(z.string()),
+  docker_images: z.optional(z.record(z.string(), z.string())),
+  raw_startup_command: z.optional(z.string()),
+});
+export const eggVariableListSchema = list(eggVariableSchema, z.optional(variablesListMetaSchema));
+
+// §4.10 (image reference rule of the reference panel)
+export const dockerImageSchema = z.object({
+  docker_image: text('The docker image field is required.').check(
+    z.minLength(1, 'The docker image field is required.'),
+    z.maxLength(191, 'The docker image may not be greater than 191 characters.'),
+    z.regex(/^[\w#./\- ]*\|?~?[\w./\-:@ ]*$/, 'The docker image format is invalid.'),
+  ),
+});

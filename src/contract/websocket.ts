@@ -1,0 +1,97 @@
+import * as z from 'zod/mini';
+import { text } from './fields';
+
+/*
+ * The console: the HTTP command and power endpoints, and the Wings websocket protocol. Every frame
+ * in either direction is `{event, args?}` with string arguments; structured payloads (stats,
+ * backup results) travel as one JSON string argument, exactly as Wings sends them.
+ */
+
+// §4.9
+export const commandSchema = z.object({
+  command: text('The command field is required.').check(
+    z.trim(),
+    z.minLength(1, 'The command field is required.'),
+    z.maxLength(4096, 'The command may not be greater than 4096 characters.'),
+  ),
+});
+
+export const POWER_SIGNALS = ['start', 'stop', 'restart', 'kill'] as const;
+export type PowerSignal = (typeof POWER_SIGNALS)[number];
+
+// POST power (reference panel: surrounding spaces are trimmed)
+export const powerSchema = z.object({
+  signal: text('The signal field is required.').check(
+    z.trim(),
+    z.refine((s) => (POWER_SIGNALS as readonly string[]).includes(s), 'The selected signal is invalid.'),
+  ),
+});
+
+/** GET servers/{server}/websocket: a 10-minute token and the node's socket URL (no fractal envelope). */
+export const websocketTokenSchema = z.object({ data: z.object({ token: z.string(), socket: z.string() }) });
+
+/** The states of a server's process, as Wings names them. */
+export const PROCESS_STATES = ['offline', 'starting', 'running', 'stopping'] as const;
+export type ProcessState = (typeof PROCESS_STATES)[number];
+
+/** The `stats` payload (one JSON string argument). */
+export const socketStatsSchema = z.object({
+  memory_bytes: z.number(),
+  memory_limit_bytes: z.number(),
+  cpu_absolute: z.number(),
+  network: z.object({ rx_bytes: z.number(), tx_bytes: z.number() }),
+  uptime: z.number(),
+  state: z.enum(PROCESS_STATES),
+  disk_bytes: z.number(),
+});
+export type SocketStats = z.infer<typeof socketStatsSchema>;
+
+/** The payload of `backup completed:<uuid>`. */
+export const socketBackupCompletedSchema = z.object({
+  uuid: z.string(),
+  is_successful: z.boolean(),
+  checksum: z.string(),
+  checksum_type: z.string(),
+  file_size: z.number(),
+});
+
+/*
+ * Browser → daemon. The reference SPA sends `args: [undefined]`, which JSON turns into `[null]`,
+ * for the events that take no argument, so those accept any args.
+ */
+const noArgs = z.optional(z.array(z.nullable(z.string())));
+const oneArg = z.tuple([z.string()]);
+
+export const socketRequestSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('auth'), args: oneArg }),
+  z.object({ event: z.literal('send logs'), args: noArgs }),
+  z.object({ event: z.literal('send stats'), args: noArgs }),
+  z.object({ event: z.literal('set state'), args: oneArg }),
+  z.object({ event: z.literal('send command'), args: oneArg }),
+]);
+export type SocketRequest = z.infer<typeof socketRequestSchema>;
+
+/** Daemon → browser: the event names Wings sends (`backup completed` carries `:<uuid>`). */
+export const SOCKET_EVENTS = {
+  authSuccess: 'auth success',
+  tokenExpiring: 'token expiring',
+  tokenExpired: 'token expired',
+  jwtError: 'jwt error',
+  daemonError: 'daemon error',
+  daemonMessage: 'daemon message',
+  status: 'status',
+  stats: 'stats',
+  consoleOutput: 'console output',
+  installOutput: 'install output',
+  installStarted: 'install started',
+  installCompleted: 'install completed',
+  backupCompleted: 'backup completed',
+  backupRestoreCompleted: 'backup restore completed',
+  transferLogs: 'transfer logs',
+  transferStatus: 'transfer status',
+  deleted: 'deleted',
+} as const;
+
+/** One frame from the daemon; its `args` are checked per event by the consumer. */
+export const socketMessageSchema = z.object({ event: z.string(), args: z.optional(z.array(z.string())) });
+export type SocketMessage = z.infer<typeof socketMessageSchema>;
