@@ -1,0 +1,161 @@
+import type { Readable } from 'node:stream';
+import type { ActivityEvent, ProcessState, SocketStats } from '../../src/contract';
+import type { DaemonFileStat, ExtractLimits, UploadPart } from './types';
+
+/*
+ * The node daemon as the panel sees it: one interface per capability, each the same whether the
+ * node is this process (the local daemon) or a Wings node across the network. Every call names
+ * the server by uuid; the daemon already holds that server's configuration (pushed with
+ * `servers.configure`), so no call carries limits or quotas. Refusals are `DaemonError`s whose
+ * `kind` the HTTP layer maps to a status in one place.
+ */
+
+/**
+ * What the panel pushes to a node for each server: Wings' server configuration document
+ * (`{settings, process_configuration}` of the reference panel's remote API), so a remote node can
+ * be handed the very same JSON.
+ */
+export interface ServerConfiguration {
+  settings: {
+    uuid: string;
+    meta: { name: string; description: string };
+    suspended: boolean;
+    /** Egg variables plus the reference panel's STARTUP, SERVER_MEMORY, SERVER_IP, SERVER_PORT and P_* values. */
+    environment: Record<string, string>;
+    /** The startup command with `{{VARIABLE}}` placeholders, filled from `environment` when run. */
+    invocation: string;
+    skip_egg_scripts: boolean;
+    build: {
+      /** MiB; 0 = unlimited (as every limit here). */
+      memory_limit: number;
+      swap: number;
+      io_weight: number;
+      /** Percent of one core. */
+      cpu_limit: number;
+      /** A CPU list such as `0-1,3`; '' for any. */
+      threads: string;
+      /** MiB. */
+      disk_space: number;
+      oom_disabled: boolean;
+    };
+    container: { image: string; oom_disabled: boolean; requires_rebuild: boolean };
+    allocations: {
+      force_outgoing_ip: boolean;
+      default: { ip: string; port: number };
+      /** IP → ports assigned to the server on it. */
+      mappings: Record<string, number[]>;
+    };
+    egg: { id: string; file_denylist: string[] };
+  };
+  process_configuration: {
+    /** Output lines that mean "started" (the egg's done strings); empty = running as soon as started. */
+    startup: { done: string[]; user_interaction: string[]; strip_ansi: boolean };
+    /** How to stop it: a console line (`stop`) or a signal (`^C`, `SIGTERM`). */
+    stop: { type: 'command' | 'signal'; value: string };
+  };
+}
+
+/** The file manager's operations; paths are the client's strings, resolved and confined by the daemon. */
+export interface FileCapability {
+  /** Every entry of a directory, symlinks reported as links and never followed. */
+  list(server: string, directory: string): Promise<DaemonFileStat[]>;
+  /** The bytes of a regular file; `too_large` past `maxBytes`, `bad_request` for a directory or special file. */
+  read(server: string, file: string, maxBytes: number): Promise<Buffer>;
+  /** A regular file opened for download; the stream closes the handle when it ends or is destroyed. */
+  open(server: string, file: string): Promise<{ stat: DaemonFileStat; stream: Readable }>;
+  /** Creates or replaces a regular file, all or nothing; `too_large` past `maxBytes`, `no_space` past the disk limit. */
+  write(server: string, file: string, content: Buffer | Readable, options: { maxBytes: number }): Promise<void>;
+  /** Stores uploaded files in `directory` under their base names, all or nothing; returns the stored names. */
+  upload(server: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number }): Promise<string[]>;
+  /** Copies a regular file next to itself (`name copy.ext`, …); returns the new name. */
+  copy(server: string, location: string): Promise<string>;
+  /** Deletes files and directories (recursively); links are removed, never followed. */
+  delete(server: string, root: string, files: string[]): Promise<void>;
+  /** Creates a directory (and missing parents); an existing name is `bad_request`. */
+  createDirectory(server: string, root: string, name: string): Promise<void>;
+  /** Renames or moves within the volume; a missing source is skipped, an existing destination is `bad_request`. */
+  rename(server: string, root: string, files: { from: string; to: string }[]): Promise<void>;
+  /** Writes `archive-<timestamp>.tar.gz` into `root` holding `files`; it counts against the disk limit. */
+  compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat>;
+  /** Extracts a .tar, .tar.gz/.tgz or .zip archive into `root`; hostile, oversized or over-quota archives write nothing. */
+  decompress(server: string, root: string, file: string, options?: { limits?: Partial<ExtractLimits> }): Promise<void>;
+}
+
+/** A server's life on the node. Work that finishes later is reported on the event channel. */
+export interface ServerCapability {
+  /** Takes (or replaces) a server's configuration: when it is created and whenever the panel changes it. */
+  configure(configuration: ServerConfiguration): Promise<void>;
+  /** Creates the server on the node (its volume) and runs its install; `install.completed` follows. */
+  create(server: string): Promise<void>;
+  /** Stops the server and runs its install again; `install.completed` follows. */
+  reinstall(server: string): Promise<void>;
+  /** Stops the server and removes it, its volume included. */
+  delete(server: string): Promise<void>;
+  /**
+   * Refuses websocket tokens with these ids (`jti`) issued before now, so a subuser whose rights
+   * changed must fetch a new token.
+   */
+  revokeSocketTokens(server: string, jtis: string[]): Promise<void>;
+}
+
+/*
+ * The capabilities below come with the console and backup features: the interfaces are fixed here
+ * so those features only add an implementation.
+ */
+
+export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
+
+export interface ProcessCapability {
+  /** `conflict` while another power action or a restore runs; `offline` to stop what is not running. */
+  power(server: string, action: PowerAction): Promise<void>;
+  /** A line for the server's console; `offline` when the process is not running. */
+  command(server: string, line: string): Promise<void>;
+  state(server: string): ProcessState;
+}
+
+export interface ConsoleCapability {
+  /** The last lines of console output, oldest first. */
+  history(server: string, lines: number): Promise<string[]>;
+  /** Live console, install output, state and stats; returns the unsubscribe function. */
+  subscribe(server: string, listener: (event: ConsoleEvent) => void): () => void;
+}
+
+export type ConsoleEvent =
+  | { type: 'console output'; line: string }
+  | { type: 'install output'; line: string }
+  | { type: 'status'; state: ProcessState }
+  | { type: 'stats'; stats: SocketStats };
+
+export interface StatsCapability {
+  resources(server: string): Promise<SocketStats>;
+}
+
+export interface BackupCapability {
+  /** Starts writing a backup in the background; `backup.completed` follows. */
+  create(server: string, backup: string, ignore: string[]): Promise<void>;
+  /** Stops the server and restores the backup in the background; `restore.completed` follows. */
+  restore(server: string, backup: string, options: { truncate: boolean }): Promise<void>;
+  delete(server: string, backup: string): Promise<void>;
+  open(server: string, backup: string): Promise<{ size: number; stream: Readable }>;
+}
+
+/** What a node reports back to the panel about work that finished later, or changed by itself. */
+export type DaemonEvent =
+  | { type: 'install.completed'; server: string; successful: boolean; reinstall: boolean }
+  | { type: 'backup.completed'; server: string; backup: string; successful: boolean; checksum: string; bytes: number }
+  | { type: 'restore.completed'; server: string; backup: string; successful: boolean }
+  | { type: 'state.changed'; server: string; state: ProcessState }
+  /** An action a user took directly on the node (a signed upload, SFTP), for the audit log. */
+  | { type: 'activity'; server: string; user: string; ip: string; event: ActivityEvent; properties: Record<string, unknown> };
+
+export interface DaemonEventChannel {
+  /** Listens to every event of the node; returns the unsubscribe function. */
+  subscribe(listener: (event: DaemonEvent) => void | Promise<void>): () => void;
+}
+
+/** One node's daemon: the capabilities that exist today. */
+export interface NodeDaemon {
+  files: FileCapability;
+  servers: ServerCapability;
+  events: DaemonEventChannel;
+}
