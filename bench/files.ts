@@ -57,7 +57,7 @@ function writeTree(root: string, megabytes: number): void {
 
 export async function benchFiles(): Promise<string[]> {
   const lines: string[] = [];
-  const panel = await makeTestPanel({ logLevel: 'silent' });
+  const panel = await makeTestPanel({ logLevel: 'silent', apiRateLimit: 0 });
   try {
     const owner = await panel.user();
     const server = await panel.server(owner);

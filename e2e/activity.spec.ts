@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import type { ActivityEvent } from '../src/contract';
 import { e2eDataDir } from './support/cli';
 import { databaseFile, openDatabase } from '../server/db';
 import { logActivity } from '../server/services/activity';
@@ -10,7 +11,7 @@ import { logActivity } from '../server/services/activity';
  */
 
 interface Seed {
-  event: string;
+  event: ActivityEvent;
   minutesAgo: number;
   actorId?: number | null;
   properties?: Record<string, unknown>;

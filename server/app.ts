@@ -4,30 +4,19 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import * as z from 'zod/mini';
-import type { Config } from './config';
-import type { Db } from './db';
-import type { Daemon } from './daemon/types';
+import type { AppDeps } from './deps';
+import { nodes } from './db/repos';
+import { assertCsrf, resolveCaller } from './http/authenticate';
 import { fromZodError, HttpError, notFound } from './http/errors';
-import type { Clock } from './lib/time';
-import { assertCsrf, resolveCaller, type Caller } from './services/auth-context';
-import { authRoutes } from './routes/auth';
+import { registerApiRateLimit } from './http/rate-limit';
+import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
+import './http/request-context';
 import { accountRoutes } from './routes/account';
-import { serverRoutes } from './routes/servers';
 import { activityRoutes } from './routes/activity';
+import { authRoutes } from './routes/auth';
 import { fileRoutes } from './routes/files';
-
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  daemon: Daemon;
-  clock: Clock;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller: Caller | null;
-  }
-}
+import { fileTransferRoutes } from './routes/files-transfer';
+import { serverRoutes } from './routes/servers';
 
 export interface BuildAppOptions extends AppDeps {
   /** Directory of the built SPA; when absent or missing only the API is served. */
@@ -50,16 +39,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cookie);
   app.decorateRequest('caller', null);
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Referrer-Policy', 'same-origin');
-    reply.header(
-      'Content-Security-Policy',
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-    );
-    return payload;
-  });
+  const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
+  await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);
 
   // Authentication runs before routing decisions, so a signed-out caller always sees 401, never 404.
   app.addHook('preHandler', async (request) => {
@@ -67,6 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     request.caller = await resolveCaller(deps, request);
     assertCsrf(request, request.caller);
   });
+  await registerApiRateLimit(app, deps.config);
 
   app.setErrorHandler((error, request, reply) => {
     let http: HttpError;
@@ -94,10 +76,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(async (api) => {
     await authRoutes(api, deps);
-    await accountRoutes(api, deps);
+    await accountRoutes(api);
     await serverRoutes(api, deps);
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
+    await fileTransferRoutes(api, deps);
   });
 
   const spaDir = options.spaDir;

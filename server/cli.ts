@@ -37,6 +37,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+process.exitCode = await main(process.argv.slice(2));

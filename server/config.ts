@@ -31,6 +31,8 @@ const envSchema = z.object({
     .min(1)
     .default(100 * 1024 * 1024),
   PANEL_SEED_DEMO: z.stringbool().default(true),
+  // The reference panel's APP_API_CLIENT_RATELIMIT: client API requests per minute per user; 0 = off.
+  PANEL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(720),
   // warn by default: a terminal running `npm start` should stay readable; info logs every request.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
@@ -49,6 +51,8 @@ export interface Config {
   maxEditBytes: number;
   maxUploadBytes: number;
   seedDemo: boolean;
+  /** Client API requests per minute per user (per address when signed out); 0 = no limit. */
+  apiRateLimit: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
@@ -83,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEditBytes: e.PANEL_MAX_EDIT_BYTES,
     maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
     seedDemo: e.PANEL_SEED_DEMO,
+    apiRateLimit: e.PANEL_API_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -202,7 +202,7 @@ const COMMANDS: Record<string, Command> = {
         server: server.uuid_short,
         username: user.username,
         email: user.email,
-        permissions: JSON.parse(subuser.permissions) as string[],
+        permissions: subuser.permissions,
       };
     },
   },

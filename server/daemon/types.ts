@@ -101,7 +101,7 @@ export interface ExtractLimits {
   maxEntries: number;
 }
 
-export type DaemonErrorKind = 'not_found' | 'bad_request' | 'too_large' | 'no_space';
+export type DaemonErrorKind = 'not_found' | 'bad_request' | 'too_large' | 'no_space' | 'conflict' | 'offline' | 'unavailable';
 
 /** The one error a daemon throws for a refused operation; routes map `kind` to an HTTP status. */
 export class DaemonError extends Error {

@@ -1,16 +1,18 @@
 import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely';
 import * as m001 from './migrations/001-initial';
+import * as m002 from './migrations/002-node-daemons';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
+  '002-node-daemons': m002,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider: MIGRATION_PROVIDER });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -70,6 +70,10 @@ export interface NodesTable {
   fqdn: string;
   sftp_port: number;
   maintenance_mode: number;
+  /** Where the node's daemon listens (`https://node:8080`); null for the daemon inside this panel. */
+  daemon_base_url: string | null;
+  /** The secret the panel signs this node's tokens with (transfer URLs, websocket). */
+  daemon_token: string;
 }
 
 export interface EggsTable {

@@ -1,31 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import type { AppDeps } from '../app';
-import { PERMISSION_GROUPS, type accountSchema, type Permission, type PermissionGroup, type systemPermissionsSchema } from '../../src/contract';
-import { requireCaller } from '../services/auth-context';
+import { accountEndpoints, PERMISSION_GROUPS, type Permission, type PermissionGroup } from '../../src/contract';
+import { clientRoute } from '../http/routes';
 
 /** The signed-in account (pterodactyl-facts §9.2) and the permission catalogue the subuser editor shows. */
-export async function accountRoutes(app: FastifyInstance, _deps: AppDeps): Promise<void> {
-  app.get('/api/client/account', async (request): Promise<z.infer<typeof accountSchema>> => {
-    const { user } = requireCaller(request);
-    return {
-      object: 'user',
-      attributes: {
-        id: user.id,
-        admin: user.root_admin === 1,
-        username: user.username,
-        email: user.email,
-        first_name: user.name_first,
-        last_name: user.name_last,
-        language: user.language,
-      },
-    };
-  });
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  await clientRoute(
+    app,
+    accountEndpoints.me,
+  )(async ({ caller: { user } }) => ({
+    object: 'user',
+    attributes: {
+      id: user.id,
+      admin: user.root_admin === 1,
+      username: user.username,
+      email: user.email,
+      first_name: user.name_first,
+      last_name: user.name_last,
+      language: user.language,
+    },
+  }));
 
-  app.get('/api/client/permissions', async (request): Promise<z.infer<typeof systemPermissionsSchema>> => {
-    requireCaller(request);
-    return { object: 'system_permissions', attributes: { permissions: permissionCatalogue() } };
-  });
+  await clientRoute(
+    app,
+    accountEndpoints.permissions,
+  )(async () => ({
+    object: 'system_permissions',
+    attributes: { permissions: permissionCatalogue() },
+  }));
 }
 
 const GROUP_DESCRIPTIONS: Record<PermissionGroup, string> = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activityLogListSchema } from '../../src/contract';
+import { activityLogListSchema, type ActivityEvent } from '../../src/contract';
 import type { ServerRow, UserRow } from '../db/schema';
 import { logActivity } from '../services/activity';
 import { setServerStatus } from '../services/servers';
@@ -20,7 +20,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
   });
 
   async function log(
-    event: string,
+    event: ActivityEvent,
     opts: { actor?: UserRow | null; ip?: string; properties?: Record<string, unknown>; at?: string; serverId?: number } = {},
   ) {
     await logActivity(panel.db, {

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkpointRequestSchema, loginRequestSchema, type LoginResponse } from '../../src/contract';
-import type { AppDeps } from '../app';
+import { authEndpoints, type LoginResponse } from '../../src/contract';
+import type { AppDeps } from '../deps';
 import type { UserRow } from '../db/schema';
 import { badRequest, HttpError, parseWith, tooManyRequests, unauthenticated } from '../http/errors';
+import { userAgentOf } from '../http/request-context';
 import { randomToken } from '../lib/crypto';
 import {
   challengeCookieName,
@@ -11,7 +12,7 @@ import {
   setChallengeCookie,
   setSessionCookie,
   setXsrfCookie,
-} from '../services/auth-context';
+} from '../http/authenticate';
 import {
   BAD_CREDENTIALS,
   BAD_RECOVERY,
@@ -60,7 +61,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   }
 
   function eventContext(request: FastifyRequest): AuthEventContext {
-    return { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512), now: clock.now() };
+    return { ip: request.ip, userAgent: userAgentOf(request), now: clock.now() };
   }
 
   /** Signs the browser in; a new session id and CSRF token every time, replacing any prior session (T-SESS-1). */
@@ -87,9 +88,9 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return reply.status(204).send();
   });
 
-  app.post('/auth/login', async (request, reply): Promise<LoginResponse> => {
+  app.post(authEndpoints.login.path, async (request, reply): Promise<LoginResponse> => {
     throttleAddress(request);
-    const body = parseWith(loginRequestSchema, request.body);
+    const body = parseWith(authEndpoints.login.body, request.body);
     // Keyed by what was typed, never by user id: a locked-out unknown account looks like a known one.
     const accountKey = `login:${body.user.toLowerCase()}`;
     guard(perAccount, accountKey);
@@ -111,9 +112,9 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return { data: { complete: false, confirmation_token: challenge.token } };
   });
 
-  app.post('/auth/login/checkpoint', async (request, reply): Promise<LoginResponse> => {
+  app.post(authEndpoints.checkpoint.path, async (request, reply): Promise<LoginResponse> => {
     throttleAddress(request);
-    const body = parseWith(checkpointRequestSchema, withoutEmptyStrings(request.body));
+    const body = parseWith(authEndpoints.checkpoint.body, withoutEmptyStrings(request.body));
     const ctx = eventContext(request);
 
     const challenge = await findChallenge(db, body.confirmation_token, request.cookies[challengeCookieName(deps)], ctx.now);
@@ -149,7 +150,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return completeLogin(request, reply, user);
   });
 
-  app.post('/auth/logout', async (request, reply) => {
+  app.post(authEndpoints.logout.path, async (request, reply) => {
     // Only a browser session can be logged out; a bearer-key caller has none (T-SESS-3).
     const sessionId = request.caller?.sessionId;
     if (!sessionId) throw unauthenticated();

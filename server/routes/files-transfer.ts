@@ -1,17 +1,19 @@
-import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { AppDeps } from '../app';
-import type { UploadPart } from '../daemon/types';
 import { directoryQuerySchema, fileQuerySchema } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import type { UploadPart } from '../daemon/types';
+import { daemonCall } from '../http/daemon-errors';
 import { badRequest, HttpError, parseWith } from '../http/errors';
+import { declaredLength, requireCaller } from '../http/request-context';
+import { attachmentDisposition } from '../lib/content-disposition';
 import { authorizeServerAction } from '../services/access';
-import { attachmentDisposition, daemonCall, logFileActivity, writeOptions } from '../services/files';
+import { logActivity, serverActivity } from '../services/activity';
+import { writeOptions } from '../services/files';
 
 /*
- * The byte-moving file routes: files/write (raw body), files/download and files/upload
- * (multipart). Bodies are streamed to the daemon, never buffered whole, and only after access is
- * checked (the passthrough parsers leave the stream unread until the handler runs).
+ * The byte-moving file routes: files/download and files/upload (multipart). Bodies are streamed
+ * to the daemon, never buffered whole, and only after access is checked.
  */
 
 type ServerParams = { Params: { server: string } };
@@ -20,21 +22,17 @@ const MAX_UPLOAD_FILES = 100;
 
 const tooLarge = () => new HttpError(413, 'PayloadTooLargeHttpException', 'The file is larger than the allowed upload size.');
 
-function declaredLength(request: FastifyRequest): number | null {
-  const raw = request.headers['content-length'];
-  return raw && /^\d+$/.test(raw) ? Number(raw) : null;
-}
-
-export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function fileTransferRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { daemon } = deps;
 
   // Served directly with the session; the reference panel hands out a signed daemon URL instead.
-  files.get<ServerParams>(`${BASE}/download`, async (request, reply) => {
-    const access = await authorizeServerAction(deps, request, request.params.server, 'file.read-content');
+  app.get<ServerParams>(`${BASE}/download`, async (request, reply) => {
+    const caller = requireCaller(request);
+    const access = await authorizeServerAction(deps.db, caller, request.params.server, 'file.read-content');
     const { file } = parseWith(fileQuerySchema, request.query);
     const { stat, stream } = await daemonCall(() => daemon.openFile(access.server.uuid, file));
     try {
-      await logFileActivity(deps, request, access, 'server:file.download', { file });
+      await logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, 'server:file.download', { file }, deps.clock.now()));
     } catch (error) {
       stream.destroy();
       throw error;
@@ -47,25 +45,8 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
       .send(stream);
   });
 
-  // files/write: the raw body is the file (any content type, as the reference panel's editor sends text/plain).
-  await files.register(async (raw) => {
-    raw.removeAllContentTypeParsers();
-    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    raw.post<ServerParams>(`${BASE}/write`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
-      const { file } = parseWith(fileQuerySchema, request.query);
-      const limit = deps.config.maxUploadBytes;
-      const length = declaredLength(request);
-      if (length !== null && length > limit) throw tooLarge();
-      const body = request.body instanceof Readable ? request.body : Buffer.alloc(0);
-      await daemonCall(() => daemon.writeFile(access.server.uuid, file, body, { maxBytes: limit, ...writeOptions(access) }));
-      await logFileActivity(deps, request, access, 'server:file.write', { file });
-      return reply.status(204).send();
-    });
-  });
-
   // files/upload?directory=: multipart, field name `files` (any field name is accepted), several files at once.
-  await files.register(async (up) => {
+  await app.register(async (up) => {
     await up.register(multipart, {
       throwFileSizeLimit: true,
       limits: {
@@ -78,11 +59,12 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
       },
     });
     up.post<ServerParams>(`${BASE}/upload`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
+      const caller = requireCaller(request);
+      const access = await authorizeServerAction(deps.db, caller, request.params.server, 'file.create');
       const { directory } = parseWith(directoryQuerySchema, request.query);
       if (!request.isMultipart()) throw badRequest('The upload must be a multipart/form-data request.');
       const limit = deps.config.maxUploadBytes;
-      const length = declaredLength(request);
+      const length = declaredLength(request.headers['content-length']);
       // The whole body may carry up to MAX_UPLOAD_FILES files; a declared length past that is refused unread.
       if (length !== null && length > limit * MAX_UPLOAD_FILES + 1024 * 1024) throw tooLarge();
       async function* parts(): AsyncGenerator<UploadPart> {
@@ -93,7 +75,10 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
         }
       }
       const stored = await daemonCall(() => daemon.uploadFiles(access.server.uuid, directory, parts(), { maxBytes: limit, ...writeOptions(access) }));
-      await logFileActivity(deps, request, access, 'server:file.upload', { directory, files: stored });
+      await logActivity(
+        deps.db,
+        serverActivity(caller, request.ip, access.server.id, 'server:file.upload', { directory, files: stored }, deps.clock.now()),
+      );
       return reply.status(204).send();
     });
   });

@@ -1,99 +1,109 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app';
-import {
-  compressSchema,
-  copyFileSchema,
-  createFolderSchema,
-  decompressSchema,
-  deleteFilesSchema,
-  directoryQuerySchema,
-  fileQuerySchema,
-  renameFilesSchema,
-} from '../../src/contract';
-import { parseWith } from '../http/errors';
-import { authorizeServerAction } from '../services/access';
-import { daemonCall, logFileActivity, renderFileObject, writeOptions } from '../services/files';
-import { fileTransferRoutes } from './files-transfer';
+import { fileEndpoints } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { daemonCall } from '../http/daemon-errors';
+import { HttpError } from '../http/errors';
+import { declaredLength } from '../http/request-context';
+import { serverRoute } from '../http/routes';
+import { renderFileObject, writeOptions } from '../services/files';
 
 /*
- * The file manager (reference panel names and codes, pterodactyl-facts §4 and §9.3). Routes stay
- * thin: contract validation, access (404 → 409 → 403), one daemon call, the audit entry. Path
- * safety lives entirely in the daemon, which answers every escape like a missing file; so does
- * the disk limit, which every call that can allocate passes on (`writeOptions`).
+ * The file manager (reference panel names, codes and permissions, declared in the contract's
+ * `fileEndpoints`). Routes stay thin: one daemon call and the audit entry. Path safety lives
+ * entirely in the daemon, which answers every escape like a missing file; so does the disk limit.
  */
 
-type ServerParams = { Params: { server: string } };
-const BASE = '/api/client/servers/:server/files';
+const tooLarge = () => new HttpError(413, 'PayloadTooLargeHttpException', 'The file is larger than the allowed upload size.');
 
 export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { daemon } = deps;
-  // Own encapsulation context: the raw-body and multipart parsers below never reach other routes.
-  await app.register(async (files) => {
-    files.get<ServerParams>(`${BASE}/list`, async (request) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.read');
-      const { directory } = parseWith(directoryQuerySchema, request.query);
-      const entries = await daemonCall(() => daemon.listDirectory(access.server.uuid, directory));
-      return { object: 'list', data: entries.map(renderFileObject) };
-    });
 
-    files.get<ServerParams>(`${BASE}/contents`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.read-content');
-      const { file } = parseWith(fileQuerySchema, request.query);
-      const content = await daemonCall(() => daemon.readFile(access.server.uuid, file, deps.config.maxEditBytes), 'editor');
-      await logFileActivity(deps, request, access, 'server:file.read', { file });
-      return reply.type('text/plain; charset=utf-8').send(content);
-    });
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.list,
+  )(async ({ server, query }) => {
+    const entries = await daemonCall(() => daemon.listDirectory(server.uuid, query.directory));
+    return { object: 'list', data: entries.map(renderFileObject) };
+  });
 
-    files.post<ServerParams>(`${BASE}/copy`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
-      const { location } = parseWith(copyFileSchema, request.body);
-      await daemonCall(() => daemon.copyFile(access.server.uuid, location, writeOptions(access)));
-      await logFileActivity(deps, request, access, 'server:file.copy', { file: location });
-      return reply.status(204).send();
-    });
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.contents,
+  )(async ({ server, query, activity }) => {
+    const content = await daemonCall(() => daemon.readFile(server.uuid, query.file, deps.config.maxEditBytes), 'editor');
+    await activity('server:file.read', { file: query.file });
+    return content;
+  });
 
-    files.post<ServerParams>(`${BASE}/delete`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.delete');
-      const { root, files: names } = parseWith(deleteFilesSchema, request.body);
-      await daemonCall(() => daemon.deleteFiles(access.server.uuid, root, names));
-      await logFileActivity(deps, request, access, 'server:file.delete', { directory: root, files: names });
-      return reply.status(204).send();
-    });
+  // The raw body is the file (any content type, as the reference panel's editor sends text/plain).
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.write,
+  )(async ({ request, access, server, query, body, activity }) => {
+    const limit = deps.config.maxUploadBytes;
+    const length = declaredLength(request.headers['content-length']);
+    if (length !== null && length > limit) throw tooLarge();
+    await daemonCall(() => daemon.writeFile(server.uuid, query.file, body, { maxBytes: limit, ...writeOptions(access) }));
+    await activity('server:file.write', { file: query.file });
+  });
 
-    files.post<ServerParams>(`${BASE}/create-folder`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
-      const { root, name } = parseWith(createFolderSchema, request.body);
-      await daemonCall(() => daemon.createDirectory(access.server.uuid, root, name, writeOptions(access)));
-      await logFileActivity(deps, request, access, 'server:file.create-directory', { name, directory: root });
-      return reply.status(204).send();
-    });
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.copy,
+  )(async ({ access, server, body, activity }) => {
+    await daemonCall(() => daemon.copyFile(server.uuid, body.location, writeOptions(access)));
+    await activity('server:file.copy', { file: body.location });
+  });
 
-    files.post<ServerParams>(`${BASE}/compress`, async (request) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.archive');
-      const { root, files: names } = parseWith(compressSchema, request.body);
-      const archive = await daemonCall(() => daemon.compressFiles(access.server.uuid, root, names, deps.clock.now(), writeOptions(access)));
-      await logFileActivity(deps, request, access, 'server:file.compress', { directory: root, files: names });
-      return renderFileObject(archive);
-    });
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.delete,
+  )(async ({ server, body, activity }) => {
+    await daemonCall(() => daemon.deleteFiles(server.uuid, body.root, body.files));
+    await activity('server:file.delete', { directory: body.root, files: body.files });
+  });
 
-    // The reference panel guards decompress with file.create, not file.archive (pterodactyl-facts §9.3).
-    files.post<ServerParams>(`${BASE}/decompress`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.create');
-      const { root, file } = parseWith(decompressSchema, request.body);
-      // An archive may not expand past the server's remaining disk space nor the daemon's own caps.
-      await daemonCall(() => daemon.decompressFile(access.server.uuid, root, file, writeOptions(access)));
-      await logFileActivity(deps, request, access, 'server:file.decompress', { directory: root, files: file });
-      return reply.status(204).send();
-    });
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.createFolder,
+  )(async ({ access, server, body, activity }) => {
+    await daemonCall(() => daemon.createDirectory(server.uuid, body.root, body.name, writeOptions(access)));
+    await activity('server:file.create-directory', { name: body.name, directory: body.root });
+  });
 
-    files.put<ServerParams>(`${BASE}/rename`, async (request, reply) => {
-      const access = await authorizeServerAction(deps, request, request.params.server, 'file.update');
-      const { root, files: pairs } = parseWith(renameFilesSchema, request.body);
-      await daemonCall(() => daemon.renameFiles(access.server.uuid, root, pairs, writeOptions(access)));
-      await logFileActivity(deps, request, access, 'server:file.rename', { directory: root, files: pairs });
-      return reply.status(204).send();
-    });
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.compress,
+  )(async ({ access, server, body, activity }) => {
+    const archive = await daemonCall(() => daemon.compressFiles(server.uuid, body.root, body.files, deps.clock.now(), writeOptions(access)));
+    await activity('server:file.compress', { directory: body.root, files: body.files });
+    return renderFileObject(archive);
+  });
 
-    await fileTransferRoutes(files, deps);
+  // An archive may not expand past the server's remaining disk space nor the daemon's own caps.
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.decompress,
+  )(async ({ access, server, body, activity }) => {
+    await daemonCall(() => daemon.decompressFile(server.uuid, body.root, body.file, writeOptions(access)));
+    // The reference panel logs the archive under `files`, as one string.
+    await activity('server:file.decompress', { directory: body.root, files: body.file });
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.rename,
+  )(async ({ access, server, body, activity }) => {
+    await daemonCall(() => daemon.renameFiles(server.uuid, body.root, body.files, writeOptions(access)));
+    await activity('server:file.rename', { directory: body.root, files: body.files });
   });
 }

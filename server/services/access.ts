@@ -1,10 +1,9 @@
-import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app';
+import { ALL_PERMISSIONS_MARKER, permits, type Permission, type PermissionCheck } from '../../src/contract';
+import type { Db } from '../db';
+import { nodes, servers, subusers } from '../db/repos';
 import type { ServerRow } from '../db/schema';
-import { ALL_PERMISSIONS_MARKER, type Permission } from '../../src/contract';
 import { conflict, forbidden, notFound } from '../http/errors';
-import { requireCaller, type Caller } from './auth-context';
-import { findServer } from './servers';
+import type { Caller } from './authentication';
 
 /**
  * Access to one server (DESIGN "Rules of the house", pterodactyl-facts A2), checked in the
@@ -16,44 +15,38 @@ export interface ServerAccess {
   server: ServerRow;
   isOwner: boolean;
   isAdmin: boolean;
-  /** Stored permissions of a subuser; owners and admins hold every permission. */
+  /** Stored permissions of a subuser; null for owners and admins, who hold every permission. */
   subuserPermissions: Permission[] | null;
   /** What `meta.user_permissions` reports (pterodactyl-facts A3). */
   reported: string[];
-  can(permission: Permission): boolean;
+  can(permission: PermissionCheck): boolean;
 }
 
-export async function serverAccess(deps: AppDeps, request: FastifyRequest, id: string): Promise<ServerAccess> {
-  const caller = requireCaller(request);
-  const server = await findServer(deps.db, id);
+const ADMIN_REPORTED = [ALL_PERMISSIONS_MARKER, 'admin.websocket.errors', 'admin.websocket.install', 'admin.websocket.transfer'];
+
+/** The caller's relation to the server named by `id` (identifier or uuid); 404 when there is none. */
+export async function serverAccess(db: Db, caller: Caller, id: string): Promise<ServerAccess> {
+  const server = await servers.findByIdentifier(db, id);
   if (!server) throw notFound();
   const isOwner = server.owner_id === caller.user.id;
   const isAdmin = caller.user.root_admin === 1;
-  let subuserPermissions: Permission[] | null = null;
+  let stored: Permission[] | null = null;
   if (!isOwner) {
-    const sub = await deps.db
-      .selectFrom('subusers')
-      .select('permissions')
-      .where('server_id', '=', server.id)
-      .where('user_id', '=', caller.user.id)
-      .executeTakeFirst();
-    if (sub) subuserPermissions = JSON.parse(sub.permissions) as Permission[];
+    const sub = await subusers.find(db, server.id, caller.user.id);
+    if (sub) stored = sub.permissions;
     else if (!isAdmin) throw notFound('The requested resource does not exist on this server.');
   }
   const full = isOwner || isAdmin;
-  const reported = isAdmin
-    ? [ALL_PERMISSIONS_MARKER, 'admin.websocket.errors', 'admin.websocket.install', 'admin.websocket.transfer']
-    : full
-      ? [ALL_PERMISSIONS_MARKER]
-      : [...(subuserPermissions ?? [])];
+  const reported = isAdmin ? ADMIN_REPORTED : full ? [ALL_PERMISSIONS_MARKER] : [...(stored ?? [])];
   return {
     caller,
     server,
     isOwner,
     isAdmin,
-    subuserPermissions: full ? null : subuserPermissions,
+    subuserPermissions: full ? null : stored,
     reported,
-    can: (permission) => full || (subuserPermissions ?? []).includes(permission),
+    // The same reading of `*` and `group.*` as the SPA, over what the caller really holds.
+    can: (permission) => full || permits(stored ?? [], permission),
   };
 }
 
@@ -69,18 +62,21 @@ export function assertServerUsable(server: ServerRow, nodeUnderMaintenance = fal
 }
 
 /**
- * Everything a server action route needs: membership (404), usable state (409), then the
- * permission (403). Pass `permission: null` for routes any member may use.
+ * Everything a server action needs: membership (404), usable state (409, unless `anyState`), then
+ * the permission (403). `permission: null` lets any member through.
  */
 export async function authorizeServerAction(
-  deps: AppDeps,
-  request: FastifyRequest,
+  db: Db,
+  caller: Caller,
   id: string,
-  permission: Permission | null,
+  permission: PermissionCheck | null,
+  options: { anyState?: boolean } = {},
 ): Promise<ServerAccess> {
-  const access = await serverAccess(deps, request, id);
-  const node = await deps.db.selectFrom('nodes').select('maintenance_mode').where('id', '=', access.server.node_id).executeTakeFirst();
-  assertServerUsable(access.server, node?.maintenance_mode === 1);
+  const access = await serverAccess(db, caller, id);
+  if (!options.anyState) {
+    const node = await nodes.findById(db, access.server.node_id);
+    assertServerUsable(access.server, node?.maintenance_mode === 1);
+  }
   if (permission && !access.can(permission)) throw forbidden();
   return access;
 }

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { sql, type SqlBool } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db';
-import type { ActivityLogRow } from '../db/schema';
+import { activity } from '../db/repos';
+import type { ActivityWithActor, SubjectType } from '../db/repos/activity';
 import type { ActivityQuery, activityLogSchema } from '../../src/contract';
 import { isoOffset } from '../lib/time';
-import type { SubjectType } from './activity';
-import { escapeLike } from './server-list';
 
 /*
  * Reading the audit log (spec §4.18, pterodactyl-facts §7): the entries of one subject, a page at
@@ -20,16 +18,6 @@ export interface ActivityViewer {
   isAdmin: boolean;
 }
 
-interface ActorColumns {
-  actor_uuid: string | null;
-  actor_username: string | null;
-  actor_email: string | null;
-  actor_admin: number | null;
-  actor_first: string | null;
-  actor_last: string | null;
-  actor_language: string | null;
-}
-
 // Never shown to anyone (pterodactyl-facts §7).
 const DISABLED_EVENTS = ['server:file.upload'];
 
@@ -40,49 +28,14 @@ export async function listActivity(
   viewer: ActivityViewer,
   query: ActivityQuery,
 ): Promise<{ data: ActivityResource[]; total: number }> {
-  const event = query['filter[event]'];
-  // Driven by the subjects index (subject → log ids), joined to each log by rowid: measured about
-  // twice as fast as `id IN (subquery)` at 10,000 entries. A log names each subject once.
-  const base = db
-    .selectFrom('activity_subjects as s')
-    .innerJoin('activity_logs as l', 'l.id', 's.activity_log_id')
-    .where('s.subject_type', '=', subject.type)
-    .where('s.subject_id', '=', subject.id)
-    .where('l.event', 'not in', DISABLED_EVENTS)
-    .$if(Boolean(event), (qb) => qb.where(sql<SqlBool>`l.event like ${`%${escapeLike(event ?? '')}%`} escape '\\'`));
-
-  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(countRow?.n ?? 0);
-  const offset = (query.page - 1) * query.per_page;
-  if (total <= offset) return { data: [], total };
-
-  const direction = query.sort === 'timestamp' ? 'asc' : 'desc';
-  // Sort narrow rows (ids) to pick the page, then load only that page's full rows and actors.
-  const pageIds = base.select('l.id').orderBy('l.timestamp', direction).orderBy('l.id', direction).limit(query.per_page).offset(offset);
-  const rows = await db
-    .selectFrom('activity_logs as l')
-    .leftJoin('users as u', 'u.id', 'l.actor_id')
-    .where('l.id', 'in', pageIds)
-    .selectAll('l')
-    .select([
-      'u.uuid as actor_uuid',
-      'u.username as actor_username',
-      'u.email as actor_email',
-      'u.root_admin as actor_admin',
-      'u.name_first as actor_first',
-      'u.name_last as actor_last',
-      'u.language as actor_language',
-    ])
-    .orderBy('l.timestamp', direction)
-    .orderBy('l.id', direction)
-    .execute();
+  const { rows, total } = await activity.listForSubject(db, subject, query, DISABLED_EVENTS);
   const withActor = query.include.includes('actor');
   return { data: rows.map((row) => activityResource(row, viewer, withActor)), total };
 }
 
-export function activityResource(row: ActivityLogRow & ActorColumns, viewer: ActivityViewer, withActor: boolean): ActivityResource {
+export function activityResource(row: ActivityWithActor, viewer: ActivityViewer, withActor: boolean): ActivityResource {
   const isActor = row.actor_id !== null && row.actor_id === viewer.userId;
-  const raw = parseProperties(row.properties);
+  const raw = row.properties;
   const attributes: ActivityResource['attributes'] = {
     id: createHash('sha1').update(String(row.id)).digest('hex'),
     batch: row.batch ?? '',
@@ -122,15 +75,6 @@ export function activityResource(row: ActivityLogRow & ActorColumns, viewer: Act
 /** The avatar URL the reference panel gives users: Gravatar by the md5 of the trimmed, lower-cased e-mail. */
 export function gravatarUrl(email: string): string {
   return `https://www.gravatar.com/avatar/${createHash('md5').update(email.trim().toLowerCase()).digest('hex')}`;
-}
-
-function parseProperties(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { ActivityEvent } from '../../src/contract';
 import type { Db } from '../db';
+import { allocations, eggs, servers as serverRepo, users } from '../db/repos';
 import type { Daemon } from '../daemon/types';
 import type { ServerRow, UserRow } from '../db/schema';
 import { writeDemoTree } from '../daemon/demo-tree';
@@ -25,8 +27,7 @@ export interface DemoSummary {
 
 /** True when no user exists yet: the only state in which demo data may be written. */
 export async function isPanelEmpty(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  return row === undefined;
+  return !(await users.hasAny(db));
 }
 
 interface DemoServerSpec {
@@ -155,7 +156,7 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
     );
     await setVariables(db, server, spec.version);
     if (spec.status) {
-      server = await db.updateTable('servers').set({ status: spec.status }).where('id', '=', server.id).returningAll().executeTakeFirstOrThrow();
+      server = await serverRepo.setStatus(db, server.id, spec.status, created);
     }
     await writeDemoTree(daemon, server.uuid);
     servers.set(spec.key, server);
@@ -164,18 +165,22 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
   for (const spec of SERVERS) {
     const server = mustGet(servers, spec.key);
     for (const extra of spec.extra ?? []) {
-      await db
-        .insertInto('allocations')
-        .values({ node_id: server.node_id, ip: '127.0.0.1', ip_alias: null, port: extra.port, server_id: server.id, notes: extra.notes })
-        .execute();
+      await allocations.insert(db, {
+        node_id: server.node_id,
+        ip: '127.0.0.1',
+        ip_alias: null,
+        port: extra.port,
+        server_id: server.id,
+        notes: extra.notes,
+      });
     }
   }
   const nodeId = servers.get('survival')?.node_id;
   if (nodeId !== undefined) {
-    await db
-      .insertInto('allocations')
-      .values(FREE_PORTS.map((port) => ({ node_id: nodeId, ip: '127.0.0.1', ip_alias: null, port, server_id: null, notes: null })))
-      .execute();
+    await allocations.insertMany(
+      db,
+      FREE_PORTS.map((port) => ({ node_id: nodeId, ip: '127.0.0.1', ip_alias: null, port, server_id: null, notes: null })),
+    );
   }
 
   const survival = mustGet(servers, 'survival');
@@ -196,12 +201,12 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
 
 /** Server-specific values for the default egg's variables (the rest keep their defaults). */
 async function setVariables(db: Db, server: ServerRow, version: string): Promise<void> {
-  const vars = await db.selectFrom('egg_variables').select(['id', 'env_variable']).where('egg_id', '=', server.egg_id).execute();
+  const vars = await eggs.variablesOf(db, [server.egg_id]);
   const values: Record<string, string> = { SERVER_JARFILE: 'server.jar', MINECRAFT_VERSION: version, BUILD_NUMBER: 'latest' };
   const rows = vars
     .filter((v) => values[v.env_variable] !== undefined)
     .map((v) => ({ server_id: server.id, variable_id: v.id, variable_value: values[v.env_variable] ?? '' }));
-  if (rows.length) await db.insertInto('server_variables').values(rows).execute();
+  await serverRepo.insertVariableValues(db, rows);
 }
 
 function mustGet<K, V>(map: Map<K, V>, key: K): V {
@@ -210,7 +215,7 @@ function mustGet<K, V>(map: Map<K, V>, key: K): V {
   return value;
 }
 
-type EntrySpec = [hoursAgo: number, event: string, actor: 'admin' | 'user', properties: Record<string, unknown>];
+type EntrySpec = [hoursAgo: number, event: ActivityEvent, actor: 'admin' | 'user', properties: Record<string, unknown>];
 
 /** A few days of believable history per server, newest last. */
 function serverHistory(name: string): Record<string, EntrySpec[]> {

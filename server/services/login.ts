@@ -1,5 +1,6 @@
 import type { LoginUser } from '../../src/contract';
 import type { Db } from '../db';
+import { sessions } from '../db/repos';
 import type { UserRow } from '../db/schema';
 import { randomAlnum, randomToken, sha256 } from '../lib/crypto';
 import { isoOffset } from '../lib/time';
@@ -64,22 +65,18 @@ export interface NewChallenge {
 export async function createChallenge(db: Db, userId: number, now: Date, previousBrowserSecret?: string): Promise<NewChallenge> {
   const token = randomAlnum(64);
   const browserSecret = randomToken(32);
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('login_challenges').where('expires_at', '<=', now.toISOString()).execute();
-    if (previousBrowserSecret) {
-      await trx.deleteFrom('login_challenges').where('browser_hash', '=', sha256(previousBrowserSecret)).execute();
-    }
-    await trx
-      .insertInto('login_challenges')
-      .values({
-        id: sha256(token),
-        browser_hash: sha256(browserSecret),
-        user_id: userId,
-        expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
-        created_at: now.toISOString(),
-      })
-      .execute();
-  });
+  await sessions.insertChallenge(
+    db,
+    {
+      id: sha256(token),
+      browser_hash: sha256(browserSecret),
+      user_id: userId,
+      expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(),
+      created_at: now.toISOString(),
+    },
+    now,
+    previousBrowserSecret ? sha256(previousBrowserSecret) : undefined,
+  );
   return { token, browserSecret };
 }
 
@@ -94,13 +91,7 @@ export interface LiveChallenge {
  */
 export async function findChallenge(db: Db, token: string, browserSecret: string | undefined, now: Date): Promise<LiveChallenge | null> {
   if (!browserSecret) return null;
-  const row = await db
-    .selectFrom('login_challenges')
-    .innerJoin('users', 'users.id', 'login_challenges.user_id')
-    .selectAll('users')
-    .select(['login_challenges.id as challenge_id', 'login_challenges.browser_hash', 'login_challenges.expires_at as challenge_expires_at'])
-    .where('login_challenges.id', '=', sha256(token))
-    .executeTakeFirst();
+  const row = await sessions.findChallengeWithUser(db, sha256(token));
   if (!row) return null;
   const { challenge_id, browser_hash, challenge_expires_at, ...user } = row;
   if (new Date(challenge_expires_at).getTime() <= now.getTime()) {
@@ -112,7 +103,7 @@ export async function findChallenge(db: Db, token: string, browserSecret: string
 }
 
 export async function deleteChallenge(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('login_challenges').where('id', '=', id).execute();
+  await sessions.removeChallenge(db, id);
 }
 
 export interface AuthEventContext {

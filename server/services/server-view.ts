@@ -1,7 +1,16 @@
 import type { z } from 'zod';
 import type { Db } from '../db';
-import type { AllocationRow, EggRow, EggVariableRow, NodeRow, ServerRow } from '../db/schema';
-import type { allocationSchema, eggVariableSchema, Permission, serverSchema, serverWithMetaSchema } from '../../src/contract';
+import { allocations, eggs, nodes, servers as serverRepo, subusers } from '../db/repos';
+import type { Egg } from '../db/repos/eggs';
+import type { AllocationRow, EggVariableRow, NodeRow, ServerRow } from '../db/schema';
+import {
+  permits,
+  type allocationSchema,
+  type eggVariableSchema,
+  type PermissionCheck,
+  type serverSchema,
+  type serverWithMetaSchema,
+} from '../../src/contract';
 import type { ServerAccess } from './access';
 
 /*
@@ -20,11 +29,11 @@ export interface ServerViewer {
   isAdmin: boolean;
 }
 
-type Can = (permission: Permission) => boolean;
+type Can = (permission: PermissionCheck) => boolean;
 
 interface Related {
   nodes: Map<number, NodeRow>;
-  eggs: Map<number, EggRow>;
+  eggs: Map<number, Egg>;
   eggVariables: Map<number, EggVariableRow[]>;
   values: Map<string, string>;
   allocations: Map<number, AllocationRow[]>;
@@ -36,24 +45,18 @@ const HIDDEN = '[hidden]';
 export async function renderServers(db: Db, servers: readonly ServerRow[], viewer: ServerViewer): Promise<ServerResource[]> {
   if (servers.length === 0) return [];
   const needsSubuserRows = !viewer.isAdmin && servers.some((s) => s.owner_id !== viewer.userId);
-  const subRows = needsSubuserRows
-    ? await db
-        .selectFrom('subusers')
-        .select(['server_id', 'permissions'])
-        .where('user_id', '=', viewer.userId)
-        .where(
-          'server_id',
-          'in',
-          servers.map((s) => s.id),
-        )
-        .execute()
-    : [];
-  const granted = new Map(subRows.map((r) => [r.server_id, new Set(JSON.parse(r.permissions) as string[])]));
+  const granted = needsSubuserRows
+    ? await subusers.permissionsOn(
+        db,
+        viewer.userId,
+        servers.map((s) => s.id),
+      )
+    : new Map<number, readonly string[]>();
   const related = await loadRelated(db, servers);
   return servers.map((server) => {
     const full = viewer.isAdmin || server.owner_id === viewer.userId;
-    const perms = granted.get(server.id);
-    return toResource(server, related, viewer, (p) => full || (perms?.has(p) ?? false));
+    const perms = granted.get(server.id) ?? [];
+    return toResource(server, related, viewer, (p) => full || permits(perms, p));
   });
 }
 
@@ -71,19 +74,19 @@ async function loadRelated(db: Db, servers: readonly ServerRow[]): Promise<Relat
   const ids = servers.map((s) => s.id);
   const nodeIds = [...new Set(servers.map((s) => s.node_id))];
   const eggIds = [...new Set(servers.map((s) => s.egg_id))];
-  const [nodes, eggs, eggVariables, values, allocations] = await Promise.all([
-    db.selectFrom('nodes').selectAll().where('id', 'in', nodeIds).execute(),
-    db.selectFrom('eggs').selectAll().where('id', 'in', eggIds).execute(),
-    db.selectFrom('egg_variables').selectAll().where('egg_id', 'in', eggIds).orderBy('id').execute(),
-    db.selectFrom('server_variables').select(['server_id', 'variable_id', 'variable_value']).where('server_id', 'in', ids).execute(),
-    db.selectFrom('allocations').selectAll().where('server_id', 'in', ids).orderBy('id').execute(),
+  const [nodeRows, eggRows, eggVariables, values, allocationRows] = await Promise.all([
+    nodes.findByIds(db, nodeIds),
+    eggs.findByIds(db, eggIds),
+    eggs.variablesOf(db, eggIds),
+    serverRepo.variableValues(db, ids),
+    allocations.ofServers(db, ids),
   ]);
   return {
-    nodes: new Map(nodes.map((n) => [n.id, n])),
-    eggs: new Map(eggs.map((e) => [e.id, e])),
+    nodes: new Map(nodeRows.map((n) => [n.id, n])),
+    eggs: new Map(eggRows.map((e) => [e.id, e])),
     eggVariables: groupBy(eggVariables, (v) => v.egg_id),
-    values: new Map(values.map((v) => [`${v.server_id}:${v.variable_id}`, v.variable_value])),
-    allocations: groupBy(allocations, (a) => a.server_id ?? 0),
+    values,
+    allocations: groupBy(allocationRows, (a) => a.server_id ?? 0),
   };
 }
 
@@ -122,12 +125,12 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
         disk: server.disk,
         io: server.io,
         cpu: server.cpu,
-        threads: server.threads,
+        threads: server.threads ?? '',
         oom_disabled: server.oom_disabled === 1,
       },
       invocation,
       docker_image: server.docker_image,
-      egg_features: egg ? parseJson<string[]>(egg.features, []) : [],
+      egg_features: egg ? egg.features : [],
       feature_limits: { databases: server.database_limit, allocations: server.allocation_limit, backups: server.backup_limit },
       status: server.status,
       is_suspended: server.status === 'suspended',
@@ -145,7 +148,7 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
               data: variables.filter((v) => v.row.user_viewable === 1).map((v) => variableResource(v.row, v.value, invocation, server.startup)),
               meta: {
                 startup_command: invocation,
-                docker_images: egg ? parseJson<Record<string, string>>(egg.docker_images, {}) : {},
+                docker_images: egg ? egg.docker_images : {},
                 raw_startup_command: server.startup,
               },
             }
@@ -222,12 +225,4 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[
     else map.set(k, [row]);
   }
   return map;
-}
-
-function parseJson<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { writeTransaction, type Db } from '../db';
 import type { Daemon } from '../daemon/types';
+import { allocations, eggs, nodes, servers } from '../db/repos';
 import type { ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
+import { randomToken } from '../lib/crypto';
 
 /*
  * Creating servers (CLI, demo data, tests). The embedded panel has one local node and a default
@@ -41,37 +43,26 @@ const DEFAULT_EGG = {
 };
 
 export async function ensureDefaultNode(db: Db): Promise<number> {
-  const node = await db.selectFrom('nodes').select('id').orderBy('id').executeTakeFirst();
-  if (node) return node.id;
-  const row = await db
-    .insertInto('nodes')
-    .values({ uuid: randomUUID(), name: 'local', fqdn: '127.0.0.1', sftp_port: 2022, maintenance_mode: 0 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const existing = await nodes.first(db);
+  if (existing) return existing.id;
+  // The node of the daemon inside this panel: no daemon address of its own.
+  const node = { uuid: randomUUID(), name: 'local', fqdn: '127.0.0.1', sftp_port: 2022, maintenance_mode: 0, daemon_base_url: null };
+  return (await nodes.insert(db, { ...node, daemon_token: randomToken(32) })).id;
 }
 
 export async function ensureDefaultEgg(db: Db): Promise<number> {
-  const egg = await db.selectFrom('eggs').select('id').orderBy('id').executeTakeFirst();
+  const egg = await eggs.first(db);
   if (egg) return egg.id;
-  return writeTransaction(db, async (trx) => {
-    const row = await trx
-      .insertInto('eggs')
-      .values({
-        uuid: randomUUID(),
-        name: DEFAULT_EGG.name,
-        startup: DEFAULT_EGG.startup,
-        docker_images: JSON.stringify(DEFAULT_EGG.docker_images),
-        features: JSON.stringify(DEFAULT_EGG.features),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('egg_variables')
-      .values(DEFAULT_EGG.variables.map((v) => ({ ...v, egg_id: row.id, user_viewable: 1, user_editable: 1 })))
-      .execute();
-    return row.id;
-  });
+  return writeTransaction(db, (trx) =>
+    eggs.insert(trx, {
+      uuid: randomUUID(),
+      name: DEFAULT_EGG.name,
+      startup: DEFAULT_EGG.startup,
+      docker_images: DEFAULT_EGG.docker_images,
+      features: DEFAULT_EGG.features,
+      variables: DEFAULT_EGG.variables.map((v) => ({ ...v, user_viewable: 1, user_editable: 1 })),
+    }),
+  );
 }
 
 export interface CreateServerInput {
@@ -89,81 +80,56 @@ export interface CreateServerInput {
 
 export async function createServer(db: Db, daemon: Daemon, input: CreateServerInput, now: Date): Promise<ServerRow> {
   const nodeId = await ensureDefaultNode(db);
-  const eggId = await ensureDefaultEgg(db);
-  const egg = await db.selectFrom('eggs').selectAll().where('id', '=', eggId).executeTakeFirstOrThrow();
-  const images = Object.values(JSON.parse(egg.docker_images) as Record<string, string>);
+  const egg = await eggs.findById(db, await ensureDefaultEgg(db));
+  if (!egg) throw new Error('The default egg is missing.');
   const ip = input.ip ?? '127.0.0.1';
   const server = await writeTransaction(db, async (trx) => {
-    let port = input.port;
-    if (port === undefined) {
-      const top = await trx
-        .selectFrom('allocations')
-        .select((eb) => eb.fn.max('port').as('max'))
-        .where('node_id', '=', nodeId)
-        .where('ip', '=', ip)
-        .executeTakeFirst();
-      port = Math.max(25564, Number(top?.max ?? 25564)) + 1;
-    }
+    const port = input.port ?? Math.max(25564, (await allocations.highestPort(trx, nodeId, ip)) ?? 25564) + 1;
     // Unique short ids: regenerate on the rare collision of the first 8 characters.
     let uuid = randomUUID();
-    while (await trx.selectFrom('servers').select('id').where('uuid_short', '=', uuid.slice(0, 8)).executeTakeFirst()) uuid = randomUUID();
+    while (await servers.shortIdTaken(trx, uuid.slice(0, 8))) uuid = randomUUID();
     const ts = now.toISOString();
-    const row = await trx
-      .insertInto('servers')
-      .values({
-        uuid,
-        uuid_short: uuid.slice(0, 8),
-        external_id: input.externalId ?? null,
-        node_id: nodeId,
-        owner_id: input.ownerId,
-        egg_id: eggId,
-        name: input.name,
-        description: input.description ?? '',
-        status: null,
-        is_transferring: 0,
-        memory: input.memory ?? 1024,
-        swap: 0,
-        disk: input.disk ?? 5120,
-        io: 500,
-        cpu: input.cpu ?? 100,
-        threads: null,
-        oom_disabled: 1,
-        allocation_id: null,
-        startup: egg.startup,
-        docker_image: images[0] ?? 'ghcr.io/pterodactyl/yolks:java_21',
-        database_limit: 2,
-        allocation_limit: 3,
-        backup_limit: 3,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const allocation = await trx
-      .insertInto('allocations')
-      .values({ node_id: nodeId, ip, ip_alias: null, port, server_id: row.id, notes: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return trx.updateTable('servers').set({ allocation_id: allocation.id }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    const row = await servers.insert(trx, {
+      uuid,
+      uuid_short: uuid.slice(0, 8),
+      external_id: input.externalId ?? null,
+      node_id: nodeId,
+      owner_id: input.ownerId,
+      egg_id: egg.id,
+      name: input.name,
+      description: input.description ?? '',
+      status: null,
+      is_transferring: 0,
+      memory: input.memory ?? 1024,
+      swap: 0,
+      disk: input.disk ?? 5120,
+      io: 500,
+      cpu: input.cpu ?? 100,
+      threads: null,
+      oom_disabled: 1,
+      allocation_id: null,
+      startup: egg.startup,
+      docker_image: Object.values(egg.docker_images)[0] ?? 'ghcr.io/pterodactyl/yolks:java_21',
+      database_limit: 2,
+      allocation_limit: 3,
+      backup_limit: 3,
+      created_at: ts,
+      updated_at: ts,
+    });
+    const allocation = await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port, server_id: row.id, notes: null });
+    return servers.setPrimaryAllocation(trx, row.id, allocation.id);
   });
   await daemon.createVolume(server.uuid);
   return server;
 }
 
 /** Finds a server by its 8-character identifier or its full uuid (pterodactyl-facts A1). */
-export async function findServer(db: Db, id: string): Promise<ServerRow | undefined> {
-  if (id.length === 8) return db.selectFrom('servers').selectAll().where('uuid_short', '=', id).executeTakeFirst();
-  if (id.length === 36) return db.selectFrom('servers').selectAll().where('uuid', '=', id.toLowerCase()).executeTakeFirst();
-  return undefined;
+export function findServer(db: Db, id: string): Promise<ServerRow | undefined> {
+  return servers.findByIdentifier(db, id);
 }
 
 export async function setServerStatus(db: Db, id: string, status: ServerStatus | null, now: Date): Promise<ServerRow> {
   const server = await findServer(db, id);
   if (!server) throw notFound();
-  return db
-    .updateTable('servers')
-    .set({ status, updated_at: now.toISOString() })
-    .where('id', '=', server.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return servers.setStatus(db, server.id, status, now);
 }

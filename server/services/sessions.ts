@@ -1,4 +1,5 @@
 import type { Db } from '../db';
+import { sessions } from '../db/repos';
 import { randomToken, sha256 } from '../lib/crypto';
 
 export interface NewSession {
@@ -15,22 +16,19 @@ export async function createSession(
   const token = randomToken(32);
   const csrfToken = randomToken(32);
   const ts = meta.now.toISOString();
-  await db
-    .insertInto('sessions')
-    .values({
-      id: sha256(token),
-      user_id: userId,
-      csrf_token: csrfToken,
-      ip: meta.ip,
-      user_agent: meta.userAgent.slice(0, 512),
-      created_at: ts,
-      last_active_at: ts,
-      expires_at: new Date(meta.now.getTime() + meta.lifetimeMinutes * 60_000).toISOString(),
-    })
-    .execute();
+  await sessions.insert(db, {
+    id: sha256(token),
+    user_id: userId,
+    csrf_token: csrfToken,
+    ip: meta.ip,
+    user_agent: meta.userAgent.slice(0, 512),
+    created_at: ts,
+    last_active_at: ts,
+    expires_at: new Date(meta.now.getTime() + meta.lifetimeMinutes * 60_000).toISOString(),
+  });
   return { token, csrfToken };
 }
 
 export async function destroySession(db: Db, sessionId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  await sessions.remove(db, sessionId);
 }

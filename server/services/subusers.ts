@@ -1,5 +1,7 @@
 import type { Db } from '../db';
-import type { SubuserRow, UserRow } from '../db/schema';
+import { subusers } from '../db/repos';
+import type { Subuser } from '../db/repos/subusers';
+import type { UserRow } from '../db/schema';
 import { isPermission, type Permission } from '../../src/contract';
 import { badRequest } from '../http/errors';
 import { randomAlnum } from '../lib/crypto';
@@ -25,7 +27,7 @@ export async function addSubuser(
   email: string,
   permissions: readonly string[],
   now: Date,
-): Promise<{ subuser: SubuserRow; user: UserRow }> {
+): Promise<{ subuser: Subuser; user: UserRow }> {
   let user = await findUserByEmail(db, email);
   if (user?.id === server.owner_id) {
     throw badRequest('You cannot add the server owner as a subuser for this server.', 'UserIsServerOwnerException');
@@ -48,17 +50,6 @@ export async function addSubuser(
       now,
     );
   }
-  const ts = now.toISOString();
-  const subuser = await db
-    .insertInto('subusers')
-    .values({
-      user_id: user.id,
-      server_id: server.id,
-      permissions: JSON.stringify(normalisePermissions(permissions)),
-      created_at: ts,
-      updated_at: ts,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const subuser = await subusers.insert(db, { user_id: user.id, server_id: server.id, permissions: normalisePermissions(permissions), now });
   return { subuser, user };
 }

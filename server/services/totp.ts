@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../db';
+import { users } from '../db/repos';
 import { safeEqual } from '../lib/crypto';
 import { verifyPassword } from './users';
 
@@ -49,25 +50,18 @@ export function matchTotpStep(secret: string, code: string, at: Date, lastStep: 
  * Records `step` as used. Conditional on it being newer than the stored one, so two requests
  * racing with the same code cannot both succeed.
  */
-export async function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set({ totp_last_step: step })
-    .where('id', '=', userId)
-    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
+  return users.claimTotpStep(db, userId, step);
 }
 
 /** Checks a recovery token against the user's stored hashes and deletes the match (single use). */
 export async function consumeRecoveryToken(db: Db, userId: number, token: string): Promise<boolean> {
-  const rows = await db.selectFrom('recovery_tokens').select(['id', 'token_hash']).where('user_id', '=', userId).execute();
+  const rows = await users.recoveryTokens(db, userId);
   const typed = token.trim();
   // Every hash is checked, so the time taken does not hint at which token (if any) matched.
   const results = await Promise.all(rows.map(async (row) => ((await verifyPassword(row.token_hash, typed)) ? row.id : null)));
   const matchId = results.find((id): id is number => id !== null);
   if (matchId === undefined) return false;
-  const deleted = await db.deleteFrom('recovery_tokens').where('id', '=', matchId).executeTakeFirst();
-  // Zero rows means a concurrent request used it first.
-  return Number(deleted.numDeletedRows) === 1;
+  // False when a concurrent request used it first.
+  return users.deleteRecoveryToken(db, matchId);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { Secret } from 'otpauth';
 import type { Db } from '../db';
+import { users } from '../db/repos';
 import type { UserRow } from '../db/schema';
 import { randomAlnum } from '../lib/crypto';
 import { badRequest } from '../http/errors';
@@ -38,47 +39,34 @@ export interface CreateUserInput {
 }
 
 export async function createUser(db: Db, input: CreateUserInput, now: Date): Promise<UserRow> {
-  const existing = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb.or([eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()), eb('username', '=', input.username)]))
-    .executeTakeFirst();
-  if (existing) throw badRequest('A user with that email or username already exists.', 'DisplayException');
+  if (await users.emailOrUsernameTaken(db, input.email, input.username)) {
+    throw badRequest('A user with that email or username already exists.', 'DisplayException');
+  }
   const ts = now.toISOString();
-  return db
-    .insertInto('users')
-    .values({
-      uuid: randomUUID(),
-      email: input.email,
-      username: input.username,
-      name_first: input.firstName ?? '',
-      name_last: input.lastName ?? '',
-      password_hash: await hashPassword(input.password),
-      root_admin: input.admin ? 1 : 0,
-      language: 'en',
-      use_totp: 0,
-      totp_secret: null,
-      totp_last_step: null,
-      created_at: ts,
-      updated_at: ts,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return users.insert(db, {
+    uuid: randomUUID(),
+    email: input.email,
+    username: input.username,
+    name_first: input.firstName ?? '',
+    name_last: input.lastName ?? '',
+    password_hash: await hashPassword(input.password),
+    root_admin: input.admin ? 1 : 0,
+    language: 'en',
+    use_totp: 0,
+    totp_secret: null,
+    totp_last_step: null,
+    created_at: ts,
+    updated_at: ts,
+  });
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  // The unique index is COLLATE NOCASE; compare the same way.
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .executeTakeFirst();
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return users.findByEmail(db, email);
 }
 
-export async function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
+export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
   // As the reference panel: an `@` means an email address, otherwise a username.
-  if (login.includes('@')) return findUserByEmail(db, login);
-  return db.selectFrom('users').selectAll().where('username', '=', login).executeTakeFirst();
+  return login.includes('@') ? users.findByEmail(db, login) : users.findByUsername(db, login);
 }
 
 export const RECOVERY_TOKEN_COUNT = 10;
@@ -88,17 +76,6 @@ export async function enableTotp(db: Db, userId: number, now: Date): Promise<{ s
   const secret = new Secret({ size: 20 }).base32;
   const tokens = Array.from({ length: RECOVERY_TOKEN_COUNT }, () => randomAlnum(10));
   const hashes = await Promise.all(tokens.map((t) => hashPassword(t)));
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ use_totp: 1, totp_secret: secret, totp_last_step: null, updated_at: now.toISOString() })
-      .where('id', '=', userId)
-      .execute();
-    await trx.deleteFrom('recovery_tokens').where('user_id', '=', userId).execute();
-    await trx
-      .insertInto('recovery_tokens')
-      .values(hashes.map((h) => ({ user_id: userId, token_hash: h, created_at: now.toISOString() })))
-      .execute();
-  });
+  await users.enableTotp(db, userId, secret, hashes, now);
   return { secret, recovery_tokens: tokens };
 }

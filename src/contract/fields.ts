@@ -62,6 +62,6 @@ export function perPage(defaultSize: number, max: number) {
 export const filterText = z.optional(z.string().check(z.maxLength(191, 'The filter may not be greater than 191 characters.')));
 
 /** `filter[...]` keys a query may carry that the endpoint does not know (400, as the reference panel). */
-export function unknownFilters(query: Record<string, unknown>, allowed: readonly string[]): string[] {
+export function unknownFilters(query: object, allowed: readonly string[]): string[] {
   return Object.keys(query).filter((k) => k.startsWith('filter[') && !allowed.includes(k));
 }

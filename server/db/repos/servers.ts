@@ -1,23 +1,66 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db';
-import type { Database, ServerRow } from '../db/schema';
-import type { Pagination, ServerListQuery } from '../../src/contract';
-import type { ServerViewer } from './server-view';
+import type { ServerListQuery, ServerStatus } from '../../../src/contract';
+import type { Db } from '../index';
+import type { Database, NewServer, ServerRow } from '../schema';
+import { escapeLike, likeExpr } from './like';
+
+/** Servers, the values of their egg variables, and the server list query. */
+
+/** By its 8-character identifier or its full uuid (pterodactyl-facts A1); anything else is no server. */
+export function findByIdentifier(db: Db, id: string): Promise<ServerRow | undefined> {
+  if (id.length === 8) return db.selectFrom('servers').selectAll().where('uuid_short', '=', id).executeTakeFirst();
+  if (id.length === 36) return db.selectFrom('servers').selectAll().where('uuid', '=', id.toLowerCase()).executeTakeFirst();
+  return Promise.resolve(undefined);
+}
+
+export function findById(db: Db, id: number): Promise<ServerRow | undefined> {
+  return db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function shortIdTaken(db: Db, short: string): Promise<boolean> {
+  return (await db.selectFrom('servers').select('id').where('uuid_short', '=', short).executeTakeFirst()) !== undefined;
+}
+
+export function insert(db: Db, server: NewServer): Promise<ServerRow> {
+  return db.insertInto('servers').values(server).returningAll().executeTakeFirstOrThrow();
+}
+
+export function setPrimaryAllocation(db: Db, serverId: number, allocationId: number): Promise<ServerRow> {
+  return db.updateTable('servers').set({ allocation_id: allocationId }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
+}
+
+export function setStatus(db: Db, serverId: number, status: ServerStatus | null, now: Date): Promise<ServerRow> {
+  return db.updateTable('servers').set({ status, updated_at: now.toISOString() }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
+}
+
+/** `server_id:variable_id` → value, for the servers' own variable values. */
+export async function variableValues(db: Db, serverIds: readonly number[]): Promise<Map<string, string>> {
+  if (serverIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('server_variables')
+    .select(['server_id', 'variable_id', 'variable_value'])
+    .where('server_id', 'in', serverIds)
+    .execute();
+  return new Map(rows.map((v) => [`${v.server_id}:${v.variable_id}`, v.variable_value]));
+}
+
+export async function insertVariableValues(db: Db, values: { server_id: number; variable_id: number; variable_value: string }[]): Promise<void> {
+  if (values.length) await db.insertInto('server_variables').values(values).execute();
+}
 
 /*
- * The server list query of GET /api/client (spec §4.16, pterodactyl-facts §6): a `type` scope,
- * the partial filters and the free-text `filter[*]`, ANDed, ordered by id, one page at a time.
+ * The server list of GET /api/client (spec §4.16, pterodactyl-facts §6): a `type` scope, the
+ * partial filters and the free-text `filter[*]`, ANDed, ordered by id, one page at a time.
  */
 
 type Eb = ExpressionBuilder<Database, 'servers'>;
 
-export interface ServerPage {
-  servers: ServerRow[];
-  total: number;
+export interface ListViewer {
+  userId: number;
+  isAdmin: boolean;
 }
 
-export async function listServers(db: Db, viewer: ServerViewer, query: ServerListQuery): Promise<ServerPage> {
+export async function list(db: Db, viewer: ListViewer, query: ServerListQuery): Promise<{ servers: ServerRow[]; total: number }> {
   // The admin scopes answer an empty list, not 403, for everyone else (pterodactyl-facts §6, T-AZ-1).
   if ((query.type === 'admin' || query.type === 'admin-all') && !viewer.isAdmin) return { servers: [], total: 0 };
 
@@ -34,7 +77,7 @@ export async function listServers(db: Db, viewer: ServerViewer, query: ServerLis
   return { servers, total };
 }
 
-function scope(eb: Eb, viewer: ServerViewer, type: ServerListQuery['type']): Expression<SqlBool> {
+function scope(eb: Eb, viewer: ListViewer, type: ServerListQuery['type']): Expression<SqlBool> {
   const shared = eb.selectFrom('subusers').select('subusers.server_id').where('subusers.user_id', '=', viewer.userId);
   switch (type) {
     case 'owner':
@@ -87,60 +130,4 @@ function freeText(eb: Eb, value: string): Expression<SqlBool> {
     eb('servers.external_id', '=', value),
     likeExpr('servers.name', `%${escapeLike(value)}%`),
   ]);
-}
-
-/** Escapes LIKE's wildcards so user text matches literally (`%`, `_` and the escape itself). */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** `column LIKE pattern ESCAPE '\'`; SQLite's LIKE is case-insensitive for ASCII. */
-export function likeExpr(column: string, pattern: string): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
-}
-
-/**
- * `meta.pagination` as the reference panel's serializer writes it (pterodactyl-facts A4): at least
- * one page, and previous/next links that keep the request's query string (`{}` when neither).
- */
-export function paginationMeta(
-  request: FastifyRequest,
-  appUrl: string | undefined,
-  page: { total: number; count: number; perPage: number; currentPage: number },
-): Pagination {
-  const totalPages = Math.max(1, Math.ceil(page.total / page.perPage));
-  const links: Record<string, string> = {};
-  const linkTo = (n: number) => {
-    const q = request.url.indexOf('?');
-    const path = q === -1 ? request.url : request.url.slice(0, q);
-    const params = new URLSearchParams(q === -1 ? '' : request.url.slice(q + 1));
-    params.set('page', String(n));
-    const origin = appUrl ? appUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
-    return `${origin}${path}?${params.toString()}`;
-  };
-  if (page.currentPage > 1) links.previous = linkTo(page.currentPage - 1);
-  if (page.currentPage < totalPages) links.next = linkTo(page.currentPage + 1);
-  return {
-    total: page.total,
-    count: page.count,
-    per_page: page.perPage,
-    current_page: page.currentPage,
-    total_pages: totalPages,
-    links,
-  };
-}
-
-/** A paginated list envelope (spec §2.1) for one page of `data` out of `total`. */
-export function paginatedList<T>(
-  request: FastifyRequest,
-  appUrl: string | undefined,
-  data: T[],
-  total: number,
-  query: { page: number; per_page: number },
-) {
-  return {
-    object: 'list' as const,
-    data,
-    meta: { pagination: paginationMeta(request, appUrl, { total, count: data.length, perPage: query.per_page, currentPage: query.page }) },
-  };
 }

@@ -1,0 +1,22 @@
+import { Migrator, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './index';
+import { MIGRATION_PROVIDER, migrateToLatest } from './migrate';
+
+describe('migrations', () => {
+  it('give the nodes of an existing panel a signing key of their own', async () => {
+    const db = openDatabase(':memory:');
+    try {
+      await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('001-initial');
+      // Rows as the first schema knew them, before nodes had a key.
+      await sql`INSERT INTO nodes (uuid, name, fqdn) VALUES ('a', 'one', '127.0.0.1'), ('b', 'two', '10.0.0.2')`.execute(db);
+      await migrateToLatest(db);
+      const rows = await db.selectFrom('nodes').select(['daemon_base_url', 'daemon_token']).orderBy('id').execute();
+      expect(rows.map((r) => r.daemon_base_url)).toEqual([null, null]);
+      expect(rows[0]?.daemon_token).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows[0]?.daemon_token).not.toBe(rows[1]?.daemon_token);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -1,0 +1,10 @@
+/** All SQL of the panel, one module per table family; services call these, never Kysely directly. */
+export * as activity from './activity';
+export * as allocations from './allocations';
+export * as apiKeys from './api-keys';
+export * as eggs from './eggs';
+export * as nodes from './nodes';
+export * as servers from './servers';
+export * as sessions from './sessions';
+export * as subusers from './subusers';
+export * as users from './users';

@@ -1,0 +1,24 @@
+import type { Db } from '../index';
+import type { Insertable } from 'kysely';
+import type { NodeRow, NodesTable } from '../schema';
+
+export function first(db: Db): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().orderBy('id').executeTakeFirst();
+}
+
+export function findById(db: Db, id: number): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findByIds(db: Db, ids: readonly number[]): Promise<NodeRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('nodes').selectAll().where('id', 'in', ids).execute();
+}
+
+export function all(db: Db): Promise<NodeRow[]> {
+  return db.selectFrom('nodes').selectAll().orderBy('id').execute();
+}
+
+export function insert(db: Db, node: Insertable<NodesTable>): Promise<NodeRow> {
+  return db.insertInto('nodes').values(node).returningAll().executeTakeFirstOrThrow();
+}

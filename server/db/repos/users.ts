@@ -1,0 +1,87 @@
+import type { Db } from '../index';
+import type { NewUser, UserRow } from '../schema';
+
+/** Users and their two-factor state (recovery tokens included). */
+
+export function findById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The unique index is COLLATE NOCASE; compare the same way. */
+export function findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export function findByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export async function emailOrUsernameTaken(db: Db, email: string, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb(eb.fn('lower', ['email']), '=', email.toLowerCase()), eb('username', '=', username)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function insert(db: Db, user: NewUser): Promise<UserRow> {
+  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function hasAny(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function emailOf(db: Db, id: number): Promise<string | undefined> {
+  return db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', id)
+    .executeTakeFirst()
+    .then((r) => r?.email);
+}
+
+/** Turns TOTP on with a new secret and replaces the recovery tokens, in one transaction. */
+export async function enableTotp(db: Db, userId: number, secret: string, tokenHashes: string[], now: Date): Promise<void> {
+  const ts = now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ use_totp: 1, totp_secret: secret, totp_last_step: null, updated_at: ts }).where('id', '=', userId).execute();
+    await trx.deleteFrom('recovery_tokens').where('user_id', '=', userId).execute();
+    if (tokenHashes.length) {
+      await trx
+        .insertInto('recovery_tokens')
+        .values(tokenHashes.map((h) => ({ user_id: userId, token_hash: h, created_at: ts })))
+        .execute();
+    }
+  });
+}
+
+/**
+ * Records `step` as the last TOTP step used, only when it is newer than the stored one, so two
+ * requests racing with the same code cannot both succeed.
+ */
+export async function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function recoveryTokens(db: Db, userId: number): Promise<{ id: number; token_hash: string }[]> {
+  return db.selectFrom('recovery_tokens').select(['id', 'token_hash']).where('user_id', '=', userId).execute();
+}
+
+/** Deletes one recovery token; false when a concurrent request used it first. */
+export async function deleteRecoveryToken(db: Db, id: number): Promise<boolean> {
+  const deleted = await db.deleteFrom('recovery_tokens').where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
+}

@@ -1,0 +1,114 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type * as z from 'zod/mini';
+import {
+  SERVER_ROUTE_PREFIX,
+  type ActivityEvent,
+  type EndpointBody,
+  type EndpointDefinition,
+  type EndpointQuery,
+  type EndpointReply,
+} from '../../src/contract';
+import type { AppDeps } from '../deps';
+import type { ServerRow } from '../db/schema';
+import { authorizeServerAction, type ServerAccess } from '../services/access';
+import { logActivity, serverActivity, type ActivityInput } from '../services/activity';
+import type { Caller } from '../services/authentication';
+import { parseWith } from './errors';
+import { filterKeysOf, rejectUnknownFilters } from './filters';
+import { requireCaller } from './request-context';
+
+/*
+ * Routes are declared from the contract's endpoint tables: the method, path, inputs and response
+ * type come from one row shared with the SPA, so neither side can drift. The helpers resolve the
+ * caller (401), for server routes the server and the caller's access once (404, then 409, then
+ * 403, the reference panel's order), and only then parse the query and body (422).
+ */
+
+/** A raw body (files/write): the request stream, or an empty buffer when there was none. */
+type RawBody = Readable | Buffer;
+type BodyOf<E extends EndpointDefinition> = E['body'] extends 'raw' ? RawBody : EndpointBody<E>;
+
+export interface ClientContext<E extends EndpointDefinition> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  caller: Caller;
+  query: EndpointQuery<E>;
+  body: BodyOf<E>;
+}
+
+export interface ServerContext<E extends EndpointDefinition> extends ClientContext<E> {
+  access: ServerAccess;
+  server: ServerRow;
+  /** Writes the audit entry of this action: the caller as actor, the server (and `subjects`) as subjects. */
+  activity(event: ActivityEvent, properties?: Record<string, unknown>, subjects?: ActivityInput['subjects']): Promise<void>;
+}
+
+type Handler<E extends EndpointDefinition, C> = (context: C) => Promise<EndpointReply<E>>;
+
+/**
+ * A client API route outside a server (the server list, the account):
+ * `await clientRoute(app, accountEndpoints.me)(async ({ caller }) => ...)`. Two calls, so the
+ * endpoint's types are fixed before the handler is checked against them.
+ */
+export function clientRoute<const E extends EndpointDefinition>(app: FastifyInstance, endpoint: E) {
+  return (handler: Handler<E, ClientContext<E>>): Promise<void> =>
+    register(app, endpoint, async (request, reply) => {
+      const caller = requireCaller(request);
+      const { query, body } = parseInputs<E>(endpoint, request);
+      return send(endpoint, reply, await handler({ request, reply, caller, query, body }));
+    });
+}
+
+/** A route under `/api/client/servers/:server`, with the permission its endpoint declares (same two calls). */
+export function serverRoute<const E extends EndpointDefinition>(app: FastifyInstance, deps: AppDeps, endpoint: E) {
+  if (!endpoint.path.startsWith(SERVER_ROUTE_PREFIX)) throw new Error(`${endpoint.path} is not a server route`);
+  if (endpoint.permission === undefined) throw new Error(`${endpoint.path} declares no permission`);
+  const permission = endpoint.permission === 'request' ? null : endpoint.permission;
+  return (handler: Handler<E, ServerContext<E>>): Promise<void> =>
+    register(app, endpoint, async (request, reply) => {
+      const caller = requireCaller(request);
+      const { server: id } = request.params as { server: string };
+      const access = await authorizeServerAction(deps.db, caller, id, permission, { anyState: endpoint.anyState === true });
+      const { query, body } = parseInputs<E>(endpoint, request);
+      const activity: ServerContext<E>['activity'] = (event, properties = {}, subjects = []) =>
+        logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, event, properties, deps.clock.now(), subjects));
+      return send(endpoint, reply, await handler({ request, reply, caller, query, body, access, server: access.server, activity }));
+    });
+}
+
+async function register(
+  app: FastifyInstance,
+  endpoint: EndpointDefinition,
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): Promise<void> {
+  if (endpoint.body !== 'raw') {
+    app.route({ method: endpoint.method, url: endpoint.path, handler });
+    return;
+  }
+  // Its own encapsulation context, so the pass-through parser never reaches other routes: the body
+  // stays an unread stream until access is checked, and any content type is taken as bytes.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    raw.route({ method: endpoint.method, url: endpoint.path, handler });
+  });
+}
+
+function parseInputs<E extends EndpointDefinition>(endpoint: E, request: FastifyRequest): { query: EndpointQuery<E>; body: BodyOf<E> } {
+  let query: unknown;
+  if (endpoint.query) {
+    rejectUnknownFilters(request.query, filterKeysOf(endpoint.query));
+    query = parseWith(endpoint.query, request.query);
+  }
+  let body: unknown;
+  if (endpoint.body === 'raw') body = request.body instanceof Readable ? request.body : Buffer.alloc(0);
+  else if (endpoint.body) body = parseWith(endpoint.body as z.ZodMiniType, request.body);
+  return { query: query as EndpointQuery<E>, body: body as BodyOf<E> };
+}
+
+function send(endpoint: EndpointDefinition, reply: FastifyReply, result: unknown): unknown {
+  if (endpoint.response === 'empty') return reply.status(204).send();
+  if (endpoint.response === 'text') return reply.type('text/plain; charset=utf-8').send(result);
+  return result;
+}
