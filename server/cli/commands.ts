@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db';
+import { allocations, users } from '../db/repos';
 import type { Daemon } from '../daemon/types';
 import type { ServerRow, UserRow } from '../db/schema';
 import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
@@ -84,17 +85,14 @@ export function userJson(user: UserRow) {
 }
 
 export async function serverJson(db: Db, server: ServerRow) {
-  const owner = await db.selectFrom('users').select('email').where('id', '=', server.owner_id).executeTakeFirst();
-  const allocation =
-    server.allocation_id === null
-      ? undefined
-      : await db.selectFrom('allocations').select(['ip', 'port']).where('id', '=', server.allocation_id).executeTakeFirst();
+  const owner = await users.emailOf(db, server.owner_id);
+  const allocation = server.allocation_id === null ? undefined : await allocations.findById(db, server.allocation_id);
   return {
     id: server.id,
     uuid: server.uuid,
     identifier: server.uuid_short,
     name: server.name,
-    owner: owner?.email ?? null,
+    owner: owner ?? null,
     allocation: allocation ? `${allocation.ip}:${allocation.port}` : null,
     status: server.status,
   };

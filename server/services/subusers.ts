@@ -33,13 +33,7 @@ export async function addSubuser(
     throw badRequest('You cannot add the server owner as a subuser for this server.', 'UserIsServerOwnerException');
   }
   if (user) {
-    const existing = await db
-      .selectFrom('subusers')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('server_id', '=', server.id)
-      .executeTakeFirst();
-    if (existing) {
+    if (await subusers.find(db, server.id, user.id)) {
       throw badRequest('A user with that email address is already assigned as a subuser for this server.', 'ServerSubuserExistsException');
     }
   } else {
