@@ -17,6 +17,7 @@ import { authRoutes } from './routes/auth';
 import { fileRoutes } from './routes/files';
 import { fileTransferRoutes } from './routes/files-transfer';
 import { serverRoutes } from './routes/servers';
+import { websocketRoutes } from './routes/websocket';
 
 export interface BuildAppOptions extends AppDeps {
   /** Directory of the built SPA; when absent or missing only the API is served. */
@@ -81,6 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
     await fileTransferRoutes(api, deps);
+    await websocketRoutes(api, deps);
   });
 
   const spaDir = options.spaDir;

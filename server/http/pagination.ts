@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Pagination } from '../../src/contract';
+import { publicOrigin } from './origin';
 
 /**
  * `meta.pagination` as the reference panel's serializer writes it (pterodactyl-facts A4): at least
@@ -17,8 +18,7 @@ export function paginationMeta(
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const params = new URLSearchParams(q === -1 ? '' : request.url.slice(q + 1));
     params.set('page', String(n));
-    const origin = appUrl ? appUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`;
-    return `${origin}${path}?${params.toString()}`;
+    return `${publicOrigin(request, appUrl)}${path}?${params.toString()}`;
   };
   if (page.currentPage > 1) links.previous = linkTo(page.currentPage - 1);
   if (page.currentPage < totalPages) links.next = linkTo(page.currentPage + 1);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint } from './endpoint';
 import { text } from './fields';
 
 /*
@@ -95,3 +96,17 @@ export const SOCKET_EVENTS = {
 /** One frame from the daemon; its `args` are checked per event by the consumer. */
 export const socketMessageSchema = z.object({ event: z.string(), args: z.optional(z.array(z.string())) });
 export type SocketMessage = z.infer<typeof socketMessageSchema>;
+
+export const websocketEndpoints = {
+  /**
+   * A token for the node's websocket and its address. The permission is checked in the handler:
+   * its refusal has its own wording, and admins may watch an installing or restoring server.
+   */
+  token: endpoint({
+    method: 'GET',
+    path: '/api/client/servers/:server/websocket',
+    response: websocketTokenSchema,
+    permission: 'request',
+    anyState: true,
+  }),
+};

@@ -1,0 +1,65 @@
+import { jwtVerify } from 'jose';
+import * as z from 'zod/mini';
+
+/*
+ * The tokens a node daemon accepts, as Wings defines them: HS256 JWTs signed by the panel with the
+ * node's own key. A token proves the panel allowed one user one thing on one server for a short
+ * while; the daemon checks the signature, the expiry and, for transfers, that it is used once.
+ */
+
+const base = { server_uuid: z.uuid(), unique_id: z.string().check(z.minLength(1)) };
+
+/** `/download/file?token=`: one file of one server. */
+export const fileTokenSchema = z.object({ ...base, file_path: z.string(), user_uuid: z.optional(z.string()) });
+export type FileToken = z.infer<typeof fileTokenSchema>;
+
+/** `/upload/file?token=&directory=`: uploads into one server on behalf of a user. */
+export const uploadTokenSchema = z.object({ ...base, user_uuid: z.string() });
+export type UploadToken = z.infer<typeof uploadTokenSchema>;
+
+/** The console websocket's `auth` event: the user's permissions on the server. */
+export const socketTokenSchema = z.object({
+  ...base,
+  user_uuid: z.string(),
+  permissions: z.array(z.string()),
+  jti: z.string(),
+  iat: z.number(),
+});
+export type SocketToken = z.infer<typeof socketTokenSchema>;
+
+/** The HMAC key of a node's tokens. */
+export function tokenKey(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** The payload of a valid, unexpired token of this shape; null for anything else (no detail leaks). */
+export async function verifyToken<S extends z.ZodMiniType>(token: string, secret: string, schema: S, now: Date): Promise<z.output<S> | null> {
+  if (!token || token.length > 8192) return null;
+  try {
+    const { payload } = await jwtVerify(token, tokenKey(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp'] });
+    const parsed = schema.safeParse(payload);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Remembers the `unique_id` of each transfer token for an hour (longer than any token lives), so
+ * a token works once: a download link that leaked from a browser's history is already spent.
+ */
+export class SingleUseTokens {
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly ttlMs = 60 * 60_000) {}
+
+  /** True the first time an id is seen; false every time after. */
+  claim(uniqueId: string, now: Date): boolean {
+    const at = now.getTime();
+    if (this.seen.size > 10_000) for (const [id, expires] of this.seen) if (expires <= at) this.seen.delete(id);
+    const expires = this.seen.get(uniqueId);
+    if (expires !== undefined && expires > at) return false;
+    this.seen.set(uniqueId, at + this.ttlMs);
+    return true;
+  }
+}

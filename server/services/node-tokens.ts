@@ -1,0 +1,51 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { tokenKey } from '../daemon/tokens';
+import type { NodeRow, UserRow } from '../db/schema';
+
+/*
+ * Tokens the panel signs for a node's daemon, the way the reference panel does: HS256 with the
+ * node's key, issued by the panel, meant for the node's address, identified by md5(user id +
+ * server uuid) so that every token of one user on one server can be revoked at once.
+ */
+
+/** Where a node's daemon answers: its own address, or this panel's origin for the local node. */
+export function nodeConnection(node: Pick<NodeRow, 'daemon_base_url'>, panelOrigin: string): string {
+  return (node.daemon_base_url ?? panelOrigin).replace(/\/+$/, '');
+}
+
+/** The id shared by every token of one user on one server (what a revocation names). */
+export function socketTokenId(userId: number, serverUuid: string): string {
+  return createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
+}
+
+export interface NodeTokenRequest {
+  node: Pick<NodeRow, 'daemon_base_url' | 'daemon_token'>;
+  user: Pick<UserRow, 'id' | 'uuid'>;
+  serverUuid: string;
+  claims: Record<string, unknown>;
+  ttlSeconds: number;
+  /** This panel's public origin: the issuer, and the address of a local node. */
+  panelOrigin: string;
+  now: Date;
+}
+
+export async function signNodeToken(request: NodeTokenRequest): Promise<string> {
+  const jti = socketTokenId(request.user.id, request.serverUuid);
+  const iat = Math.floor(request.now.getTime() / 1000);
+  return new SignJWT({
+    ...request.claims,
+    server_uuid: request.serverUuid,
+    user_uuid: request.user.uuid,
+    user_id: request.user.id,
+    unique_id: randomBytes(12).toString('base64url'),
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', jti })
+    .setIssuer(request.panelOrigin)
+    .setAudience(nodeConnection(request.node, request.panelOrigin))
+    .setJti(jti)
+    .setIssuedAt(iat)
+    .setNotBefore(iat - 5 * 60)
+    .setExpirationTime(iat + request.ttlSeconds)
+    .sign(tokenKey(request.node.daemon_token));
+}
