@@ -7,6 +7,10 @@ export function findById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export function findByUuid(db: Db, uuid: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+}
+
 /** The unique index is COLLATE NOCASE; compare the same way. */
 export function findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return db
