@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import * as z from 'zod/mini';
 import type { Config } from './config';
 import type { Db } from './db';
-import type { Daemon } from './daemon/types';
+import type { NodeDaemon } from './daemon/capabilities';
 import { fromZodError, HttpError, notFound } from './http/errors';
 import type { Clock } from './lib/time';
 import { assertCsrf, resolveCaller, type Caller } from './services/auth-context';
@@ -19,7 +19,7 @@ import { fileRoutes } from './routes/files';
 export interface AppDeps {
   config: Config;
   db: Db;
-  daemon: Daemon;
+  daemon: NodeDaemon;
   clock: Clock;
 }
 

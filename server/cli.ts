@@ -4,6 +4,7 @@ import { LocalDaemon } from './daemon/local';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { systemClock } from './lib/time';
 import { CliError, USAGE, runCli } from './cli/commands';
+import { serverConfiguration } from './services/server-configuration';
 
 /**
  * The admin CLI: `npm run -s panel -- <command> [options]`. Works on the same data dir as
@@ -21,7 +22,9 @@ async function main(argv: string[]): Promise<number> {
     fs.mkdirSync(config.dataDir, { recursive: true });
     db = openDatabase(databaseFile(config.dataDir));
     await migrateToLatest(db);
-    const result = await runCli(argv, { db, daemon: new LocalDaemon(config.dataDir), clock: systemClock });
+    const source = db;
+    const daemon = new LocalDaemon(config.dataDir, { configurationSource: (uuid) => serverConfiguration(source, uuid) });
+    const result = await runCli(argv, { db, daemon, clock: systemClock });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

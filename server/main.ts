@@ -8,6 +8,7 @@ import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
 import { systemClock } from './lib/time';
 import { isPanelEmpty, seedDemo, type DemoSummary } from './services/demo';
+import { serverConfiguration } from './services/server-configuration';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
 
@@ -61,7 +62,7 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
-  const daemon = new LocalDaemon(config.dataDir);
+  const daemon = new LocalDaemon(config.dataDir, { configurationSource: (uuid) => serverConfiguration(db, uuid) });
   let demo: DemoSummary | undefined;
   if (config.seedDemo && (await isPanelEmpty(db))) {
     demo = await seedDemo(db, daemon, systemClock.now());

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db';
-import type { Daemon } from '../daemon/types';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow, UserRow } from '../db/schema';
 import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import type { Clock } from '../lib/time';
@@ -22,7 +22,7 @@ export class CliError extends Error {
 
 export interface CliDeps {
   db: Db;
-  daemon: Daemon;
+  daemon: NodeDaemon;
   clock: Clock;
 }
 

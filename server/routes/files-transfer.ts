@@ -6,7 +6,7 @@ import type { UploadPart } from '../daemon/types';
 import { directoryQuerySchema, fileQuerySchema } from '../../src/contract';
 import { badRequest, HttpError, parseWith } from '../http/errors';
 import { authorizeServerAction } from '../services/access';
-import { attachmentDisposition, daemonCall, logFileActivity, writeOptions } from '../services/files';
+import { attachmentDisposition, daemonCall, logFileActivity } from '../services/files';
 
 /*
  * The byte-moving file routes: files/write (raw body), files/download and files/upload
@@ -32,7 +32,7 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
   files.get<ServerParams>(`${BASE}/download`, async (request, reply) => {
     const access = await authorizeServerAction(deps, request, request.params.server, 'file.read-content');
     const { file } = parseWith(fileQuerySchema, request.query);
-    const { stat, stream } = await daemonCall(() => daemon.openFile(access.server.uuid, file));
+    const { stat, stream } = await daemonCall(() => daemon.files.open(access.server.uuid, file));
     try {
       await logFileActivity(deps, request, access, 'server:file.download', { file });
     } catch (error) {
@@ -58,7 +58,7 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
       const length = declaredLength(request);
       if (length !== null && length > limit) throw tooLarge();
       const body = request.body instanceof Readable ? request.body : Buffer.alloc(0);
-      await daemonCall(() => daemon.writeFile(access.server.uuid, file, body, { maxBytes: limit, ...writeOptions(access) }));
+      await daemonCall(() => daemon.files.write(access.server.uuid, file, body, { maxBytes: limit }));
       await logFileActivity(deps, request, access, 'server:file.write', { file });
       return reply.status(204).send();
     });
@@ -92,7 +92,7 @@ export async function fileTransferRoutes(files: FastifyInstance, deps: AppDeps):
           if (part.file.truncated) throw tooLarge();
         }
       }
-      const stored = await daemonCall(() => daemon.uploadFiles(access.server.uuid, directory, parts(), { maxBytes: limit, ...writeOptions(access) }));
+      const stored = await daemonCall(() => daemon.files.upload(access.server.uuid, directory, parts(), { maxBytes: limit }));
       await logFileActivity(deps, request, access, 'server:file.upload', { directory, files: stored });
       return reply.status(204).send();
     });

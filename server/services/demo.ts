@@ -1,8 +1,9 @@
 import type { Db } from '../db';
-import type { Daemon } from '../daemon/types';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow, UserRow } from '../db/schema';
 import { writeDemoTree } from '../daemon/demo-tree';
 import { logActivity, type ActivityInput } from './activity';
+import { serverConfiguration } from './server-configuration';
 import { createServer } from './servers';
 import { addSubuser } from './subusers';
 import { createUser } from './users';
@@ -137,7 +138,7 @@ const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
  * Seeds the demo data into an empty panel. Refuses (throws) when any user exists, so it can never
  * mix demo accounts with real ones.
  */
-export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoSummary> {
+export async function seedDemo(db: Db, daemon: NodeDaemon, now: Date): Promise<DemoSummary> {
   if (!(await isPanelEmpty(db))) throw new Error('The data dir already has users; demo data is only written into an empty panel.');
   const created = now;
   const admin = await createUser(db, { ...DEMO_ACCOUNTS.admin, admin: true }, created);
@@ -157,7 +158,7 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
     if (spec.status) {
       server = await db.updateTable('servers').set({ status: spec.status }).where('id', '=', server.id).returningAll().executeTakeFirstOrThrow();
     }
-    await writeDemoTree(daemon, server.uuid);
+    await writeDemoTree(daemon.files, server.uuid);
     servers.set(spec.key, server);
   }
   // Extra ports come after every primary one, which createServer numbers upwards from 25565.
@@ -169,6 +170,9 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
         .values({ node_id: server.node_id, ip: '127.0.0.1', ip_alias: null, port: extra.port, server_id: server.id, notes: extra.notes })
         .execute();
     }
+    // Variables, status and extra ports changed since createServer pushed the configuration.
+    const configuration = await serverConfiguration(db, server.uuid);
+    if (configuration) await daemon.servers.configure(configuration);
   }
   const nodeId = servers.get('survival')?.node_id;
   if (nodeId !== undefined) {

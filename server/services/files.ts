@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app';
 import type { FileObject } from '../../src/contract';
-import { DaemonError, NOT_FOUND_MESSAGE, type DaemonFileStat, type WriteOptions } from '../daemon/types';
+import { DaemonError, NOT_FOUND_MESSAGE, type DaemonFileStat } from '../daemon/types';
 import { badRequest, HttpError } from '../http/errors';
 import { isoOffset } from '../lib/time';
 import type { ServerAccess } from './access';
@@ -29,11 +29,6 @@ export function toHttpError(error: unknown, tooLarge: TooLargeAs = 'payload'): u
   // Wings answers 400 for disk space (pterodactyl-facts §4.4); 413 stays for one body over the upload cap.
   if (error.kind === 'no_space') return new HttpError(400, 'InsufficientDiskSpaceException', error.message);
   return badRequest(error.message);
-}
-
-/** The server's disk limit for a daemon write: `disk` is in MiB, 0 = unlimited (reference panel). */
-export function writeOptions(access: ServerAccess): WriteOptions {
-  return { quota: { limitBytes: Math.max(0, access.server.disk) * 1024 * 1024 } };
 }
 
 /** Runs a daemon call and rethrows its refusal as the matching HTTP error. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { writeTransaction, type Db } from '../db';
-import type { Daemon } from '../daemon/types';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
+import { serverConfiguration } from './server-configuration';
 
 /*
  * Creating servers (CLI, demo data, tests). The embedded panel has one local node and a default
@@ -87,7 +88,7 @@ export interface CreateServerInput {
   ip?: string;
 }
 
-export async function createServer(db: Db, daemon: Daemon, input: CreateServerInput, now: Date): Promise<ServerRow> {
+export async function createServer(db: Db, daemon: NodeDaemon, input: CreateServerInput, now: Date): Promise<ServerRow> {
   const nodeId = await ensureDefaultNode(db);
   const eggId = await ensureDefaultEgg(db);
   const egg = await db.selectFrom('eggs').selectAll().where('id', '=', eggId).executeTakeFirstOrThrow();
@@ -146,7 +147,9 @@ export async function createServer(db: Db, daemon: Daemon, input: CreateServerIn
       .executeTakeFirstOrThrow();
     return trx.updateTable('servers').set({ allocation_id: allocation.id }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
   });
-  await daemon.createVolume(server.uuid);
+  const configuration = await serverConfiguration(db, server.uuid);
+  if (configuration) await daemon.servers.configure(configuration);
+  await daemon.servers.create(server.uuid);
   return server;
 }
 

@@ -9,6 +9,7 @@ import { LocalDaemon } from '../daemon/local';
 import type { UserRow, ServerRow } from '../db/schema';
 import { fixedClock } from '../lib/time';
 import { createUser, enableTotp } from '../services/users';
+import { serverConfiguration } from '../services/server-configuration';
 import { createServer, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
@@ -23,7 +24,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
   const config = testConfig({ dataDir, ...overrides });
   const db: Db = await openTestDatabase();
   const clock = fixedClock('2026-03-01T12:00:00Z');
-  const daemon = new LocalDaemon(dataDir);
+  const daemon = new LocalDaemon(dataDir, { configurationSource: (uuid) => serverConfiguration(db, uuid) });
   const app: FastifyInstance = await buildApp({ config, db, daemon, clock });
   let counter = 0;
 
@@ -52,6 +53,11 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
     async server(owner: UserRow, opts: Partial<CreateServerInput> = {}): Promise<ServerRow> {
       counter += 1;
       return createServer(db, daemon, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
+    },
+    /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
+    async reconfigure(server: ServerRow) {
+      const configuration = await serverConfiguration(db, server.uuid);
+      if (configuration) await daemon.servers.configure(configuration);
     },
     async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
       return addSubuser(db, server, user.email, permissions, clock.now());
