@@ -14,7 +14,7 @@ export { DEFAULT_EXTRACT_LIMITS } from './files';
 export interface LocalDaemonOptions {
   /** Asked for the configuration of a server the daemon has not been given (the panel's database). */
   configurationSource?: ConfigurationSource;
-  /** Failures nobody awaits (an event listener that throws); the console by default. */
+  /** Failures nobody awaits (a listener that throws, a deleted volume too deep to remove); the console by default. */
   log?: DaemonLog;
   /** The clock of websocket token revocation. */
   now?: () => Date;
@@ -37,14 +37,11 @@ export class LocalDaemon implements NodeDaemon {
     const configurations = new Configurations(options.configurationSource);
     const locks = new ServerLocks();
     const quotas = new DiskQuotas();
-    this.events = new DaemonEvents(options.log ?? consoleLog);
+    const log = options.log ?? consoleLog;
+    this.events = new DaemonEvents(log);
     this.socketTokens = new SocketTokenDenylist(options.now);
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas);
-    this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens);
-  }
-
-  get volumesDir(): string {
-    return this.volumes.root;
+    this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
   }
 
   /** Where a server's volume lives on this machine (tests and benchmarks plant files there). */

@@ -142,6 +142,20 @@ describe('LocalDaemon servers', () => {
     expect(fs.readFileSync(path.join(outside, 'canary.txt'), 'utf8')).toBe('CANARY');
   });
 
+  it('deletes a server whose tree is too deep to remove, leaving the rest aside and logged', async () => {
+    const logged: string[] = [];
+    const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+    fs.mkdirSync(path.join(daemon.volumePath(uuid), ...Array.from({ length: 600 }, () => 'd')), { recursive: true });
+    await daemon.servers.delete(uuid);
+    expect(fs.existsSync(daemon.volumePath(uuid))).toBe(false);
+    expect(logged).toEqual([expect.stringMatching(/^could not remove \.deleted-/)]);
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+    expect(await daemon.files.list(uuid, '/')).toEqual([]);
+  });
+
   it('logs a listener that throws or rejects and carries on', async () => {
     const logged: string[] = [];
     const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });

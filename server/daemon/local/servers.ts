@@ -1,6 +1,6 @@
 import type { ServerCapability, ServerConfiguration } from '../capabilities';
 import type { Configurations } from './configurations';
-import type { DaemonEvents } from './events';
+import type { DaemonEvents, DaemonLog } from './events';
 import type { ServerLocks } from './locks';
 import type { DiskQuotas } from './quota';
 import type { SocketTokenDenylist } from './socket-tokens';
@@ -20,6 +20,7 @@ export class LocalServers implements ServerCapability {
     private readonly quotas: DiskQuotas,
     private readonly events: DaemonEvents,
     private readonly socketTokens: SocketTokenDenylist,
+    private readonly log: DaemonLog,
   ) {}
 
   async configure(configuration: ServerConfiguration): Promise<void> {
@@ -58,7 +59,7 @@ export class LocalServers implements ServerCapability {
   /** Idempotent: a server the node never heard of has nothing to remove. */
   async delete(server: string): Promise<void> {
     await this.locks.exclusive(server, 'The server is being deleted.', async () => {
-      await this.volumes.remove(server);
+      await this.volumes.remove(server, this.log);
       this.configurations.forget(server);
       this.quotas.forget(server);
       this.socketTokens.forget(server);
