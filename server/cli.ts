@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     fs.mkdirSync(config.dataDir, { recursive: true });
     db = openDatabase(databaseFile(config.dataDir));
     await migrateToLatest(db);
-    const source = db;
+    const source = db; // a const: the closure below would not keep a `let` narrowed
     const daemon = new LocalDaemon(config.dataDir, { configurationSource: (uuid) => serverConfiguration(source, uuid) });
     const result = await runCli(argv, { db, daemon, clock: systemClock });
     process.stdout.write(`${JSON.stringify(result)}\n`);

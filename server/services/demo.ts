@@ -3,7 +3,7 @@ import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow, UserRow } from '../db/schema';
 import { writeDemoTree } from '../daemon/demo-tree';
 import { logActivity, type ActivityInput } from './activity';
-import { serverConfiguration } from './server-configuration';
+import { pushServerConfiguration } from './server-configuration';
 import { createServer } from './servers';
 import { addSubuser } from './subusers';
 import { createUser } from './users';
@@ -171,8 +171,7 @@ export async function seedDemo(db: Db, daemon: NodeDaemon, now: Date): Promise<D
         .execute();
     }
     // Variables, status and extra ports changed since createServer pushed the configuration.
-    const configuration = await serverConfiguration(db, server.uuid);
-    if (configuration) await daemon.servers.configure(configuration);
+    await pushServerConfiguration(db, daemon, server.uuid);
   }
   const nodeId = servers.get('survival')?.node_id;
   if (nodeId !== undefined) {

@@ -1,5 +1,5 @@
 import type { Db } from '../db';
-import type { ServerConfiguration } from '../daemon/capabilities';
+import type { NodeDaemon, ServerConfiguration } from '../daemon/capabilities';
 
 /*
  * The configuration document the panel gives a node for one server (Wings' `{settings,
@@ -7,6 +7,12 @@ import type { ServerConfiguration } from '../daemon/capabilities';
  * allocations. It is pushed when a server is created or changed, and is what a node asks for when
  * it meets a server it was not told about.
  */
+
+/** Hands the node the server's current configuration: after it is created, and after every change. */
+export async function pushServerConfiguration(db: Db, daemon: NodeDaemon, uuid: string): Promise<void> {
+  const configuration = await serverConfiguration(db, uuid);
+  if (configuration) await daemon.servers.configure(configuration);
+}
 
 /**
  * The server's configuration, or undefined when there is no such server. Eggs carry no stop

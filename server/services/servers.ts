@@ -4,7 +4,7 @@ import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
-import { serverConfiguration } from './server-configuration';
+import { pushServerConfiguration } from './server-configuration';
 
 /*
  * Creating servers (CLI, demo data, tests). The embedded panel has one local node and a default
@@ -147,8 +147,7 @@ export async function createServer(db: Db, daemon: NodeDaemon, input: CreateServ
       .executeTakeFirstOrThrow();
     return trx.updateTable('servers').set({ allocation_id: allocation.id }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
   });
-  const configuration = await serverConfiguration(db, server.uuid);
-  if (configuration) await daemon.servers.configure(configuration);
+  await pushServerConfiguration(db, daemon, server.uuid);
   await daemon.servers.create(server.uuid);
   return server;
 }

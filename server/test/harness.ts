@@ -9,7 +9,7 @@ import { LocalDaemon } from '../daemon/local';
 import type { UserRow, ServerRow } from '../db/schema';
 import { fixedClock } from '../lib/time';
 import { createUser, enableTotp } from '../services/users';
-import { serverConfiguration } from '../services/server-configuration';
+import { pushServerConfiguration, serverConfiguration } from '../services/server-configuration';
 import { createServer, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
@@ -55,10 +55,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
       return createServer(db, daemon, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
     },
     /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
-    async reconfigure(server: ServerRow) {
-      const configuration = await serverConfiguration(db, server.uuid);
-      if (configuration) await daemon.servers.configure(configuration);
-    },
+    reconfigure: (server: ServerRow) => pushServerConfiguration(db, daemon, server.uuid),
     async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
       return addSubuser(db, server, user.email, permissions, clock.now());
     },

@@ -41,6 +41,7 @@ export function describeServers(under: () => DaemonUnderTest): void {
       expect(await outcome(put(daemon, s, 'after.txt', 'x'))).toBe('not_found');
       await daemon.servers.delete(s);
       await daemon.servers.delete(randomUUID());
+      await daemon.servers.delete('../..');
       expect(await text(daemon, other, 'keep.txt')).toBe('kept');
       events.unsubscribe();
     });

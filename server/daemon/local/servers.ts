@@ -1,5 +1,5 @@
 import type { ServerCapability, ServerConfiguration } from '../capabilities';
-import type { Configurations } from './configurations';
+import { isServerUuid, type Configurations } from './configurations';
 import type { DaemonEvents, DaemonLog } from './events';
 import type { ServerLocks } from './locks';
 import type { DiskQuotas } from './quota';
@@ -58,6 +58,7 @@ export class LocalServers implements ServerCapability {
 
   /** Idempotent: a server the node never heard of has nothing to remove. */
   async delete(server: string): Promise<void> {
+    if (!isServerUuid(server)) return;
     await this.locks.exclusive(server, 'The server is being deleted.', async () => {
       await this.volumes.remove(server, this.log);
       this.configurations.forget(server);
