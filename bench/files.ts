@@ -73,7 +73,7 @@ export async function benchFiles(): Promise<string[]> {
       const res = await panel.app.inject({ method: 'GET', url, headers });
       if (res.statusCode !== 200) throw new Error(`files/list answered ${res.statusCode}`);
     };
-    const viaDaemon = () => panel.daemon.listDirectory(server.uuid, '/big');
+    const viaDaemon = () => panel.daemon.files.list(server.uuid, '/big');
     for (let i = 0; i < 3; i += 1) await Promise.all([bareList(big), viaDaemon(), viaRoute()].map((p) => p));
     const bare: number[] = [];
     const daemon: number[] = [];

@@ -11,6 +11,7 @@ import { fromZodError, HttpError, notFound } from './http/errors';
 import { registerApiRateLimit } from './http/rate-limit';
 import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
 import './http/request-context';
+import { handleDaemonEvent } from './services/daemon-events';
 import { accountRoutes } from './routes/account';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
@@ -39,6 +40,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(cookie);
   app.decorateRequest('caller', null);
+
+  // What the node reports back (an install finished, a user uploaded through a signed link).
+  const unsubscribe = deps.daemon.events.subscribe((event) =>
+    handleDaemonEvent({ db: deps.db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event),
+  );
+  app.addHook('onClose', async () => unsubscribe());
 
   const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
   await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { loadConfig } from './config';
-import { LocalDaemon } from './daemon/local';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { systemClock } from './lib/time';
 import { CliError, USAGE, runCli } from './cli/commands';
+import { localDaemon } from './services/local-node';
 
 /**
  * The admin CLI: `npm run -s panel -- <command> [options]`. Works on the same data dir as
@@ -21,7 +21,8 @@ async function main(argv: string[]): Promise<number> {
     fs.mkdirSync(config.dataDir, { recursive: true });
     db = openDatabase(databaseFile(config.dataDir));
     await migrateToLatest(db);
-    const result = await runCli(argv, { db, daemon: new LocalDaemon(config.dataDir), clock: systemClock });
+    const daemon = localDaemon(db, config.dataDir, systemClock);
+    const result = await runCli(argv, { db, daemon, clock: systemClock });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig, type Config } from './config';
-import { LocalDaemon } from './daemon/local';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
 import { systemClock } from './lib/time';
 import { isPanelEmpty, seedDemo, type DemoSummary } from './services/demo';
+import { localDaemon } from './services/local-node';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
 
@@ -61,7 +61,7 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
-  const daemon = new LocalDaemon(config.dataDir);
+  const daemon = localDaemon(db, config.dataDir, systemClock);
   let demo: DemoSummary | undefined;
   if (config.seedDemo && (await isPanelEmpty(db))) {
     demo = await seedDemo(db, daemon, systemClock.now());

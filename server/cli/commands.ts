@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db';
 import { allocations, users } from '../db/repos';
-import type { Daemon } from '../daemon/types';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow, UserRow } from '../db/schema';
 import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import type { Clock } from '../lib/time';
@@ -23,7 +23,7 @@ export class CliError extends Error {
 
 export interface CliDeps {
   db: Db;
-  daemon: Daemon;
+  daemon: NodeDaemon;
   clock: Clock;
 }
 

@@ -55,7 +55,12 @@ export interface ServerConfiguration {
   };
 }
 
-/** The file manager's operations; paths are the client's strings, resolved and confined by the daemon. */
+/**
+ * The file manager's operations. Every path is the client's string, unchanged: the daemon
+ * resolves it beneath the server's volume and answers an escape exactly like a missing file
+ * (`not_found`), so there is no existence oracle. Operations that change the volume run one at a
+ * time per server and are refused with `conflict` while a reinstall or restore holds the server.
+ */
 export interface FileCapability {
   /** Every entry of a directory, symlinks reported as links and never followed. */
   list(server: string, directory: string): Promise<DaemonFileStat[]>;
@@ -85,11 +90,18 @@ export interface FileCapability {
 export interface ServerCapability {
   /** Takes (or replaces) a server's configuration: when it is created and whenever the panel changes it. */
   configure(configuration: ServerConfiguration): Promise<void>;
-  /** Creates the server on the node (its volume) and runs its install; `install.completed` follows. */
+  /**
+   * Creates the server on the node (its volume) and runs its install; `install.completed` follows.
+   * `not_found` when the node has no configuration for it.
+   */
   create(server: string): Promise<void>;
-  /** Stops the server and runs its install again; `install.completed` follows. */
+  /**
+   * Stops the server and runs its install again, excluding file writes and power actions
+   * (`conflict`) until it ends; `install.completed` follows. `conflict` while another reinstall
+   * or a restore runs.
+   */
   reinstall(server: string): Promise<void>;
-  /** Stops the server and removes it, its volume included. */
+  /** Stops the server and removes it, its volume and configuration included; a server the node does not know is already gone. */
   delete(server: string): Promise<void>;
   /**
    * Refuses websocket tokens with these ids (`jti`) issued before now, so a subuser whose rights

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
-import { DaemonError, type Daemon } from './types';
+import type { FileCapability } from './capabilities';
+import { DaemonError } from './types';
 
 /*
  * A demo server's volume: what a Paper server looks like after a first start, small (well under
- * 1 MB) and written through the daemon interface so any daemon can be seeded the same way.
+ * 1 MB) and written through the file capability so any daemon can be seeded the same way.
  */
 
 const SERVER_PROPERTIES = `#Minecraft server properties
@@ -109,9 +110,8 @@ function bytes(seed: string, size: number): Buffer {
   return out;
 }
 
-/** Gives a demo server a realistic volume. */
-export async function writeDemoTree(daemon: Daemon, serverUuid: string): Promise<void> {
-  await daemon.createVolume(serverUuid);
+/** Gives a demo server (already created on its node) a realistic volume. */
+export async function writeDemoTree(files: FileCapability, serverUuid: string): Promise<void> {
   const limit = { maxBytes: 1024 * 1024 };
   const text: Record<string, string> = {
     'server.properties': SERVER_PROPERTIES,
@@ -128,17 +128,17 @@ export async function writeDemoTree(daemon: Daemon, serverUuid: string): Promise
     'plugins/LuckPerms/config.yml': 'server: global\nstorage-method: h2\nsync-minutes: -1\nwatch-files: true\n',
     'world/session.lock': '\u2603',
   };
-  for (const [file, content] of Object.entries(text)) await daemon.writeFile(serverUuid, file, Buffer.from(content), limit);
-  await daemon.writeFile(serverUuid, 'logs/2026-02-27-1.log.gz', zlib.gzipSync(logLines('2026-02-27', 300)), limit);
-  await daemon.writeFile(serverUuid, 'logs/2026-02-28-1.log.gz', zlib.gzipSync(logLines('2026-02-28', 300)), limit);
-  await daemon.writeFile(serverUuid, 'plugins/EssentialsX.jar', bytes('essentials', 24 * 1024), limit);
-  await daemon.writeFile(serverUuid, 'plugins/LuckPerms.jar', bytes('luckperms', 16 * 1024), limit);
-  await daemon.writeFile(serverUuid, 'world/level.dat', zlib.gzipSync(Buffer.concat([Buffer.from([0x0a, 0x00, 0x00]), bytes('level', 2048)])), limit);
+  for (const [file, content] of Object.entries(text)) await files.write(serverUuid, file, Buffer.from(content), limit);
+  await files.write(serverUuid, 'logs/2026-02-27-1.log.gz', zlib.gzipSync(logLines('2026-02-27', 300)), limit);
+  await files.write(serverUuid, 'logs/2026-02-28-1.log.gz', zlib.gzipSync(logLines('2026-02-28', 300)), limit);
+  await files.write(serverUuid, 'plugins/EssentialsX.jar', bytes('essentials', 24 * 1024), limit);
+  await files.write(serverUuid, 'plugins/LuckPerms.jar', bytes('luckperms', 16 * 1024), limit);
+  await files.write(serverUuid, 'world/level.dat', zlib.gzipSync(Buffer.concat([Buffer.from([0x0a, 0x00, 0x00]), bytes('level', 2048)])), limit);
   for (const region of ['r.0.0.mca', 'r.0.-1.mca', 'r.-1.0.mca', 'r.-1.-1.mca']) {
-    await daemon.writeFile(serverUuid, `world/region/${region}`, bytes(region, 32 * 1024), limit);
+    await files.write(serverUuid, `world/region/${region}`, bytes(region, 32 * 1024), limit);
   }
   // Seeding twice must not fail on the folder the first run made.
-  await daemon.createDirectory(serverUuid, '/world', 'playerdata').catch((error: unknown) => {
+  await files.createDirectory(serverUuid, '/world', 'playerdata').catch((error: unknown) => {
     if (!(error instanceof DaemonError && error.kind === 'bad_request')) throw error;
   });
 }

@@ -225,7 +225,7 @@ describe('T-ARC hostile tar and tar.gz members', () => {
   });
 
   it('refuses an expansion bomb past the size cap and an entry-count bomb past the count cap', async () => {
-    f.panel.daemon.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 50 };
+    f.panel.daemon.files.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 50 };
     const bomb = gz(
       tarOf([
         { path: 'small.txt', body: 'x' },
@@ -241,6 +241,7 @@ describe('T-ARC hostile tar and tar.gz members', () => {
 
   it("caps expansion at the server's disk limit", async () => {
     await f.panel.db.updateTable('servers').set({ disk: 1 }).where('id', '=', f.s1.id).execute();
+    await f.panel.reconfigure(f.s1);
     await expectNothingWritten('big.tar.gz', gz(tarOf([{ path: 'zeros.bin', body: Buffer.alloc(2 * 1024 * 1024) }])));
   });
 
@@ -303,7 +304,7 @@ describe('T-ARC hostile zip members', () => {
   });
 
   it('refuses a zip bomb and too many entries', async () => {
-    f.panel.daemon.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 20 };
+    f.panel.daemon.files.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 20 };
     const bomb = await zipOf([{ name: 'zeros.bin', body: '\u0000'.repeat(4 * 1024 * 1024) }]);
     expect(bomb.length).toBeLessThan(64 * 1024);
     await expectNothingWritten('bomb.zip', bomb);

@@ -26,7 +26,10 @@ afterEach(async () => {
   await f.close();
 });
 
-const setDiskMiB = (mib: number) => f.panel.db.updateTable('servers').set({ disk: mib }).where('id', '=', f.s1.id).execute();
+async function setDiskMiB(mib: number): Promise<void> {
+  await f.panel.db.updateTable('servers').set({ disk: mib }).where('id', '=', f.s1.id).execute();
+  await f.panel.reconfigure(f.s1);
+}
 
 /** Allocated bytes below S1's root, each inode once, links not followed. */
 function usage(): number {

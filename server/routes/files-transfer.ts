@@ -9,7 +9,6 @@ import { declaredLength, requireCaller } from '../http/request-context';
 import { attachmentDisposition } from '../lib/content-disposition';
 import { authorizeServerAction } from '../services/access';
 import { logActivity, serverActivity } from '../services/activity';
-import { writeOptions } from '../services/files';
 
 /*
  * The byte-moving file routes: files/download and files/upload (multipart). Bodies are streamed
@@ -30,7 +29,7 @@ export async function fileTransferRoutes(app: FastifyInstance, deps: AppDeps): P
     const caller = requireCaller(request);
     const access = await authorizeServerAction(deps.db, caller, request.params.server, 'file.read-content');
     const { file } = parseWith(fileQuerySchema, request.query);
-    const { stat, stream } = await daemonCall(() => daemon.openFile(access.server.uuid, file));
+    const { stat, stream } = await daemonCall(() => daemon.files.open(access.server.uuid, file));
     try {
       await logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, 'server:file.download', { file }, deps.clock.now()));
     } catch (error) {
@@ -74,7 +73,7 @@ export async function fileTransferRoutes(app: FastifyInstance, deps: AppDeps): P
           if (part.file.truncated) throw tooLarge();
         }
       }
-      const stored = await daemonCall(() => daemon.uploadFiles(access.server.uuid, directory, parts(), { maxBytes: limit, ...writeOptions(access) }));
+      const stored = await daemonCall(() => daemon.files.upload(access.server.uuid, directory, parts(), { maxBytes: limit }));
       await logActivity(
         deps.db,
         serverActivity(caller, request.ip, access.server.id, 'server:file.upload', { directory, files: stored }, deps.clock.now()),

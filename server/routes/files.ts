@@ -5,12 +5,13 @@ import { daemonCall } from '../http/daemon-errors';
 import { HttpError } from '../http/errors';
 import { declaredLength } from '../http/request-context';
 import { serverRoute } from '../http/routes';
-import { renderFileObject, writeOptions } from '../services/files';
+import { renderFileObject } from '../services/files';
 
 /*
  * The file manager (reference panel names, codes and permissions, declared in the contract's
  * `fileEndpoints`). Routes stay thin: one daemon call and the audit entry. Path safety lives
- * entirely in the daemon, which answers every escape like a missing file; so does the disk limit.
+ * entirely in the daemon, which answers every escape like a missing file; so does the disk limit,
+ * which the daemon holds in the server's configuration.
  */
 
 const tooLarge = () => new HttpError(413, 'PayloadTooLargeHttpException', 'The file is larger than the allowed upload size.');
@@ -23,7 +24,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.list,
   )(async ({ server, query }) => {
-    const entries = await daemonCall(() => daemon.listDirectory(server.uuid, query.directory));
+    const entries = await daemonCall(() => daemon.files.list(server.uuid, query.directory));
     return { object: 'list', data: entries.map(renderFileObject) };
   });
 
@@ -32,7 +33,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.contents,
   )(async ({ server, query, activity }) => {
-    const content = await daemonCall(() => daemon.readFile(server.uuid, query.file, deps.config.maxEditBytes), 'editor');
+    const content = await daemonCall(() => daemon.files.read(server.uuid, query.file, deps.config.maxEditBytes), 'editor');
     await activity('server:file.read', { file: query.file });
     return content;
   });
@@ -42,11 +43,11 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.write,
-  )(async ({ request, access, server, query, body, activity }) => {
+  )(async ({ request, server, query, body, activity }) => {
     const limit = deps.config.maxUploadBytes;
     const length = declaredLength(request.headers['content-length']);
     if (length !== null && length > limit) throw tooLarge();
-    await daemonCall(() => daemon.writeFile(server.uuid, query.file, body, { maxBytes: limit, ...writeOptions(access) }));
+    await daemonCall(() => daemon.files.write(server.uuid, query.file, body, { maxBytes: limit }));
     await activity('server:file.write', { file: query.file });
   });
 
@@ -54,8 +55,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.copy,
-  )(async ({ access, server, body, activity }) => {
-    await daemonCall(() => daemon.copyFile(server.uuid, body.location, writeOptions(access)));
+  )(async ({ server, body, activity }) => {
+    await daemonCall(() => daemon.files.copy(server.uuid, body.location));
     await activity('server:file.copy', { file: body.location });
   });
 
@@ -64,7 +65,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.delete,
   )(async ({ server, body, activity }) => {
-    await daemonCall(() => daemon.deleteFiles(server.uuid, body.root, body.files));
+    await daemonCall(() => daemon.files.delete(server.uuid, body.root, body.files));
     await activity('server:file.delete', { directory: body.root, files: body.files });
   });
 
@@ -72,8 +73,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.createFolder,
-  )(async ({ access, server, body, activity }) => {
-    await daemonCall(() => daemon.createDirectory(server.uuid, body.root, body.name, writeOptions(access)));
+  )(async ({ server, body, activity }) => {
+    await daemonCall(() => daemon.files.createDirectory(server.uuid, body.root, body.name));
     await activity('server:file.create-directory', { name: body.name, directory: body.root });
   });
 
@@ -81,8 +82,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.compress,
-  )(async ({ access, server, body, activity }) => {
-    const archive = await daemonCall(() => daemon.compressFiles(server.uuid, body.root, body.files, deps.clock.now(), writeOptions(access)));
+  )(async ({ server, body, activity }) => {
+    const archive = await daemonCall(() => daemon.files.compress(server.uuid, body.root, body.files, deps.clock.now()));
     await activity('server:file.compress', { directory: body.root, files: body.files });
     return renderFileObject(archive);
   });
@@ -92,8 +93,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.decompress,
-  )(async ({ access, server, body, activity }) => {
-    await daemonCall(() => daemon.decompressFile(server.uuid, body.root, body.file, writeOptions(access)));
+  )(async ({ server, body, activity }) => {
+    await daemonCall(() => daemon.files.decompress(server.uuid, body.root, body.file));
     // The reference panel logs the archive under `files`, as one string.
     await activity('server:file.decompress', { directory: body.root, files: body.file });
   });
@@ -102,8 +103,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.rename,
-  )(async ({ access, server, body, activity }) => {
-    await daemonCall(() => daemon.renameFiles(server.uuid, body.root, body.files, writeOptions(access)));
+  )(async ({ server, body, activity }) => {
+    await daemonCall(() => daemon.files.rename(server.uuid, body.root, body.files));
     await activity('server:file.rename', { directory: body.root, files: body.files });
   });
 }

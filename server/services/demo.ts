@@ -1,10 +1,11 @@
 import type { ActivityEvent } from '../../src/contract';
 import type { Db } from '../db';
 import { allocations, eggs, servers as serverRepo, users } from '../db/repos';
-import type { Daemon } from '../daemon/types';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow, UserRow } from '../db/schema';
 import { writeDemoTree } from '../daemon/demo-tree';
 import { logActivity, type ActivityInput } from './activity';
+import { pushServerConfiguration } from './server-configuration';
 import { createServer } from './servers';
 import { addSubuser } from './subusers';
 import { createUser } from './users';
@@ -138,7 +139,7 @@ const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
  * Seeds the demo data into an empty panel. Refuses (throws) when any user exists, so it can never
  * mix demo accounts with real ones.
  */
-export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoSummary> {
+export async function seedDemo(db: Db, daemon: NodeDaemon, now: Date): Promise<DemoSummary> {
   if (!(await isPanelEmpty(db))) throw new Error('The data dir already has users; demo data is only written into an empty panel.');
   const created = now;
   const admin = await createUser(db, { ...DEMO_ACCOUNTS.admin, admin: true }, created);
@@ -158,7 +159,7 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
     if (spec.status) {
       server = await serverRepo.setStatus(db, server.id, spec.status, created);
     }
-    await writeDemoTree(daemon, server.uuid);
+    await writeDemoTree(daemon.files, server.uuid);
     servers.set(spec.key, server);
   }
   // Extra ports come after every primary one, which createServer numbers upwards from 25565.
@@ -174,6 +175,8 @@ export async function seedDemo(db: Db, daemon: Daemon, now: Date): Promise<DemoS
         notes: extra.notes,
       });
     }
+    // Variables, status and extra ports changed since createServer pushed the configuration.
+    await pushServerConfiguration(db, daemon, server.uuid);
   }
   const nodeId = servers.get('survival')?.node_id;
   if (nodeId !== undefined) {

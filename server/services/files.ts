@@ -1,14 +1,8 @@
 import type { FileObject } from '../../src/contract';
-import type { DaemonFileStat, WriteOptions } from '../daemon/types';
+import type { DaemonFileStat } from '../daemon/types';
 import { isoOffset } from '../lib/time';
-import type { ServerAccess } from './access';
 
 /** Daemon file stats as the `file_object` resource (spec §2.6, pterodactyl-facts §4.1). */
-
-/** The server's disk limit for a daemon write: `disk` is in MiB, 0 = unlimited (reference panel). */
-export function writeOptions(access: ServerAccess): WriteOptions {
-  return { quota: { limitBytes: Math.max(0, access.server.disk) * 1024 * 1024 } };
-}
 
 // Files of one directory mostly share their second (an install or an archive writes thousands at
 // once), so formatted stamps are kept per second; the map is dropped when it grows large.

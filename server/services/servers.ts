@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { writeTransaction, type Db } from '../db';
-import type { Daemon } from '../daemon/types';
+import type { NodeDaemon } from '../daemon/capabilities';
 import { allocations, eggs, nodes, servers } from '../db/repos';
 import type { ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { randomToken } from '../lib/crypto';
+import { pushServerConfiguration } from './server-configuration';
 
 /*
  * Creating servers (CLI, demo data, tests). The embedded panel has one local node and a default
@@ -78,7 +79,7 @@ export interface CreateServerInput {
   ip?: string;
 }
 
-export async function createServer(db: Db, daemon: Daemon, input: CreateServerInput, now: Date): Promise<ServerRow> {
+export async function createServer(db: Db, daemon: NodeDaemon, input: CreateServerInput, now: Date): Promise<ServerRow> {
   const nodeId = await ensureDefaultNode(db);
   const egg = await eggs.findById(db, await ensureDefaultEgg(db));
   if (!egg) throw new Error('The default egg is missing.');
@@ -119,7 +120,8 @@ export async function createServer(db: Db, daemon: Daemon, input: CreateServerIn
     const allocation = await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port, server_id: row.id, notes: null });
     return servers.setPrimaryAllocation(trx, row.id, allocation.id);
   });
-  await daemon.createVolume(server.uuid);
+  await pushServerConfiguration(db, daemon, server.uuid);
+  await daemon.servers.create(server.uuid);
   return server;
 }
 

@@ -5,10 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { testConfig, type Config } from '../config';
 import { openTestDatabase, type Db } from '../db';
-import { LocalDaemon } from '../daemon/local';
 import type { UserRow, ServerRow } from '../db/schema';
 import { fixedClock } from '../lib/time';
 import { createUser, enableTotp } from '../services/users';
+import { localDaemon } from '../services/local-node';
+import { pushServerConfiguration } from '../services/server-configuration';
 import { createServer, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
@@ -23,7 +24,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
   const config = testConfig({ dataDir, ...overrides });
   const db: Db = await openTestDatabase();
   const clock = fixedClock('2026-03-01T12:00:00Z');
-  const daemon = new LocalDaemon(dataDir);
+  const daemon = localDaemon(db, dataDir, clock);
   const app: FastifyInstance = await buildApp({ config, db, daemon, clock });
   let counter = 0;
 
@@ -53,6 +54,8 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
       counter += 1;
       return createServer(db, daemon, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
     },
+    /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
+    reconfigure: (server: ServerRow) => pushServerConfiguration(db, daemon, server.uuid),
     async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
       return addSubuser(db, server, user.email, permissions, clock.now());
     },

@@ -1,7 +1,7 @@
 import fsc, { constants as C, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { DaemonError, noSpaceError } from './types';
+import { DaemonError, noSpaceError } from '../types';
 import { missing } from './paths';
 
 /*

@@ -1,6 +1,6 @@
 import { lstatOrNull } from './confined';
 import { missing } from './paths';
-import { DaemonError } from './types';
+import { DaemonError } from '../types';
 
 /* Small rules of the local daemon's file operations, kept apart from the operations themselves. */
 

@@ -4,7 +4,7 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Dir, Volume } from './confined';
 import type { Meter } from './quota';
-import { DaemonError } from './types';
+import { DaemonError } from '../types';
 
 /*
  * Temporary ".part" files: every write lands under a fresh random name (O_EXCL, no links) in the

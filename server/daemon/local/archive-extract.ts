@@ -9,7 +9,7 @@ import { ExtractSink, memberComponents, refused } from './archive-sink';
 import { PART_PREFIX } from './parts';
 import { missing } from './paths';
 import type { Budget } from './quota';
-import { DaemonError, type ExtractLimits } from './types';
+import { DaemonError, type ExtractLimits } from '../types';
 
 /*
  * files/decompress (T-ARC). The archive is opened like any other file (no links, checked

@@ -4,13 +4,13 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import zlib from 'node:zlib';
 import { Header, Pax } from 'tar';
-import { isoOffset } from '../lib/time';
+import { isoOffset } from '../../lib/time';
 import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { removePart, writeAll, PART_PREFIX } from './parts';
 import { missing } from './paths';
 import type { Meter } from './quota';
 import { toFileStat } from './stat';
-import { DaemonError, type DaemonFileStat } from './types';
+import { DaemonError, type DaemonFileStat } from '../types';
 
 /*
  * files/compress: a portable (no owners) gzip'd tar written by hand from directory handles, so

@@ -2,15 +2,16 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { MAX_DEPTH, type Dir, type Volume } from './confined';
 import { lstatEach } from './listing';
-import { DaemonError, noSpaceError, type WriteQuota } from './types';
+import { DaemonError, noSpaceError } from '../types';
 
 /*
  * Disk limits on every write path (attacks.md T-DOS-3, T-DOS-6). Usage is what the volume holds
  * on disk: allocated blocks (st.blocks × 512, so a sparse file counts what it really uses), each
  * inode once (a thousand hard links to one file are one file), links never followed. Writes of a
- * limited server run one at a time, so "check, then write" cannot be raced by a parallel write,
- * and each write charges its bytes against a budget *while* it streams, in whole blocks, before
- * writing them: a refused write stops at the limit rather than finding out at the end.
+ * server run one at a time (the caller holds the server's write lock, `locks.ts`), so "check,
+ * then write" cannot be raced by a parallel write, and each write charges its bytes against a
+ * budget *while* it streams, in whole blocks, before writing them: a refused write stops at the
+ * limit rather than finding out at the end.
  *
  * The figure is cached per server for a few seconds and moved by each write, so a burst of
  * writes does not walk the tree each time. The cache is never what refuses a write, nor what
@@ -131,10 +132,9 @@ export function replacedBytes(st: Stats | null): number {
   return st?.isFile() && st.nlink === 1 ? st.blocks * 512 : 0;
 }
 
-/** Per-server usage cache and write queue of one daemon. */
+/** Per-server usage cache of one daemon; callers serialise the writes of a server themselves. */
 export class DiskQuotas {
   private readonly cache = new Map<string, { usage: number; at: number }>();
-  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(
     private readonly measure: (vol: Volume) => Promise<number> = measureUsage,
@@ -142,64 +142,48 @@ export class DiskQuotas {
   ) {}
 
   /**
-   * Runs a write operation under the server's limit, one at a time per limited server. A `write`
-   * is refused up front on a server already over its limit; a `move` allocates nothing itself
-   * (only the directories it creates are charged), so it may tidy up an over-quota server.
+   * Runs a write operation under the server's limit (bytes, 0 = unlimited). A `write` is refused
+   * up front on a server already over its limit; a `move` allocates nothing itself (only the
+   * directories it creates are charged), so it may tidy up an over-quota server. Must run under
+   * the server's write lock: the budget assumes nothing else writes meanwhile.
    */
   async run<T>(
     serverUuid: string,
     vol: Volume,
-    quota: WriteQuota | undefined,
+    limitBytes: number,
     fn: (budget: Budget) => Promise<T>,
     kind: 'write' | 'move' = 'write',
   ): Promise<T> {
-    const limit = quota?.limitBytes ?? 0;
-    if (limit <= 0) {
-      // Nothing to check, so nothing to serialise; a later limit must not trust an old figure.
+    if (limitBytes <= 0) {
+      // Nothing to check; a later limit must not trust an old figure.
       try {
         return await fn(Budget.unlimited());
       } finally {
         this.forget(serverUuid);
       }
     }
-    return this.serialise(serverUuid, async () => {
-      const cached = this.cache.get(serverUuid);
-      const useCache = cached !== undefined && this.now() - cached.at < CACHE_MS;
-      let at = useCache ? cached.at : this.now();
-      const remeasure = (): Promise<number> => {
-        at = this.now();
-        return this.measure(vol);
-      };
-      const budget = useCache ? new Budget(limit, cached.usage, false, remeasure) : new Budget(limit, await remeasure(), true, remeasure);
-      try {
-        if (kind === 'write') await budget.ensure(0);
-        const result = await fn(budget);
-        this.cache.set(serverUuid, { usage: budget.usageAfter(), at });
-        return result;
-      } catch (error) {
-        // A refused write leaves nothing behind, but an odd failure might have: measure next time.
-        this.forget(serverUuid);
-        throw error;
-      }
-    });
+    const cached = this.cache.get(serverUuid);
+    const useCache = cached !== undefined && this.now() - cached.at < CACHE_MS;
+    let at = useCache ? cached.at : this.now();
+    const remeasure = (): Promise<number> => {
+      at = this.now();
+      return this.measure(vol);
+    };
+    const budget = useCache ? new Budget(limitBytes, cached.usage, false, remeasure) : new Budget(limitBytes, await remeasure(), true, remeasure);
+    try {
+      if (kind === 'write') await budget.ensure(0);
+      const result = await fn(budget);
+      this.cache.set(serverUuid, { usage: budget.usageAfter(), at });
+      return result;
+    } catch (error) {
+      // A refused write leaves nothing behind, but an odd failure might have: measure next time.
+      this.forget(serverUuid);
+      throw error;
+    }
   }
 
   /** Drops the cached figure (after deletes, or anything else that changes usage unmetered). */
   forget(serverUuid: string): void {
     this.cache.delete(serverUuid);
-  }
-
-  private serialise<T>(serverUuid: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(serverUuid) ?? Promise.resolve();
-    const result = previous.then(fn);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(serverUuid, tail);
-    void tail.then(() => {
-      if (this.queues.get(serverUuid) === tail) this.queues.delete(serverUuid);
-    });
-    return result;
   }
 }

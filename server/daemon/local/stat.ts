@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import type { DaemonFileStat } from './types';
+import type { DaemonFileStat } from '../types';
 
 /*
  * Wings-shaped stat entries (pterodactyl-facts §4.1). Mimetypes come from the extension rather

@@ -4,7 +4,7 @@ import { isErrno, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { writeAll } from './parts';
 import { MAX_PATH_BYTES } from './paths';
 import { BLOCK, blocksFor, type Budget } from './quota';
-import { DaemonError, type ExtractLimits } from './types';
+import { DaemonError, type ExtractLimits } from '../types';
 
 /*
  * The confined writer for archive members (T-ARC). Member names are judged as hostile strings:

@@ -1,4 +1,4 @@
-import { DaemonError, NOT_FOUND_MESSAGE } from './types';
+import { DaemonError, NOT_FOUND_MESSAGE } from '../types';
 
 /*
  * Lexical half of path safety. A client path is decoded exactly once (by the HTTP layer) and

@@ -1,0 +1,228 @@
+import { constants as C, type Stats } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { FileCapability, ServerConfiguration } from '../capabilities';
+import { DaemonError, type DaemonFileStat, type ExtractLimits, type UploadPart } from '../types';
+import { compressInto } from './archive-create';
+import { extractInto } from './archive-extract';
+import { lstatOrNull, mapFsError, type Volume } from './confined';
+import type { Configurations } from './configurations';
+import { copyWithin, uploadInto, writeInto } from './file-writes';
+import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
+import { lstatEach } from './listing';
+import type { ServerLocks } from './locks';
+import { isBelow, missing, resolveBeneath, resolveIn } from './paths';
+import { BLOCK, type Budget, type DiskQuotas } from './quota';
+import { toFileStat } from './stat';
+import type { Volumes } from './volumes';
+
+export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
+
+/** The disk limit of a configuration in bytes (`disk_space` is MiB; 0 = unlimited). */
+export const diskLimitBytes = (configuration: ServerConfiguration): number => Math.max(0, configuration.settings.build.disk_space) * 1024 * 1024;
+
+/**
+ * The local daemon's file manager. Every client path is resolved lexically (`paths.ts`) and then
+ * walked through directory handles (`confined.ts`); everything that changes the volume runs under
+ * the server's write lock and its disk limit, taken from the configuration the daemon holds.
+ */
+export class LocalFiles implements FileCapability {
+  /** Caps for decompress; tests and operators may lower them. */
+  extractLimits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+
+  constructor(
+    private readonly volumes: Volumes,
+    private readonly configurations: Configurations,
+    private readonly locks: ServerLocks,
+    private readonly quotas: DiskQuotas,
+  ) {}
+
+  private async volume(server: string): Promise<Volume> {
+    await this.configurations.get(server);
+    return this.volumes.open(server);
+  }
+
+  /** Runs a change to the volume under the server's lock and disk limit. */
+  private async changing<T>(server: string, vol: Volume, fn: (budget: Budget) => Promise<T>, kind: 'write' | 'move' = 'write'): Promise<T> {
+    const limit = diskLimitBytes(await this.configurations.get(server));
+    return this.locks.write(server, () => this.quotas.run(server, vol, limit, fn, kind));
+  }
+
+  async list(server: string, directory: string): Promise<DaemonFileStat[]> {
+    const vol = await this.volume(server);
+    return vol.withDir(resolveBeneath([], directory), async (dir) => {
+      // Names as bytes, so names that are not valid UTF-8 are still listed (shown with U+FFFD).
+      const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
+      const out: (DaemonFileStat | null)[] = new Array(names.length).fill(null);
+      await lstatEach(dir, names, (i, name, st) => {
+        out[i] = toFileStat(name, st);
+      });
+      const entries = out.filter((e): e is DaemonFileStat => e !== null);
+      return entries.sort((a, b) => (a.isDirectory !== b.isDirectory ? (a.isDirectory ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    });
+  }
+
+  /**
+   * Opens a regular file beneath the volume for reading: never a link, a directory or a special
+   * file (a FIFO would block), and the opened handle is checked again, not only the name.
+   */
+  private async openRegular(server: string, file: string, maxBytes = Infinity): Promise<{ name: string; handle: FileHandle; st: Stats }> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], file);
+    const name = comps.pop();
+    if (name === undefined) throw isDirectoryError();
+    return vol.withDir(comps, async (dir) => {
+      const pre = await lstatOrNull(dir.at(name));
+      if (!pre || pre.isSymbolicLink()) throw missing();
+      if (pre.isDirectory()) throw isDirectoryError();
+      if (!pre.isFile()) throw notRegularError();
+      if (pre.size > maxBytes) throw tooLargeError();
+      const handle = await vol.openFileAt(dir, name, C.O_RDONLY);
+      try {
+        const st = await handle.stat();
+        if (!st.isFile()) throw notRegularError();
+        return { name, handle, st };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    });
+  }
+
+  async read(server: string, file: string, maxBytes: number): Promise<Buffer> {
+    const { handle, st } = await this.openRegular(server, file, maxBytes);
+    try {
+      // Read one byte past the cap so a file that grew since the stat is still refused.
+      const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
+      let filled = 0;
+      while (filled < buf.length) {
+        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled > maxBytes) throw tooLargeError();
+      return buf.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async open(server: string, file: string): Promise<{ stat: DaemonFileStat; stream: Readable }> {
+    const { name, handle, st } = await this.openRegular(server, file);
+    if (st.size === 0) {
+      await handle.close();
+      return { stat: toFileStat(name, st), stream: Readable.from([]) };
+    }
+    // Exactly the stat'ed length, so the body always matches Content-Length.
+    return { stat: toFileStat(name, st), stream: handle.createReadStream({ start: 0, end: st.size - 1, autoClose: true }) };
+  }
+
+  async write(server: string, file: string, content: Buffer | Readable, options: { maxBytes: number }): Promise<void> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], file);
+    const name = comps.pop();
+    if (name === undefined) throw isDirectoryError();
+    await this.changing(server, vol, (budget) => writeInto(vol, comps, name, content, options.maxBytes, budget));
+  }
+
+  async upload(server: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number }): Promise<string[]> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], directory);
+    return this.changing(server, vol, (budget) => uploadInto(vol, comps, files, options.maxBytes, budget));
+  }
+
+  async copy(server: string, location: string): Promise<string> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], location);
+    const name = comps.pop();
+    if (name === undefined) throw missing();
+    return this.changing(server, vol, (budget) => copyWithin(vol, comps, name, budget));
+  }
+
+  async delete(server: string, root: string, files: string[]): Promise<void> {
+    const vol = await this.volume(server);
+    const targets = files.map((f) => resolveIn(root, f));
+    if (targets.some((t) => t.length === 0)) throw new DaemonError('bad_request', 'The root of the server cannot be deleted.');
+    await this.locks.write(server, async () => {
+      // Every parent must be reachable before anything is deleted, so a hostile entry changes nothing.
+      const parents = new Map(targets.map((t) => [t.slice(0, -1).join('/'), t.slice(0, -1)]));
+      for (const parent of parents.values()) await vol.withDir(parent, async () => undefined);
+      try {
+        for (const target of targets) {
+          const name = target[target.length - 1] as string;
+          await vol.withDir(target.slice(0, -1), (dir) => vol.removeAt(dir, name));
+        }
+      } finally {
+        this.quotas.forget(server);
+      }
+    });
+  }
+
+  async createDirectory(server: string, root: string, name: string): Promise<void> {
+    const vol = await this.volume(server);
+    const comps = resolveIn(root, name);
+    const last = comps.pop();
+    if (last === undefined) throw new DaemonError('bad_request', 'A file or directory with that name already exists.');
+    await this.changing(server, vol, (budget) => {
+      const beforeCreate = () => budget.charge(BLOCK);
+      return vol.withDir(comps, async (dir) => beforeCreate().then(() => fs.mkdir(dir.at(last), 0o755)), { create: true, beforeCreate });
+    });
+  }
+
+  // Quota'd only for the directories a move creates on its way: moving a file allocates nothing.
+  async rename(server: string, root: string, files: { from: string; to: string }[]): Promise<void> {
+    const vol = await this.volume(server);
+    const pairs = files.map((f) => ({ from: resolveIn(root, f.from), to: resolveIn(root, f.to) }));
+    for (const { from, to } of pairs) {
+      if (from.length === 0 || to.length === 0) throw new DaemonError('bad_request', 'The root of the server cannot be renamed.');
+      if (isBelow(from, to)) throw new DaemonError('bad_request', 'A directory cannot be moved into itself.');
+    }
+    await this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.charge(BLOCK)), 'move');
+  }
+
+  async compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat> {
+    const vol = await this.volume(server);
+    const rootComps = resolveBeneath([], root);
+    const members = files.map((f) => resolveIn(root, f));
+    if (members.some((m) => !isBelow(rootComps, m))) throw missing();
+    const relative = members.map((m) => m.slice(rootComps.length));
+    try {
+      return await this.changing(server, vol, (budget) => compressInto(vol, rootComps, relative, now, budget.fileMeter()));
+    } catch (error) {
+      throw mapFsError(error);
+    }
+  }
+
+  /** Expansion is capped by the daemon's limits, the caller's, and the server's remaining disk space. */
+  async decompress(server: string, root: string, file: string, options: { limits?: Partial<ExtractLimits> } = {}): Promise<void> {
+    const vol = await this.volume(server);
+    const limits = options.limits ?? {};
+    const effective: ExtractLimits = {
+      maxBytes: Math.min(limits.maxBytes ?? Infinity, this.extractLimits.maxBytes),
+      maxEntries: Math.min(limits.maxEntries ?? Infinity, this.extractLimits.maxEntries),
+    };
+    try {
+      await this.changing(server, vol, (budget) => extractInto(vol, resolveBeneath([], root), resolveIn(root, file), effective, budget));
+    } catch (error) {
+      throw mapFsError(error);
+    }
+  }
+}
+
+async function movePairs(vol: Volume, pairs: { from: string[]; to: string[] }[], beforeCreate: () => Promise<void>): Promise<void> {
+  for (const { from, to } of pairs) {
+    const fromName = from[from.length - 1] as string;
+    const toName = to[to.length - 1] as string;
+    await vol.withDir(from.slice(0, -1), async (src) => {
+      if (!(await lstatOrNull(src.at(fromName)))) return; // a missing source is skipped, as Wings does
+      await vol.withDir(
+        to.slice(0, -1),
+        async (dst) => {
+          if (await lstatOrNull(dst.at(toName))) throw new DaemonError('bad_request', 'Cannot move or rename file, destination already exists.');
+          await fs.rename(src.at(fromName), dst.at(toName));
+        },
+        { create: true, beforeCreate },
+      );
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import type { NodeDaemon } from '../capabilities';
+import { Configurations, type ConfigurationSource } from './configurations';
+import { consoleLog, DaemonEvents, type DaemonLog } from './events';
+import { LocalFiles } from './files';
+import { ServerLocks } from './locks';
+import { DiskQuotas } from './quota';
+import { LocalServers } from './servers';
+import { SocketTokenDenylist } from './socket-tokens';
+import { Volumes } from './volumes';
+
+export type { ConfigurationSource } from './configurations';
+export { DEFAULT_EXTRACT_LIMITS } from './files';
+
+export interface LocalDaemonOptions {
+  /** Asked for the configuration of a server the daemon has not been given (the panel's database). */
+  configurationSource?: ConfigurationSource;
+  /** Failures nobody awaits (a listener that throws, a deleted volume too deep to remove); the console by default. */
+  log?: DaemonLog;
+  /** The clock of websocket token revocation. */
+  now?: () => Date;
+}
+
+/**
+ * The node daemon in this process: volumes under `<data dir>/volumes/<uuid>`. The capabilities
+ * share one set of per-server parts (held configurations, locks, disk usage), which is what makes
+ * a reinstall exclude file writes and a deleted server forget its limits.
+ */
+export class LocalDaemon implements NodeDaemon {
+  readonly files: LocalFiles;
+  readonly servers: LocalServers;
+  readonly events: DaemonEvents;
+  private readonly volumes: Volumes;
+  private readonly socketTokens: SocketTokenDenylist;
+
+  constructor(dataDir: string, options: LocalDaemonOptions = {}) {
+    this.volumes = new Volumes(dataDir);
+    const configurations = new Configurations(options.configurationSource);
+    const locks = new ServerLocks();
+    const quotas = new DiskQuotas();
+    const log = options.log ?? consoleLog;
+    this.events = new DaemonEvents(log);
+    this.socketTokens = new SocketTokenDenylist(options.now);
+    this.files = new LocalFiles(this.volumes, configurations, locks, quotas);
+    this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
+  }
+
+  /** Where a server's volume lives on this machine (tests and benchmarks plant files there). */
+  volumePath(server: string): string {
+    return this.volumes.path(server);
+  }
+
+  /**
+   * For the websocket endpoint: true when a token for `server` must be refused because its id was
+   * revoked after it was issued, or it was issued before this daemon started (or carries no `iat`).
+   */
+  socketTokenDenied(server: string, jti: string, issuedAt: Date | undefined): boolean {
+    return this.socketTokens.isDenied(server, jti, issuedAt);
+  }
+}

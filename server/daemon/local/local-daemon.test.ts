@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testConfiguration } from '../contract';
+import { writeDemoTree } from '../demo-tree';
+import { LocalDaemon } from '.';
+
+describe('LocalDaemon', () => {
+  let dataDir: string;
+  let daemon: LocalDaemon;
+  const uuid = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c10';
+  beforeEach(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-daemon-'));
+    daemon = new LocalDaemon(dataDir);
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+  });
+  afterEach(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes a realistic demo tree under 1 MB', async () => {
+    await writeDemoTree(daemon.files, uuid);
+    await writeDemoTree(daemon.files, uuid);
+    const names = (await daemon.files.list(uuid, '/')).map((e) => e.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'logs',
+        'plugins',
+        'world',
+        'server.properties',
+        'eula.txt',
+        'bukkit.yml',
+        'spigot.yml',
+        'ops.json',
+        'whitelist.json',
+        'start.sh',
+        'README.md',
+      ]),
+    );
+    expect((await daemon.files.list(uuid, '/logs')).map((e) => e.name)).toEqual(['2026-02-27-1.log.gz', '2026-02-28-1.log.gz', 'latest.log']);
+    expect((await daemon.files.list(uuid, '/world/region')).length).toBe(4);
+    expect((await daemon.files.list(uuid, '/plugins')).filter((e) => e.isDirectory).map((e) => e.name)).toEqual(['EssentialsX', 'LuckPerms']);
+    let total = 0;
+    const walk = (p: string) => {
+      for (const e of fs.readdirSync(p, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(p, e.name));
+        else total += fs.statSync(path.join(p, e.name)).size;
+      }
+    };
+    walk(daemon.volumePath(uuid));
+    expect(total).toBeLessThan(1024 * 1024);
+  });
+
+  it('lists names that are not valid UTF-8 and every entry of a 3,000-entry directory', async () => {
+    const vol = daemon.volumePath(uuid);
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${vol}/bad-`), Buffer.from([0xff, 0xfe])]), 'x');
+    const [entry] = await daemon.files.list(uuid, '/');
+    expect(entry?.name).toBe('bad-\uFFFD\uFFFD');
+    fs.mkdirSync(path.join(vol, 'many'));
+    for (let i = 0; i < 3_000; i += 1) fs.writeFileSync(path.join(vol, 'many', `f${i}`), '');
+    expect((await daemon.files.list(uuid, '/many')).length).toBe(3_000);
+  });
+
+  it('refuses a volume that is missing or a link', async () => {
+    const missing = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c11';
+    await daemon.servers.configure(testConfiguration(missing));
+    await expect(daemon.files.list(missing, '/')).rejects.toMatchObject({ kind: 'not_found' });
+    const linked = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c12';
+    await daemon.servers.configure(testConfiguration(linked));
+    fs.symlinkSync(daemon.volumePath(uuid), daemon.volumePath(linked));
+    await expect(daemon.files.list(linked, '/')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('deletes a deep tree through handles', async () => {
+    const vol = daemon.volumePath(uuid);
+    let p = path.join(vol, 'deep');
+    for (let i = 0; i < 100; i += 1) p = path.join(p, 'd');
+    fs.mkdirSync(p, { recursive: true });
+    fs.writeFileSync(path.join(p, 'leaf'), 'x');
+    await daemon.files.delete(uuid, '/', ['deep']);
+    expect(fs.readdirSync(vol)).toEqual([]);
+  });
+});
+
+describe('LocalDaemon servers', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-daemon-'));
+  });
+  afterEach(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const uuid = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c20';
+
+  it('pulls the configuration of a server it was not told about once, and a push wins over it', async () => {
+    const asked: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const daemon = new LocalDaemon(dataDir, {
+      configurationSource: async (server) => {
+        asked.push(server);
+        await gate;
+        return server === uuid ? testConfiguration(uuid, { diskMiB: 1 }) : undefined;
+      },
+    });
+    fs.mkdirSync(daemon.volumePath(uuid), { recursive: true });
+    const listings = [daemon.files.list(uuid, '/'), daemon.files.list(uuid, '/')];
+    release();
+    expect(await Promise.all(listings)).toEqual([[], []]);
+    expect(asked).toEqual([uuid]);
+    // The pulled limit applies.
+    await expect(daemon.files.write(uuid, 'big.bin', Buffer.alloc(2 * 1024 * 1024), { maxBytes: 4 * 1024 * 1024 })).rejects.toMatchObject({
+      kind: 'no_space',
+    });
+    await daemon.servers.configure(testConfiguration(uuid, { diskMiB: 0 }));
+    await daemon.files.write(uuid, 'big.bin', Buffer.alloc(2 * 1024 * 1024), { maxBytes: 4 * 1024 * 1024 });
+    const other = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c21';
+    await expect(daemon.files.list(other, '/')).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(daemon.files.list('../../etc', '/')).rejects.toMatchObject({ kind: 'not_found' });
+    expect(asked).toEqual([uuid, other]);
+  });
+
+  it('deletes a volume without following a link out of it, and a volume that is itself a link', async () => {
+    const daemon = new LocalDaemon(dataDir);
+    const outside = path.join(dataDir, 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'canary.txt'), 'CANARY');
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+    fs.symlinkSync(outside, path.join(daemon.volumePath(uuid), 'out'));
+    fs.mkdirSync(path.join(daemon.volumePath(uuid), 'dir'));
+    fs.symlinkSync(path.join(outside, 'canary.txt'), path.join(daemon.volumePath(uuid), 'dir', 'canary-link'));
+    await daemon.servers.delete(uuid);
+    expect(fs.existsSync(daemon.volumePath(uuid))).toBe(false);
+    const linked = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c22';
+    fs.symlinkSync(outside, daemon.volumePath(linked));
+    await daemon.servers.delete(linked);
+    expect(fs.existsSync(daemon.volumePath(linked))).toBe(false);
+    expect(fs.readdirSync(outside)).toEqual(['canary.txt']);
+    expect(fs.readFileSync(path.join(outside, 'canary.txt'), 'utf8')).toBe('CANARY');
+  });
+
+  it('deletes a server whose tree is too deep to remove, leaving the rest aside and logged', async () => {
+    const logged: string[] = [];
+    const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+    fs.mkdirSync(path.join(daemon.volumePath(uuid), ...Array.from({ length: 600 }, () => 'd')), { recursive: true });
+    await daemon.servers.delete(uuid);
+    expect(fs.existsSync(daemon.volumePath(uuid))).toBe(false);
+    expect(logged).toEqual([expect.stringMatching(/^could not remove \.deleted-/)]);
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+    expect(await daemon.files.list(uuid, '/')).toEqual([]);
+  });
+
+  it('logs a listener that throws or rejects and carries on', async () => {
+    const logged: string[] = [];
+    const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
+    daemon.events.subscribe(() => {
+      throw new Error('sync');
+    });
+    daemon.events.subscribe(async () => {
+      throw new Error('async');
+    });
+    await daemon.servers.configure(testConfiguration(uuid));
+    await daemon.servers.create(uuid);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logged).toEqual(['a install.completed listener failed', 'a install.completed listener failed']);
+  });
+
+  it('refuses websocket tokens issued before a revocation or before it started', async () => {
+    let now = new Date('2026-03-01T12:00:00.500Z');
+    const daemon = new LocalDaemon(dataDir, { now: () => now });
+    await daemon.servers.configure(testConfiguration(uuid));
+    const at = (iso: string) => new Date(iso);
+    expect(daemon.socketTokenDenied(uuid, 'jti-a', at('2026-03-01T12:00:00Z'))).toBe(true); // before the start
+    expect(daemon.socketTokenDenied(uuid, 'jti-a', at('2026-03-01T12:00:01Z'))).toBe(false);
+    expect(daemon.socketTokenDenied(uuid, 'jti-a', undefined)).toBe(true);
+    now = new Date('2026-03-01T12:05:00Z');
+    await daemon.servers.revokeSocketTokens(uuid, ['jti-a']);
+    expect(daemon.socketTokenDenied(uuid, 'jti-a', at('2026-03-01T12:04:59Z'))).toBe(true);
+    expect(daemon.socketTokenDenied(uuid, 'jti-a', at('2026-03-01T12:05:00Z'))).toBe(false);
+    expect(daemon.socketTokenDenied(uuid, 'jti-b', at('2026-03-01T12:04:59Z'))).toBe(false);
+    expect(daemon.socketTokenDenied('0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c23', 'jti-a', at('2026-03-01T12:04:59Z'))).toBe(false);
+  });
+});

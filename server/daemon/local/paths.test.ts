@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { isBelow, resolveBeneath, resolveIn } from './paths';
+import { DaemonError } from '../types';
+
+describe('lexical path resolution', () => {
+  it('roots paths at the volume and applies .. without leaving it', () => {
+    expect(resolveBeneath([], '/a/./b//c/')).toEqual(['a', 'b', 'c']);
+    expect(resolveBeneath([], '/a/../b.txt')).toEqual(['b.txt']);
+    expect(resolveBeneath([], '/etc/passwd')).toEqual(['etc', 'passwd']);
+    expect(resolveBeneath([], '')).toEqual([]);
+    expect(resolveBeneath([], '..\\..\\x')).toEqual(['..\\..\\x']); // a backslash is a name character
+    expect(resolveBeneath([], '%2e%2e%2f')).toEqual(['%2e%2e%2f']); // never decoded again
+    expect(resolveIn('/dir', '../c.txt')).toEqual(['c.txt']);
+    expect(resolveIn('/dir', '/x')).toEqual(['dir', 'x']);
+  });
+
+  it.each(['..', '../x', '/..', 'a/../../b', './../', '/a/b/../../..', 'a\0b'])('refuses %j as not found', (p) => {
+    expect(() => resolveBeneath([], p)).toThrow(DaemonError);
+    try {
+      resolveBeneath([], p);
+    } catch (error) {
+      expect((error as DaemonError).kind).toBe('not_found');
+    }
+  });
+
+  it('knows what lies below what', () => {
+    expect(isBelow(['a'], ['a', 'b'])).toBe(true);
+    expect(isBelow(['a'], ['a'])).toBe(false);
+    expect(isBelow(['a'], ['ab'])).toBe(false);
+  });
+});

@@ -1,0 +1,74 @@
+import type { ServerCapability, ServerConfiguration } from '../capabilities';
+import { isServerUuid, type Configurations } from './configurations';
+import type { DaemonEvents, DaemonLog } from './events';
+import type { ServerLocks } from './locks';
+import type { DiskQuotas } from './quota';
+import type { SocketTokenDenylist } from './socket-tokens';
+import type { Volumes } from './volumes';
+
+/*
+ * A server's life on the local node. Eggs carry no install script yet, so installing a server is
+ * creating its volume, and a reinstall only takes the server's lock (so nothing writes while it
+ * "runs") and reports back. Both report on the event channel as a real install would, so the
+ * panel's handling does not change when scripts arrive.
+ */
+export class LocalServers implements ServerCapability {
+  constructor(
+    private readonly volumes: Volumes,
+    private readonly configurations: Configurations,
+    private readonly locks: ServerLocks,
+    private readonly quotas: DiskQuotas,
+    private readonly events: DaemonEvents,
+    private readonly socketTokens: SocketTokenDenylist,
+    private readonly log: DaemonLog,
+  ) {}
+
+  async configure(configuration: ServerConfiguration): Promise<void> {
+    this.configurations.set(configuration);
+  }
+
+  async create(server: string): Promise<void> {
+    await this.configurations.get(server);
+    await this.install(server, false, (run) => run());
+  }
+
+  async reinstall(server: string): Promise<void> {
+    await this.configurations.get(server);
+    await this.install(server, true, (run) => this.locks.exclusive(server, 'The server is currently being reinstalled.', run));
+  }
+
+  /**
+   * Installs (creates the volume) inside `guard` and reports how it ended once `guard` has let go,
+   * so a listener that reacts by writing files is not refused by the reinstall's own lock. A
+   * refusal before the install started (`conflict`) reports nothing.
+   */
+  private async install(server: string, reinstall: boolean, guard: (run: () => Promise<void>) => Promise<void>): Promise<void> {
+    let started = false;
+    let successful = false;
+    try {
+      await guard(async () => {
+        started = true;
+        await this.volumes.create(server);
+        successful = true;
+      });
+    } finally {
+      if (started) this.events.emit({ type: 'install.completed', server, successful, reinstall });
+    }
+  }
+
+  /** Idempotent: a server the node never heard of has nothing to remove. */
+  async delete(server: string): Promise<void> {
+    if (!isServerUuid(server)) return;
+    await this.locks.exclusive(server, 'The server is being deleted.', async () => {
+      await this.volumes.remove(server, this.log);
+      this.configurations.forget(server);
+      this.quotas.forget(server);
+      this.socketTokens.forget(server);
+    });
+  }
+
+  async revokeSocketTokens(server: string, jtis: string[]): Promise<void> {
+    await this.configurations.get(server);
+    this.socketTokens.deny(server, jtis);
+  }
+}

@@ -1,0 +1,78 @@
+import type { Db } from '../db';
+import { allocations, eggs, servers } from '../db/repos';
+import type { NodeDaemon, ServerConfiguration } from '../daemon/capabilities';
+
+/*
+ * The configuration document the panel gives a node for one server (Wings' `{settings,
+ * process_configuration}`), built from the server's row, its egg and variables, and its
+ * allocations. It is pushed when a server is created or changed, and is what a node asks for when
+ * it meets a server it was not told about.
+ */
+
+/** Hands the node the server's current configuration: after it is created, and after every change. */
+export async function pushServerConfiguration(db: Db, daemon: NodeDaemon, uuid: string): Promise<void> {
+  const configuration = await serverConfiguration(db, uuid);
+  if (configuration) await daemon.servers.configure(configuration);
+}
+
+/**
+ * The server's configuration, or undefined when there is no such server. Eggs carry no stop
+ * command or "done" lines yet, so every server stops with the `stop` console command and counts
+ * as started as soon as its process runs.
+ */
+export async function serverConfiguration(db: Db, uuid: string): Promise<ServerConfiguration | undefined> {
+  const server = await servers.findByIdentifier(db, uuid);
+  if (!server) return undefined;
+  const [egg, variables, values, assigned] = await Promise.all([
+    eggs.findById(db, server.egg_id),
+    eggs.variablesOf(db, [server.egg_id]),
+    servers.variableValues(db, [server.id]),
+    allocations.ofServers(db, [server.id]),
+  ]);
+  if (!egg) throw new Error(`Server ${server.uuid} has no egg.`);
+  const primary = assigned.find((a) => a.id === server.allocation_id) ?? assigned[0];
+  const defaultAllocation = { ip: primary?.ip ?? '', port: primary?.port ?? 0 };
+
+  const mappings: Record<string, number[]> = {};
+  for (const a of assigned) (mappings[a.ip] ??= []).push(a.port);
+
+  // Egg variables first, so the panel's own values below win over a variable of the same name.
+  const environment: Record<string, string> = {};
+  for (const v of variables) environment[v.env_variable] = values.get(`${server.id}:${v.id}`) ?? v.default_value;
+  Object.assign(environment, {
+    STARTUP: server.startup,
+    SERVER_MEMORY: String(server.memory),
+    SERVER_IP: defaultAllocation.ip,
+    SERVER_PORT: String(defaultAllocation.port),
+    P_SERVER_UUID: server.uuid,
+    P_SERVER_ALLOCATION_LIMIT: String(server.allocation_limit ?? 0),
+  });
+
+  const oomDisabled = server.oom_disabled === 1;
+  return {
+    settings: {
+      uuid: server.uuid,
+      meta: { name: server.name, description: server.description },
+      suspended: server.status === 'suspended',
+      environment,
+      invocation: server.startup,
+      skip_egg_scripts: false,
+      build: {
+        memory_limit: server.memory,
+        swap: server.swap,
+        io_weight: server.io,
+        cpu_limit: server.cpu,
+        threads: server.threads ?? '',
+        disk_space: server.disk,
+        oom_disabled: oomDisabled,
+      },
+      container: { image: server.docker_image, oom_disabled: oomDisabled, requires_rebuild: false },
+      allocations: { force_outgoing_ip: false, default: defaultAllocation, mappings },
+      egg: { id: egg.uuid, file_denylist: [] },
+    },
+    process_configuration: {
+      startup: { done: [], user_interaction: [], strip_ansi: false },
+      stop: { type: 'command', value: 'stop' },
+    },
+  };
+}
