@@ -14,33 +14,48 @@ export const unknownServer = (): DaemonError => new DaemonError('not_found', 'Th
  * The configurations this node holds, as Wings holds them: pushed by the panel when a server is
  * created or changed, and pulled from the panel the first time a server the node has not been
  * told about is used (one created by another process, such as the admin CLI, or any server after
- * a restart, since nothing here outlives the process).
+ * a restart, since nothing here outlives the process). A held configuration is pulled afresh when
+ * it is older than `refreshMs`, so a change made where the panel could not push it (the admin CLI
+ * suspending a server) reaches the node within that time; a failed pull keeps what is held.
  */
 export class Configurations {
-  private readonly held = new Map<string, ServerConfiguration>();
+  private readonly held = new Map<string, { configuration: ServerConfiguration; at: number }>();
   private readonly pulls = new Map<string, Promise<ServerConfiguration | undefined>>();
-  /** Counts pushes and removals, so a pull that raced one does not bring back what it replaced. */
-  private changes = 0;
+  /** Counts each server's pushes and removals, so a pull that raced one does not undo it. */
+  private readonly changes = new Map<string, number>();
 
-  constructor(private readonly source?: ConfigurationSource) {}
+  constructor(
+    private readonly source?: ConfigurationSource,
+    private readonly now: () => number = Date.now,
+    private readonly refreshMs = 10_000,
+  ) {}
 
   set(configuration: ServerConfiguration): void {
     const server = configuration.settings.uuid;
     if (!isServerUuid(server)) throw new DaemonError('bad_request', 'A server configuration needs the server uuid.');
-    this.held.set(server, configuration);
-    this.changes += 1;
+    this.held.set(server, { configuration, at: this.now() });
+    this.changed(server);
   }
 
-  /** The server's configuration, pulled once when not held; `not_found` when the panel does not know it either. */
+  /** The server's configuration, pulled when not held or stale; `not_found` when the panel does not know it either. */
   async get(server: string): Promise<ServerConfiguration> {
-    const configuration = this.held.get(server) ?? (await this.pull(server));
+    const held = this.held.get(server);
+    if (held && (!this.source || this.now() - held.at < this.refreshMs)) return held.configuration;
+    const configuration = await this.pull(server).catch((error: unknown) => {
+      if (held) return held.configuration;
+      throw error;
+    });
     if (!configuration) throw unknownServer();
     return configuration;
   }
 
   forget(server: string): void {
     this.held.delete(server);
-    this.changes += 1;
+    this.changed(server);
+  }
+
+  private changed(server: string): void {
+    this.changes.set(server, (this.changes.get(server) ?? 0) + 1);
   }
 
   private pull(server: string): Promise<ServerConfiguration | undefined> {
@@ -49,13 +64,16 @@ export class Configurations {
     let pull = this.pulls.get(server);
     if (!pull) {
       // One request per server however many calls wait for it; a push that lands meanwhile wins.
-      const changes = this.changes;
+      const changes = this.changes.get(server);
       pull = source(server)
         .then((pulled) => {
-          const current = this.held.get(server);
-          if (current) return current;
-          if (pulled?.settings.uuid !== server) return undefined;
-          if (this.changes === changes) this.held.set(server, pulled);
+          if (this.changes.get(server) !== changes) return this.held.get(server)?.configuration;
+          if (pulled?.settings.uuid !== server) {
+            // The panel no longer has it: neither does this node.
+            this.held.delete(server);
+            return undefined;
+          }
+          this.held.set(server, { configuration: pulled, at: this.now() });
           return pulled;
         })
         .finally(() => this.pulls.delete(server));

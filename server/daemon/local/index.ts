@@ -16,7 +16,7 @@ export interface LocalDaemonOptions {
   configurationSource?: ConfigurationSource;
   /** Failures nobody awaits (a listener that throws, a deleted volume too deep to remove); the console by default. */
   log?: DaemonLog;
-  /** The clock of websocket token revocation. */
+  /** The daemon's clock: websocket token revocation, and when a held configuration is pulled afresh. */
   now?: () => Date;
 }
 
@@ -34,7 +34,8 @@ export class LocalDaemon implements NodeDaemon {
 
   constructor(dataDir: string, options: LocalDaemonOptions = {}) {
     this.volumes = new Volumes(dataDir);
-    const configurations = new Configurations(options.configurationSource);
+    const now = options.now ?? (() => new Date());
+    const configurations = new Configurations(options.configurationSource, () => now().getTime());
     const locks = new ServerLocks();
     const quotas = new DiskQuotas();
     const log = options.log ?? consoleLog;

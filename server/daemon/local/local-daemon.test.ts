@@ -122,6 +122,30 @@ describe('LocalDaemon servers', () => {
     expect(asked).toEqual([uuid, other]);
   });
 
+  it('pulls a held configuration afresh once it is stale, keeps it when the panel cannot answer, and forgets a server the panel dropped', async () => {
+    let clock = new Date('2026-03-01T12:00:00Z');
+    let answer: () => Promise<ReturnType<typeof testConfiguration> | undefined> = async () => testConfiguration(uuid, { diskMiB: 0 });
+    const daemon = new LocalDaemon(dataDir, { configurationSource: () => answer(), now: () => clock });
+    const write = () => daemon.files.write(uuid, 'big.bin', Buffer.alloc(2 * 1024 * 1024), { maxBytes: 4 * 1024 * 1024 });
+    fs.mkdirSync(daemon.volumePath(uuid), { recursive: true });
+    await write();
+
+    // Another process (the admin CLI) limits the server; the node learns it once its copy is stale.
+    answer = async () => testConfiguration(uuid, { diskMiB: 1 });
+    await write();
+    clock = new Date(clock.getTime() + 11_000);
+    await expect(write()).rejects.toMatchObject({ kind: 'no_space' });
+
+    // The panel's database is busy: the node keeps the limit it has rather than failing.
+    answer = () => Promise.reject(new Error('database is locked'));
+    clock = new Date(clock.getTime() + 11_000);
+    await expect(write()).rejects.toMatchObject({ kind: 'no_space' });
+
+    answer = async () => undefined;
+    clock = new Date(clock.getTime() + 11_000);
+    await expect(daemon.files.list(uuid, '/')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
   it('deletes a volume without following a link out of it, and a volume that is itself a link', async () => {
     const daemon = new LocalDaemon(dataDir);
     const outside = path.join(dataDir, 'outside');
