@@ -16,7 +16,6 @@ import { accountRoutes } from './routes/account';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
 import { fileRoutes } from './routes/files';
-import { fileTransferRoutes } from './routes/files-transfer';
 import { serverRoutes } from './routes/servers';
 import { websocketRoutes } from './routes/websocket';
 
@@ -82,13 +81,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply.status(http.status).type('application/json; charset=utf-8').send(http.toDocument());
   });
 
+  // A node served by this process answers its signed links on the panel's origin, as Wings would on its own.
+  if (deps.daemon.mount) await deps.daemon.mount(app);
+
   await app.register(async (api) => {
     await authRoutes(api, deps);
     await accountRoutes(api);
     await serverRoutes(api, deps);
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
-    await fileTransferRoutes(api, deps);
     await websocketRoutes(api, deps);
   });
 

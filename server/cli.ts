@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     fs.mkdirSync(config.dataDir, { recursive: true });
     db = openDatabase(databaseFile(config.dataDir));
     await migrateToLatest(db);
-    const daemon = localDaemon(db, config.dataDir, systemClock);
+    const daemon = localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
     const result = await runCli(argv, { db, daemon, clock: systemClock });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

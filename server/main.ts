@@ -61,7 +61,7 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
-  const daemon = localDaemon(db, config.dataDir, systemClock);
+  const daemon = localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
   let demo: DemoSummary | undefined;
   if (config.seedDemo && (await isPanelEmpty(db))) {
     demo = await seedDemo(db, daemon, systemClock.now());

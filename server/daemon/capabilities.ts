@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import type { ActivityEvent, ProcessState, SocketStats } from '../../src/contract';
 import type { DaemonFileStat, ExtractLimits, UploadPart } from './types';
 
@@ -170,4 +171,9 @@ export interface NodeDaemon {
   files: FileCapability;
   servers: ServerCapability;
   events: DaemonEventChannel;
+  /**
+   * A node served by this very process mounts what Wings serves itself (signed transfers, and
+   * later the console socket) on the panel's server, on the panel's origin. A remote node has none.
+   */
+  mount?(app: FastifyInstance): Promise<void>;
 }

@@ -14,7 +14,7 @@ async function sign(claims: Record<string, unknown>, options: { key?: string; ex
 }
 
 describe('node tokens', () => {
-  const download = { server_uuid: SERVER, unique_id: 'u1', file_path: '/server.properties' };
+  const download = { purpose: 'file_download', server_uuid: SERVER, unique_id: 'u1', file_path: '/server.properties' };
 
   it('accept a token of the right shape, key and lifetime', async () => {
     expect(await verifyToken(await sign(download, { expiresIn: 900 }), KEY, fileTokenSchema, NOW)).toMatchObject(download);
@@ -25,8 +25,8 @@ describe('node tokens', () => {
     expect(await verifyToken(await sign(download, { expiresIn: 900 }), KEY, fileTokenSchema, new Date(NOW.getTime() + 901_000))).toBeNull();
     expect(await verifyToken(await sign(download, { expiresIn: 900, key: 'other' }), KEY, fileTokenSchema, NOW)).toBeNull();
     expect(await verifyToken(await sign(download, { expiresIn: 900, alg: 'HS512' }), KEY, fileTokenSchema, NOW)).toBeNull();
-    // A download token is no upload token: it names no user.
-    expect(await verifyToken(await sign(download, { expiresIn: 900 }), KEY, uploadTokenSchema, NOW)).toBeNull();
+    // A download token is no upload token, even one that names a user.
+    expect(await verifyToken(await sign({ ...download, user_uuid: 'u' }, { expiresIn: 900 }), KEY, uploadTokenSchema, NOW)).toBeNull();
     expect(await verifyToken('not.a.token', KEY, fileTokenSchema, NOW)).toBeNull();
     expect(await verifyToken('', KEY, fileTokenSchema, NOW)).toBeNull();
   });

@@ -7,19 +7,27 @@ import * as z from 'zod/mini';
  * while; the daemon checks the signature, the expiry and, for transfers, that it is used once.
  */
 
-const base = { server_uuid: z.uuid(), unique_id: z.string().check(z.minLength(1)) };
+/**
+ * What a token is for. Wings tells its tokens apart only by their other claims, and a download
+ * token carries every claim an upload token needs; naming the purpose keeps a link to read one
+ * file from being used to write (Wings ignores the extra claim, so remote nodes still accept them).
+ */
+export const TOKEN_PURPOSES = ['file_download', 'file_upload', 'websocket'] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+const base = (purpose: TokenPurpose) => ({ purpose: z.literal(purpose), server_uuid: z.uuid(), unique_id: z.string().check(z.minLength(1)) });
 
 /** `/download/file?token=`: one file of one server. */
-export const fileTokenSchema = z.object({ ...base, file_path: z.string(), user_uuid: z.optional(z.string()) });
+export const fileTokenSchema = z.object({ ...base('file_download'), file_path: z.string(), user_uuid: z.optional(z.string()) });
 export type FileToken = z.infer<typeof fileTokenSchema>;
 
 /** `/upload/file?token=&directory=`: uploads into one server on behalf of a user. */
-export const uploadTokenSchema = z.object({ ...base, user_uuid: z.string() });
+export const uploadTokenSchema = z.object({ ...base('file_upload'), user_uuid: z.string() });
 export type UploadToken = z.infer<typeof uploadTokenSchema>;
 
 /** The console websocket's `auth` event: the user's permissions on the server. */
 export const socketTokenSchema = z.object({
-  ...base,
+  ...base('websocket'),
   user_uuid: z.string(),
   permissions: z.array(z.string()),
   jti: z.string(),

@@ -58,3 +58,35 @@ export const NOT_FOUND_MESSAGE = 'The requested file or directory could not be f
 
 /** A write refused by the server's disk limit (or by a full disk). */
 export const noSpaceError = (): DaemonError => new DaemonError('no_space', 'There is not enough disk space available to complete this action.');
+
+/** How a refusal reads on the wire: the status and `code` of the error document (spec §7). */
+export interface RefusalDocument {
+  status: number;
+  code: string;
+  detail: string;
+}
+
+/**
+ * The answer for each kind, the same whether the node answers the browser itself (a signed
+ * download) or the panel passes the refusal on: Wings' statuses, the reference panel's codes.
+ */
+export function describeRefusal(error: DaemonError): RefusalDocument {
+  switch (error.kind) {
+    case 'not_found':
+      return { status: 404, code: 'NotFoundHttpException', detail: NOT_FOUND_MESSAGE };
+    case 'too_large':
+      return { status: 413, code: 'PayloadTooLargeHttpException', detail: 'The file is larger than the allowed upload size.' };
+    // Wings answers 400 for disk space; 413 is only for one body over the upload cap.
+    case 'no_space':
+      return { status: 400, code: 'InsufficientDiskSpaceException', detail: error.message };
+    case 'conflict':
+      return { status: 409, code: 'DaemonConnectionException', detail: error.message };
+    // The reference panel's answer when the node says the server is not running.
+    case 'offline':
+      return { status: 502, code: 'HttpException', detail: error.message };
+    case 'unavailable':
+      return { status: 504, code: 'DaemonConnectionException', detail: error.message };
+    case 'bad_request':
+      return { status: 400, code: 'BadRequestHttpException', detail: error.message };
+  }
+}

@@ -13,6 +13,12 @@ import { makeTestPanel } from '../test/harness';
 export const CANARY_S2 = 'CANARY-S2';
 export const CANARY_HOST = 'CANARY-HOST';
 
+/** The path and query of a signed link (the node is this panel, so it is reached by inject). */
+export function nodePath(document: { attributes: { url: string } }): string {
+  const url = new URL(document.attributes.url);
+  return `${url.pathname}${url.search}`;
+}
+
 type InjectOptions = { query?: Record<string, string> | string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> };
 
 export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel>[0] = {}) {
@@ -51,10 +57,10 @@ export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel
     return out;
   }
 
-  async function call(method: 'GET' | 'POST' | 'PUT', endpoint: string, options: InjectOptions = {}, server = s1.uuid) {
+  async function inject(method: 'GET' | 'POST' | 'PUT', url: string, options: InjectOptions, auth: Record<string, string>) {
     // A string query is sent exactly as given (for pre-encoded attack strings).
     const query = typeof options.query === 'string' ? `?${options.query}` : options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
-    const headers: Record<string, string> = { ...ownerHeaders, ...(options.headers ?? {}) };
+    const headers: Record<string, string> = { ...auth, ...(options.headers ?? {}) };
     let payload: string | Buffer | undefined;
     if (options.raw !== undefined) {
       payload = options.raw;
@@ -63,7 +69,27 @@ export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel
       payload = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    return panel.app.inject({ method, url: `/api/client/servers/${server}/files/${endpoint}${query}`, headers, payload });
+    const joined = query && url.includes('?') ? `${url}&${query.slice(1)}` : `${url}${query}`;
+    return panel.app.inject({ method, url: joined, headers, payload });
+  }
+
+  /**
+   * A files endpoint as the SPA uses it. Downloads and uploads take the reference panel's two
+   * steps: the panel signs a link (answering its own refusals), then the node's link is followed
+   * with no credentials at all, carrying the query or body.
+   */
+  async function call(method: 'GET' | 'POST' | 'PUT', endpoint: string, options: InjectOptions = {}, server = s1.uuid) {
+    const base = `/api/client/servers/${server}/files/${endpoint}`;
+    if (endpoint === 'upload' && method === 'POST') {
+      const { headers = {}, ...rest } = options;
+      const contentType = headers['content-type'];
+      const signed = await inject('GET', base, {}, { ...ownerHeaders, ...headers });
+      if (signed.statusCode !== 200) return signed;
+      return inject('POST', nodePath(signed.json()), { ...rest, headers: contentType ? { 'content-type': contentType } : {} }, {});
+    }
+    const res = await inject(method, base, options, ownerHeaders);
+    if (endpoint !== 'download' || res.statusCode !== 200) return res;
+    return inject('GET', nodePath(res.json()), {}, {});
   }
 
   return {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeFileFixture, type FileFixture } from './files-test-support';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeFileFixture, nodePath, type FileFixture } from './files-test-support';
 
 let f: FileFixture;
 beforeEach(async () => {
@@ -52,7 +52,9 @@ describe('files/upload', () => {
     return { raw: `${parts.join('')}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
   }
 
-  it('stores several files in the directory and logs server:file.upload', async () => {
+  // One server:file.uploaded per file, as Wings reports it; the panel's old single server:file.upload
+  // entry was one the reference hides from every activity page, so uploads never showed.
+  it('stores several files in the directory and logs server:file.uploaded for each', async () => {
     f.put('plugins/old.jar', 'old');
     const res = await f.call('POST', 'upload', {
       query: { directory: '/plugins' },
@@ -63,7 +65,13 @@ describe('files/upload', () => {
     });
     expect(res.statusCode).toBe(204);
     expect(f.read('plugins/a.jar') + f.read('plugins/old.jar')).toBe('Anew');
-    expect(await f.events()).toEqual([{ event: 'server:file.upload', properties: { directory: '/plugins', files: ['a.jar', 'old.jar'] } }]);
+    // The node reports the uploads back to the panel, which writes them a moment later.
+    await vi.waitFor(async () =>
+      expect(await f.events()).toEqual([
+        { event: 'server:file.uploaded', properties: { directory: '/plugins', file: 'a.jar' } },
+        { event: 'server:file.uploaded', properties: { directory: '/plugins', file: 'old.jar' } },
+      ]),
+    );
   });
 
   it('answers 413 past the size limit with nothing stored, 400 without a multipart body, 404 for a missing directory', async () => {
@@ -85,5 +93,81 @@ describe('files/upload', () => {
       400,
     );
     expect(await f.events()).toEqual([]);
+  });
+});
+
+describe('signed transfer links', () => {
+  const download = (file: string, headers = f.ownerHeaders) =>
+    f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/download?file=${encodeURIComponent(file)}`, headers });
+  const uploadLink = (headers = f.ownerHeaders) =>
+    f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/upload`, headers });
+  const follow = (res: { json: () => unknown }, method: 'GET' | 'POST' = 'GET', extra = '') =>
+    f.panel.app.inject({ method, url: nodePath(res.json() as { attributes: { url: string } }) + extra });
+
+  it('point at the local node on the panel origin, as signed_url documents', async () => {
+    const res = await download('a.txt');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      object: 'signed_url',
+      attributes: { url: expect.stringMatching(/^http:\/\/localhost:80\/download\/file\?token=[\w-]+\.[\w-]+\.[\w-]+$/) },
+    });
+    const up = await uploadLink();
+    expect(up.json().attributes.url).toMatch(/^http:\/\/localhost:80\/upload\/file\?token=/);
+  });
+
+  it('work once: a second download with the same link is refused', async () => {
+    f.put('a.txt', 'A');
+    const link = await download('a.txt');
+    expect((await follow(link)).body).toBe('A');
+    const again = await follow(link);
+    expect(again.statusCode).toBe(403);
+    expect(again.json().errors[0].code).toBe('AccessDeniedHttpException');
+  });
+
+  it('stop working after 15 minutes', async () => {
+    f.put('a.txt', 'A');
+    const link = await download('a.txt');
+    f.panel.clock.advance(15 * 60_000 + 1000);
+    expect((await follow(link)).statusCode).toBe(403);
+  });
+
+  it('cannot be altered, nor a download link used to upload', async () => {
+    f.put('a.txt', 'A');
+    const link = await download('a.txt');
+    const url = nodePath(link.json());
+    const [head, payload, signature] = (new URL(`http://x${url}`).searchParams.get('token') ?? '').split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const forged = Buffer.from(JSON.stringify({ ...claims, server_uuid: f.s2.uuid, file_path: 'canary.txt' })).toString('base64url');
+    const res = await f.panel.app.inject({ method: 'GET', url: `/download/file?token=${head}.${forged}.${signature}` });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain('CANARY');
+    const asUpload = await f.panel.app.inject({ method: 'POST', url: url.replace('/download/file', '/upload/file') });
+    expect(asUpload.statusCode).toBe(403);
+    expect((await f.panel.app.inject({ method: 'GET', url: '/download/file' })).statusCode).toBe(403);
+  });
+
+  it('log the download when the link is handed out, and need no session to follow', async () => {
+    f.put('a.txt', 'A');
+    const link = await download('a.txt');
+    expect(await f.events()).toEqual([{ event: 'server:file.download', properties: { file: 'a.txt' } }]);
+    const res = await f.panel.app.inject({ method: 'GET', url: nodePath(link.json()), headers: { cookie: 'nothing=here' } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('upload into the directory given with the link, once', async () => {
+    const boundary = 'b';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="x.txt"\r\n\r\nX\r\n--${boundary}--\r\n`;
+    f.put('dir/.keep', '');
+    const link = await uploadLink();
+    const post = () =>
+      f.panel.app.inject({
+        method: 'POST',
+        url: `${nodePath(link.json())}&directory=/dir`,
+        payload: body,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+    expect((await post()).statusCode).toBe(204);
+    expect(f.read('dir/x.txt')).toBe('X');
+    expect((await post()).statusCode).toBe(403);
   });
 });

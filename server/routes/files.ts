@@ -1,11 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
+import type { ServerRow, UserRow } from '../db/schema';
 import { daemonCall } from '../http/daemon-errors';
 import { HttpError } from '../http/errors';
+import { publicOrigin } from '../http/origin';
 import { declaredLength } from '../http/request-context';
 import { serverRoute } from '../http/routes';
 import { renderFileObject } from '../services/files';
+import { tokenForServer } from '../services/node-tokens';
 
 /*
  * The file manager (reference panel names, codes and permissions, declared in the contract's
@@ -13,6 +16,9 @@ import { renderFileObject } from '../services/files';
  * entirely in the daemon, which answers every escape like a missing file; so does the disk limit,
  * which the daemon holds in the server's configuration.
  */
+
+/** How long a download or upload link works, as the reference panel signs them. */
+const TRANSFER_TOKEN_SECONDS = 15 * 60;
 
 const tooLarge = () => new HttpError(413, 'PayloadTooLargeHttpException', 'The file is larger than the allowed upload size.');
 
@@ -107,4 +113,40 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     await daemonCall(() => daemon.files.rename(server.uuid, body.root, body.files));
     await activity('server:file.rename', { directory: body.root, files: body.files });
   });
+
+  // The reference panel's signed transfers: the browser gets a link to the node itself, which
+  // trusts the signature (one user, one server, 15 minutes, used once), never the session.
+  const signed = async (
+    request: FastifyRequest,
+    server: ServerRow,
+    user: UserRow,
+    purpose: 'file_download' | 'file_upload',
+    claims: Record<string, unknown>,
+  ) => {
+    const panelOrigin = publicOrigin(request, deps.config.appUrl);
+    const path = purpose === 'file_download' ? '/download/file' : '/upload/file';
+    const { token, connection } = await tokenForServer(deps.db, {
+      server,
+      user,
+      purpose,
+      claims,
+      ttlSeconds: TRANSFER_TOKEN_SECONDS,
+      panelOrigin,
+      now: deps.clock.now(),
+    });
+    return { object: 'signed_url' as const, attributes: { url: `${connection}${path}?token=${token}` } };
+  };
+
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.download,
+  )(async ({ request, caller, server, query, activity }) => {
+    const url = await signed(request, server, caller.user, 'file_download', { file_path: query.file });
+    // Written when the link is handed out, as the reference panel does: the node serves it unseen.
+    await activity('server:file.download', { file: query.file });
+    return url;
+  });
+
+  await serverRoute(app, deps, fileEndpoints.upload)(({ request, caller, server }) => signed(request, server, caller.user, 'file_upload', {}));
 }

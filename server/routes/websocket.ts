@@ -7,7 +7,7 @@ import { forbidden } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { serverRoute } from '../http/routes';
 import { assertServerUsable } from '../services/access';
-import { nodeConnection, signNodeToken } from '../services/node-tokens';
+import { tokenForServer } from '../services/node-tokens';
 
 /** Lifetime of a console token; the SPA asks for a new one when the daemon says it is expiring. */
 const SOCKET_TOKEN_SECONDS = 10 * 60;
@@ -25,21 +25,21 @@ export async function websocketRoutes(app: FastifyInstance, deps: AppDeps): Prom
     websocketEndpoints.token,
   )(async ({ request, caller, access, server }) => {
     const node = await nodes.findById(deps.db, server.node_id);
-    if (!node) throw new Error(`Server ${server.uuid} has no node.`);
-    if (!(access.isAdmin && adminMayWatch(server))) assertServerUsable(server, node.maintenance_mode === 1);
+    if (!(access.isAdmin && adminMayWatch(server))) assertServerUsable(server, node?.maintenance_mode === 1);
     if (!access.can('websocket.connect'))
       throw forbidden("You do not have permission to connect to this server's websocket.", 'HttpForbiddenException');
-    const origin = publicOrigin(request, deps.config.appUrl);
-    const token = await signNodeToken({
-      node,
+    const panelOrigin = publicOrigin(request, deps.config.appUrl);
+    const claims = { permissions: access.reported };
+    const { token, connection } = await tokenForServer(deps.db, {
+      server,
       user: caller.user,
-      serverUuid: server.uuid,
-      claims: { permissions: access.reported },
+      purpose: 'websocket',
+      claims,
       ttlSeconds: SOCKET_TOKEN_SECONDS,
-      panelOrigin: origin,
+      panelOrigin,
       now: deps.clock.now(),
     });
-    const socket = `${nodeConnection(node, origin).replace(/^http/, 'ws')}/api/servers/${server.uuid}/ws`;
+    const socket = `${connection.replace(/^http/, 'ws')}/api/servers/${server.uuid}/ws`;
     return { data: { token, socket } };
   });
 }

@@ -1,13 +1,19 @@
 import { LocalDaemon } from '../daemon/local';
 import type { Db } from '../db';
+import { nodes } from '../db/repos';
 import type { Clock } from '../lib/time';
 import { serverConfiguration } from './server-configuration';
 
 /**
  * The daemon inside this panel, wired to the panel the way a Wings node is: it asks the panel's
  * database for the configuration of a server it was not told about (one the admin CLI created in
- * another process, say).
+ * another process, say), and checks transfer tokens with its node's key.
  */
-export function localDaemon(db: Db, dataDir: string, clock: Clock): LocalDaemon {
-  return new LocalDaemon(dataDir, { configurationSource: (uuid) => serverConfiguration(db, uuid), now: () => clock.now() });
+export function localDaemon(db: Db, options: { dataDir: string; clock: Clock; maxUploadBytes: number }): LocalDaemon {
+  return new LocalDaemon(options.dataDir, {
+    configurationSource: (uuid) => serverConfiguration(db, uuid),
+    now: () => options.clock.now(),
+    key: () => nodes.localKey(db),
+    maxUploadBytes: options.maxUploadBytes,
+  });
 }

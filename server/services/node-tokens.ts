@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { tokenKey } from '../daemon/tokens';
-import type { NodeRow, UserRow } from '../db/schema';
+import { tokenKey, type TokenPurpose } from '../daemon/tokens';
+import type { Db } from '../db';
+import { nodes } from '../db/repos';
+import type { NodeRow, ServerRow, UserRow } from '../db/schema';
 
 /*
  * Tokens the panel signs for a node's daemon, the way the reference panel does: HS256 with the
@@ -23,6 +25,7 @@ export interface NodeTokenRequest {
   node: Pick<NodeRow, 'daemon_base_url' | 'daemon_token'>;
   user: Pick<UserRow, 'id' | 'uuid'>;
   serverUuid: string;
+  purpose: TokenPurpose;
   claims: Record<string, unknown>;
   ttlSeconds: number;
   /** This panel's public origin: the issuer, and the address of a local node. */
@@ -35,6 +38,7 @@ export async function signNodeToken(request: NodeTokenRequest): Promise<string> 
   const iat = Math.floor(request.now.getTime() / 1000);
   return new SignJWT({
     ...request.claims,
+    purpose: request.purpose,
     server_uuid: request.serverUuid,
     user_uuid: request.user.uuid,
     user_id: request.user.id,
@@ -48,4 +52,18 @@ export async function signNodeToken(request: NodeTokenRequest): Promise<string> 
     .setNotBefore(iat - 5 * 60)
     .setExpirationTime(iat + request.ttlSeconds)
     .sign(tokenKey(request.node.daemon_token));
+}
+
+/**
+ * A token for `user` on `server`, signed for the server's node, and the node's address to use it
+ * at. Also answers the server's node (a route may check its maintenance flag).
+ */
+export async function tokenForServer(
+  db: Db,
+  request: Omit<NodeTokenRequest, 'node' | 'serverUuid'> & { server: ServerRow },
+): Promise<{ token: string; connection: string }> {
+  const node = await nodes.findById(db, request.server.node_id);
+  if (!node) throw new Error(`Server ${request.server.uuid} has no node.`);
+  const token = await signNodeToken({ ...request, node, serverUuid: request.server.uuid });
+  return { token, connection: nodeConnection(node, request.panelOrigin) };
 }

@@ -24,7 +24,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
   const config = testConfig({ dataDir, ...overrides });
   const db: Db = await openTestDatabase();
   const clock = fixedClock('2026-03-01T12:00:00Z');
-  const daemon = localDaemon(db, dataDir, clock);
+  const daemon = localDaemon(db, { dataDir, clock, maxUploadBytes: config.maxUploadBytes });
   const app: FastifyInstance = await buildApp({ config, db, daemon, clock });
   let counter = 0;
 

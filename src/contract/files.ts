@@ -19,6 +19,9 @@ export const fileObjectSchema = item('file_object', fileObjectAttributes);
 export type FileObject = z.infer<typeof fileObjectAttributes>;
 export const fileListSchema = list(fileObjectSchema, optionalListMetaSchema);
 
+/** A link to the node's own transfer endpoint, signed for one user, one server and a short while. */
+export const signedUrlSchema = item('signed_url', z.object({ url: z.string() }));
+
 // files/list, files/contents, files/write, files/download (reference panel names)
 export const directoryQuerySchema = z.object({
   directory: z.pipe(
@@ -74,4 +77,14 @@ export const fileEndpoints = {
   // The reference panel guards decompress with file.create, not file.archive.
   decompress: endpoint({ method: 'POST', path: `${files}/decompress`, body: decompressSchema, response: 'empty', permission: 'file.create' }),
   rename: endpoint({ method: 'PUT', path: `${files}/rename`, body: renameFilesSchema, response: 'empty', permission: 'file.update' }),
+  /** A single-use, 15-minute link to download one file from the node. */
+  download: endpoint({
+    method: 'GET',
+    path: `${files}/download`,
+    query: fileQuerySchema,
+    response: signedUrlSchema,
+    permission: 'file.read-content',
+  }),
+  /** A single-use, 15-minute link to upload into the server (multipart, field `files`, `&directory=`). */
+  upload: endpoint({ method: 'GET', path: `${files}/upload`, response: signedUrlSchema, permission: 'file.create' }),
 };

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { NodeDaemon } from '../capabilities';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
@@ -6,6 +7,7 @@ import { ServerLocks } from './locks';
 import { DiskQuotas } from './quota';
 import { LocalServers } from './servers';
 import { SocketTokenDenylist } from './socket-tokens';
+import { transferRoutes } from './transfers';
 import { Volumes } from './volumes';
 
 export type { ConfigurationSource } from './configurations';
@@ -16,8 +18,12 @@ export interface LocalDaemonOptions {
   configurationSource?: ConfigurationSource;
   /** Failures nobody awaits (a listener that throws, a deleted volume too deep to remove); the console by default. */
   log?: DaemonLog;
-  /** The daemon's clock: websocket token revocation, and when a held configuration is pulled afresh. */
+  /** The daemon's clock: websocket token revocation, transfer token expiry, and when a held configuration is pulled afresh. */
   now?: () => Date;
+  /** The key the panel signs this node's tokens with (as Wings reads its token from its configuration). */
+  key?: () => Promise<string | undefined>;
+  /** The largest file one upload may carry. */
+  maxUploadBytes?: number;
 }
 
 /**
@@ -31,10 +37,12 @@ export class LocalDaemon implements NodeDaemon {
   readonly events: DaemonEvents;
   private readonly volumes: Volumes;
   private readonly socketTokens: SocketTokenDenylist;
+  private readonly mountOptions: { key: () => Promise<string | undefined>; maxUploadBytes: number; now: () => Date };
 
   constructor(dataDir: string, options: LocalDaemonOptions = {}) {
     this.volumes = new Volumes(dataDir);
     const now = options.now ?? (() => new Date());
+    this.mountOptions = { key: options.key ?? (async () => undefined), maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024, now };
     const configurations = new Configurations(options.configurationSource, () => now().getTime());
     const locks = new ServerLocks();
     const quotas = new DiskQuotas();
@@ -43,6 +51,11 @@ export class LocalDaemon implements NodeDaemon {
     this.socketTokens = new SocketTokenDenylist(options.now);
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas);
     this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
+  }
+
+  /** The signed transfer endpoints, on the panel's own server (this node has no listener of its own). */
+  async mount(app: FastifyInstance): Promise<void> {
+    await transferRoutes(app, { files: this.files, report: (event) => this.events.emit(event), ...this.mountOptions });
   }
 
   /** Where a server's volume lives on this machine (tests and benchmarks plant files there). */

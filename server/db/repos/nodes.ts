@@ -15,6 +15,12 @@ export function findByIds(db: Db, ids: readonly number[]): Promise<NodeRow[]> {
   return db.selectFrom('nodes').selectAll().where('id', 'in', ids).execute();
 }
 
+/** The signing key of the node this panel serves itself (the first node without a daemon address). */
+export async function localKey(db: Db): Promise<string | undefined> {
+  const row = await db.selectFrom('nodes').select('daemon_token').where('daemon_base_url', 'is', null).orderBy('id').executeTakeFirst();
+  return row?.daemon_token;
+}
+
 export function all(db: Db): Promise<NodeRow[]> {
   return db.selectFrom('nodes').selectAll().orderBy('id').execute();
 }

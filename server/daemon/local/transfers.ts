@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import multipart from '@fastify/multipart';
+import type * as z from 'zod/mini';
+import type { ErrorDocument } from '../../../src/contract';
+import { attachmentDisposition } from '../../lib/content-disposition';
+import type { DaemonEvent, FileCapability } from '../capabilities';
+import { fileTokenSchema, SingleUseTokens, uploadTokenSchema, verifyToken } from '../tokens';
+import { DaemonError, describeRefusal, type RefusalDocument, type UploadPart } from '../types';
+
+/*
+ * The node's signed transfer endpoints, where Wings has them: `GET /download/file?token=` and
+ * `POST /upload/file?token=&directory=`. The browser comes here with a URL the panel signed for
+ * it (files/download, files/upload), so these routes trust the token, not a session: its
+ * signature, its expiry, and that it is used once. Refusals are the panel's error documents.
+ */
+
+export interface TransferOptions {
+  files: FileCapability;
+  /** The node's signing key; undefined while the panel has not made one (no token can be valid then). */
+  key: () => Promise<string | undefined>;
+  /** Where the node reports what a user did (the upload's audit entries). */
+  report: (event: DaemonEvent) => void;
+  maxUploadBytes: number;
+  now: () => Date;
+}
+
+const MAX_UPLOAD_FILES = 100;
+
+const INVALID_TOKEN = 'The download or upload link is invalid, expired or already used. Ask the panel for a new one.';
+
+/** A refused link: the panel's error document, so the SPA reads it like any other refusal. */
+const invalidLink = (): RefusalDocument => ({ status: 403, code: 'AccessDeniedHttpException', detail: INVALID_TOKEN });
+
+function refusalOf(error: unknown): RefusalDocument {
+  if (error instanceof DaemonError) return describeRefusal(error);
+  if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'FST_REQ_FILE_TOO_LARGE') {
+    return describeRefusal(new DaemonError('too_large', ''));
+  }
+  throw error;
+}
+
+function fail(reply: FastifyReply, refusal: RefusalDocument): FastifyReply {
+  const document: ErrorDocument = { errors: [{ code: refusal.code, status: String(refusal.status), detail: refusal.detail }] };
+  return reply.status(refusal.status).type('application/json; charset=utf-8').header('Cache-Control', 'no-store').send(document);
+}
+
+export async function transferRoutes(app: FastifyInstance, options: TransferOptions): Promise<void> {
+  const used = new SingleUseTokens();
+  /** A valid token of this shape, spent by this call: the second use of a link is refused. */
+  async function claimed<S extends z.ZodMiniType<{ unique_id: string }>>(token: unknown, schema: S): Promise<z.output<S> | null> {
+    const key = await options.key();
+    const payload = typeof token === 'string' && key ? await verifyToken(token, key, schema, options.now()) : null;
+    return payload !== null && used.claim(payload.unique_id, options.now()) ? payload : null;
+  }
+
+  app.get<{ Querystring: { token?: unknown } }>('/download/file', async (request, reply) => {
+    const token = await claimed(request.query.token, fileTokenSchema);
+    if (!token) return fail(reply, invalidLink());
+    try {
+      const { stat, stream } = await options.files.open(token.server_uuid, token.file_path);
+      return await reply
+        .type('application/octet-stream')
+        .header('Content-Disposition', attachmentDisposition(stat.name))
+        .header('Content-Length', String(stat.size))
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    } catch (error) {
+      return fail(reply, refusalOf(error));
+    }
+  });
+
+  // Multipart in its own context, so its parser never reaches other routes.
+  await app.register(async (up) => {
+    await up.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: {
+        fileSize: options.maxUploadBytes,
+        files: MAX_UPLOAD_FILES,
+        fields: 10,
+        fieldSize: 1024,
+        parts: MAX_UPLOAD_FILES + 10,
+        headerPairs: 100,
+      },
+    });
+    up.post<{ Querystring: { token?: unknown; directory?: unknown } }>('/upload/file', async (request, reply) => {
+      const token = await claimed(request.query.token, uploadTokenSchema);
+      // A refused upload may leave its body unread: close the connection rather than drain it.
+      if (!token) return fail(reply.header('Connection', 'close'), invalidLink());
+      try {
+        const directory = typeof request.query.directory === 'string' && request.query.directory !== '' ? request.query.directory : '/';
+        if (!request.isMultipart()) throw new DaemonError('bad_request', 'The upload must be a multipart/form-data request.');
+        // The body may carry up to MAX_UPLOAD_FILES files; a declared length past that is refused unread.
+        const declared = Number(request.headers['content-length'] ?? 0);
+        if (declared > options.maxUploadBytes * MAX_UPLOAD_FILES + 1024 * 1024) throw new DaemonError('too_large', 'The upload is too large.');
+        async function* parts(): AsyncGenerator<UploadPart> {
+          for await (const part of request.files()) {
+            yield { filename: part.filename, stream: part.file };
+            // busboy ends a stream cut at the size limit normally and only flags it.
+            if (part.file.truncated) throw new DaemonError('too_large', 'The file is larger than the allowed upload size.');
+          }
+        }
+        const stored = await options.files.upload(token.server_uuid, directory, parts(), { maxBytes: options.maxUploadBytes });
+        for (const file of stored) {
+          options.report({
+            type: 'activity',
+            server: token.server_uuid,
+            user: token.user_uuid,
+            ip: request.ip,
+            event: 'server:file.uploaded',
+            properties: { directory, file },
+          });
+        }
+        return await reply.status(204).send();
+      } catch (error) {
+        return fail(reply.header('Connection', 'close'), refusalOf(error));
+      }
+    });
+  });
+}
