@@ -127,6 +127,8 @@ describe('endpoint tables', () => {
       compress: 'file.archive',
       decompress: 'file.create',
       rename: 'file.update',
+      download: 'file.read-content',
+      upload: 'file.create',
     });
   });
 });
