@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Locator, Page, Request, Response } from '@playwright/test';
 import { signInThroughApi } from '../e2e/support/sign-in';
@@ -185,7 +186,7 @@ export async function benchPages(): Promise<string[]> {
 
     const signIn = await browser.newContext({ baseURL });
     await signInThroughApi(await signIn.newPage(), user);
-    const storage = `${panel.dataDir}/storage-state.json`;
+    const storage = path.join(panel.dataDir, 'storage-state.json');
     await signIn.storageState({ path: storage });
     await signIn.close();
 
