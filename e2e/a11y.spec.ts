@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, type Fixtures } from './fixtures';
-import { row, seed } from './files-support';
+import { row } from './files-support';
 
 /*
  * Accessibility, made provable: every page (and the open dialog and menus) passes an axe audit
@@ -80,18 +80,18 @@ async function noTransitions(page: Page): Promise<void> {
   await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
 }
 
-type Setup = (page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>) => Promise<void>;
+type Setup = (page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn' | 'filesOf'>) => Promise<void>;
 
 /** Signs a new owner in and gives them one server, with files when asked. */
 async function ownerWithServer(
   page: Page,
-  { makeUser, makeServer, signIn }: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>,
+  { makeUser, makeServer, signIn, filesOf }: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn' | 'filesOf'>,
   files?: Record<string, string>,
 ) {
   const owner = makeUser();
   const server = makeServer(owner.email, 'Accessible world');
-  if (files) seed(server.uuid, files);
   await signIn(page, owner);
+  if (files) await filesOf(server, page).seed(files);
   return { owner, server };
 }
 
@@ -103,7 +103,7 @@ const FILES = {
   'a-rather-long-file-name-that-might-not-fit-on-a-narrow-phone-screen.log': 'x'.repeat(2048),
 };
 
-async function openFileManager(page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn'>) {
+async function openFileManager(page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn' | 'filesOf'>) {
   const { server } = await ownerWithServer(page, fixtures, FILES);
   await page.goto(`/server/${server.identifier}/files`);
   await expect(row(page, 'server.properties')).toBeVisible();
@@ -191,23 +191,35 @@ const PAGES: Record<string, Setup> = {
 
 for (const [name, setup] of Object.entries(PAGES)) {
   test.describe(name, () => {
-    test('has no serious axe violations on a desktop window', async ({ page, makeUser, makeServer, signIn }) => {
+    test('has no serious axe violations on a desktop window', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
       await page.setViewportSize(DESKTOP);
-      await setup(page, { makeUser, makeServer, signIn });
+      await setup(page, { makeUser, makeServer, signIn, filesOf });
       await expectNoSeriousViolations(page, `${name} (${DESKTOP.width} px)`);
     });
 
-    test('fits 360 px without sideways scrolling and has no serious axe violations there', async ({ page, makeUser, makeServer, signIn }) => {
+    test('fits 360 px without sideways scrolling and has no serious axe violations there', async ({
+      page,
+      makeUser,
+      makeServer,
+      signIn,
+      filesOf,
+    }) => {
       await page.setViewportSize(PHONE);
-      await setup(page, { makeUser, makeServer, signIn });
+      await setup(page, { makeUser, makeServer, signIn, filesOf });
       await expectNoHorizontalOverflow(page, name);
       await expectNoSeriousViolations(page, `${name} (${PHONE.width} px)`);
     });
   });
 }
 
-test('keyboard: skip link first, then the header, the search box, and Enter opens a server', async ({ page, makeUser, makeServer, signIn }) => {
-  const { owner, server } = await ownerWithServer(page, { makeUser, makeServer, signIn });
+test('keyboard: skip link first, then the header, the search box, and Enter opens a server', async ({
+  page,
+  makeUser,
+  makeServer,
+  signIn,
+  filesOf,
+}) => {
+  const { owner, server } = await ownerWithServer(page, { makeUser, makeServer, signIn, filesOf });
   await page.goto('/');
   await noTransitions(page);
   const search = page.getByRole('searchbox', { name: 'Search servers' });
@@ -274,8 +286,8 @@ const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
 };
 
 for (const [name, [setup, ready]] of Object.entries(FOCUS_PAGES)) {
-  test(`every Tab stop on the ${name} page shows visible focus`, async ({ page, makeUser, makeServer, signIn }) => {
-    await setup(page, { makeUser, makeServer, signIn });
+  test(`every Tab stop on the ${name} page shows visible focus`, async ({ page, makeUser, makeServer, signIn, filesOf }) => {
+    await setup(page, { makeUser, makeServer, signIn, filesOf });
     // Start from the top of the document, as a keyboard user arriving on the page does.
     await page.reload();
     await expect(ready(page)).toBeVisible();

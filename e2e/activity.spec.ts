@@ -1,48 +1,43 @@
-import { test, expect } from './fixtures';
+import fs from 'node:fs';
+import { test, expect, type E2eServer, type Fixtures } from './fixtures';
 import type { ActivityEvent } from '../src/contract';
-import { e2eDataDir } from './support/cli';
-import { databaseFile, openDatabase } from '../server/db';
-import { logActivity } from '../server/services/activity';
 
 /*
- * The server activity page. Most tests need entries of many kinds, times and actors, so a fixture
- * writes them with the panel's own activity service into the running panel's data dir; the last
+ * The server activity page. Most tests need entries of many kinds, times and actors, so they are
+ * seeded with the admin CLI's activity:import (which keeps each entry's time and actor); the last
  * test checks that a real action through the API shows up too.
  */
 
 interface Seed {
   event: ActivityEvent;
   minutesAgo: number;
-  actorId?: number | null;
+  /** Email of the user who acted; absent for the system. */
+  actor?: string;
   properties?: Record<string, unknown>;
 }
 
-async function seedActivity(serverId: number, entries: Seed[]): Promise<void> {
-  const db = openDatabase(databaseFile(e2eDataDir()));
-  try {
-    for (const e of entries) {
-      await logActivity(db, {
-        event: e.event,
-        ip: '203.0.113.7',
-        actorId: e.actorId ?? null,
-        properties: e.properties ?? {},
-        subjects: [{ type: 'server', id: serverId }],
-        timestamp: new Date(Date.now() - e.minutesAgo * 60_000),
-      });
-    }
-  } finally {
-    await db.destroy();
-  }
+function seedActivity(cli: Fixtures['cli'], server: E2eServer, seeds: Seed[]): void {
+  const file = test.info().outputPath(`activity-${server.identifier}.json`);
+  const now = Date.now();
+  const entries = seeds.map((e) => ({
+    event: e.event,
+    timestamp: new Date(now - e.minutesAgo * 60_000).toISOString(),
+    actor: e.actor ?? null,
+    ip: '203.0.113.7',
+    properties: e.properties ?? {},
+  }));
+  fs.writeFileSync(file, JSON.stringify(entries));
+  cli(['activity:import', '--server', server.identifier, '--file', file]);
 }
 
 const entries = (page: import('@playwright/test').Page) => page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem');
 
-test('entries show the event, who did it and when', async ({ page, makeUser, makeServer, signIn }) => {
+test('entries show the event, who did it and when', async ({ page, cli, makeUser, makeServer, signIn }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  await seedActivity(server.id, [
-    { event: 'server:power.start', minutesAgo: 30, actorId: owner.id },
-    { event: 'server:backup.complete', minutesAgo: 10, actorId: null, properties: { name: 'Nightly' } },
+  seedActivity(cli, server, [
+    { event: 'server:power.start', minutesAgo: 30, actor: owner.email },
+    { event: 'server:backup.complete', minutesAgo: 10, properties: { name: 'Nightly' } },
   ]);
   await signIn(page, owner);
   await page.goto(`/server/${server.identifier}/activity`);
@@ -55,13 +50,13 @@ test('entries show the event, who did it and when', async ({ page, makeUser, mak
   await expect(second.getByText('30 minutes ago')).toBeVisible();
 });
 
-test('filtering by event narrows the list', async ({ page, makeUser, makeServer, signIn }) => {
+test('filtering by event narrows the list', async ({ page, cli, makeUser, makeServer, signIn }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  await seedActivity(server.id, [
-    { event: 'server:power.start', minutesAgo: 30, actorId: owner.id },
-    { event: 'server:console.command', minutesAgo: 20, actorId: owner.id, properties: { command: 'say hi' } },
-    { event: 'server:power.stop', minutesAgo: 10, actorId: owner.id },
+  seedActivity(cli, server, [
+    { event: 'server:power.start', minutesAgo: 30, actor: owner.email },
+    { event: 'server:console.command', minutesAgo: 20, actor: owner.email, properties: { command: 'say hi' } },
+    { event: 'server:power.stop', minutesAgo: 10, actor: owner.email },
   ]);
   await signIn(page, owner);
   await page.goto(`/server/${server.identifier}/activity`);
@@ -72,12 +67,12 @@ test('filtering by event narrows the list', async ({ page, makeUser, makeServer,
   await expect(page).toHaveURL(/[?&]event=console/);
 });
 
-test('the oldest-first toggle reverses the order', async ({ page, makeUser, makeServer, signIn }) => {
+test('the oldest-first toggle reverses the order', async ({ page, cli, makeUser, makeServer, signIn }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  await seedActivity(server.id, [
-    { event: 'server:power.start', minutesAgo: 30, actorId: owner.id },
-    { event: 'server:power.stop', minutesAgo: 10, actorId: owner.id },
+  seedActivity(cli, server, [
+    { event: 'server:power.start', minutesAgo: 30, actor: owner.email },
+    { event: 'server:power.stop', minutesAgo: 10, actor: owner.email },
   ]);
   await signIn(page, owner);
   await page.goto(`/server/${server.identifier}/activity`);
@@ -87,15 +82,15 @@ test('the oldest-first toggle reverses the order', async ({ page, makeUser, make
   await expect(entries(page).first().getByText('server:power.start')).toBeVisible();
 });
 
-test('details expand to show properties, hostile names as plain text', async ({ page, makeUser, makeServer, signIn }) => {
+test('details expand to show properties, hostile names as plain text', async ({ page, cli, makeUser, makeServer, signIn }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const hostile = '<img src=x onerror=alert(document.domain)>.txt';
   page.on('dialog', () => {
     throw new Error('a property value ran as HTML');
   });
-  await seedActivity(server.id, [
-    { event: 'server:file.delete', minutesAgo: 5, actorId: owner.id, properties: { directory: '/', files: [hostile, 'b.txt'] } },
+  seedActivity(cli, server, [
+    { event: 'server:file.delete', minutesAgo: 5, actor: owner.email, properties: { directory: '/', files: [hostile, 'b.txt'] } },
   ]);
   await signIn(page, owner);
   await page.goto(`/server/${server.identifier}/activity`);

@@ -1,13 +1,13 @@
 import { test, expect } from './fixtures';
-import { readVolumeFile, row, rowAction, seed, volumeHas } from './files-support';
+import { row, rowAction } from './files-support';
 
 /* The file manager: browsing, creating, editing, copying, renaming, archives, deleting, uploading. */
 
-test('browses into folders and back with the browser buttons', async ({ page, makeUser, makeServer, signIn }) => {
+test('browses into folders and back with the browser buttons', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'plugins/Essentials/config.yml': 'a: 1', 'eula.txt': 'eula=true' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'plugins/Essentials/config.yml': 'a: 1', 'eula.txt': 'eula=true' });
   await page.goto(`/server/${server.identifier}/files`);
 
   await row(page, 'plugins').getByRole('link', { name: 'plugins' }).click();
@@ -25,7 +25,7 @@ test('browses into folders and back with the browser buttons', async ({ page, ma
   await expect(page).toHaveURL(/\/files\/plugins$/);
 });
 
-test('creates a folder', async ({ page, makeUser, makeServer, signIn }) => {
+test('creates a folder', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   await signIn(page, owner);
@@ -35,10 +35,10 @@ test('creates a folder', async ({ page, makeUser, makeServer, signIn }) => {
   await page.getByRole('button', { name: 'Create folder' }).click();
   await expect(row(page, 'maps')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  expect(volumeHas(server.uuid, 'maps')).toBe(true);
+  expect(await filesOf(server, page).exists('maps')).toBe(true);
 });
 
-test('creates a file, edits and saves it, and shows the new contents after a reload', async ({ page, makeUser, makeServer, signIn }) => {
+test('creates a file, edits and saves it, and shows the new contents after a reload', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   await signIn(page, owner);
@@ -66,14 +66,14 @@ test('creates a file, edits and saves it, and shows the new contents after a rel
   const reloaded = page.getByRole('textbox', { name: 'Contents of notes.txt' });
   await expect(reloaded).toContainText('first line');
   await expect(reloaded).toContainText('second line');
-  expect(readVolumeFile(server.uuid, 'notes.txt')).toBe('first line\nsecond line');
+  expect(await filesOf(server, page).read('notes.txt')).toBe('first line\nsecond line');
 });
 
-test('asks before leaving the editor with unsaved changes', async ({ page, makeUser, makeServer, signIn }) => {
+test('asks before leaving the editor with unsaved changes', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'motd.txt': 'hello' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'motd.txt': 'hello' });
   await page.goto(`/server/${server.identifier}/file/motd.txt`);
   const editor = page.getByRole('textbox', { name: 'Contents of motd.txt' });
   await expect(editor).toContainText('hello');
@@ -87,36 +87,36 @@ test('asks before leaving the editor with unsaved changes', async ({ page, makeU
   await page.getByRole('link', { name: '/home/container' }).click();
   await page.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(row(page, 'motd.txt')).toBeVisible();
-  expect(readVolumeFile(server.uuid, 'motd.txt')).toBe('hello');
+  expect(await filesOf(server, page).read('motd.txt')).toBe('hello');
 });
 
-test('copies a file', async ({ page, makeUser, makeServer, signIn }) => {
+test('copies a file', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'server.properties': 'motd=A' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'server.properties': 'motd=A' });
   await page.goto(`/server/${server.identifier}/files`);
   await rowAction(page, 'server.properties', 'Copy');
   await expect(row(page, 'server copy.properties')).toBeVisible();
-  expect(readVolumeFile(server.uuid, 'server copy.properties')).toBe('motd=A');
+  expect(await filesOf(server, page).read('server copy.properties')).toBe('motd=A');
 });
 
-test('downloads a file from its row menu', async ({ page, makeUser, makeServer, signIn }) => {
+test('downloads a file from its row menu', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'server.properties': 'motd=A' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'server.properties': 'motd=A' });
   await page.goto(`/server/${server.identifier}/files`);
   const download = page.waitForEvent('download');
   await rowAction(page, 'server.properties', 'Download');
   expect((await download).suggestedFilename()).toBe('server.properties');
 });
 
-test('renames a file', async ({ page, makeUser, makeServer, signIn }) => {
+test('renames a file', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'old-name.txt': 'x' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'old-name.txt': 'x' });
   await page.goto(`/server/${server.identifier}/files`);
   await rowAction(page, 'old-name.txt', 'Rename or move');
   await page.getByLabel('New name or path').fill('new-name.txt');
@@ -125,11 +125,11 @@ test('renames a file', async ({ page, makeUser, makeServer, signIn }) => {
   await expect(row(page, 'old-name.txt')).toHaveCount(0);
 });
 
-test('a failed rename shows its error in the dialog', async ({ page, makeUser, makeServer, signIn }) => {
+test('a failed rename shows its error in the dialog', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'a.txt': 'a', 'logs/a.txt': 'taken' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'a.txt': 'a', 'logs/a.txt': 'taken' });
   await page.goto(`/server/${server.identifier}/files`);
   await rowAction(page, 'a.txt', 'Rename or move');
   const dialog = page.getByRole('dialog', { name: 'Rename “a.txt”' });
@@ -139,11 +139,11 @@ test('a failed rename shows its error in the dialog', async ({ page, makeUser, m
   await expect(dialog).toBeVisible();
 });
 
-test('compresses a folder, then decompresses the archive', async ({ page, makeUser, makeServer, signIn }) => {
+test('compresses a folder, then decompresses the archive', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'world/level.dat': 'LEVEL', 'restore/': '' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'world/level.dat': 'LEVEL', 'restore/': '' });
   await page.goto(`/server/${server.identifier}/files`);
   await rowAction(page, 'world', 'Compress');
   const archive = page.getByRole('row', { name: /^archive-.*\.tar\.gz$/ });
@@ -157,14 +157,14 @@ test('compresses a folder, then decompresses the archive', async ({ page, makeUs
   await row(page, 'restore').getByRole('link', { name: 'restore' }).click();
   await rowAction(page, name, 'Decompress');
   await expect(row(page, 'world')).toBeVisible();
-  expect(readVolumeFile(server.uuid, 'restore/world/level.dat')).toBe('LEVEL');
+  expect(await filesOf(server, page).read('restore/world/level.dat')).toBe('LEVEL');
 });
 
-test('deletes the selected files after confirmation', async ({ page, makeUser, makeServer, signIn }) => {
+test('deletes the selected files after confirmation', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'a.log': '1', 'b.log': '2', 'keep.txt': '3' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'a.log': '1', 'b.log': '2', 'keep.txt': '3' });
   await page.goto(`/server/${server.identifier}/files`);
   await page.getByRole('checkbox', { name: 'Select a.log' }).check();
   await page.getByRole('checkbox', { name: 'Select b.log' }).check();
@@ -175,21 +175,21 @@ test('deletes the selected files after confirmation', async ({ page, makeUser, m
   await expect(row(page, 'a.log')).toHaveCount(0);
   await expect(row(page, 'b.log')).toHaveCount(0);
   await expect(row(page, 'keep.txt')).toBeVisible();
-  expect(volumeHas(server.uuid, 'a.log')).toBe(false);
+  expect(await filesOf(server, page).exists('a.log')).toBe(false);
 });
 
-test('uploads a file with the picker', async ({ page, makeUser, makeServer, signIn }) => {
+test('uploads a file with the picker', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, { 'plugins/': '' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ 'plugins/': '' });
   await page.goto(`/server/${server.identifier}/files/plugins`);
   await page.getByLabel('Files to upload').setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('uploaded!') });
   await expect(row(page, 'hello.txt')).toBeVisible();
-  expect(readVolumeFile(server.uuid, 'plugins/hello.txt')).toBe('uploaded!');
+  expect(await filesOf(server, page).read('plugins/hello.txt')).toBe('uploaded!');
 });
 
-test('uploads a file dropped onto the page', async ({ page, makeUser, makeServer, signIn }) => {
+test('uploads a file dropped onto the page', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   await signIn(page, owner);
@@ -206,5 +206,5 @@ test('uploads a file dropped onto the page', async ({ page, makeUser, makeServer
   await expect(page.getByText('Drop to upload')).toBeVisible();
   await target.dispatchEvent('drop', { dataTransfer });
   await expect(row(page, 'dropped.txt')).toBeVisible();
-  expect(readVolumeFile(server.uuid, 'dropped.txt')).toBe('dropped');
+  expect(await filesOf(server, page).read('dropped.txt')).toBe('dropped');
 });

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { test as base, expect, type Page } from '@playwright/test';
 import { runPanelCli } from './support/cli';
+import { xsrfHeaders } from './support/hostile';
+import { serverFiles, type ServerFiles } from './support/server-files';
 import { signInThroughApi } from './support/sign-in';
 
 /*
  * Fixtures for every spec: `import { test, expect } from './fixtures'`.
- * Data is seeded through the admin CLI into the data dir of the panel Playwright started; every
- * name is unique per test, so tests run in parallel against one panel without meeting.
+ * Data is seeded through the admin CLI of the panel Playwright started, and files through its
+ * client API; every name is unique per test, so tests run in parallel against one panel without
+ * meeting.
  */
 
 export interface E2eUser {
@@ -40,6 +43,11 @@ export interface Fixtures {
   makeServer: (ownerEmail: string, name?: string) => E2eServer;
   /** Signs `user` in without the UI (answers the 2FA checkpoint when the user has a secret). */
   signIn: (page: Page, user: Pick<E2eUser, 'email' | 'password' | 'secret'>) => Promise<void>;
+  /**
+   * The server's files through the client API: as the user signed in on `page` when given (no CLI
+   * call), else with an API key of the server's owner, made with `apikey:create` on first use.
+   */
+  filesOf: (server: Pick<E2eServer, 'uuid' | 'owner'>, page?: Page) => ServerFiles;
 }
 
 let counter = 0;
@@ -98,6 +106,22 @@ export const test = base.extend<Fixtures>({
   // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring pattern
   signIn: async ({}, use) => {
     await use(signInThroughApi);
+  },
+
+  filesOf: async ({ request, cli }, use) => {
+    const keys = new Map<string, string>();
+    const keyOf = (email: string) => {
+      const known = keys.get(email);
+      if (known) return known;
+      const { token } = cli<{ token: string }>(['apikey:create', '--email', email, '--description', 'e2e seeding']);
+      keys.set(email, token);
+      return token;
+    };
+    await use((server, page) =>
+      page
+        ? serverFiles(page.request, server.uuid, () => xsrfHeaders(page))
+        : serverFiles(request, server.uuid, async () => ({ Authorization: `Bearer ${keyOf(server.owner)}` })),
+    );
   },
 });
 

@@ -1,11 +1,11 @@
 import { test as base, expect } from './fixtures';
-import { row, seed } from './files-support';
+import { row } from './files-support';
 import { expectNoInjection, LONG_PAYLOAD, NAME_PAYLOADS, TEXT_PAYLOADS, watch, xsrfHeaders, type Guard } from './support/hostile';
 
 /*
  * Stored XSS and file serving (attacks.md T-XSS-1..3 and T-XSS-5). Hostile strings go into every
  * user-controlled string the SPA renders today — server name and description, file and folder
- * names (written by the tenant process straight into the volume), activity metadata from real API
+ * names (any a tenant process could write; seeded through the files API), activity metadata from real API
  * calls, username and email — and every page showing them must keep them as text: no dialog, no
  * CSP refusal, no element made from a payload, the raw string on screen.
  */
@@ -77,12 +77,12 @@ test('the server overview and header show a hostile name and a 10,000-character 
   await expectNoInjection(page, guard);
 });
 
-test('hostile file and folder names show literally in the file manager', async ({ page, guard, makeUser, makeServer, signIn }) => {
+test('hostile file and folder names show literally in the file manager', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   // Files and folders alternate, as the tenant process could make either.
-  seed(server.uuid, Object.fromEntries(NAME_PAYLOADS.map((n, i) => [i % 2 ? `${n}/` : n, 'x'])));
   await signIn(page, owner);
+  await filesOf(server, page).seed(Object.fromEntries(NAME_PAYLOADS.map((n, i) => [i % 2 ? `${n}/` : n, 'x'])));
   await page.goto(`/server/${server.identifier}/files`);
   for (const name of NAME_PAYLOADS) {
     await expect(row(page, name)).toBeVisible();
@@ -91,13 +91,13 @@ test('hostile file and folder names show literally in the file manager', async (
   await expectNoInjection(page, guard);
 });
 
-test('breadcrumbs inside hostile folders show the names literally', async ({ page, guard, makeUser, makeServer, signIn }) => {
+test('breadcrumbs inside hostile folders show the names literally', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const outer = '"><svg onload=alert(1)>';
   const inner = "{{constructor.constructor('alert(1)')()}}";
-  seed(server.uuid, { [`${outer}/${inner}/<img src=x onerror=alert(1)>.txt`]: 'x' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ [`${outer}/${inner}/<img src=x onerror=alert(1)>.txt`]: 'x' });
   await page.goto(`/server/${server.identifier}/files/${enc(outer)}/${enc(inner)}`);
   await expect(row(page, '<img src=x onerror=alert(1)>.txt')).toBeVisible();
   const crumbs = page.getByRole('navigation', { name: 'Folder path' });
@@ -106,13 +106,13 @@ test('breadcrumbs inside hostile folders show the names literally', async ({ pag
   await expectNoInjection(page, guard);
 });
 
-test('the row menu, rename and delete dialogs show a hostile name literally', async ({ page, guard, makeUser, makeServer, signIn }) => {
+test('the row menu, rename and delete dialogs show a hostile name literally', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const name = '<img src=x onerror=alert(1)>.txt';
   const other = '<iframe srcdoc="<img src=x onerror=alert(1)>">';
-  seed(server.uuid, { [name]: 'x', [other]: 'y' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ [name]: 'x', [other]: 'y' });
   await page.goto(`/server/${server.identifier}/files`);
 
   await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
@@ -139,14 +139,14 @@ test('the row menu, rename and delete dialogs show a hostile name literally', as
   await expectNoInjection(page, guard);
 });
 
-test('the editor shows a hostile file name, folder and contents literally', async ({ page, guard, makeUser, makeServer, signIn }) => {
+test('the editor shows a hostile file name, folder and contents literally', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const folder = '"><svg onload=alert(1)>';
   const name = '<img src=x onerror=alert(1)>.txt';
   const lines = ['</textarea><script>alert(1)</script>', '<img src=x onerror=alert(1)>', '{{7*7}} ${alert(1)}'];
-  seed(server.uuid, { [`${folder}/${name}`]: lines.join('\n') });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ [`${folder}/${name}`]: lines.join('\n') });
   await page.goto(`/server/${server.identifier}/file/${enc(folder)}/${enc(name)}`);
   const editor = page.getByRole('textbox', { name: `Contents of ${name}`, exact: true });
   for (const line of lines) await expect(editor).toContainText(line);
@@ -197,14 +197,14 @@ test('the account menu shows a hostile username and email literally', async ({ p
   await expectNoInjection(page, guard);
 });
 
-test('HTML and SVG files download as attachments, never render on the panel origin', async ({ page, makeUser, makeServer, signIn }) => {
+test('HTML and SVG files download as attachments, never render on the panel origin', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  seed(server.uuid, {
+  await signIn(page, owner);
+  await filesOf(server, page).seed({
     'x.html': '<!doctype html><script>alert(document.domain)</script>',
     'x.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>',
   });
-  await signIn(page, owner);
   for (const file of ['x.html', 'x.svg']) {
     const url = `/api/client/servers/${server.uuid}/files/download?file=${enc(`/${file}`)}`;
     const res = await page.request.get(url);
@@ -221,12 +221,12 @@ test('HTML and SVG files download as attachments, never render on the panel orig
   }
 });
 
-test('a file name carrying CR/LF cannot inject a download header', async ({ page, makeUser, makeServer, signIn }) => {
+test('a file name carrying CR/LF cannot inject a download header', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const name = 'a";\r\nX-Injected: 1.txt';
-  seed(server.uuid, { [name]: 'payload' });
   await signIn(page, owner);
+  await filesOf(server, page).seed({ [name]: 'payload' });
   const res = await page.request.get(`/api/client/servers/${server.uuid}/files/download?file=${enc(`/${name}`)}`);
   expect(res.status()).toBe(200);
   const h = res.headers();

@@ -119,6 +119,57 @@ describe('admin CLI commands', () => {
     expect((await failure(['user:2fa', '--mail', 'x'])).message).toMatch(/Unknown option '--mail'/);
   });
 
+  it("imports a server's activity with its own times and actors, all or nothing", async () => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
+    const file = path.join(dataDir, 'activity.json');
+    const entries = [
+      { event: 'server:power.start', timestamp: '2026-02-28T09:00:00Z', actor: 'o@example.com', ip: '203.0.113.7' },
+      { event: 'server:backup.complete', timestamp: '2026-02-28T11:00:00+01:00', actor: null, properties: { name: 'Nightly' } },
+      { event: 'server:console.command', timestamp: '2026-03-01T11:59:00Z', actor: 'o', properties: { command: 'say hi' } },
+    ];
+    fs.writeFileSync(file, JSON.stringify(entries));
+    expect(await run('activity:import', '--server', String(server.identifier), '--file', file)).toEqual({ server: server.identifier, imported: 3 });
+    const rows = await db
+      .selectFrom('activity_logs as l')
+      .innerJoin('activity_subjects as s', 's.activity_log_id', 'l.id')
+      .select(['l.event', 'l.timestamp', 'l.actor_id', 'l.ip', 'l.properties', 's.subject_type', 's.subject_id'])
+      .orderBy('l.timestamp')
+      .execute();
+    // Times keep their instant (an offset is converted), actors resolve by email or username.
+    expect(rows.map((r) => [r.event, r.timestamp, r.actor_id, r.ip, r.properties])).toEqual([
+      ['server:power.start', '2026-02-28T09:00:00.000Z', 1, '203.0.113.7', '{}'],
+      ['server:backup.complete', '2026-02-28T10:00:00.000Z', null, '', '{"name":"Nightly"}'],
+      ['server:console.command', '2026-03-01T11:59:00.000Z', 1, '', '{"command":"say hi"}'],
+    ]);
+    expect(rows.every((r) => r.subject_type === 'server' && r.subject_id === server.id)).toBe(true);
+
+    // One bad entry refuses the whole file.
+    const refused = async (bad: object[]) => {
+      fs.writeFileSync(file, JSON.stringify(bad));
+      return (await failure(['activity:import', '--server', String(server.identifier), '--file', file])).message;
+    };
+    const ok = { event: 'server:power.start', timestamp: '2026-02-28T09:00:00Z', actor: 'o@example.com' };
+    expect(await refused([ok, { ...ok, actor: 'nobody@example.com' }])).toBe('Entry 1: no user with email or username nobody@example.com.');
+    expect(await refused([ok, { ...ok, timestamp: '2026-03-02T00:00:00Z' }])).toMatch(/^Entry 1: timestamp .* is in the future\.$/);
+    expect(await refused([{ ...ok, event: 'user:account.email-changed' }])).toMatch(/entry 0\.event must be a server:… event/);
+    expect(await refused([{ ...ok, event: 'server:made-up' }])).toMatch(/entry 0\.event must be an activity event the panel knows/);
+    expect(await refused([{ ...ok, timestamp: 'yesterday' }])).toMatch(/entry 0\.timestamp must be an ISO 8601 date-time/);
+    expect(await refused([{ ...ok, ip: 'not an address' }])).toMatch(/entry 0\.ip/);
+    fs.writeFileSync(file, '{"event": ');
+    expect((await failure(['activity:import', '--server', String(server.identifier), '--file', file])).message).toMatch(/is not JSON/);
+    expect((await failure(['activity:import', '--server', String(server.identifier), '--file', path.join(dataDir, 'missing.json')])).message).toMatch(
+      /^Cannot read/,
+    );
+    expect((await failure(['activity:import', '--server', String(server.identifier)])).exitCode).toBe(2);
+    expect(
+      await db
+        .selectFrom('activity_logs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: 3 });
+  });
+
   it('seeds demo data only into an empty panel', async () => {
     const summary = await run('demo');
     expect(summary.accounts).toHaveLength(2);
@@ -141,5 +192,21 @@ describe('admin CLI process', () => {
     expect(bad.status).toBe(1);
     expect(bad.stdout).toBe('');
     expect(bad.stderr.trim()).toBe('No user with email nobody@example.com.');
+  });
+
+  it('activity:import reads the entries from standard input with --file -', { timeout: 60_000 }, () => {
+    const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    const cli = (args: string[], input?: string) => {
+      const out = execFileSync(tsx, ['server/cli.ts', ...args], { env, encoding: 'utf8', input });
+      return JSON.parse(out.trim().split('\n').pop() ?? '') as Record<string, unknown>;
+    };
+    cli(['user:create', '--email', 'q@example.com', '--username', 'q', '--password', 'x']);
+    const server = cli(['server:create', '--owner', 'q@example.com', '--name', 'Piped']);
+    const entries = [{ event: 'server:power.stop', timestamp: '2026-01-01T00:00:00Z', actor: 'q' }];
+    expect(cli(['activity:import', '--server', String(server.identifier), '--file', '-'], JSON.stringify(entries))).toEqual({
+      server: server.identifier,
+      imported: 1,
+    });
   });
 });

@@ -6,6 +6,8 @@ import type { ServerRow, UserRow } from '../db/schema';
 import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import type { Clock } from '../lib/time';
 import { createApiKey } from '../services/api-keys';
+import { ImportError, importActivity } from '../services/activity-import';
+import { readImportFile } from './activity-import';
 import { seedDemo, isPanelEmpty } from '../services/demo';
 import { createServer, findServer, setServerStatus } from '../services/servers';
 import { addSubuser } from '../services/subusers';
@@ -37,6 +39,9 @@ Commands:
   server:status --server ID --status suspended|installing|install_failed|reinstall_failed|restoring_backup|none
   subuser:add --server ID --email E --permissions a,b,c
   apikey:create --email E [--description D]
+  activity:import --server ID --file F    add audit entries from a JSON array (F = - reads stdin):
+                                          [{"event": "server:power.start", "timestamp": "2026-03-01T12:00:00Z",
+                                            "actor": EMAIL|USERNAME|null, "ip": "…", "properties": {…}, "description": "…"}]
   demo                                    seed the demo data into an empty data dir
 
 ID is a server's 8-character identifier or its uuid. The data dir is PANEL_DATA_DIR (default ./data).
@@ -210,6 +215,19 @@ const COMMANDS: Record<string, Command> = {
       const user = await userByEmail(db, required(opts, 'email'));
       const key = await createApiKey(db, user.id, str(opts, 'description') ?? 'Created with the admin CLI', clock.now());
       return { token: key.token, identifier: key.identifier };
+    },
+  },
+  'activity:import': {
+    options: { server: { type: 'string' }, file: { type: 'string' } },
+    async run(opts, { db, clock }) {
+      const server = await serverById(db, required(opts, 'server'));
+      try {
+        const { imported } = await importActivity(db, server, readImportFile(required(opts, 'file')), clock.now());
+        return { server: server.uuid_short, imported };
+      } catch (error) {
+        if (error instanceof ImportError) throw new CliError(error.message);
+        throw error;
+      }
     },
   },
   demo: {

@@ -44,6 +44,35 @@ export async function insert(db: Db, input: NewActivity): Promise<void> {
   });
 }
 
+/** Writes many entries and their subjects in one transaction (an import of a server's history). */
+export async function insertMany(db: Db, inputs: readonly NewActivity[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < inputs.length; start += 500) {
+      const chunk = inputs.slice(start, start + 500);
+      const ids = await trx
+        .insertInto('activity_logs')
+        .values(
+          chunk.map((input) => ({
+            event: input.event,
+            ip: input.ip,
+            actor_id: input.actorId ?? null,
+            api_key_id: input.apiKeyId ?? null,
+            properties: JSON.stringify(input.properties ?? {}),
+            description: input.description ?? null,
+            batch: null,
+            timestamp: input.timestamp.toISOString(),
+          })),
+        )
+        .returning('id')
+        .execute();
+      const subjects = chunk.flatMap((input, i) =>
+        input.subjects.map((s) => ({ activity_log_id: ids[i]?.id ?? 0, subject_type: s.type, subject_id: s.id })),
+      );
+      if (subjects.length) await trx.insertInto('activity_subjects').values(subjects).execute();
+    }
+  });
+}
+
 /** An entry, its properties read, with the columns of its actor (null when the actor is gone or there was none). */
 export interface ActivityWithActor extends Omit<ActivityLogRow, 'properties'> {
   properties: Record<string, unknown>;
