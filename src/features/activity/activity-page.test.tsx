@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ActivityLog } from '../../contract';
+import type { ActivityLog } from '../../contract/activity';
 import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../servers/server-test-fixtures';
 
 afterEach(() => {

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { useServerRef } from '../servers/api';
 import { Button } from '../../components/ui/button';
 import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner, Spinner } from '../../components/ui/spinner';
@@ -16,13 +17,13 @@ function readPage(value: string | null): number {
 
 /** The server's audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
 export function ActivityPage() {
-  const serverId = useParams().id ?? '';
+  const server = useServerRef();
   const [params, setParams] = useSearchParams();
   const page = readPage(params.get('page'));
   const event = params.get('event') ?? '';
   const sort: ActivitySort = params.get('sort') === 'timestamp' ? 'timestamp' : '-timestamp';
 
-  const query = useQuery(activityQueries.list(serverId, { page, event, sort }));
+  const query = useQuery(activityQueries.list(server, { page, event, sort }));
   // One "now" per response, so relative times in a list agree with each other.
   const now = useMemo(() => new Date(query.dataUpdatedAt || Date.now()), [query.dataUpdatedAt]);
 

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
-import type { LoginUser } from '../../contract';
+import type { LoginUser } from '../../contract/auth';
 import { CheckpointPage } from './checkpoint-page';
 import { SignInPage } from './sign-in-page';
 

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
+import type { ServerRef } from '../servers/api';
 import { useCreateFolder, useDeleteFiles, useRenameFiles } from './api';
 import { DeleteDialog } from './delete-dialog';
 import { NameDialog } from './name-dialog';
@@ -18,8 +19,7 @@ export type DialogState =
 interface Props {
   state: DialogState;
   onClose: () => void;
-  serverId: string;
-  uuid: string;
+  server: ServerRef;
   dir: string;
   entries: readonly FileObject[];
 }
@@ -27,11 +27,12 @@ interface Props {
 const Path = ({ path }: { path: string }) => <span className="break-all font-mono text-zinc-300">{path}</span>;
 
 /** The dialogs of the file manager; each runs its request and shows its own error. */
-export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Props) {
+export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
+  const serverId = server.routeId;
   const navigate = useNavigate();
-  const createFolder = useCreateFolder(uuid);
-  const rename = useRenameFiles(uuid);
-  const remove = useDeleteFiles(uuid);
+  const createFolder = useCreateFolder(server);
+  const rename = useRenameFiles(server);
+  const remove = useDeleteFiles(server);
   const existing = useMemo(() => new Set(entries.map((e) => e.name)), [entries]);
   const folders = useMemo(() => new Set(entries.filter((e) => !e.is_file).map((e) => e.name)), [entries]);
   const close = (open: boolean) => !open && onClose();

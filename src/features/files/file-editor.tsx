@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/dialog';
 import { FormError } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import type { ServerRef } from '../servers/api';
 import { downloadHref, fileQueries, useWriteFile } from './api';
 import type { EditorHandle } from './code-editor';
 import { EditorLoadError } from './editor-load-error';
@@ -20,19 +21,19 @@ const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 interface Props {
-  serverId: string;
-  uuid: string;
+  server: ServerRef;
   file: string;
   isNew: boolean;
 }
 
-export function FileEditor({ serverId, uuid, file, isNew }: Props) {
+export function FileEditor({ server, file, isNew }: Props) {
+  const { routeId: serverId, uuid } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
   // Writing goes through files/write (file.create); changing an existing file is also an update.
   const canSave = isNew ? perms.create : perms.create && perms.update;
-  const contents = useQuery({ ...fileQueries.contents(uuid, file), enabled: !isNew });
-  const write = useWriteFile(uuid);
+  const contents = useQuery({ ...fileQueries.contents(server, file), enabled: !isNew });
+  const write = useWriteFile(server);
 
   // The text the editor starts from: read afresh on opening (not a cached copy), then captured
   // once, so later refetches never replace what is being typed.

@@ -1,11 +1,12 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { Button } from '../../components/ui/button';
 import { EmptyState, describeError } from '../../components/ui/states';
 import { Spinner } from '../../components/ui/spinner';
 import { ActionStatus } from './action-status';
+import type { ServerRef } from '../servers/api';
 import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile } from './api';
 import { Breadcrumbs } from './breadcrumbs';
 import type { FileActions } from './file-actions';
@@ -26,10 +27,11 @@ import { useUploads } from './use-uploads';
 const NO_ENTRIES: FileObject[] = [];
 type SelectionUpdate = Selection | ((prev: Selection) => Selection);
 
-export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: string; dir: string }) {
+export function FileManager({ server, dir }: { server: ServerRef; dir: string }) {
+  const { routeId: serverId, uuid } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
-  const list = useQuery(fileQueries.list(uuid, dir));
+  const list = useQuery(fileQueries.list(server, dir));
   const entries = list.data ?? NO_ENTRIES;
 
   // Per-directory view state: a new folder starts unfiltered and unselected; sort carries over.
@@ -58,10 +60,10 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
 
   const [dialog, setDialog] = useState<DialogState>(null);
   const bg = useBackgroundActions();
-  const uploads = useUploads(uuid);
-  const { mutateAsync: copyFile } = useCopyFile(uuid);
-  const { mutateAsync: compressFiles } = useCompressFiles(uuid);
-  const { mutateAsync: decompressFile } = useDecompressFile(uuid);
+  const uploads = useUploads(server);
+  const { mutateAsync: copyFile } = useCopyFile(server);
+  const { mutateAsync: compressFiles } = useCompressFiles(server);
+  const { mutateAsync: decompressFile } = useDecompressFile(server);
 
   const hrefFor = useCallback(
     (e: FileObject): string | null => {
@@ -215,7 +217,7 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
           </div>
         </div>
       )}
-      <FileDialogs state={dialog} onClose={() => setDialog(null)} serverId={serverId} uuid={uuid} dir={dir} entries={entries} />
+      <FileDialogs state={dialog} onClose={() => setDialog(null)} server={server} dir={dir} entries={entries} />
     </div>
   );
 }

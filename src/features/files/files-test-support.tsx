@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
 import { vi } from 'vitest';
 import { renderRoutes } from '../../test/render-routes';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { ServerPermissionsProvider } from '../../lib/permissions';
 import { serverQueries } from '../servers/api';
 import { makeServer, serverDocument } from '../servers/server-test-fixtures';

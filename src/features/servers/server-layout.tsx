@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { matchPath, Outlet, useLocation, useParams } from 'react-router';
 import { SERVER_PAGES } from '../../app/server-routes';
-import { ALL_PERMISSIONS_MARKER } from '../../contract';
+import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
 import { ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';

@@ -4,7 +4,8 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { Account, Server } from '../../contract';
+import type { Account } from '../../contract/account';
+import type { Server } from '../../contract/servers';
 import { RequireAuth } from '../../app/require-auth';
 import { accountQueries } from '../account/api';
 import { ServerListPage } from './server-list-page';
