@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { RequireAuth } from '../../app/require-auth';
 import { accountQueries } from '../account/api';
 import { AccountMenu } from './account-menu';
-import { account, stubFetch } from './auth-test-support';
+import { account, stubFetch } from '../../test/auth-test-support';
 
 afterEach(() => {
   cleanup();
@@ -43,9 +43,9 @@ describe('AccountMenu', () => {
     );
     const ue = userEvent.setup();
     await ue.click(await screen.findByRole('button', { name: 'dana' }));
-    expect(await screen.findByText('dana@example.test')).toBeTruthy();
+    expect(await screen.findByText('dana@example.test')).toBeInTheDocument();
     await ue.click(screen.getByRole('menuitem', { name: 'Sign out' }));
-    expect(await screen.findByText('Sign-in page')).toBeTruthy();
+    expect(await screen.findByText('Sign-in page')).toBeInTheDocument();
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /auth/logout']);
     expect(client.getQueryData(accountQueries.me().queryKey)).toBeUndefined();
   });
