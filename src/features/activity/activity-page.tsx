@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner, Spinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
+import { useSearchParamInput } from '../../lib/use-search-param';
 import { activityQueries, type ActivityList, type ActivitySort } from './api';
 import { ActivityEntry } from './activity-entry';
 import { ActivityToolbar } from './activity-toolbar';
@@ -20,7 +21,8 @@ export function ActivityPage() {
   const server = useServerRef();
   const [params, setParams] = useSearchParams();
   const page = readPage(params.get('page'));
-  const event = params.get('event') ?? '';
+  const filter = useSearchParamInput('event', { reset: ['page'] });
+  const event = filter.value;
   const sort: ActivitySort = params.get('sort') === 'timestamp' ? 'timestamp' : '-timestamp';
 
   const query = useQuery(activityQueries.list(server, { page, event, sort }));
@@ -42,8 +44,7 @@ export function ActivityPage() {
       ),
     [setParams],
   );
-  // Typing replaces the history entry; paging and sorting add one.
-  const setEvent = useCallback((value: string) => update({ event: value, page: null }, true), [update]);
+  // Typing replaces the history entry (the hook); a clicked event name, paging and sorting add one.
   const filterByEvent = useCallback((value: string) => update({ event: value, page: null }), [update]);
   const setSort = (value: ActivitySort) => update({ sort: value === '-timestamp' ? null : value, page: null });
   const setPage = (value: number) => update({ page: value <= 1 ? null : String(value) });
@@ -58,7 +59,7 @@ export function ActivityPage() {
       </div>
       {/* Filters cannot help when the whole log is refused (403) or the server is busy (409). */}
       {!(query.data === undefined && query.isError && [403, 404, 409].includes(query.error.status)) && (
-        <ActivityToolbar event={event} sort={sort} onEventChange={setEvent} onSortChange={setSort} />
+        <ActivityToolbar filter={filter} sort={sort} onSortChange={setSort} />
       )}
       <ActivityResults
         query={query}

@@ -62,6 +62,17 @@ describe('FileManager', () => {
     expect(screen.getByText('2 of 5 items')).toBeInTheDocument();
   });
 
+  it('keeps the filter in ?filter=, and a folder opened from the list starts unfiltered', async () => {
+    stubList({ '/': ROOT, '/plugins': [fileEntry('a.yml')] });
+    const { router } = renderFiles('/server/abcd1234/files?filter=plug');
+    await waitFor(() => expect(rowNames()).toEqual(['plugins']));
+    expect(screen.getByRole('searchbox', { name: 'Filter by name' })).toHaveValue('plug');
+    fireEvent.click(within(screen.getByRole('row', { name: 'plugins' })).getByRole('link', { name: 'plugins' }));
+    await screen.findByRole('row', { name: 'a.yml' });
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByRole('searchbox', { name: 'Filter by name' })).toHaveValue('');
+  });
+
   it('selects with click, shift-click and Ctrl+A, and offers mass actions', async () => {
     stubList({ '/': ROOT });
     renderFiles('/server/abcd1234/files');

@@ -1,10 +1,12 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { FileObject } from '../../contract/files';
 import { Button } from '../../components/ui/button';
 import { EmptyState, describeError } from '../../components/ui/states';
 import { Spinner } from '../../components/ui/spinner';
+import { useSearchParamInput } from '../../lib/use-search-param';
+import { useSlashFocus } from '../../lib/use-slash-focus';
 import { ActionStatus } from './action-status';
 import type { ServerRef } from '../servers/api';
 import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile } from './api';
@@ -34,11 +36,17 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   const list = useQuery(fileQueries.list(server, dir));
   const entries = list.data ?? NO_ENTRIES;
 
-  // Per-directory view state: a new folder starts unfiltered and unselected; sort carries over.
+  // Per-directory view state: a new folder starts unselected; sort carries over. The filter is
+  // `?filter=` (links to another folder carry none); the list follows the box as it is typed.
   const [sort, setSort] = useState<Sort>({ key: 'name', order: 'asc' });
-  const [filterState, setFilterState] = useState({ dir, text: '' });
-  const filter = filterState.dir === dir ? filterState.text : '';
-  const deferredFilter = useDeferredValue(filter);
+  const filter = useSearchParamInput('filter');
+  const [filterDir, setFilterDir] = useState(dir);
+  if (filterDir !== dir) {
+    // A filter typed but not yet applied belongs to the folder it was typed in.
+    setFilterDir(dir);
+    filter.setDraft(filter.value);
+  }
+  const deferredFilter = useDeferredValue(filter.draft);
   const [selState, setSelState] = useState<{ dir: string; sel: Selection }>({ dir, sel: EMPTY_SELECTION });
   const [nav, setNav] = useState<{ dir: string; from: string | null; moved: boolean }>({ dir, from: null, moved: false });
   if (nav.dir !== dir) {
@@ -114,20 +122,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   );
   const drop = useFileDrop(perms.create, upload);
 
-  // "/" jumps to the filter, as in most list UIs.
   const filterRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target;
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
-      if (document.querySelector('[role="dialog"]')) return;
-      e.preventDefault();
-      filterRef.current?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  useSlashFocus(filterRef);
 
   let body;
   if (list.isPending) {
@@ -189,8 +185,9 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
         <Breadcrumbs serverId={serverId} dir={dir} />
       </div>
       <FileToolbar
-        filter={filter}
-        onFilter={(text) => setFilterState({ dir, text })}
+        filter={filter.draft}
+        onFilter={filter.setDraft}
+        onFilterCommit={filter.commit}
         filterRef={filterRef}
         perms={perms}
         onNewFolder={() => setDialog({ kind: 'new-folder' })}
