@@ -48,6 +48,8 @@ export function uploadUrl(uuid: string, directory: string): string {
 }
 
 type Body<K extends keyof typeof fileEndpoints> = EndpointBodyInput<(typeof fileEndpoints)[K]>;
+/** Dialogs pass the signal their Cancel aborts. */
+type Abortable = { signal?: AbortSignal };
 
 /** Listings refresh once a change settles, success or not (a half-done delete still deleted). */
 function useRefreshLists(server: ServerRef) {
@@ -58,19 +60,26 @@ function useRefreshLists(server: ServerRef) {
 export function useCreateFolder(server: ServerRef) {
   const onSettled = useRefreshLists(server);
   return useMutation({
-    mutationFn: (body: Body<'createFolder'>) => call(fileEndpoints.createFolder, { params: { server: server.uuid }, body }),
+    mutationFn: ({ signal, ...body }: Body<'createFolder'> & Abortable) =>
+      call(fileEndpoints.createFolder, { params: { server: server.uuid }, body, signal }),
     onSettled,
   });
 }
 
 export function useDeleteFiles(server: ServerRef) {
   const onSettled = useRefreshLists(server);
-  return useMutation({ mutationFn: (body: Body<'delete'>) => call(fileEndpoints.delete, { params: { server: server.uuid }, body }), onSettled });
+  return useMutation({
+    mutationFn: ({ signal, ...body }: Body<'delete'> & Abortable) => call(fileEndpoints.delete, { params: { server: server.uuid }, body, signal }),
+    onSettled,
+  });
 }
 
 export function useRenameFiles(server: ServerRef) {
   const onSettled = useRefreshLists(server);
-  return useMutation({ mutationFn: (body: Body<'rename'>) => call(fileEndpoints.rename, { params: { server: server.uuid }, body }), onSettled });
+  return useMutation({
+    mutationFn: ({ signal, ...body }: Body<'rename'> & Abortable) => call(fileEndpoints.rename, { params: { server: server.uuid }, body, signal }),
+    onSettled,
+  });
 }
 
 export function useCopyFile(server: ServerRef) {
@@ -99,7 +108,7 @@ export function useWriteFile(server: ServerRef) {
   const qc = useQueryClient();
   const onSettled = useRefreshLists(server);
   return useMutation({
-    mutationFn: ({ file, content, signal }: { file: string; content: string; signal?: AbortSignal }) =>
+    mutationFn: ({ file, content, signal }: { file: string; content: string } & Abortable) =>
       call(fileEndpoints.write, { params: { server: server.uuid }, query: { file }, body: content, signal }),
     onSuccess: (_r, { file, content }) => qc.setQueryData(fileQueries.contents(server, file).queryKey, content),
     onSettled,

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import type { FileObject } from '../../contract/files';
+import { createFolderSchema, renameFilesSchema, type FileObject } from '../../contract/files';
 import type { ServerRef } from '../servers/api';
 import { useCreateFolder, useDeleteFiles, useRenameFiles } from './api';
 import { DeleteDialog } from './delete-dialog';
@@ -58,7 +58,10 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
             </>
           ) : null
         }
-        onSubmit={(name) => createFolder.mutateAsync({ root: dir, name })}
+        request={{ schema: createFolderSchema, build: (name) => ({ root: dir, name }) }}
+        requestFields={['name']}
+        mutation={createFolder}
+        onSubmit={(name, signal) => createFolder.mutateAsync({ root: dir, name, signal })}
       />
       <NameDialog
         open={state?.kind === 'new-file'}
@@ -96,7 +99,13 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
               </>
             ) : null
           }
-          onSubmit={(v) => rename.mutateAsync({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }] })}
+          request={{
+            schema: renameFilesSchema,
+            build: (v) => ({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }] }),
+          }}
+          requestFields={['files', 'files.0.to']}
+          mutation={rename}
+          onSubmit={(v, signal) => rename.mutateAsync({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }], signal })}
         />
       )}
       {state?.kind === 'move' && (
@@ -124,11 +133,13 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
               </>
             ) : null
           }
-          onSubmit={(v) => {
+          mutation={rename}
+          onSubmit={(v, signal) => {
             const dest = joinPath(dir, v);
             return rename.mutateAsync({
               root: dir,
               files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })),
+              signal,
             });
           }}
         />
@@ -136,7 +147,8 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
       <DeleteDialog
         names={state?.kind === 'delete' ? state.names : null}
         onOpenChange={close}
-        onConfirm={(names) => remove.mutateAsync({ root: dir, files: names })}
+        mutation={remove}
+        onConfirm={(names, signal) => remove.mutateAsync({ root: dir, files: names, signal })}
       />
     </>
   );

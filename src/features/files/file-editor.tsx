@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { ServerRef } from '../servers/api';
@@ -43,7 +43,6 @@ export function FileEditor({ server, file, isNew }: Props) {
   const readOnly = !canSave || binary;
 
   const [dirty, setDirty] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
   const editor = useRef<EditorHandle | null>(null);
   const blocker = useUnsavedGuard(dirty);
 
@@ -51,14 +50,13 @@ export function FileEditor({ server, file, isNew }: Props) {
     const handle = editor.current;
     if (!handle || readOnly || write.isPending) return;
     const { text, doc } = handle.snapshot();
-    setSaveError(null);
     try {
       await write.mutateAsync({ file, content: text });
       handle.markSaved(doc);
       toast.success(`Saved ${baseName(file)}`);
       if (isNew) navigate(editorHref(serverId, file), { replace: true });
-    } catch (err) {
-      setSaveError(err instanceof Error ? err.message : 'The file could not be saved.');
+    } catch {
+      // Shown from the mutation's own error, above the editor.
     }
   }, [readOnly, write, file, isNew, navigate, serverId]);
 
@@ -127,7 +125,7 @@ export function FileEditor({ server, file, isNew }: Props) {
       {binary && (
         <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>
       )}
-      <FormError message={saveError} />
+      <FormError message={write.error?.message} />
       {initial === null ? (
         contents.isError ? (
           <EditorLoadError
@@ -164,12 +162,16 @@ export function FileEditor({ server, file, isNew }: Props) {
       )}
       <ConfirmDialog
         open={blocker.state === 'blocked'}
-        onOpenChange={(open) => !open && blocker.state === 'blocked' && blocker.reset()}
+        onOpenChange={(open) => {
+          if (!open && blocker.state === 'blocked') blocker.reset();
+        }}
         title="Leave without saving?"
         description={`Your changes to ${name} have not been saved and will be lost.`}
         confirmLabel="Leave without saving"
         danger
-        onConfirm={() => blocker.state === 'blocked' && blocker.proceed()}
+        onConfirm={() => {
+          if (blocker.state === 'blocked') blocker.proceed();
+        }}
       />
     </div>
   );

@@ -73,6 +73,32 @@ describe('FileManager', () => {
     expect(screen.getByRole('searchbox', { name: 'Filter by name' })).toHaveValue('');
   });
 
+  it('creates a folder from its dialog, refusing a name already taken before asking the server', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const posts: unknown[] = [];
+    const mock = stubList({ '/': ROOT });
+    mock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') {
+        posts.push(JSON.parse(String(init.body)));
+        return Promise.resolve(new Response(null, { status: 204 }));
+      }
+      return Promise.resolve(json(200, listDocument(ROOT)));
+    });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.click(screen.getByRole('button', { name: 'New folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New folder' });
+    const field = within(dialog).getByLabelText('Folder name');
+    fireEvent.change(field, { target: { value: 'plugins' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    expect(await within(dialog).findByText('A file or folder with that name already exists.')).toBeInTheDocument();
+    expect(posts).toEqual([]);
+    fireEvent.change(field, { target: { value: 'maps' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts).toEqual([{ root: '/', name: 'maps' }]);
+  });
+
   it('selects with click, shift-click and Ctrl+A, and offers mass actions', async () => {
     stubList({ '/': ROOT });
     renderFiles('/server/abcd1234/files');

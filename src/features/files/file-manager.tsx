@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { FileObject } from '../../contract/files';
@@ -12,7 +12,7 @@ import type { ServerRef } from '../servers/api';
 import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile } from './api';
 import { Breadcrumbs } from './breadcrumbs';
 import type { FileActions } from './file-actions';
-import { FileDialogs, type DialogState } from './file-dialogs';
+import type { DialogState } from './file-dialogs';
 import { isEditable } from './file-kinds';
 import { FileList } from './file-list';
 import { FileToolbar } from './file-toolbar';
@@ -25,6 +25,9 @@ import { useBackgroundActions } from './use-background-actions';
 import { useFileDrop } from './use-file-drop';
 import { useFilePermissions } from './use-file-permissions';
 import { useUploads } from './use-uploads';
+
+// Dialogs (and the form library under them) load the first time one opens, not with the list.
+const FileDialogs = lazy(() => import('./file-dialogs').then((m) => ({ default: m.FileDialogs })));
 
 const NO_ENTRIES: FileObject[] = [];
 type SelectionUpdate = Selection | ((prev: Selection) => Selection);
@@ -214,7 +217,11 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
           </div>
         </div>
       )}
-      <FileDialogs state={dialog} onClose={() => setDialog(null)} server={server} dir={dir} entries={entries} />
+      {dialog && (
+        <Suspense fallback={null}>
+          <FileDialogs state={dialog} onClose={() => setDialog(null)} server={server} dir={dir} entries={entries} />
+        </Suspense>
+      )}
     </div>
   );
 }
