@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, cleanup, screen } from '@testing-library/react';
+import { renderRoutes } from '../test/render-routes';
 import { useSearchParamInput } from './use-search-param';
 
 afterEach(() => {
@@ -17,8 +17,7 @@ function Probe() {
 }
 
 function renderAt(path: string) {
-  const router = createMemoryRouter([{ path: '/', element: <Probe /> }], { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
+  const { router } = renderRoutes([{ path: '/', element: <Probe /> }], path);
   const hook = () => {
     if (!latest) throw new Error('not rendered');
     return latest;

@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { renderRoutes } from '../../test/render-routes';
 import { RequireAuth } from '../../app/require-auth';
 import { accountQueries } from '../account/api';
 import { AccountMenu } from './account-menu';
@@ -27,19 +26,13 @@ describe('AccountMenu', () => {
     );
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const calls = stubFetch(() => new Response(null, { status: 204 }));
-    const client = new QueryClient();
-    client.setQueryData(accountQueries.me().queryKey, account.attributes);
-    const router = createMemoryRouter(
+    const { client } = renderRoutes(
       [
         { element: <RequireAuth />, children: [{ path: '/', element: <AccountMenu /> }] },
         { path: '/auth/login', element: <p>Sign-in page</p> },
       ],
-      { initialEntries: ['/'] },
-    );
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
+      '/',
+      (c) => c.setQueryData(accountQueries.me().queryKey, account.attributes),
     );
     const ue = userEvent.setup();
     await ue.click(await screen.findByRole('button', { name: 'dana' }));

@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { renderRoutes } from '../../test/render-routes';
 import type { Account } from '../../contract/account';
 import type { Server } from '../../contract/servers';
 import { RequireAuth } from '../../app/require-auth';
@@ -34,15 +33,8 @@ function listDocument(servers: Server[], { page = 1, total = servers.length, per
 }
 
 function renderList(path = '/', account: Account = testAccount) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(accountQueries.me().queryKey, account);
-  const router = createMemoryRouter([{ element: <RequireAuth />, children: [{ path: '/', element: <ServerListPage /> }] }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+  const { router } = renderRoutes([{ element: <RequireAuth />, children: [{ path: '/', element: <ServerListPage /> }] }], path, (client) =>
+    client.setQueryData(accountQueries.me().queryKey, account),
   );
   return router;
 }
