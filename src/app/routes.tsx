@@ -1,5 +1,5 @@
-import { lazy, type ComponentType } from 'react';
-import { useRoutes, type RouteObject } from 'react-router';
+import { lazy, useMemo, type ComponentType } from 'react';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { Boundary } from './bounded-outlet';
 import { Root } from './root';
 import { RequireAuth } from './require-auth';
@@ -48,6 +48,7 @@ const serverChildren: RouteObject[] = SERVER_PAGES.map((p) => {
         <Page />
       </RequireServerPermission>
     ),
+    handle: { preload: p.load },
   };
 });
 
@@ -55,16 +56,16 @@ export const routes: RouteObject[] = [
   {
     element: <Root />,
     children: [
-      { path: '/auth/login', element: <SignInPage /> },
-      { path: '/auth/login/checkpoint', element: <CheckpointPage /> },
+      { path: '/auth/login', ...SignInPage },
+      { path: '/auth/login/checkpoint', ...CheckpointPage },
       {
         element: <RequireAuth />,
         children: [
           {
-            element: <AppShell />,
+            ...AppShell,
             children: [
-              { index: true, element: <ServerListPage /> },
-              { path: '/server/:id', element: <ServerLayout />, children: serverChildren },
+              { index: true, ...ServerListPage },
+              { path: '/server/:id', ...ServerLayout, children: serverChildren },
               { path: '*', element: <NotFoundPage /> },
             ],
           },
@@ -74,6 +75,17 @@ export const routes: RouteObject[] = [
   },
 ];
 
+function preloadOf(handle: unknown): (() => Promise<unknown>) | null {
+  if (typeof handle !== 'object' || handle === null || !('preload' in handle) || typeof handle.preload !== 'function') return null;
+  return handle.preload as () => Promise<unknown>;
+}
+
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  // Every page a URL needs (shell, layout, page) downloads at once, not one after the other as
+  // each lazy component renders: what a data router's `lazy` routes did.
+  useMemo(() => {
+    for (const match of matchRoutes(routes, pathname) ?? []) void preloadOf(match.route.handle)?.()?.catch(() => undefined);
+  }, [pathname]);
   return <Boundary>{useRoutes(routes)}</Boundary>;
 }
