@@ -2,6 +2,25 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+
+/*
+ * SPA import boundaries (DESIGN "The parts"). ESLint keeps only the last matching block's options for
+ * a rule, so each block below lists every pattern that applies to its files.
+ */
+const CONTRACT_BARREL = {
+  regex: '(^|/)contract(/index)?$',
+  message: 'Import the contract area file (contract/files, contract/servers…): the barrel pulls every schema into the bundle.',
+};
+const OTHER_FEATURE_INTERNALS = {
+  // `../<feature>/<file>` from inside a feature, unless the file is the feature's api.ts.
+  regex: '^\\.\\./(?!\\.\\.(/|$))[^/]+/(?!api$)',
+  message: 'Another feature is reached only through its api.ts (src/features/README.md).',
+};
+const ANY_FEATURE = {
+  regex: '(^|/)features(/|$)',
+  message: 'Shared components and lib code know no feature; pass what they need in props or arguments.',
+};
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '.tmp'] },
@@ -20,6 +39,21 @@ export default tseslint.config(
     files: ['src/**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  // TanStack Query's recommended rules, for the SPA only.
+  ...pluginQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['src/**/*.{ts,tsx}'] })),
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/contract/**', 'src/features/**', 'src/components/**', 'src/lib/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACT_BARREL] }] },
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACT_BARREL, OTHER_FEATURE_INTERNALS] }] },
+  },
+  {
+    files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACT_BARREL, ANY_FEATURE] }] },
   },
   {
     // Type-aware rules for the server: an unawaited promise there is a lost error or a race.

@@ -13,9 +13,14 @@ export default defineConfig({
   },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1200 },
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'server/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
+    // Two projects so that only the SPA's tests load the DOM matchers; files opt into jsdom with
+    // a `// @vitest-environment jsdom` comment.
+    projects: [
+      { extends: true, test: { name: 'spa', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['src/test/setup.ts'] } },
+      { extends: true, test: { name: 'server', include: ['server/**/*.test.ts'] } },
+    ],
   },
 });

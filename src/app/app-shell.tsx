@@ -1,4 +1,5 @@
-import { Link, Outlet } from 'react-router';
+import { Link } from 'react-router';
+import { BoundedOutlet } from './bounded-outlet';
 import { AccountMenu } from '../features/auth/account-menu';
 
 /** The frame of every signed-in page: skip link, header with the account menu, content. */
@@ -22,7 +23,7 @@ export function AppShell() {
       </header>
       {/* Focusable from the skip link (so the next Tab starts inside it in every browser), never a Tab stop. */}
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 focus:outline-none">
-        <Outlet />
+        <BoundedOutlet />
       </main>
     </div>
   );

@@ -1,14 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { BrowserRouter } from 'react-router';
+import { Toaster } from '../components/ui/toast';
 import { queryClient } from './query-client';
-import { router } from './routes';
+import { AppRoutes } from './routes';
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster theme="dark" position="bottom-right" richColors closeButton />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+      <Toaster />
     </QueryClientProvider>
   );
 }

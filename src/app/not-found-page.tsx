@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, type ReactNode } from 'react';
 import { ErrorState } from '../components/ui/states';
 import { ApiError } from '../lib/http';
 
@@ -8,21 +8,38 @@ export function NotFoundPage() {
   return <ErrorState error={NOT_FOUND} level={1} />;
 }
 
+interface BoundaryProps {
+  children: ReactNode;
+  /** A new value (the next page's path) clears a caught error. */
+  resetKey: string;
+}
+
 /** Last-resort boundary: a render error or a failed lazy chunk, explained instead of a blank page. */
-export function RouteErrorPage() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
-  return (
-    <div className="p-6">
-      <ErrorState
-        error={error}
-        level={1}
-        action={
-          <button className="text-sm font-medium text-sky-400" onClick={() => window.location.reload()}>
-            Reload
-          </button>
-        }
-      />
-    </div>
-  );
+export class RouteErrorBoundary extends Component<BoundaryProps, { error: unknown; key: string }> {
+  override state = { error: null as unknown, key: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; key: string }) {
+    return props.resetKey === state.key ? null : { error: null, key: props.resetKey };
+  }
+
+  override render() {
+    if (this.state.error === null) return this.props.children;
+    return (
+      <div className="p-6">
+        <ErrorState
+          error={this.state.error}
+          level={1}
+          action={
+            <button className="text-sm font-medium text-sky-400" onClick={() => window.location.reload()}>
+              Reload
+            </button>
+          }
+        />
+      </div>
+    );
+  }
 }

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import type { Account } from '../contract';
+import type { Account } from '../contract/account';
 import { accountQueries } from '../features/account/api';
 import { PageSpinner } from '../components/ui/spinner';
 import { ErrorState } from '../components/ui/states';

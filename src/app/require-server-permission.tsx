@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PermissionCheck } from '../contract';
+import type { PermissionCheck } from '../contract/permissions';
 import { useCan } from '../lib/permissions';
 import { ErrorState } from '../components/ui/states';
 import { ApiError } from '../lib/http';

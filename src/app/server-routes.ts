@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { PermissionCheck } from '../contract';
+import type { PermissionCheck } from '../contract/permissions';
 
 /**
  * The server pages: one table drives the routes, the navigation and the permission guard

@@ -1,9 +1,19 @@
 import type * as z from 'zod/mini';
-import { errorDocumentSchema, errorField, type ErrorEntry } from '../contract';
+import {
+  endpointPath,
+  type EndpointBodyInput,
+  type EndpointDefinition,
+  type EndpointQueryInput,
+  type EndpointResult,
+  type PathParams,
+} from '../contract/endpoint';
+import { errorDocumentSchema, errorField, type ErrorEntry } from '../contract/errors';
 
 /**
- * The one HTTP client. Every JSON response is parsed with its contract schema before anything
- * renders it; every failure becomes an ApiError carrying the error document (spec §7).
+ * The one HTTP client. Every request is described by a row of a contract endpoint table
+ * (`call(fileEndpoints.list, …)`), so paths and schemas are written only in the contract; every
+ * JSON response is parsed with its schema before anything renders it; every failure becomes an
+ * ApiError carrying the error document (spec §7).
  */
 export class ApiError extends Error {
   constructor(
@@ -63,6 +73,7 @@ async function ensureCsrfCookie(): Promise<void> {
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
+/** Appends `query` to `path`, leaving out empty values (`''`, null, undefined). */
 export function withQuery(path: string, query?: Query): string {
   if (!query) return path;
   const params = new URLSearchParams();
@@ -71,34 +82,64 @@ export function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Query;
-  /** JSON body, or a string/Blob/FormData sent as-is. */
-  body?: unknown;
-  contentType?: string;
+type HasParams<E extends EndpointDefinition> = [keyof PathParams<E['path']>] extends [never] ? false : true;
+
+/**
+ * What a call of `E` takes: the path's `:params` when it has any, the query and body when the
+ * endpoint declares them (the schemas' input types), and the usual transport options.
+ */
+export type CallOptions<E extends EndpointDefinition> = {
   signal?: AbortSignal;
   /** Do not broadcast a 401 (sign-in requests answer 4xx by design). */
   quiet401?: boolean;
+} & (HasParams<E> extends true ? { params: PathParams<E['path']> } : { params?: undefined }) &
+  (E['query'] extends z.ZodMiniType ? { query?: EndpointQueryInput<E> } : { query?: undefined }) &
+  (E['body'] extends z.ZodMiniType | 'raw' ? { body: EndpointBodyInput<E> } : { body?: undefined });
+
+/**
+ * Calls one endpoint of the contract and returns what it answers: the parsed JSON document, the
+ * text of a `'text'` response, nothing for `'empty'`.
+ */
+export async function call<E extends EndpointDefinition>(endpoint: E, options: CallOptions<E>): Promise<EndpointResult<E>> {
+  const path = endpointPath(endpoint.path, (options.params ?? {}) as PathParams<E['path']>);
+  const res = await send(endpoint.method, withQuery(path, options.query as Query | undefined), options);
+  const response = endpoint.response;
+  if (response === 'empty') return undefined as EndpointResult<E>;
+  if (response === 'text') return (await res.text()) as EndpointResult<E>;
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new ContractError(path, [{ code: 'custom', path: [], message: 'not JSON', input: undefined }]);
+  }
+  const parsed = response.safeParse(json);
+  if (!parsed.success) throw new ContractError(path, parsed.error.issues);
+  return parsed.data as EndpointResult<E>;
 }
 
-async function send(path: string, opts: RequestOptions): Promise<Response> {
-  const method = opts.method ?? 'GET';
+interface SendOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+  quiet401?: boolean;
+}
+
+async function send(method: string, url: string, opts: SendOptions): Promise<Response> {
   if (!SAFE.has(method)) await ensureCsrfCookie();
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
   const xsrf = readCookie('XSRF-TOKEN');
   if (!SAFE.has(method) && xsrf) headers['X-XSRF-TOKEN'] = xsrf;
   let body: BodyInit | undefined;
-  if (opts.body instanceof FormData || opts.body instanceof Blob || typeof opts.body === 'string') {
+  if (typeof opts.body === 'string' || opts.body instanceof Blob) {
+    // A raw body (files/write): the bytes are the file, sent as they are.
     body = opts.body;
-    if (opts.contentType) headers['Content-Type'] = opts.contentType;
+    headers['Content-Type'] = 'text/plain';
   } else if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['Content-Type'] = 'application/json';
   }
   let res: Response;
   try {
-    res = await fetch(withQuery(path, opts.query), { method, headers, body, credentials: 'same-origin', signal: opts.signal });
+    res = await fetch(url, { method, headers, body, credentials: 'same-origin', signal: opts.signal });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, [{ code: 'NetworkError', status: '0', detail: 'Could not reach the panel. Check your connection and try again.' }]);
@@ -118,29 +159,4 @@ async function toApiError(res: Response, quiet401: boolean): Promise<ApiError> {
   const doc = errorDocumentSchema.safeParse(json);
   if (doc.success) return new ApiError(res.status, doc.data.errors);
   return new ApiError(res.status, [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }]);
-}
-
-/** A request whose JSON answer is parsed with `schema`. */
-export async function api<S extends z.ZodMiniType>(path: string, schema: S, opts: RequestOptions = {}): Promise<z.infer<S>> {
-  const res = await send(path, opts);
-  let json: unknown;
-  try {
-    json = await res.json();
-  } catch {
-    throw new ContractError(path, [{ code: 'custom', path: [], message: 'not JSON', input: undefined }]);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ContractError(path, parsed.error.issues);
-  return parsed.data;
-}
-
-/** A request answered with no content (204). */
-export async function apiVoid(path: string, opts: RequestOptions = {}): Promise<void> {
-  await send(path, opts);
-}
-
-/** A request answered with raw text (e.g. files/contents, spec §4.22). */
-export async function apiText(path: string, opts: RequestOptions = {}): Promise<string> {
-  const res = await send(path, opts);
-  return res.text();
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { permits, type PermissionCheck } from '../contract';
+import { permits, type PermissionCheck } from '../contract/permissions';
 
 /**
  * The current server's permission strings, as the server reports them in

@@ -1,6 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
-import { Button } from './button';
 
 export interface DialogProps {
   open: boolean;
@@ -29,43 +28,5 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
-  );
-}
-
-export interface ConfirmDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: ReactNode;
-  description?: ReactNode;
-  children?: ReactNode;
-  confirmLabel: string;
-  danger?: boolean;
-  pending?: boolean;
-  error?: string | null;
-  onConfirm: () => void;
-}
-
-export function ConfirmDialog({ confirmLabel, danger, pending, error, onConfirm, children, ...rest }: ConfirmDialogProps) {
-  return (
-    <Dialog
-      {...rest}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => rest.onOpenChange(false)} disabled={pending}>
-            Cancel
-          </Button>
-          <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} loading={pending}>
-            {confirmLabel}
-          </Button>
-        </>
-      }
-    >
-      {children}
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-400">
-          {error}
-        </p>
-      )}
-    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import type { Pagination as PaginationMeta } from '../../contract';
+import type { Pagination as PaginationMeta } from '../../contract/envelope';
 import { Button } from './button';
 
 /** Previous/next paging with "page X of Y"; the caller keeps the page in the URL. */

@@ -1,23 +1,31 @@
 import { forwardRef, useId, type InputHTMLAttributes } from 'react';
 import { cn } from './cn';
 
-export interface SearchInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange' | 'value'> {
+export interface SearchInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange' | 'value' | 'size'> {
   label: string;
   value: string;
   onValueChange: (value: string) => void;
+  /** Enter: apply now instead of waiting for the debounce. */
+  onCommit?: (value: string) => void;
   /** Show the label to sighted users too (default: screen readers only, the icon says "search"). */
   showLabel?: boolean;
+  /** `sm` sits in a toolbar of small buttons. */
+  size?: 'sm' | 'md';
+  inputClassName?: string;
 }
 
-/** A labelled search box with a clear button; Escape clears it. */
+/**
+ * The one search box (server list, activity filter, file filter): labelled, with a clear button;
+ * Escape clears it and Enter applies it at once. Inside a `role="search"` landmark.
+ */
 export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(function SearchInput(
-  { label, value, onValueChange, showLabel = false, className, id, onKeyDown, ...rest },
+  { label, value, onValueChange, onCommit, showLabel = false, size = 'md', className, inputClassName, id, onKeyDown, ...rest },
   ref,
 ) {
   const autoId = useId();
   const inputId = id ?? autoId;
   return (
-    <div className={cn('flex flex-col gap-1.5', className)}>
+    <div role="search" className={cn('flex flex-col gap-1.5', className)}>
       <label htmlFor={inputId} className={showLabel ? 'text-sm font-medium text-zinc-200' : 'sr-only'}>
         {label}
       </label>
@@ -26,7 +34,7 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
           aria-hidden="true"
           viewBox="0 0 20 20"
           fill="currentColor"
-          className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-zinc-500"
+          className={cn('pointer-events-none absolute top-1/2 size-4 -translate-y-1/2 text-zinc-500', size === 'sm' ? 'left-2.5' : 'left-3')}
         >
           <path
             fillRule="evenodd"
@@ -44,19 +52,30 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
             if (e.key === 'Escape' && value) {
               e.preventDefault();
               onValueChange('');
+              onCommit?.('');
+            } else if (e.key === 'Enter' && onCommit) {
+              e.preventDefault();
+              onCommit(value);
             }
             onKeyDown?.(e);
           }}
           autoComplete="off"
           spellCheck={false}
-          className="min-h-10 w-full rounded-md bg-zinc-900 py-2 pl-9 pr-9 text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:text-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-500 [&::-webkit-search-cancel-button]:hidden"
+          className={cn(
+            'w-full rounded-md bg-zinc-900 pr-9 text-zinc-100 ring-1 ring-inset ring-zinc-700 placeholder:font-sans placeholder:text-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-500 [&::-webkit-search-cancel-button]:hidden',
+            size === 'sm' ? 'min-h-9 py-1.5 pl-8 text-sm' : 'min-h-10 py-2 pl-9',
+            inputClassName,
+          )}
           {...rest}
         />
         {value && (
           <button
             type="button"
             aria-label="Clear the search"
-            onClick={() => onValueChange('')}
+            onClick={() => {
+              onValueChange('');
+              onCommit?.('');
+            }}
             className="absolute right-1.5 top-1/2 grid size-7 -translate-y-1/2 place-items-center rounded text-zinc-400 hover:bg-zinc-800 hover:text-zinc-100"
           >
             <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">

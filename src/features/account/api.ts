@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { accountSchema } from '../../contract';
-import { api } from '../../lib/http';
+import { accountEndpoints } from '../../contract/account';
+import { call } from '../../lib/http';
 
 export const accountQueries = {
   all: () => ['account'] as const,
@@ -8,7 +8,7 @@ export const accountQueries = {
   me: () =>
     queryOptions({
       queryKey: [...accountQueries.all(), 'me'] as const,
-      queryFn: ({ signal }) => api('/api/client/account', accountSchema, { signal, quiet401: true }).then((r) => r.attributes),
+      queryFn: ({ signal }) => call(accountEndpoints.me, { signal, quiet401: true }).then((r) => r.attributes),
       staleTime: 60_000,
     }),
 };

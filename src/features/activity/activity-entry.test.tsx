@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { makeEntry } from '../servers/server-test-fixtures';
+import { makeEntry } from '../../test/server-test-fixtures';
 import { ActivityEntry } from './activity-entry';
 
 afterEach(cleanup);
@@ -18,9 +18,9 @@ function show(entry = makeEntry(), onFilterEvent = vi.fn()) {
 describe('ActivityEntry', () => {
   it('shows event, sentence, actor and relative time with the absolute one in the title', () => {
     show();
-    expect(screen.getByRole('button', { name: 'Filter by server:power.start' })).toBeTruthy();
-    expect(screen.getByText('Started the server')).toBeTruthy();
-    expect(screen.getByText('dana')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Filter by server:power.start' })).toBeInTheDocument();
+    expect(screen.getByText('Started the server')).toBeInTheDocument();
+    expect(screen.getByText('dana')).toBeInTheDocument();
     const time = screen.getByText('5 minutes ago');
     expect(time.tagName).toBe('TIME');
     expect(time.getAttribute('title')).toBeTruthy();
@@ -28,9 +28,9 @@ describe('ActivityEntry', () => {
 
   it('names the system when there is no actor, and shows API badge and IP', () => {
     show(makeEntry({ is_api: true, ip: '203.0.113.9', relationships: { actor: { object: 'null_resource', attributes: null } } }));
-    expect(screen.getByText('System')).toBeTruthy();
-    expect(screen.getByText('API')).toBeTruthy();
-    expect(screen.getByText('203.0.113.9')).toBeTruthy();
+    expect(screen.getByText('System')).toBeInTheDocument();
+    expect(screen.getByText('API')).toBeInTheDocument();
+    expect(screen.getByText('203.0.113.9')).toBeInTheDocument();
   });
 
   it('filters by the event when its name is clicked', () => {
@@ -51,17 +51,17 @@ describe('ActivityEntry', () => {
       </ol>,
     );
     const details = screen.getByRole('button', { name: 'Details' });
-    expect(details.getAttribute('aria-expanded')).toBe('false');
+    expect(details).toHaveAttribute('aria-expanded', 'false');
     fireEvent.click(details);
-    expect(details.getAttribute('aria-expanded')).toBe('true');
-    expect(screen.getByText('meta')).toBeTruthy();
+    expect(details).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText('meta')).toBeInTheDocument();
     expect(screen.getAllByText(hostile).length).toBeGreaterThan(0);
-    expect(screen.getByText(/"a": \[/)).toBeTruthy();
+    expect(screen.getByText(/"a": \[/)).toBeInTheDocument();
     expect(container.querySelector('img')).toBeNull();
   });
 
   it('has no Details button without properties', () => {
     show();
-    expect(screen.queryByRole('button', { name: 'Details' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Details' })).not.toBeInTheDocument();
   });
 });

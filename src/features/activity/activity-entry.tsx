@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { ActivityLog } from '../../contract';
+import type { ActivityLog } from '../../contract/activity';
 import { Badge } from '../../components/ui/badge';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
 import { describeActivity } from './activity-sentence';

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ActivityLog } from '../../contract';
-import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../servers/server-test-fixtures';
+import type { ActivityLog } from '../../contract/activity';
+import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../../test/server-test-fixtures';
 
 afterEach(() => {
   cleanup();
@@ -67,10 +67,10 @@ describe('ActivityPage', () => {
     const { router } = renderServerRoutes('/server/abcd1234/activity');
     await screen.findByRole('list', { name: 'Activity entries' });
     const oldest = screen.getByRole('button', { name: 'Oldest first' });
-    expect(oldest.getAttribute('aria-pressed')).toBe('false');
+    expect(oldest).toHaveAttribute('aria-pressed', 'false');
     fireEvent.click(oldest);
     await waitFor(() => expect(events()[0]).toBe('server:power.start'));
-    expect(screen.getByRole('button', { name: 'Oldest first' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Oldest first' })).toHaveAttribute('aria-pressed', 'true');
     expect(router.state.location.search).toBe('?sort=timestamp');
   });
 
@@ -96,20 +96,20 @@ describe('ActivityPage', () => {
   it('says when nothing matches the filter', async () => {
     stubPanel();
     renderServerRoutes('/server/abcd1234/activity?event=nothing');
-    expect(await screen.findByText('No events match “nothing”')).toBeTruthy();
+    expect(await screen.findByText('No events match “nothing”')).toBeInTheDocument();
   });
 
   it('says when there is no activity', async () => {
     stubPanel(() => page([]));
     renderServerRoutes('/server/abcd1234/activity');
-    expect(await screen.findByText('No activity yet')).toBeTruthy();
+    expect(await screen.findByText('No activity yet')).toBeInTheDocument();
   });
 
   it('explains a 409 from a suspended server', async () => {
     stubPanel(() => apiError(409, 'This server is currently suspended and the functionality requested is unavailable.'));
     renderServerRoutes('/server/abcd1234/activity');
-    expect(await screen.findByRole('heading', { name: 'Server unavailable right now' })).toBeTruthy();
-    expect(screen.getByText(/currently suspended/)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Server unavailable right now' })).toBeInTheDocument();
+    expect(screen.getByText(/currently suspended/)).toBeInTheDocument();
   });
 
   it('pages through the log', async () => {

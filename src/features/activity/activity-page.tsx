@@ -1,10 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { useServerRef } from '../servers/api';
 import { Button } from '../../components/ui/button';
 import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner, Spinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
+import { useSearchParamInput } from '../../lib/use-search-param';
 import { activityQueries, type ActivityList, type ActivitySort } from './api';
 import { ActivityEntry } from './activity-entry';
 import { ActivityToolbar } from './activity-toolbar';
@@ -16,13 +18,14 @@ function readPage(value: string | null): number {
 
 /** The server's audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
 export function ActivityPage() {
-  const serverId = useParams().id ?? '';
+  const server = useServerRef();
   const [params, setParams] = useSearchParams();
   const page = readPage(params.get('page'));
-  const event = params.get('event') ?? '';
+  const filter = useSearchParamInput('event', { reset: ['page'] });
+  const event = filter.value;
   const sort: ActivitySort = params.get('sort') === 'timestamp' ? 'timestamp' : '-timestamp';
 
-  const query = useQuery(activityQueries.list(serverId, { page, event, sort }));
+  const query = useQuery(activityQueries.list(server, { page, event, sort }));
   // One "now" per response, so relative times in a list agree with each other.
   const now = useMemo(() => new Date(query.dataUpdatedAt || Date.now()), [query.dataUpdatedAt]);
 
@@ -41,8 +44,7 @@ export function ActivityPage() {
       ),
     [setParams],
   );
-  // Typing replaces the history entry; paging and sorting add one.
-  const setEvent = useCallback((value: string) => update({ event: value, page: null }, true), [update]);
+  // Typing replaces the history entry (the hook); a clicked event name, paging and sorting add one.
   const filterByEvent = useCallback((value: string) => update({ event: value, page: null }), [update]);
   const setSort = (value: ActivitySort) => update({ sort: value === '-timestamp' ? null : value, page: null });
   const setPage = (value: number) => update({ page: value <= 1 ? null : String(value) });
@@ -57,7 +59,7 @@ export function ActivityPage() {
       </div>
       {/* Filters cannot help when the whole log is refused (403) or the server is busy (409). */}
       {!(query.data === undefined && query.isError && [403, 404, 409].includes(query.error.status)) && (
-        <ActivityToolbar event={event} sort={sort} onEventChange={setEvent} onSortChange={setSort} />
+        <ActivityToolbar filter={filter} sort={sort} onSortChange={setSort} />
       )}
       <ActivityResults
         query={query}

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
-import { activityLogListSchema } from '../../contract';
-import { api } from '../../lib/http';
+import { activityEndpoints, type activityLogListSchema } from '../../contract/activity';
+import { call } from '../../lib/http';
+import { serverQueries, type ServerRef } from '../servers/api';
 
 export type ActivitySort = 'timestamp' | '-timestamp';
 
@@ -17,17 +18,17 @@ export const ACTIVITY_PAGE_SIZE = 25;
 
 export type ActivityList = z.infer<typeof activityLogListSchema>;
 
-/** Query-option factories for audit logs; every key under ['activity'] comes from here. */
+/** Query-option factories for a server's audit log, under the server's key root. */
 export const activityQueries = {
-  all: () => ['activity'] as const,
-  server: (serverId: string) => [...activityQueries.all(), 'server', serverId] as const,
+  all: (server: ServerRef) => [...serverQueries.root(server.routeId), 'activity'] as const,
   /** One page of a server's log with the actor of each entry (spec §4.18). */
-  list: (serverId: string, p: ActivityListParams) =>
+  list: (server: ServerRef, p: ActivityListParams) =>
     queryOptions({
-      queryKey: [...activityQueries.server(serverId), 'list', p] as const,
+      queryKey: [...activityQueries.all(server), 'list', p] as const,
       queryFn: ({ signal }) =>
-        api(`/api/client/servers/${encodeURIComponent(serverId)}/activity`, activityLogListSchema, {
+        call(activityEndpoints.server, {
           signal,
+          params: { server: server.uuid },
           query: {
             page: p.page,
             per_page: p.perPage ?? ACTIVITY_PAGE_SIZE,

@@ -1,60 +1,50 @@
-import * as Menu from '@radix-ui/react-dropdown-menu';
+import { lazy, Suspense, useState } from 'react';
 import { useAccount } from '../../app/require-auth';
-import { useLogout } from './api';
 
-const ITEM =
-  'flex min-h-9 cursor-default select-none items-center gap-2 rounded-md px-2.5 py-2 text-sm text-zinc-200 outline-none data-[disabled]:text-zinc-500 data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white';
+export const ACCOUNT_BUTTON =
+  'flex min-h-9 max-w-[60vw] items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-zinc-200 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800';
 
-/** The header's account button: who is signed in, and the way out. */
+const load = () => import('./account-menu-popup');
+const AccountMenuPopup = lazy(() => load().then((m) => ({ default: m.AccountMenuPopup })));
+
+export function AccountButtonContent({ username }: { username: string }) {
+  return (
+    <>
+      <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-full bg-sky-900 text-xs font-semibold text-sky-100">
+        {(username[0] ?? '?').toUpperCase()}
+      </span>
+      <span className="truncate">{username}</span>
+      <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 text-zinc-400" fill="currentColor">
+        <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06Z" />
+      </svg>
+    </>
+  );
+}
+
+/**
+ * The header's account button: who is signed in, and the way out. The menu library is not part
+ * of every page's first load: the button is plain until it is first used (hovering or focusing it
+ * starts loading the menu), then the Radix menu takes its place, open.
+ */
 export function AccountMenu() {
   const account = useAccount();
-  const logout = useLogout();
-  const initial = (account.username[0] ?? '?').toUpperCase();
+  const [used, setUsed] = useState(false);
+  const plain = (
+    <button
+      type="button"
+      className={ACCOUNT_BUTTON}
+      aria-haspopup="menu"
+      onPointerEnter={() => void load()}
+      onFocus={() => void load()}
+      onClick={() => setUsed(true)}
+    >
+      <AccountButtonContent username={account.username} />
+    </button>
+  );
+  if (!used) return plain;
   return (
-    // Not modal: a modal menu hides the rest of the page with aria-hidden while its links and
-    // buttons stay focusable (axe: aria-hidden-focus). Escape and a click outside still close it.
-    <Menu.Root modal={false}>
-      <Menu.Trigger className="flex min-h-9 max-w-[60vw] items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-zinc-200 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800">
-        <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-full bg-sky-900 text-xs font-semibold text-sky-100">
-          {initial}
-        </span>
-        <span className="truncate">{account.username}</span>
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 text-zinc-400" fill="currentColor">
-          <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.17l3.71-3.94a.75.75 0 1 1 1.08 1.04l-4.25 4.5a.75.75 0 0 1-1.08 0l-4.25-4.5a.75.75 0 0 1 .02-1.06Z" />
-        </svg>
-      </Menu.Trigger>
-      <Menu.Portal>
-        <Menu.Content
-          align="end"
-          sideOffset={6}
-          collisionPadding={8}
-          className="z-50 min-w-56 max-w-[calc(100vw-1rem)] rounded-lg bg-zinc-900 p-1 shadow-xl shadow-black/40 ring-1 ring-zinc-700"
-        >
-          <Menu.Label className="px-2.5 py-2 text-xs text-zinc-400">
-            Signed in as
-            <span className="block truncate text-sm font-medium text-zinc-100">{account.email}</span>
-          </Menu.Label>
-          <Menu.Separator className="my-1 h-px bg-zinc-800" />
-          <Menu.Item
-            className={ITEM}
-            disabled={logout.isPending}
-            // Keep the menu open while signing out, so a failure is seen where it happened.
-            onSelect={(event) => {
-              event.preventDefault();
-              logout.mutate();
-            }}
-          >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 text-zinc-400" fill="currentColor">
-              <path
-                fillRule="evenodd"
-                d="M3 4.25A2.25 2.25 0 0 1 5.25 2h5.5A2.25 2.25 0 0 1 13 4.25v2a.75.75 0 0 1-1.5 0v-2a.75.75 0 0 0-.75-.75h-5.5a.75.75 0 0 0-.75.75v11.5c0 .41.34.75.75.75h5.5a.75.75 0 0 0 .75-.75v-2a.75.75 0 0 1 1.5 0v2A2.25 2.25 0 0 1 10.75 18h-5.5A2.25 2.25 0 0 1 3 15.75V4.25Zm10.47 2.97a.75.75 0 0 1 1.06 0l2.25 2.25a.75.75 0 0 1 0 1.06l-2.25 2.25a.75.75 0 1 1-1.06-1.06l.97-.97H8.75a.75.75 0 0 1 0-1.5h5.69l-.97-.97a.75.75 0 0 1 0-1.06Z"
-                clipRule="evenodd"
-              />
-            </svg>
-            {logout.isPending ? 'Signing out…' : 'Sign out'}
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Portal>
-    </Menu.Root>
+    <Suspense fallback={plain}>
+      <AccountMenuPopup />
+    </Suspense>
   );
 }

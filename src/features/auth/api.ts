@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { checkpointResponseSchema, loginResponseSchema, type CheckpointRequest, type LoginRequest } from '../../contract';
+import { authEndpoints, type CheckpointRequest, type LoginRequest } from '../../contract/auth';
 import { safeIntended } from '../../app/paths';
-import { api, apiVoid, ApiError } from '../../lib/http';
+import { ApiError, call } from '../../lib/http';
 import { accountQueries } from '../account/api';
 
 /*
@@ -11,16 +11,16 @@ import { accountQueries } from '../account/api';
  */
 
 export function login(body: LoginRequest) {
-  return api('/auth/login', loginResponseSchema, { method: 'POST', body, quiet401: true }).then((r) => r.data);
+  return call(authEndpoints.login, { body, quiet401: true }).then((r) => r.data);
 }
 
 export function checkpoint(body: CheckpointRequest) {
-  return api('/auth/login/checkpoint', checkpointResponseSchema, { method: 'POST', body, quiet401: true }).then((r) => r.data);
+  return call(authEndpoints.checkpoint, { body, quiet401: true }).then((r) => r.data);
 }
 
 export async function logout(): Promise<void> {
   try {
-    await apiVoid('/auth/logout', { method: 'POST', quiet401: true });
+    await call(authEndpoints.logout, { quiet401: true });
   } catch (error) {
     // Already signed out (session expired or ended elsewhere): that is what the user asked for.
     if (!(error instanceof ApiError && error.status === 401)) throw error;

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { account, apiError, json, loginUser, renderAuth, stubFetch } from './auth-test-support';
+import { account, apiError, json, loginUser, renderAuth, stubFetch } from '../../test/auth-test-support';
 import { readPendingLogin, savePendingLogin } from './pending-login';
 
 beforeEach(() => sessionStorage.clear());
@@ -18,7 +18,7 @@ describe('CheckpointPage', () => {
   it('sends the user back to sign-in when there is no pending login', async () => {
     stubFetch(signedOut);
     const { router } = renderAuth('/auth/login/checkpoint?redirect=%2Fserver%2Fx');
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(router.state.location.search).toBe('?redirect=%2Fserver%2Fx');
     expect(screen.getByRole('status').textContent).toBe('Please sign in again to continue.');
   });
@@ -29,9 +29,9 @@ describe('CheckpointPage', () => {
     renderAuth('/auth/login/checkpoint');
     const field = await screen.findByLabelText('Authentication code');
     expect(document.activeElement).toBe(field);
-    expect(field.getAttribute('inputmode')).toBe('numeric');
-    expect(field.getAttribute('autocomplete')).toBe('one-time-code');
-    expect(field.getAttribute('maxlength')).toBe('6');
+    expect(field).toHaveAttribute('inputmode', 'numeric');
+    expect(field).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(field).toHaveAttribute('maxlength', '6');
   });
 
   it('shows a wrong code on the field', async () => {
@@ -42,8 +42,8 @@ describe('CheckpointPage', () => {
     renderAuth('/auth/login/checkpoint');
     // Six digits submit by themselves.
     await userEvent.setup().type(await screen.findByLabelText('Authentication code'), '123 456');
-    expect(await screen.findByText('The two-factor authentication token was invalid.')).toBeTruthy();
-    expect(screen.getByLabelText('Authentication code').getAttribute('aria-invalid')).toBe('true');
+    expect(await screen.findByText('The two-factor authentication token was invalid.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Authentication code')).toHaveAttribute('aria-invalid', 'true');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ confirmation_token: 'tok', authentication_code: '123456' });
     expect(readPendingLogin()?.token).toBe('tok');
   });
@@ -54,7 +54,7 @@ describe('CheckpointPage', () => {
     renderAuth('/auth/login/checkpoint');
     await userEvent.setup().type(await screen.findByLabelText('Authentication code'), '654321');
     await screen.findByText('The two-factor authentication token was invalid.');
-    expect(screen.getByLabelText('Authentication code').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Authentication code')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('takes a recovery token instead, and can switch back', async () => {
@@ -70,7 +70,7 @@ describe('CheckpointPage', () => {
     renderAuth('/auth/login/checkpoint');
     const ue = userEvent.setup();
     await ue.click(await screen.findByRole('button', { name: 'Use a recovery token instead' }));
-    expect(screen.queryByLabelText('Authentication code')).toBeNull();
+    expect(screen.queryByLabelText('Authentication code')).not.toBeInTheDocument();
     await ue.click(screen.getByRole('button', { name: 'Use an authentication code instead' }));
     expect(document.activeElement).toBe(screen.getByLabelText('Authentication code'));
     await ue.click(screen.getByRole('button', { name: 'Use a recovery token instead' }));
@@ -78,7 +78,7 @@ describe('CheckpointPage', () => {
     expect(document.activeElement).toBe(field);
     await ue.type(field, 'abcde12345');
     await ue.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('Arrived at /server/abcd1234')).toBeTruthy();
+    expect(await screen.findByText('Arrived at /server/abcd1234')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ confirmation_token: 'tok', recovery_token: 'abcde12345' });
     expect(readPendingLogin()).toBeNull();
   });
@@ -92,9 +92,9 @@ describe('CheckpointPage', () => {
     );
     const { router } = renderAuth('/auth/login/checkpoint');
     await userEvent.setup().type(await screen.findByLabelText('Authentication code'), '123456');
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(router.state.location.search).toBe('?redirect=%2Fserver%2Fx');
-    expect(screen.getByRole('status').textContent).toContain('expired');
+    expect(screen.getByRole('status')).toHaveTextContent('expired');
     expect(readPendingLogin()).toBeNull();
   });
 
@@ -102,7 +102,7 @@ describe('CheckpointPage', () => {
     savePendingLogin('tok', null, Date.now() - 5 * 60_000 + 50);
     stubFetch(signedOut);
     renderAuth('/auth/login/checkpoint');
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toContain('expired');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('expired');
   });
 });

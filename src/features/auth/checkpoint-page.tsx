@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { checkpointRequestSchema, type CheckpointRequest } from '../../contract';
+import { checkpointRequestSchema, type CheckpointRequest } from '../../contract/auth';
 import { signInPath } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { account, apiError, json, loginUser, renderAuth, stubFetch } from './auth-test-support';
+import { account, apiError, json, loginUser, renderAuth, stubFetch } from '../../test/auth-test-support';
 import { readPendingLogin } from './pending-login';
 
 beforeEach(() => sessionStorage.clear());
@@ -26,9 +26,9 @@ describe('SignInPage', () => {
     renderAuth('/auth/login');
     await fillAndSubmit('', '');
     const userField = screen.getByLabelText('Username or email');
-    expect(userField.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('Enter your username or email.')).toBeTruthy();
-    expect(screen.getByText('Enter your password.')).toBeTruthy();
+    expect(userField).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('Enter your username or email.')).toBeInTheDocument();
+    expect(screen.getByText('Enter your password.')).toBeInTheDocument();
     expect(document.activeElement).toBe(userField);
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
@@ -44,15 +44,15 @@ describe('SignInPage', () => {
     stubFetch((c) => (c.path === '/auth/login' ? apiError(422, 'The user may not be greater than 191 characters.', 'user') : signedOut()));
     renderAuth('/auth/login');
     await fillAndSubmit();
-    expect(await screen.findByText('The user may not be greater than 191 characters.')).toBeTruthy();
-    expect(screen.getByLabelText('Username or email').getAttribute('aria-invalid')).toBe('true');
+    expect(await screen.findByText('The user may not be greater than 191 characters.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Username or email')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('says when to try again after too many attempts', async () => {
     stubFetch((c) => (c.path === '/auth/login' ? apiError(429, 'Too many login attempts. Please try again in 42 seconds.') : signedOut()));
     renderAuth('/auth/login');
     await fillAndSubmit();
-    expect((await screen.findByRole('alert')).textContent).toContain('try again in 42 seconds');
+    expect(await screen.findByRole('alert')).toHaveTextContent('try again in 42 seconds');
   });
 
   it('goes back to the page first asked for after signing in', async () => {
@@ -66,7 +66,7 @@ describe('SignInPage', () => {
     });
     renderAuth('/auth/login?redirect=%2Fserver%2Fabcd1234%2Ffiles');
     await fillAndSubmit();
-    expect(await screen.findByText('Arrived at /server/abcd1234/files')).toBeTruthy();
+    expect(await screen.findByText('Arrived at /server/abcd1234/files')).toBeInTheDocument();
     expect(calls.find((c) => c.path === '/auth/login')?.body).toEqual({ user: 'dana', password: 'hunter22' });
   });
 
@@ -81,7 +81,7 @@ describe('SignInPage', () => {
     });
     renderAuth('/auth/login?redirect=%2F%2Fevil.example');
     await fillAndSubmit();
-    expect(await screen.findByText('Arrived at /')).toBeTruthy();
+    expect(await screen.findByText('Arrived at /')).toBeInTheDocument();
   });
 
   it('keeps the pending login and the redirect for the two-factor step', async () => {
@@ -97,7 +97,7 @@ describe('SignInPage', () => {
   it('sends a signed-in user straight on', async () => {
     stubFetch(() => json(200, account));
     renderAuth('/auth/login?redirect=%2Fserver%2Fabcd1234');
-    expect(await screen.findByText('Arrived at /server/abcd1234')).toBeTruthy();
+    expect(await screen.findByText('Arrived at /server/abcd1234')).toBeInTheDocument();
   });
 
   it('shows a message another page left for it', async () => {

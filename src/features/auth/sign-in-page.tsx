@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { loginRequestSchema } from '../../contract';
+import { loginRequestSchema } from '../../contract/auth';
 import { safeIntended } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';

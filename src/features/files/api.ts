@@ -1,32 +1,32 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { fileListSchema, fileObjectSchema, type FileObject } from '../../contract';
-import { api, apiText, apiVoid, withQuery } from '../../lib/http';
+import { fileEndpoints, type FileObject } from '../../contract/files';
+import type { EndpointBodyInput } from '../../contract/endpoint';
+import { call, withQuery } from '../../lib/http';
+import { serverQueries, type ServerRef } from '../servers/api';
 
 /*
- * The file endpoints (pterodactyl-facts §9.3 files/*). Every key under ['files'] comes from
- * fileQueries; mutations invalidate a server's listings by prefix once they settle (a delete that
- * fails half-way has still deleted something).
+ * The file endpoints (pterodactyl-facts §9.3 files/*). Keys sit under the server's key root
+ * (['server', routeId, 'files', …]) and come only from fileQueries; mutations invalidate the
+ * server's listings by prefix once they settle (a delete that fails half-way has still deleted
+ * something).
  */
 
-const base = (uuid: string) => `/api/client/servers/${encodeURIComponent(uuid)}/files`;
-
 export const fileQueries = {
-  all: () => ['files'] as const,
-  server: (uuid: string) => [...fileQueries.all(), uuid] as const,
-  lists: (uuid: string) => [...fileQueries.server(uuid), 'list'] as const,
+  all: (server: ServerRef) => [...serverQueries.root(server.routeId), 'files'] as const,
+  lists: (server: ServerRef) => [...fileQueries.all(server), 'list'] as const,
   /** Every entry of a directory: no page size, no cap (the list is virtualised). */
-  list: (uuid: string, directory: string) =>
+  list: (server: ServerRef, directory: string) =>
     queryOptions({
-      queryKey: [...fileQueries.lists(uuid), directory] as const,
+      queryKey: [...fileQueries.lists(server), directory] as const,
       queryFn: ({ signal }): Promise<FileObject[]> =>
-        api(`${base(uuid)}/list`, fileListSchema, { signal, query: { directory } }).then((r) => r.data.map((d) => d.attributes)),
+        call(fileEndpoints.list, { signal, params: { server: server.uuid }, query: { directory } }).then((r) => r.data.map((d) => d.attributes)),
     }),
-  contentsAll: (uuid: string) => [...fileQueries.server(uuid), 'contents'] as const,
+  contentsAll: (server: ServerRef) => [...fileQueries.all(server), 'contents'] as const,
   /** The raw text of a file; always read afresh when the editor opens it. */
-  contents: (uuid: string, file: string) =>
+  contents: (server: ServerRef, file: string) =>
     queryOptions({
-      queryKey: [...fileQueries.contentsAll(uuid), file] as const,
-      queryFn: ({ signal }) => apiText(`${base(uuid)}/contents`, { signal, query: { file } }),
+      queryKey: [...fileQueries.contentsAll(server), file] as const,
+      queryFn: ({ signal }) => call(fileEndpoints.contents, { signal, params: { server: server.uuid }, query: { file } }),
       staleTime: 0,
       gcTime: 30_000,
       refetchOnMount: 'always',
@@ -34,65 +34,83 @@ export const fileQueries = {
     }),
 };
 
+// Download and upload stay outside the endpoint tables: they are moving to Wings-style signed URLs.
+const transferBase = (uuid: string) => `/api/client/servers/${encodeURIComponent(uuid)}/files`;
+
 /** The URL that streams a file as an attachment (needs file.read-content). */
 export function downloadHref(uuid: string, file: string): string {
-  return withQuery(`${base(uuid)}/download`, { file });
+  return withQuery(`${transferBase(uuid)}/download`, { file });
 }
 
 /** The URL uploads are posted to (multipart, field `files`). */
 export function uploadUrl(uuid: string, directory: string): string {
-  return withQuery(`${base(uuid)}/upload`, { directory });
+  return withQuery(`${transferBase(uuid)}/upload`, { directory });
 }
 
-function useFileMutation<V, R = void>(uuid: string, run: (vars: V) => Promise<R>) {
+type Body<K extends keyof typeof fileEndpoints> = EndpointBodyInput<(typeof fileEndpoints)[K]>;
+/** Dialogs pass the signal their Cancel aborts. */
+type Abortable = { signal?: AbortSignal };
+
+/** Listings refresh once a change settles, success or not (a half-done delete still deleted). */
+function useRefreshLists(server: ServerRef) {
   const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: fileQueries.lists(server) });
+}
+
+export function useCreateFolder(server: ServerRef) {
+  const onSettled = useRefreshLists(server);
   return useMutation({
-    mutationFn: run,
-    onSettled: () => qc.invalidateQueries({ queryKey: fileQueries.lists(uuid) }),
+    mutationFn: ({ signal, ...body }: Body<'createFolder'> & Abortable) =>
+      call(fileEndpoints.createFolder, { params: { server: server.uuid }, body, signal }),
+    onSettled,
   });
 }
 
-export function useCreateFolder(uuid: string) {
-  return useFileMutation(uuid, ({ root, name }: { root: string; name: string }) =>
-    apiVoid(`${base(uuid)}/create-folder`, { method: 'POST', body: { root, name } }),
-  );
+export function useDeleteFiles(server: ServerRef) {
+  const onSettled = useRefreshLists(server);
+  return useMutation({
+    mutationFn: ({ signal, ...body }: Body<'delete'> & Abortable) => call(fileEndpoints.delete, { params: { server: server.uuid }, body, signal }),
+    onSettled,
+  });
 }
 
-export function useDeleteFiles(uuid: string) {
-  return useFileMutation(uuid, ({ root, files }: { root: string; files: string[] }) =>
-    apiVoid(`${base(uuid)}/delete`, { method: 'POST', body: { root, files } }),
-  );
+export function useRenameFiles(server: ServerRef) {
+  const onSettled = useRefreshLists(server);
+  return useMutation({
+    mutationFn: ({ signal, ...body }: Body<'rename'> & Abortable) => call(fileEndpoints.rename, { params: { server: server.uuid }, body, signal }),
+    onSettled,
+  });
 }
 
-export function useRenameFiles(uuid: string) {
-  return useFileMutation(uuid, ({ root, files }: { root: string; files: { from: string; to: string }[] }) =>
-    apiVoid(`${base(uuid)}/rename`, { method: 'PUT', body: { root, files } }),
-  );
+export function useCopyFile(server: ServerRef) {
+  const onSettled = useRefreshLists(server);
+  return useMutation({ mutationFn: (body: Body<'copy'>) => call(fileEndpoints.copy, { params: { server: server.uuid }, body }), onSettled });
 }
 
-export function useCopyFile(uuid: string) {
-  return useFileMutation(uuid, ({ location }: { location: string }) => apiVoid(`${base(uuid)}/copy`, { method: 'POST', body: { location } }));
+export function useCompressFiles(server: ServerRef) {
+  const onSettled = useRefreshLists(server);
+  return useMutation({
+    mutationFn: (body: Body<'compress'>) => call(fileEndpoints.compress, { params: { server: server.uuid }, body }).then((r) => r.attributes),
+    onSettled,
+  });
 }
 
-export function useCompressFiles(uuid: string) {
-  return useFileMutation(uuid, ({ root, files }: { root: string; files: string[] }) =>
-    api(`${base(uuid)}/compress`, fileObjectSchema, { method: 'POST', body: { root, files } }).then((r) => r.attributes),
-  );
-}
-
-export function useDecompressFile(uuid: string) {
-  return useFileMutation(uuid, ({ root, file }: { root: string; file: string }) =>
-    apiVoid(`${base(uuid)}/decompress`, { method: 'POST', body: { root, file } }),
-  );
+export function useDecompressFile(server: ServerRef) {
+  const onSettled = useRefreshLists(server);
+  return useMutation({
+    mutationFn: (body: Body<'decompress'>) => call(fileEndpoints.decompress, { params: { server: server.uuid }, body }),
+    onSettled,
+  });
 }
 
 /** Writes a whole file (raw body); the cached contents become the saved text. */
-export function useWriteFile(uuid: string) {
+export function useWriteFile(server: ServerRef) {
   const qc = useQueryClient();
+  const onSettled = useRefreshLists(server);
   return useMutation({
-    mutationFn: ({ file, content }: { file: string; content: string }) =>
-      apiVoid(`${base(uuid)}/write`, { method: 'POST', query: { file }, body: content, contentType: 'text/plain' }),
-    onSuccess: (_r, { file, content }) => qc.setQueryData(fileQueries.contents(uuid, file).queryKey, content),
-    onSettled: () => qc.invalidateQueries({ queryKey: fileQueries.lists(uuid) }),
+    mutationFn: ({ file, content, signal }: { file: string; content: string } & Abortable) =>
+      call(fileEndpoints.write, { params: { server: server.uuid }, query: { file }, body: content, signal }),
+    onSuccess: (_r, { file, content }) => qc.setQueryData(fileQueries.contents(server, file).queryKey, content),
+    onSettled,
   });
 }

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { ConfirmDialog } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import type { MutationState } from '../../components/ui/use-abortable-submit';
 
 const SHOWN = 15;
 
@@ -7,45 +7,26 @@ const SHOWN = 15;
 export function DeleteDialog({
   names,
   onOpenChange,
+  mutation,
   onConfirm,
 }: {
   names: string[] | null;
   onOpenChange: (open: boolean) => void;
-  onConfirm: (names: string[]) => Promise<unknown>;
+  mutation: MutationState;
+  onConfirm: (names: string[], signal: AbortSignal) => Promise<unknown>;
 }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const list = names ?? [];
   const title = list.length === 1 ? `Delete “${list[0] ?? ''}”?` : `Delete ${list.length} items?`;
-
-  async function confirm() {
-    setPending(true);
-    setError(null);
-    try {
-      await onConfirm(list);
-      onOpenChange(false);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : 'The files could not be deleted.');
-    } finally {
-      setPending(false);
-    }
-  }
-
   return (
     <ConfirmDialog
       open={names !== null}
-      onOpenChange={(open) => {
-        if (pending) return;
-        if (!open) setError(null);
-        onOpenChange(open);
-      }}
+      onOpenChange={onOpenChange}
       title={title}
       description="Deleted files and folders cannot be recovered, and folders are deleted with everything in them."
       confirmLabel="Delete"
       danger
-      pending={pending}
-      error={error}
-      onConfirm={() => void confirm()}
+      mutation={mutation}
+      onConfirm={(signal) => onConfirm(list, signal)}
     >
       {list.length > 1 && (
         <ul

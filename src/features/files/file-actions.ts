@@ -1,4 +1,4 @@
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 
 /** What a row or the selection bar can ask the page to do; the page owns dialogs and requests. */
 export interface FileActions {

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import type { FileObject } from '../../contract';
+import { createFolderSchema, renameFilesSchema, type FileObject } from '../../contract/files';
+import type { ServerRef } from '../servers/api';
 import { useCreateFolder, useDeleteFiles, useRenameFiles } from './api';
 import { DeleteDialog } from './delete-dialog';
 import { NameDialog } from './name-dialog';
@@ -18,8 +19,7 @@ export type DialogState =
 interface Props {
   state: DialogState;
   onClose: () => void;
-  serverId: string;
-  uuid: string;
+  server: ServerRef;
   dir: string;
   entries: readonly FileObject[];
 }
@@ -27,11 +27,12 @@ interface Props {
 const Path = ({ path }: { path: string }) => <span className="break-all font-mono text-zinc-300">{path}</span>;
 
 /** The dialogs of the file manager; each runs its request and shows its own error. */
-export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Props) {
+export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
+  const serverId = server.routeId;
   const navigate = useNavigate();
-  const createFolder = useCreateFolder(uuid);
-  const rename = useRenameFiles(uuid);
-  const remove = useDeleteFiles(uuid);
+  const createFolder = useCreateFolder(server);
+  const rename = useRenameFiles(server);
+  const remove = useDeleteFiles(server);
   const existing = useMemo(() => new Set(entries.map((e) => e.name)), [entries]);
   const folders = useMemo(() => new Set(entries.filter((e) => !e.is_file).map((e) => e.name)), [entries]);
   const close = (open: boolean) => !open && onClose();
@@ -57,7 +58,10 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
             </>
           ) : null
         }
-        onSubmit={(name) => createFolder.mutateAsync({ root: dir, name })}
+        request={{ schema: createFolderSchema, build: (name) => ({ root: dir, name }) }}
+        requestFields={['name']}
+        mutation={createFolder}
+        onSubmit={(name, signal) => createFolder.mutateAsync({ root: dir, name, signal })}
       />
       <NameDialog
         open={state?.kind === 'new-file'}
@@ -95,7 +99,13 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
               </>
             ) : null
           }
-          onSubmit={(v) => rename.mutateAsync({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }] })}
+          request={{
+            schema: renameFilesSchema,
+            build: (v) => ({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }] }),
+          }}
+          requestFields={['files', 'files.0.to']}
+          mutation={rename}
+          onSubmit={(v, signal) => rename.mutateAsync({ root: dir, files: [{ from: state.name, to: relativePath(dir, joinPath(dir, v)) }], signal })}
         />
       )}
       {state?.kind === 'move' && (
@@ -123,11 +133,13 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
               </>
             ) : null
           }
-          onSubmit={(v) => {
+          mutation={rename}
+          onSubmit={(v, signal) => {
             const dest = joinPath(dir, v);
             return rename.mutateAsync({
               root: dir,
               files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })),
+              signal,
             });
           }}
         />
@@ -135,7 +147,8 @@ export function FileDialogs({ state, onClose, serverId, uuid, dir, entries }: Pr
       <DeleteDialog
         names={state?.kind === 'delete' ? state.names : null}
         onOpenChange={close}
-        onConfirm={(names) => remove.mutateAsync({ root: dir, files: names })}
+        mutation={remove}
+        onConfirm={(names, signal) => remove.mutateAsync({ root: dir, files: names, signal })}
       />
     </>
   );

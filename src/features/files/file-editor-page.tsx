@@ -1,6 +1,6 @@
 import { useParams, useSearchParams } from 'react-router';
 import { ErrorState } from '../../components/ui/states';
-import { useServer } from '../servers/api';
+import { useServerRef } from '../servers/api';
 import { FileEditor } from './file-editor';
 import { pathFromSplat } from './paths';
 
@@ -10,9 +10,9 @@ import { pathFromSplat } from './paths';
  * the first save, after which `?new=1` is dropped from the URL.
  */
 export function FileEditorPage() {
-  const server = useServer();
+  const server = useServerRef();
   const file = pathFromSplat(useParams()['*']);
   const [search] = useSearchParams();
   if (file === '/') return <ErrorState error={new Error('No file was named in the address.')} />;
-  return <FileEditor key={file} serverId={server.routeId} uuid={server.uuid} file={file} isNew={search.get('new') === '1'} />;
+  return <FileEditor key={file} server={server} file={file} isNew={search.get('new') === '1'} />;
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { json, stubFetch } from '../servers/server-test-fixtures';
-import { fakeLayout, renderFiles, SERVER } from './files-test-support';
+import { json, stubFetch } from '../../test/server-test-fixtures';
+import { fakeLayout, renderFiles, SERVER } from '../../test/files-test-support';
 
 beforeEach(() => {
   fakeLayout();
@@ -39,18 +39,18 @@ describe('FileEditor', () => {
     const url = new URL(String(mock.mock.calls[0]?.[0]), 'http://localhost');
     expect(url.pathname).toBe(`/api/client/servers/${SERVER.uuid}/files/contents`);
     expect(url.searchParams.get('file')).toBe('/server.properties');
-    expect(screen.getByRole('button', { name: /Save/ })).toBeTruthy();
-    expect(screen.getByText('Properties')).toBeTruthy();
-    expect(screen.getByRole('link', { name: /\/home\/container/ }).getAttribute('href')).toBe('/server/abcd1234/files');
+    expect(screen.getByRole('button', { name: /Save/ })).toBeInTheDocument();
+    expect(screen.getByText('Properties')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /\/home\/container/ })).toHaveAttribute('href', '/server/abcd1234/files');
   });
 
   it('is read-only, without Save, when the user lacks file.update', async () => {
     stubContents('key: value');
     renderFiles('/server/abcd1234/file/config.yml', ['file.read', 'file.read-content', 'file.create']);
     await waitFor(() => expect(editorText()).toContain('key: value'));
-    expect(screen.queryByRole('button', { name: /Save/ })).toBeNull();
-    expect(screen.getByText('Read only')).toBeTruthy();
-    expect(document.querySelector('.cm-content')?.getAttribute('aria-readonly')).toBe('true');
+    expect(screen.queryByRole('button', { name: /Save/ })).not.toBeInTheDocument();
+    expect(screen.getByText('Read only')).toBeInTheDocument();
+    expect(document.querySelector('.cm-content')).toHaveAttribute('aria-readonly', 'true');
   });
 
   it('saves a new file with Ctrl+S and drops ?new=1 from the URL', async () => {
@@ -58,7 +58,7 @@ describe('FileEditor', () => {
     stubContents('', writes);
     const { router } = renderFiles('/server/abcd1234/file/plugins/new.txt?new=1', ['file.read', 'file.read-content', 'file.create']);
     await waitFor(() => expect(document.querySelector('.cm-content')).not.toBeNull());
-    expect(screen.getByText('New file')).toBeTruthy();
+    expect(screen.getByText('New file')).toBeInTheDocument();
     fireEvent.keyDown(window, { key: 's', ctrlKey: true });
     await waitFor(() => expect(writes).toHaveLength(1));
     expect(writes[0]?.url.searchParams.get('file')).toBe('/plugins/new.txt');
@@ -79,7 +79,7 @@ describe('FileEditor', () => {
       }),
     );
     renderFiles('/server/abcd1234/file/logs/huge.log');
-    expect(await screen.findByText('This file is too large to edit here')).toBeTruthy();
+    expect(await screen.findByText('This file is too large to edit here')).toBeInTheDocument();
     const links = screen.getAllByRole('link', { name: 'Download' });
     expect(links.some((a) => a.getAttribute('href') === `/api/client/servers/${SERVER.uuid}/files/download?file=%2Flogs%2Fhuge.log`)).toBe(true);
   });

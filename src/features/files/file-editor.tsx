@@ -1,12 +1,13 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../components/ui/toast';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import type { ServerRef } from '../servers/api';
 import { downloadHref, fileQueries, useWriteFile } from './api';
 import type { EditorHandle } from './code-editor';
 import { EditorLoadError } from './editor-load-error';
@@ -20,19 +21,19 @@ const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 interface Props {
-  serverId: string;
-  uuid: string;
+  server: ServerRef;
   file: string;
   isNew: boolean;
 }
 
-export function FileEditor({ serverId, uuid, file, isNew }: Props) {
+export function FileEditor({ server, file, isNew }: Props) {
+  const { routeId: serverId, uuid } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
   // Writing goes through files/write (file.create); changing an existing file is also an update.
   const canSave = isNew ? perms.create : perms.create && perms.update;
-  const contents = useQuery({ ...fileQueries.contents(uuid, file), enabled: !isNew });
-  const write = useWriteFile(uuid);
+  const contents = useQuery({ ...fileQueries.contents(server, file), enabled: !isNew });
+  const write = useWriteFile(server);
 
   // The text the editor starts from: read afresh on opening (not a cached copy), then captured
   // once, so later refetches never replace what is being typed.
@@ -42,7 +43,6 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
   const readOnly = !canSave || binary;
 
   const [dirty, setDirty] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
   const editor = useRef<EditorHandle | null>(null);
   const blocker = useUnsavedGuard(dirty);
 
@@ -50,14 +50,13 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
     const handle = editor.current;
     if (!handle || readOnly || write.isPending) return;
     const { text, doc } = handle.snapshot();
-    setSaveError(null);
     try {
       await write.mutateAsync({ file, content: text });
       handle.markSaved(doc);
       toast.success(`Saved ${baseName(file)}`);
       if (isNew) navigate(editorHref(serverId, file), { replace: true });
-    } catch (err) {
-      setSaveError(err instanceof Error ? err.message : 'The file could not be saved.');
+    } catch {
+      // Shown from the mutation's own error, above the editor.
     }
   }, [readOnly, write, file, isNew, navigate, serverId]);
 
@@ -126,7 +125,7 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
       {binary && (
         <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>
       )}
-      <FormError message={saveError} />
+      <FormError message={write.error?.message} />
       {initial === null ? (
         contents.isError ? (
           <EditorLoadError
@@ -163,12 +162,16 @@ export function FileEditor({ serverId, uuid, file, isNew }: Props) {
       )}
       <ConfirmDialog
         open={blocker.state === 'blocked'}
-        onOpenChange={(open) => !open && blocker.state === 'blocked' && blocker.reset()}
+        onOpenChange={(open) => {
+          if (!open && blocker.state === 'blocked') blocker.reset();
+        }}
         title="Leave without saving?"
         description={`Your changes to ${name} have not been saved and will be lost.`}
         confirmLabel="Leave without saving"
         danger
-        onConfirm={() => blocker.state === 'blocked' && blocker.proceed()}
+        onConfirm={() => {
+          if (blocker.state === 'blocked') blocker.proceed();
+        }}
       />
     </div>
   );

@@ -1,4 +1,4 @@
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { isArchive } from './file-kinds';
 
 /** A decorative icon for an entry (the name beside it says what it is). */

@@ -1,4 +1,4 @@
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 
 /*
  * What a listed entry is, from its mimetype (as the reference SPA decides) with the extension as a

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import type { FileActions } from './file-actions';
 import { FileListHeader } from './file-list-header';
 import { FileRow, ROW_HEIGHT, type RowSelectEvent } from './file-row';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { useServer } from '../servers/api';
+import { useServerRef } from '../servers/api';
 import { FileManager } from './file-manager';
 import { pathFromSplat } from './paths';
 
@@ -8,7 +8,7 @@ import { pathFromSplat } from './paths';
  * forward, reload and shared links all land on the same folder.
  */
 export function FileManagerPage() {
-  const server = useServer();
+  const server = useServerRef();
   const dir = pathFromSplat(useParams()['*']);
-  return <FileManager serverId={server.routeId} uuid={server.uuid} dir={dir} />;
+  return <FileManager server={server} dir={dir} />;
 }

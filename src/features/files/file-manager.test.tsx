@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, stubFetch } from '../servers/server-test-fixtures';
-import { fakeLayout, fileEntry, folderEntry, listDocument, renderFiles, SERVER } from './files-test-support';
+import { json, stubFetch } from '../../test/server-test-fixtures';
+import { fakeLayout, fileEntry, folderEntry, listDocument, renderFiles, SERVER } from '../../test/files-test-support';
 
 beforeEach(() => fakeLayout());
 afterEach(() => {
@@ -40,7 +40,7 @@ describe('FileManager', () => {
     const url = new URL(String(mock.mock.calls[0]?.[0]), 'http://localhost');
     expect(url.pathname).toBe(`/api/client/servers/${SERVER.uuid}/files/list`);
     expect(url.searchParams.get('directory')).toBe('/plugins/my dir');
-    expect(screen.getByRole('navigation', { name: 'Folder path' }).textContent).toContain('my dir');
+    expect(screen.getByRole('navigation', { name: 'Folder path' })).toHaveTextContent('my dir');
   });
 
   it('sorts folders first and toggles the name order from the header', async () => {
@@ -50,7 +50,7 @@ describe('FileManager', () => {
     expect(rowNames()).toEqual(['plugins', 'world', 'eula.txt', 'server.jar', 'server.properties']);
     fireEvent.click(screen.getByRole('button', { name: /^Name/ }));
     expect(rowNames()).toEqual(['world', 'plugins', 'server.properties', 'server.jar', 'eula.txt']);
-    expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('descending');
+    expect(screen.getByRole('columnheader', { name: /Name/ })).toHaveAttribute('aria-sort', 'descending');
   });
 
   it('filters by name as you type', async () => {
@@ -59,7 +59,44 @@ describe('FileManager', () => {
     await screen.findByRole('row', { name: 'plugins' });
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter by name' }), { target: { value: 'SERVER' } });
     await waitFor(() => expect(rowNames()).toEqual(['server.jar', 'server.properties']));
-    expect(screen.getByText('2 of 5 items')).toBeTruthy();
+    expect(screen.getByText('2 of 5 items')).toBeInTheDocument();
+  });
+
+  it('keeps the filter in ?filter=, and a folder opened from the list starts unfiltered', async () => {
+    stubList({ '/': ROOT, '/plugins': [fileEntry('a.yml')] });
+    const { router } = renderFiles('/server/abcd1234/files?filter=plug');
+    await waitFor(() => expect(rowNames()).toEqual(['plugins']));
+    expect(screen.getByRole('searchbox', { name: 'Filter by name' })).toHaveValue('plug');
+    fireEvent.click(within(screen.getByRole('row', { name: 'plugins' })).getByRole('link', { name: 'plugins' }));
+    await screen.findByRole('row', { name: 'a.yml' });
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByRole('searchbox', { name: 'Filter by name' })).toHaveValue('');
+  });
+
+  it('creates a folder from its dialog, refusing a name already taken before asking the server', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const posts: unknown[] = [];
+    const mock = stubList({ '/': ROOT });
+    mock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') {
+        posts.push(JSON.parse(String(init.body)));
+        return Promise.resolve(new Response(null, { status: 204 }));
+      }
+      return Promise.resolve(json(200, listDocument(ROOT)));
+    });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.click(screen.getByRole('button', { name: 'New folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New folder' });
+    const field = within(dialog).getByLabelText('Folder name');
+    fireEvent.change(field, { target: { value: 'plugins' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    expect(await within(dialog).findByText('A file or folder with that name already exists.')).toBeInTheDocument();
+    expect(posts).toEqual([]);
+    fireEvent.change(field, { target: { value: 'maps' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts).toEqual([{ root: '/', name: 'maps' }]);
   });
 
   it('selects with click, shift-click and Ctrl+A, and offers mass actions', async () => {
@@ -69,9 +106,9 @@ describe('FileManager', () => {
     fireEvent.click(first);
     fireEvent.click(screen.getByRole('row', { name: 'server.jar' }), { shiftKey: true });
     const bar = screen.getByRole('toolbar', { name: 'Selected items' });
-    expect(within(bar).getByText('4 selected')).toBeTruthy();
+    expect(within(bar).getByText('4 selected')).toBeInTheDocument();
     fireEvent.keyDown(screen.getByRole('row', { name: 'server.jar' }), { key: 'a', ctrlKey: true });
-    expect(within(bar).getByText('5 selected')).toBeTruthy();
+    expect(within(bar).getByText('5 selected')).toBeInTheDocument();
     fireEvent.click(within(bar).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete 5 items?' });
     expect(within(dialog).getAllByRole('listitem')).toHaveLength(5);
@@ -89,7 +126,7 @@ describe('FileManager', () => {
     const selected = screen.getAllByRole('row').filter((r) => r.getAttribute('aria-selected') === 'true');
     expect(selected.map((r) => r.getAttribute('aria-label'))).toEqual(['plugins', 'world', 'eula.txt']);
     fireEvent.keyDown(screen.getByRole('row', { name: 'eula.txt' }), { key: 'Escape' });
-    expect(screen.queryByRole('toolbar', { name: 'Selected items' })).toBeNull();
+    expect(screen.queryByRole('toolbar', { name: 'Selected items' })).not.toBeInTheDocument();
   });
 
   it('names the first 15 and counts the rest in the delete confirmation', async () => {
@@ -100,7 +137,7 @@ describe('FileManager', () => {
     fireEvent.keyDown(row, { key: 'a', ctrlKey: true });
     fireEvent.keyDown(row, { key: 'Delete' });
     const dialog = await screen.findByRole('dialog', { name: 'Delete 20 items?' });
-    expect(within(dialog).getByText('and 5 more')).toBeTruthy();
+    expect(within(dialog).getByText('and 5 more')).toBeInTheDocument();
     expect(within(dialog).getAllByRole('listitem')).toHaveLength(16);
   });
 
@@ -109,10 +146,10 @@ describe('FileManager', () => {
     renderFiles('/server/abcd1234/files', ['file.read']);
     await screen.findByRole('row', { name: 'plugins' });
     for (const name of ['New folder', 'New file', 'Upload']) expect(screen.queryByRole('button', { name })).toBeNull();
-    expect(screen.queryByRole('button', { name: /^Actions for/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Actions for/ })).not.toBeInTheDocument();
     // Files cannot be opened without file.read-content; folders still can.
-    expect(within(screen.getByRole('row', { name: 'eula.txt' })).queryByRole('link')).toBeNull();
-    expect(within(screen.getByRole('row', { name: 'plugins' })).getByRole('link', { name: 'plugins' })).toBeTruthy();
+    expect(within(screen.getByRole('row', { name: 'eula.txt' })).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: 'plugins' })).getByRole('link', { name: 'plugins' })).toBeInTheDocument();
   });
 
   it('renders only the visible rows of a 10,000-entry folder', async () => {
@@ -121,7 +158,7 @@ describe('FileManager', () => {
     renderFiles('/server/abcd1234/files');
     await screen.findByRole('row', { name: 'file-00000.txt' });
     expect(screen.getAllByRole('row').length).toBeLessThan(60);
-    expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe('10001');
+    expect(screen.getByRole('grid')).toHaveAttribute('aria-rowcount', '10001');
   });
 
   it('explains a folder that does not exist', async () => {
@@ -130,7 +167,7 @@ describe('FileManager', () => {
       json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'The requested file or directory could not be found.' }] }),
     );
     renderFiles('/server/abcd1234/files/nope');
-    expect(await screen.findByText('This folder does not exist')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Go to the top folder' }).getAttribute('href')).toBe('/server/abcd1234/files');
+    expect(await screen.findByText('This folder does not exist')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the top folder' })).toHaveAttribute('href', '/server/abcd1234/files');
   });
 });

@@ -1,15 +1,18 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { Button } from '../../components/ui/button';
 import { EmptyState, describeError } from '../../components/ui/states';
 import { Spinner } from '../../components/ui/spinner';
+import { useSearchParamInput } from '../../lib/use-search-param';
+import { useSlashFocus } from '../../lib/use-slash-focus';
 import { ActionStatus } from './action-status';
+import type { ServerRef } from '../servers/api';
 import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile } from './api';
 import { Breadcrumbs } from './breadcrumbs';
 import type { FileActions } from './file-actions';
-import { FileDialogs, type DialogState } from './file-dialogs';
+import type { DialogState } from './file-dialogs';
 import { isEditable } from './file-kinds';
 import { FileList } from './file-list';
 import { FileToolbar } from './file-toolbar';
@@ -23,20 +26,30 @@ import { useFileDrop } from './use-file-drop';
 import { useFilePermissions } from './use-file-permissions';
 import { useUploads } from './use-uploads';
 
+// Dialogs (and the form library under them) load the first time one opens, not with the list.
+const FileDialogs = lazy(() => import('./file-dialogs').then((m) => ({ default: m.FileDialogs })));
+
 const NO_ENTRIES: FileObject[] = [];
 type SelectionUpdate = Selection | ((prev: Selection) => Selection);
 
-export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: string; dir: string }) {
+export function FileManager({ server, dir }: { server: ServerRef; dir: string }) {
+  const { routeId: serverId, uuid } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
-  const list = useQuery(fileQueries.list(uuid, dir));
+  const list = useQuery(fileQueries.list(server, dir));
   const entries = list.data ?? NO_ENTRIES;
 
-  // Per-directory view state: a new folder starts unfiltered and unselected; sort carries over.
+  // Per-directory view state: a new folder starts unselected; sort carries over. The filter is
+  // `?filter=` (links to another folder carry none); the list follows the box as it is typed.
   const [sort, setSort] = useState<Sort>({ key: 'name', order: 'asc' });
-  const [filterState, setFilterState] = useState({ dir, text: '' });
-  const filter = filterState.dir === dir ? filterState.text : '';
-  const deferredFilter = useDeferredValue(filter);
+  const filter = useSearchParamInput('filter');
+  const [filterDir, setFilterDir] = useState(dir);
+  if (filterDir !== dir) {
+    // A filter typed but not yet applied belongs to the folder it was typed in.
+    setFilterDir(dir);
+    filter.setDraft(filter.value);
+  }
+  const deferredFilter = useDeferredValue(filter.draft);
   const [selState, setSelState] = useState<{ dir: string; sel: Selection }>({ dir, sel: EMPTY_SELECTION });
   const [nav, setNav] = useState<{ dir: string; from: string | null; moved: boolean }>({ dir, from: null, moved: false });
   if (nav.dir !== dir) {
@@ -58,10 +71,10 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
 
   const [dialog, setDialog] = useState<DialogState>(null);
   const bg = useBackgroundActions();
-  const uploads = useUploads(uuid);
-  const { mutateAsync: copyFile } = useCopyFile(uuid);
-  const { mutateAsync: compressFiles } = useCompressFiles(uuid);
-  const { mutateAsync: decompressFile } = useDecompressFile(uuid);
+  const uploads = useUploads(server);
+  const { mutateAsync: copyFile } = useCopyFile(server);
+  const { mutateAsync: compressFiles } = useCompressFiles(server);
+  const { mutateAsync: decompressFile } = useDecompressFile(server);
 
   const hrefFor = useCallback(
     (e: FileObject): string | null => {
@@ -112,20 +125,8 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
   );
   const drop = useFileDrop(perms.create, upload);
 
-  // "/" jumps to the filter, as in most list UIs.
   const filterRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target;
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
-      if (document.querySelector('[role="dialog"]')) return;
-      e.preventDefault();
-      filterRef.current?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  useSlashFocus(filterRef);
 
   let body;
   if (list.isPending) {
@@ -187,8 +188,9 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
         <Breadcrumbs serverId={serverId} dir={dir} />
       </div>
       <FileToolbar
-        filter={filter}
-        onFilter={(text) => setFilterState({ dir, text })}
+        filter={filter.draft}
+        onFilter={filter.setDraft}
+        onFilterCommit={filter.commit}
         filterRef={filterRef}
         perms={perms}
         onNewFolder={() => setDialog({ kind: 'new-folder' })}
@@ -215,7 +217,11 @@ export function FileManager({ serverId, uuid, dir }: { serverId: string; uuid: s
           </div>
         </div>
       )}
-      <FileDialogs state={dialog} onClose={() => setDialog(null)} serverId={serverId} uuid={uuid} dir={dir} entries={entries} />
+      {dialog && (
+        <Suspense fallback={null}>
+          <FileDialogs state={dialog} onClose={() => setDialog(null)} server={server} dir={dir} entries={entries} />
+        </Suspense>
+      )}
     </div>
   );
 }

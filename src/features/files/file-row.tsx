@@ -1,6 +1,6 @@
 import { memo, type MouseEvent } from 'react';
 import { Link } from 'react-router';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { Checkbox } from '../../components/ui/checkbox';
 import { cn } from '../../components/ui/cn';
 import type { FileActions } from './file-actions';

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import * as z from 'zod/mini';
+import { MutationDialog } from '../../components/ui/mutation-dialog';
+import type { MutationState } from '../../components/ui/use-abortable-submit';
 import { TextField } from '../../components/ui/field';
-import { ApiError } from '../../lib/http';
+import { useContractForm } from '../../lib/use-contract-form';
 
 interface Props {
   open: boolean;
@@ -12,98 +13,87 @@ interface Props {
   label: string;
   initialValue: string;
   confirmLabel: string;
-  /** A problem with the value as typed (shown on the field, blocks submit), or null. */
+  /** A problem with the value as typed that the contract cannot know (a name already taken), or null. */
   validate: (value: string) => string | null;
+  /**
+   * The request the value becomes and the contract schema the server checks it with, so the
+   * field refuses what the server would refuse, with its message.
+   */
+  request?: { schema: z.ZodMiniType; build: (value: string) => unknown };
   /** What submitting would do, shown under the field as the user types (e.g. the resolved path). */
   preview?: (value: string) => ReactNode;
   /** Selects this many leading characters on open (the name without its extension). */
   selectLength?: number;
-  onSubmit: (value: string) => Promise<unknown> | void;
+  /** Request field names (`source.field`) that are about this value, e.g. `name` or `files`. */
+  requestFields?: readonly string[];
+  mutation?: MutationState;
+  onSubmit: (value: string, signal: AbortSignal) => Promise<unknown> | void;
 }
 
 /**
- * One text field in a dialog: new folder, new file, rename, move. The request's error (and a
- * field error from `source.field`) shows in the dialog that started it; the dialog closes on success.
+ * One text field in a dialog: new folder, new file, rename, move. A MutationDialog: the request's
+ * error shows in the dialog that started it (on the field when it names one of `requestFields`),
+ * and the dialog closes on success.
  */
 export function NameDialog(p: Props) {
-  const formId = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [value, setValue] = useState(p.initialValue);
-  const [touched, setTouched] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { validate, request } = p;
+  const schema = useMemo(
+    () =>
+      z.object({
+        name: z.string().check(
+          z.superRefine((value, ctx) => {
+            const problem = validate(value) ?? contractProblem(request, value.trim());
+            if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+          }),
+        ),
+      }),
+    [validate, request],
+  );
+  const defaultValues = { name: p.initialValue };
+  const form = useContractForm(schema, defaultValues);
+  const value = form.watch('name');
+  const rename = useMemo(() => Object.fromEntries((p.requestFields ?? []).map((f) => [f, 'name' as const])), [p.requestFields]);
 
+  // Select the part worth retyping once Radix has moved focus into the field.
+  const { open, selectLength } = p;
   useEffect(() => {
-    if (!p.open) return;
-    setValue(p.initialValue);
-    setTouched(false);
-    setError(null);
-    setPending(false);
-    // After Radix has moved focus into the dialog.
+    if (!open) return;
     const t = setTimeout(() => {
-      const el = input.current;
-      if (el) el.setSelectionRange(0, p.selectLength ?? el.value.length);
+      const el = document.activeElement;
+      if (el instanceof HTMLInputElement) el.setSelectionRange(0, selectLength ?? el.value.length);
     }, 0);
     return () => clearTimeout(t);
-  }, [p.open, p.initialValue, p.selectLength]);
+  }, [open, selectLength]);
 
-  const problem = p.validate(value);
-
-  async function submit() {
-    setTouched(true);
-    if (problem || pending) return;
-    setPending(true);
-    setError(null);
-    try {
-      await p.onSubmit(value.trim());
-      p.onOpenChange(false);
-    } catch (err) {
-      setError(err instanceof ApiError ? (Object.values(err.fieldErrors())[0] ?? err.message) : 'Something went wrong.');
-    } finally {
-      setPending(false);
-    }
-  }
-
+  const field = form.register('name');
   return (
-    <Dialog
+    <MutationDialog
       open={p.open}
-      onOpenChange={(open) => !pending && p.onOpenChange(open)}
+      onOpenChange={p.onOpenChange}
       title={p.title}
       description={p.description}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => p.onOpenChange(false)} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={pending}>
-            {p.confirmLabel}
-          </Button>
-        </>
-      }
+      submitLabel={p.confirmLabel}
+      form={form}
+      defaultValues={defaultValues}
+      mutation={p.mutation}
+      onSubmit={(values, signal) => p.onSubmit(values.name.trim(), signal)}
+      errorFields={{ fields: ['name'], rename }}
     >
-      <form
-        id={formId}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField
-          ref={input}
-          label={p.label}
-          value={value}
-          autoComplete="off"
-          spellCheck={false}
-          className="[&_input]:font-mono"
-          onChange={(e) => {
-            setValue(e.target.value);
-            setError(null);
-          }}
-          error={(touched && problem) || error || undefined}
-          hint={p.preview?.(value)}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        {...field}
+        label={p.label}
+        autoComplete="off"
+        spellCheck={false}
+        className="[&_input]:font-mono"
+        error={form.formState.errors.name?.message}
+        hint={p.preview?.(value ?? '')}
+      />
+    </MutationDialog>
   );
+}
+
+function contractProblem(request: Props['request'], value: string): string | null {
+  if (!request) return null;
+  const result = request.schema.safeParse(request.build(value));
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Check this value.');
 }

@@ -1,4 +1,4 @@
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '../../components/ui/dropdown-menu';
 import { downloadHref } from './api';
 import type { FileActions } from './file-actions';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 import { filterEntries, nextSort, sortEntries } from './sort';
 
 function entry(name: string, opts: Partial<FileObject> = {}): FileObject {

@@ -1,4 +1,4 @@
-import type { FileObject } from '../../contract';
+import type { FileObject } from '../../contract/files';
 
 export type SortKey = 'name' | 'size' | 'modified';
 export type SortOrder = 'asc' | 'desc';

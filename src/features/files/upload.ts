@@ -1,4 +1,4 @@
-import { errorDocumentSchema } from '../../contract';
+import { errorDocumentSchema } from '../../contract/errors';
 import { ApiError, readCookie } from '../../lib/http';
 
 /*

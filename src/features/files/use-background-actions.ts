@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../components/ui/toast';
 
 export interface BackgroundAction {
   id: number;

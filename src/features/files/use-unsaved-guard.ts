@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useBlocker } from 'react-router';
+import { useLocation } from 'react-router';
+import { useNavigationBlocker } from '../../lib/use-navigation-blocker';
 
 /**
  * While `dirty`: the browser asks before a reload, tab close or off-site navigation
@@ -18,5 +19,6 @@ export function useUnsavedGuard(dirty: boolean) {
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [dirty]);
 
-  return useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const { pathname } = useLocation();
+  return useNavigationBlocker(dirty, (next) => next !== pathname);
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/http';
+import type { ServerRef } from '../servers/api';
 import { fileQueries, uploadUrl } from './api';
 import { uploadFile, type UploadHandle } from './upload';
 
@@ -24,7 +25,8 @@ const DONE_LINGER_MS = 4000;
  * is its own request, so one refused file does not lose the others; the listing of the target
  * directory refreshes as each one lands.
  */
-export function useUploads(uuid: string) {
+export function useUploads(server: ServerRef) {
+  const { uuid } = server;
   const qc = useQueryClient();
   const [items, setItems] = useState<UploadItem[]>([]);
   const files = useRef(new Map<number, File>());
@@ -77,7 +79,7 @@ export function useUploads(uuid: string) {
         .then(
           () => {
             patch(item.id, { status: 'done', progress: 1 });
-            void qc.invalidateQueries({ queryKey: fileQueries.list(uuid, item.directory).queryKey });
+            void qc.invalidateQueries({ queryKey: fileQueries.list(server, item.directory).queryKey });
             setTimeout(() => setItems((list) => list.filter((it) => !(it.id === item.id && it.status === 'done'))), DONE_LINGER_MS);
           },
           (err: unknown) => {
@@ -90,7 +92,7 @@ export function useUploads(uuid: string) {
           files.current.delete(item.id);
         });
     }
-  }, [items, uuid, qc, patch]);
+  }, [items, server, uuid, qc, patch]);
 
   // Abort whatever still runs when the page goes away.
   useEffect(() => {

@@ -1,7 +1,8 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { serverListSchema, serverWithMetaSchema, type Server } from '../../contract';
-import { api } from '../../lib/http';
+import { serverEndpoints, type Server } from '../../contract/servers';
+import { call } from '../../lib/http';
 
 export type ServerListScope = 'member' | 'admin-all';
 
@@ -12,7 +13,26 @@ export interface ServerListParams {
   perPage?: number;
 }
 
-/** Query-option factories for servers; every key under ['servers'] comes from here. */
+/**
+ * What the per-server factories of every feature need: `routeId`, the key root, and `uuid`, which
+ * the API paths use. `useServer()` returns both.
+ */
+export interface ServerRef {
+  routeId: string;
+  uuid: string;
+}
+
+/*
+ * Query keys. The server list lives under ['servers']; everything about one server (its detail and
+ * every sub-resource: files, contents, activity, …) lives under ['server', <routeId>], so one
+ * `invalidateQueries({ queryKey: serverQueries.root(routeId) })` refreshes all of it (after a
+ * restore, a reinstall, a websocket event).
+ *
+ * Why the id in the URL (normally the 8-char identifier) and not the uuid: the detail query is the
+ * first thing a server page runs, before the uuid is known, and the URL id is the one id every
+ * server page holds from its first render. API paths still use the uuid. A server opened by its
+ * uuid (`/server/<uuid>`) simply keys everything under the uuid; `invalidateServer` covers both.
+ */
 export const serverQueries = {
   all: () => ['servers'] as const,
   lists: () => [...serverQueries.all(), 'list'] as const,
@@ -20,7 +40,7 @@ export const serverQueries = {
     queryOptions({
       queryKey: [...serverQueries.lists(), p] as const,
       queryFn: ({ signal }) =>
-        api('/api/client', serverListSchema, {
+        call(serverEndpoints.list, {
           signal,
           query: {
             page: p.page,
@@ -31,23 +51,43 @@ export const serverQueries = {
         }),
       placeholderData: keepPreviousData,
     }),
-  details: () => [...serverQueries.all(), 'detail'] as const,
-  /** One server with the caller's permissions (`meta`); `id` is the identifier or uuid. */
-  detail: (id: string) =>
+  /** The root of every key about one server (see above). */
+  root: (routeId: string) => ['server', routeId] as const,
+  /** One server with the caller's permissions (`meta`); `routeId` is the identifier or uuid. */
+  detail: (routeId: string) =>
     queryOptions({
-      queryKey: [...serverQueries.details(), id] as const,
-      queryFn: ({ signal }) => api(`/api/client/servers/${encodeURIComponent(id)}`, serverWithMetaSchema, { signal }),
+      queryKey: [...serverQueries.root(routeId), 'detail'] as const,
+      queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
     }),
 };
 
 /**
- * The open server, for pages below ServerLayout (which renders them only once this query has
- * succeeded, so the data is in the cache). `routeId` is the id as written in the URL, for links.
+ * After a change to a server seen from anywhere (rename, reinstall…): everything under its key
+ * root, whichever id a page used, and the lists that show it.
  */
-export function useServer(): Server & { routeId: string } {
+export function invalidateServer(client: QueryClient, server: Pick<Server, 'identifier' | 'uuid'>): Promise<unknown> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: serverQueries.root(server.identifier) }),
+    client.invalidateQueries({ queryKey: serverQueries.root(server.uuid) }),
+    client.invalidateQueries({ queryKey: serverQueries.lists() }),
+  ]);
+}
+
+/**
+ * The open server, for pages below ServerLayout (which renders them only once this query has
+ * succeeded, so the data is in the cache). `routeId` is the id as written in the URL: for links,
+ * and as the root of the page's query keys.
+ */
+export function useServer(): Server & ServerRef {
   const routeId = useParams().id ?? '';
   const query = useQuery(serverQueries.detail(routeId));
   if (!query.data) throw new Error('useServer outside ServerLayout');
   return { ...query.data.attributes, routeId };
+}
+
+/** The open server's ids only, as one object that stays the same across renders (for hook deps). */
+export function useServerRef(): ServerRef {
+  const { routeId, uuid } = useServer();
+  return useMemo(() => ({ routeId, uuid }), [routeId, uuid]);
 }

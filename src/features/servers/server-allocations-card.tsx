@@ -1,4 +1,4 @@
-import type { Allocation } from '../../contract';
+import type { Allocation } from '../../contract/network';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';

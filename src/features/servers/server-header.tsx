@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
 import { serverConditions, type StateTone } from './server-state';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
-import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch } from './server-test-fixtures';
+import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../../test/server-test-fixtures';
 
 afterEach(() => {
   cleanup();
@@ -18,10 +18,10 @@ describe('ServerLayout', () => {
   it('shows every page to the owner, with the current one marked', async () => {
     stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
     renderServerRoutes('/server/abcd1234');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeInTheDocument();
     expect(navLinks()).toEqual(['Overview', 'Files', 'Activity']);
-    expect(screen.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
-    expect(screen.getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Activity' })).not.toHaveAttribute('aria-current');
   });
 
   it('shows a subuser only the pages their permissions allow', async () => {
@@ -34,14 +34,14 @@ describe('ServerLayout', () => {
   it('explains a page the subuser may not open', async () => {
     stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
     renderServerRoutes('/server/abcd1234/activity');
-    expect(await screen.findByRole('heading', { name: 'You do not have access to this' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'You do not have access to this' })).toBeInTheDocument();
   });
 
   it('says not found for a server the API does not show', async () => {
     stubFetch(() => apiError(404, 'The requested resource could not be found on the server.'));
     renderServerRoutes('/server/zzzz9999');
-    expect(await screen.findByRole('heading', { name: 'Not found' })).toBeTruthy();
-    expect(screen.queryByRole('navigation', { name: 'Server' })).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Not found' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Server' })).not.toBeInTheDocument();
   });
 
   it('shows a banner and a badge for a suspended server', async () => {
@@ -49,8 +49,8 @@ describe('ServerLayout', () => {
       json(200, serverDocument(makeServer({ status: 'suspended', is_suspended: true }), { is_server_owner: true, user_permissions: ['*'] })),
     );
     renderServerRoutes('/server/abcd1234');
-    expect(await screen.findByText('This server is suspended; most actions are unavailable.')).toBeTruthy();
-    expect(within(screen.getByRole('list', { name: 'Server state' })).getByText('Suspended')).toBeTruthy();
+    expect(await screen.findByText('This server is suspended; most actions are unavailable.')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Server state' })).getByText('Suspended')).toBeInTheDocument();
   });
 
   it('renders a hostile server name as text', async () => {
@@ -58,7 +58,7 @@ describe('ServerLayout', () => {
       json(200, serverDocument(makeServer({ name: '<img src=x onerror=alert(1)>' }), { is_server_owner: true, user_permissions: ['*'] })),
     );
     const { container } = renderServerRoutes('/server/abcd1234');
-    expect(await screen.findByRole('heading', { level: 1, name: '<img src=x onerror=alert(1)>' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: '<img src=x onerror=alert(1)>' })).toBeInTheDocument();
     expect(container.querySelector('img[src="x"]')).toBeNull();
   });
 });

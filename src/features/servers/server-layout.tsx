@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { matchPath, Outlet, useLocation, useParams } from 'react-router';
+import { matchPath, useLocation, useParams } from 'react-router';
+import { BoundedOutlet } from '../../app/bounded-outlet';
 import { SERVER_PAGES } from '../../app/server-routes';
-import { ALL_PERMISSIONS_MARKER } from '../../contract';
+import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
 import { ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
@@ -37,7 +38,7 @@ export function ServerLayout() {
       <div className="space-y-5">
         <ServerHeader server={server} adminView={adminView} />
         <ServerNav serverId={id} permissions={permissions} />
-        <Outlet />
+        <BoundedOutlet />
       </div>
     </ServerPermissionsProvider>
   );

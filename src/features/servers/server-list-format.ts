@@ -1,4 +1,4 @@
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 
 /** The default allocation as players type it: alias over IP, brackets around IPv6. */
 export function primaryAddress(server: Pick<Server, 'relationships'>): string | null {

@@ -1,14 +1,14 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import type { Account, Server } from '../../contract';
+import { renderRoutes } from '../../test/render-routes';
+import type { Account } from '../../contract/account';
+import type { Server } from '../../contract/servers';
 import { RequireAuth } from '../../app/require-auth';
 import { accountQueries } from '../account/api';
 import { ServerListPage } from './server-list-page';
-import { json, makeServer, stubFetch, testAccount } from './server-test-fixtures';
+import { json, makeServer, stubFetch, testAccount } from '../../test/server-test-fixtures';
 
 afterEach(() => {
   cleanup();
@@ -33,15 +33,8 @@ function listDocument(servers: Server[], { page = 1, total = servers.length, per
 }
 
 function renderList(path = '/', account: Account = testAccount) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(accountQueries.me().queryKey, account);
-  const router = createMemoryRouter([{ element: <RequireAuth />, children: [{ path: '/', element: <ServerListPage /> }] }], {
-    initialEntries: [path],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+  const { router } = renderRoutes([{ element: <RequireAuth />, children: [{ path: '/', element: <ServerListPage /> }] }], path, (client) =>
+    client.setQueryData(accountQueries.me().queryKey, account),
   );
   return router;
 }
@@ -68,19 +61,19 @@ describe('ServerListPage', () => {
     );
     renderList();
     const link = await screen.findByRole('link', { name: 'Survival' });
-    expect(link.getAttribute('href')).toBe('/server/abcd1234');
+    expect(link).toHaveAttribute('href', '/server/abcd1234');
     const row = link.closest('li') as HTMLElement;
-    expect(within(row).getByText('Node One')).toBeTruthy();
-    expect(within(row).getByText('play.example.test:25565')).toBeTruthy();
-    expect(within(row).getByText('A cosy world')).toBeTruthy();
-    expect(within(row).getByText('2 GiB')).toBeTruthy();
-    expect(within(row).getByText('10 GiB')).toBeTruthy();
-    expect(within(row).getByText('150%')).toBeTruthy();
+    expect(within(row).getByText('Node One')).toBeInTheDocument();
+    expect(within(row).getByText('play.example.test:25565')).toBeInTheDocument();
+    expect(within(row).getByText('A cosy world')).toBeInTheDocument();
+    expect(within(row).getByText('2 GiB')).toBeInTheDocument();
+    expect(within(row).getByText('10 GiB')).toBeInTheDocument();
+    expect(within(row).getByText('150%')).toBeInTheDocument();
     const other = screen.getByRole('link', { name: 'Creative' }).closest('li') as HTMLElement;
     expect(within(other).getAllByText('Unlimited')).toHaveLength(2);
-    expect(within(other).getByText('1.5 GiB')).toBeTruthy();
-    expect(screen.getByText('2 servers')).toBeTruthy();
-    expect(screen.queryByRole('switch')).toBeNull();
+    expect(within(other).getByText('1.5 GiB')).toBeInTheDocument();
+    expect(screen.getByText('2 servers')).toBeInTheDocument();
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
   });
 
   it('marks suspended, installing and transferring servers', async () => {
@@ -95,9 +88,9 @@ describe('ServerListPage', () => {
       ),
     );
     renderList();
-    expect(within((await screen.findByRole('link', { name: 'Survival' })).closest('li') as HTMLElement).getByText('Suspended')).toBeTruthy();
-    expect(within(screen.getByRole('link', { name: 'B' }).closest('li') as HTMLElement).getByText('Installing')).toBeTruthy();
-    expect(within(screen.getByRole('link', { name: 'C' }).closest('li') as HTMLElement).getByText('Transferring')).toBeTruthy();
+    expect(within((await screen.findByRole('link', { name: 'Survival' })).closest('li') as HTMLElement).getByText('Suspended')).toBeInTheDocument();
+    expect(within(screen.getByRole('link', { name: 'B' }).closest('li') as HTMLElement).getByText('Installing')).toBeInTheDocument();
+    expect(within(screen.getByRole('link', { name: 'C' }).closest('li') as HTMLElement).getByText('Transferring')).toBeInTheDocument();
   });
 
   it('searches after a pause, from page 1, keeping the search in the URL', async () => {
@@ -129,17 +122,17 @@ describe('ServerListPage', () => {
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Next' }));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
     await waitFor(() => expect(listCalls(fetch).at(-1)?.searchParams.get('page')).toBe('2'));
-    expect(await screen.findByText(/Page 2 of 2/)).toBeTruthy();
+    expect(await screen.findByText(/Page 2 of 2/)).toBeInTheDocument();
   });
 
   it('lets a root admin show every server on the panel', async () => {
     const fetch = stubFetch(() => json(200, listDocument([makeServer()])));
     const router = renderList('/', { ...testAccount, admin: true });
     const toggle = await screen.findByRole('switch', { name: 'Show all servers' });
-    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
     await userEvent.setup().click(toggle);
     await waitFor(() => expect(router.state.location.search).toBe('?all=1'));
-    expect(screen.getByRole('switch', { name: 'Show all servers' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('switch', { name: 'Show all servers' })).toHaveAttribute('aria-checked', 'true');
     await waitFor(() => expect(listCalls(fetch).at(-1)?.searchParams.get('type')).toBe('admin-all'));
   });
 
@@ -153,17 +146,17 @@ describe('ServerListPage', () => {
   it('says when there are no servers, and when none match', async () => {
     stubFetch(() => json(200, listDocument([])));
     renderList();
-    expect(await screen.findByText('No servers yet')).toBeTruthy();
+    expect(await screen.findByText('No servers yet')).toBeInTheDocument();
     cleanup();
     renderList('/?q=zzz');
-    expect(await screen.findByText('No servers match “zzz”')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Clear search' })).toBeTruthy();
+    expect(await screen.findByText('No servers match “zzz”')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Clear search' })).toBeInTheDocument();
   });
 
   it('explains a failed load', async () => {
     stubFetch(() => json(500, { errors: [{ code: 'HttpException', status: '500', detail: 'The panel broke.' }] }));
     renderList();
-    expect(await screen.findByText('The panel broke.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(await screen.findByText('The panel broke.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useAccount } from '../../app/require-auth';
@@ -8,11 +8,11 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { Switch } from '../../components/ui/switch';
 import { cn } from '../../components/ui/cn';
+import { useSearchParamInput } from '../../lib/use-search-param';
+import { useSlashFocus } from '../../lib/use-slash-focus';
 import { serverQueries } from './api';
 import { ServerRow } from './server-row';
 import { ServerListSkeleton } from './server-list-skeleton';
-
-const SEARCH_DEBOUNCE_MS = 300;
 
 /** `?page=` as a page number; anything odd is page 1. */
 function parsePage(raw: string | null): number {
@@ -27,55 +27,19 @@ function parsePage(raw: string | null): number {
 export function ServerListPage() {
   const account = useAccount();
   const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
   const page = parsePage(params.get('page'));
   const all = account.admin && params.get('all') === '1';
   const searchRef = useRef<HTMLInputElement>(null);
 
-  // The box shows what is typed; the URL (and the query) follow it after a pause.
-  const [text, setText] = useState(q);
-  const [syncedQ, setSyncedQ] = useState(q);
-  if (q !== syncedQ) {
-    // The URL changed under us (Back, a link): show its search, unless it is what is typed already.
-    setSyncedQ(q);
-    if (q !== text.trim()) setText(q);
-  }
-  useEffect(() => {
-    const next = text.trim();
-    if (next === q) return;
-    const timer = window.setTimeout(() => {
-      setParams(
-        (prev) => {
-          const p = new URLSearchParams(prev);
-          if (next) p.set('q', next);
-          else p.delete('q');
-          p.delete('page');
-          return p;
-        },
-        { replace: true },
-      );
-    }, SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [text, q, setParams]);
-
+  // The box shows what is typed; the URL (and the query) follow it after a pause, from page 1.
+  const search = useSearchParamInput('q', { reset: ['page'] });
   useEffect(() => {
     document.title = 'Servers · Aerie';
   }, []);
 
-  // "/" jumps to the search box from anywhere on the page that is not a text field.
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if (event.key !== '/' || event.metaKey || event.ctrlKey || event.altKey) return;
-      const target = event.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
-      event.preventDefault();
-      searchRef.current?.focus();
-    }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  useSlashFocus(searchRef);
 
-  const list = useQuery(serverQueries.list({ page, search: q, scope: all ? 'admin-all' : 'member' }));
+  const list = useQuery(serverQueries.list({ page, search: search.value, scope: all ? 'admin-all' : 'member' }));
   const meta = list.data?.meta.pagination;
 
   function update(change: (p: URLSearchParams) => void) {
@@ -106,8 +70,8 @@ export function ServerListPage() {
     );
   }, [pastEnd, lastPage, setParams]);
 
-  const searching = q !== '';
-  const stale = list.isPlaceholderData || (list.isFetching && text.trim() !== q);
+  const searching = search.value !== '';
+  const stale = list.isPlaceholderData || (list.isFetching && search.pending);
 
   return (
     <div className="flex flex-col gap-5">
@@ -123,8 +87,9 @@ export function ServerListPage() {
           ref={searchRef}
           label="Search servers"
           placeholder="Search by name, address or ID…"
-          value={text}
-          onValueChange={setText}
+          value={search.draft}
+          onValueChange={search.setDraft}
+          onCommit={search.commit}
           aria-keyshortcuts="/"
           className="sm:max-w-md sm:flex-1"
         />
@@ -158,9 +123,9 @@ export function ServerListPage() {
         pastEnd ? (
           <ServerListSkeleton />
         ) : searching ? (
-          <EmptyState title={`No servers match “${q}”`}>
+          <EmptyState title={`No servers match “${search.value}”`}>
             <p>Search looks at server names, IDs and addresses (e.g. “:25565”).</p>
-            <Button variant="secondary" size="sm" className="mt-4" onClick={() => setText('')}>
+            <Button variant="secondary" size="sm" className="mt-4" onClick={() => search.commit('')}>
               Clear search
             </Button>
           </EmptyState>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { permits } from '../../contract';
+import { permits } from '../../contract/permissions';
 import { SERVER_PAGES, serverPageHref } from '../../app/server-routes';
 import { TabNav } from '../../components/ui/tab-nav';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
-import { json, makeServer, renderServerRoutes, serverDocument, stubFetch } from './server-test-fixtures';
+import { json, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../../test/server-test-fixtures';
 import { allocationAddress } from './server-allocations-card';
 import { featureLimit } from './server-resources-card';
 
@@ -24,47 +24,47 @@ describe('ServerOverviewPage', () => {
   it('shows SFTP address and username with copy buttons', async () => {
     await open();
     const sftp = card('SFTP');
-    expect(sftp.getByText('sftp://node1.example.test:2022')).toBeTruthy();
-    expect(sftp.getByText('dana.abcd1234')).toBeTruthy();
-    expect(sftp.getByRole('button', { name: 'Copy address: sftp://node1.example.test:2022' })).toBeTruthy();
-    expect(sftp.getByRole('button', { name: 'Copy username: dana.abcd1234' })).toBeTruthy();
+    expect(sftp.getByText('sftp://node1.example.test:2022')).toBeInTheDocument();
+    expect(sftp.getByText('dana.abcd1234')).toBeInTheDocument();
+    expect(sftp.getByRole('button', { name: 'Copy address: sftp://node1.example.test:2022' })).toBeInTheDocument();
+    expect(sftp.getByRole('button', { name: 'Copy username: dana.abcd1234' })).toBeInTheDocument();
   });
 
   it('explains missing SFTP access to a subuser without file.sftp', async () => {
     await open(makeServer({ server_owner: false }), ['file.read'], false);
-    expect(card('SFTP').getByText(/may not use SFTP/)).toBeTruthy();
-    expect(card('SFTP').queryByText('dana.abcd1234')).toBeNull();
+    expect(card('SFTP').getByText(/may not use SFTP/)).toBeInTheDocument();
+    expect(card('SFTP').queryByText('dana.abcd1234')).not.toBeInTheDocument();
   });
 
   it('shows limits with units', async () => {
     await open();
     const resources = card('Resources');
-    expect(resources.getByText('2 GiB')).toBeTruthy();
-    expect(resources.getByText('10 GiB')).toBeTruthy();
-    expect(resources.getByText('150%')).toBeTruthy();
-    expect(resources.getByText('Any')).toBeTruthy();
-    expect(resources.getByText('None allowed')).toBeTruthy();
+    expect(resources.getByText('2 GiB')).toBeInTheDocument();
+    expect(resources.getByText('10 GiB')).toBeInTheDocument();
+    expect(resources.getByText('150%')).toBeInTheDocument();
+    expect(resources.getByText('Any')).toBeInTheDocument();
+    expect(resources.getByText('None allowed')).toBeInTheDocument();
   });
 
   it('says Unlimited for zero limits and "No description" for an empty one', async () => {
     await open(makeServer({ description: '', limits: { memory: 0, swap: -1, disk: 0, io: 500, cpu: 0, threads: '0-1', oom_disabled: true } }));
     expect(card('Resources').getAllByText('Unlimited').length).toBeGreaterThanOrEqual(4);
-    expect(card('About').getByText('No description')).toBeTruthy();
+    expect(card('About').getByText('No description')).toBeInTheDocument();
   });
 
   it('lists allocations with the primary first and badged', async () => {
     await open();
     const items = card('Allocations').getAllByRole('listitem');
     expect(items[0]?.textContent).toContain('play.example.test:25565');
-    expect(within(items[0] as HTMLElement).getByText('Primary')).toBeTruthy();
+    expect(within(items[0] as HTMLElement).getByText('Primary')).toBeInTheDocument();
     expect(items[1]?.textContent).toContain('10.0.0.5:25566');
     expect(items[1]?.textContent).toContain('Query port');
   });
 
   it('shows the invocation and image', async () => {
     await open();
-    expect(card('Startup').getByText('java -Xms128M -Xmx2048M -jar server.jar')).toBeTruthy();
-    expect(card('Startup').getByText('ghcr.io/pterodactyl/yolks:java_17')).toBeTruthy();
+    expect(card('Startup').getByText('java -Xms128M -Xmx2048M -jar server.jar')).toBeInTheDocument();
+    expect(card('Startup').getByText('ghcr.io/pterodactyl/yolks:java_17')).toBeInTheDocument();
   });
 });
 

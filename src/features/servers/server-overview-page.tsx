@@ -1,4 +1,4 @@
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 import { useAccount } from '../../app/require-auth';
 import { Can } from '../../lib/permissions';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';

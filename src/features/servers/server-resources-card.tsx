@@ -1,4 +1,4 @@
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { formatCpuLimit, formatMemoryLimit, formatNumber, formatSwapLimit } from '../../lib/format';
 

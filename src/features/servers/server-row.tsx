@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 import { serverPath } from '../../app/paths';
 import { Badge } from '../../components/ui/badge';
 import { CopyButton } from '../../components/ui/copy-button';

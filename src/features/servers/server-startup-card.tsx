@@ -1,4 +1,4 @@
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 import { Card } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
 

@@ -1,4 +1,4 @@
-import type { Server } from '../../contract';
+import type { Server } from '../../contract/servers';
 
 export type StateTone = 'info' | 'warning' | 'danger';
 

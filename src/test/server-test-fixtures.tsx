@@ -1,16 +1,18 @@
 import type { ReactNode } from 'react';
 import { type RouteObject } from 'react-router';
 import { vi } from 'vitest';
-import { renderRoutes } from '../../test/render-routes';
+import { renderRoutes } from './render-routes';
 import type * as z from 'zod/mini';
-import type { Account, ActivityLog, Server, serverWithMetaSchema } from '../../contract';
-import { accountQueries } from '../account/api';
-import { RequireAuth } from '../../app/require-auth';
-import { RequireServerPermission } from '../../app/require-server-permission';
-import { SERVER_PAGES } from '../../app/server-routes';
-import { ServerLayout } from './server-layout';
-import { ServerOverviewPage } from './server-overview-page';
-import { ActivityPage } from '../activity/activity-page';
+import type { Account } from '../contract/account';
+import type { ActivityLog } from '../contract/activity';
+import type { Server, serverWithMetaSchema } from '../contract/servers';
+import { accountQueries } from '../features/account/api';
+import { RequireAuth } from '../app/require-auth';
+import { RequireServerPermission } from '../app/require-server-permission';
+import { SERVER_PAGES } from '../app/server-routes';
+import { ServerLayout } from '../features/servers/server-layout';
+import { ServerOverviewPage } from '../features/servers/server-overview-page';
+import { ActivityPage } from '../features/activity/activity-page';
 
 /* Test-only helpers: a server resource, an account, and the server routes over a stubbed fetch. */
 

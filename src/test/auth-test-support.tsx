@@ -1,11 +1,11 @@
 import { useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { renderRoutes } from '../../test/render-routes';
-import type { LoginUser } from '../../contract';
-import { CheckpointPage } from './checkpoint-page';
-import { SignInPage } from './sign-in-page';
+import { renderRoutes } from './render-routes';
+import type { LoginUser } from '../contract/auth';
+import { CheckpointPage } from '../features/auth/checkpoint-page';
+import { SignInPage } from '../features/auth/sign-in-page';
 
-/* Test-only: the two sign-in routes over a stubbed fetch, plus a stand-in for every other page. */
+/* the two sign-in routes over a stubbed fetch, plus a stand-in for every other page. */
 
 export const loginUser: LoginUser = {
   uuid: '5f0c2a8e-0a4b-4c1e-9d7a-3c2b1a0f9e8d',

@@ -1,14 +1,14 @@
 import { Outlet } from 'react-router';
 import { vi } from 'vitest';
-import { renderRoutes } from '../../test/render-routes';
-import type { FileObject } from '../../contract';
-import { ServerPermissionsProvider } from '../../lib/permissions';
-import { serverQueries } from '../servers/api';
-import { makeServer, serverDocument } from '../servers/server-test-fixtures';
-import { FileEditorPage } from './file-editor-page';
-import { FileManagerPage } from './file-manager-page';
+import { renderRoutes } from './render-routes';
+import type { FileObject } from '../contract/files';
+import { ServerPermissionsProvider } from '../lib/permissions';
+import { serverQueries } from '../features/servers/api';
+import { makeServer, serverDocument } from './server-test-fixtures';
+import { FileEditorPage } from '../features/files/file-editor-page';
+import { FileManagerPage } from '../features/files/file-manager-page';
 
-/* Test-only: the two file routes over a stubbed fetch, with a chosen permission list. */
+/* the two file routes over a stubbed fetch, with a chosen permission list. */
 
 export const SERVER = makeServer();
 

@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { apiError, json, makeServer, serverDocument, stubFetch, testAccount } from '../test/server-test-fixtures';
+import { AppRoutes } from './routes';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderApp(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const list = { object: 'list', data: [], meta: { pagination: { total: 0, count: 0, per_page: 50, current_page: 1, total_pages: 1, links: {} } } };
+
+describe('AppRoutes', () => {
+  it('shows the sign-in page to a signed-out visitor', async () => {
+    stubFetch(() => apiError(401, 'Unauthenticated.'));
+    renderApp('/auth/login');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-out visitor of a server page to sign-in, keeping where they were going', async () => {
+    stubFetch(() => apiError(401, 'Unauthenticated.'));
+    renderApp('/server/abcd1234/activity');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('opens a server page inside the shell and the server layout', async () => {
+    stubFetch((url) => {
+      if (url.pathname === '/api/client/account') return json(200, { object: 'user', attributes: testAccount });
+      if (url.pathname.endsWith('/activity')) return json(200, list);
+      return json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] }));
+    });
+    renderApp('/server/abcd1234/activity');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Survival' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('No activity yet', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toBeInTheDocument();
+  });
+
+  it('says when a page does not exist', async () => {
+    stubFetch((url) => (url.pathname === '/api/client/account' ? json(200, { object: 'user', attributes: testAccount }) : json(200, list)));
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Not found' }, { timeout: 5000 })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { Button } from './button';
+import { Dialog } from './dialog';
+import { FormError } from './field';
+import { useAbortableSubmit, type MutationState } from './use-abortable-submit';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  confirmLabel: string;
+  /** A destructive action: the confirm button is red. */
+  danger?: boolean;
+  /** The mutation confirming runs: the dialog shows its `isPending` and `error`. */
+  mutation?: MutationState;
+  /** Does the thing; when it returns a promise the dialog closes once it resolves. */
+  onConfirm: (signal: AbortSignal) => Promise<unknown> | void;
+}
+
+/** Asks before doing something that cannot be undone; Cancel always works, aborting a running request. */
+export function ConfirmDialog({ open, onOpenChange, title, description, children, confirmLabel, danger, mutation, onConfirm }: ConfirmDialogProps) {
+  const { start, close, pending } = useAbortableSubmit(open, onOpenChange, mutation);
+
+  async function confirm() {
+    if (pending) return;
+    const signal = start();
+    const result = onConfirm(signal);
+    if (!result) return;
+    try {
+      await result;
+      if (!signal.aborted) onOpenChange(false);
+    } catch {
+      // Shown from the mutation's own error below.
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => close(false)}>
+            Cancel
+          </Button>
+          <Button variant={danger ? 'danger' : 'primary'} onClick={() => void confirm()} loading={pending}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+      {mutation?.error && (
+        <div className="mt-3">
+          <FormError message={mutation.error.message} />
+        </div>
+      )}
+    </Dialog>
+  );
+}
