@@ -129,3 +129,16 @@ test('an action taken through the API appears on the page', async ({ page, makeU
   await expect(first.getByRole('button', { name: 'Filter by server:file.create-directory' })).toBeVisible();
   await expect(first.getByText(owner.username)).toBeVisible();
 });
+
+test('a file uploaded through its signed link appears on the page, reported by the node', async ({ page, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/files`);
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
+  await expect(page.getByRole('row', { name: 'notes.txt', exact: true })).toBeVisible();
+  await page.goto(`/server/${server.identifier}/activity`);
+  const first = entries(page).first();
+  await expect(first.getByText('Uploaded /notes.txt')).toBeVisible();
+  await expect(first.getByText(owner.username)).toBeVisible();
+});

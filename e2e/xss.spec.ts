@@ -1,4 +1,5 @@
 import { test as base, expect } from './fixtures';
+import type { Page } from '@playwright/test';
 import { row } from './files-support';
 import { expectNoInjection, LONG_PAYLOAD, NAME_PAYLOADS, TEXT_PAYLOADS, watch, xsrfHeaders, type Guard } from './support/hostile';
 
@@ -206,8 +207,7 @@ test('HTML and SVG files download as attachments, never render on the panel orig
     'x.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>',
   });
   for (const file of ['x.html', 'x.svg']) {
-    const url = `/api/client/servers/${server.uuid}/files/download?file=${enc(`/${file}`)}`;
-    const res = await page.request.get(url);
+    const res = await page.request.get(await downloadLink(page, server.uuid, file));
     expect(res.status()).toBe(200);
     const h = res.headers();
     expect(h['content-disposition']).toMatch(/^attachment;/);
@@ -216,7 +216,8 @@ test('HTML and SVG files download as attachments, never render on the panel orig
 
     // Opened in the tab, the browser downloads it instead of showing it.
     const download = page.waitForEvent('download');
-    await page.goto(url).catch(() => undefined);
+    // A link works once, so the tab gets a fresh one.
+    await page.goto(await downloadLink(page, server.uuid, file)).catch(() => undefined);
     expect((await download).suggestedFilename()).toBe(file);
   }
 });
@@ -227,7 +228,7 @@ test('a file name carrying CR/LF cannot inject a download header', async ({ page
   const name = 'a";\r\nX-Injected: 1.txt';
   await signIn(page, owner);
   await filesOf(server, page).seed({ [name]: 'payload' });
-  const res = await page.request.get(`/api/client/servers/${server.uuid}/files/download?file=${enc(`/${name}`)}`);
+  const res = await page.request.get(await downloadLink(page, server.uuid, name));
   expect(res.status()).toBe(200);
   const h = res.headers();
   expect(h['x-injected']).toBeUndefined();
@@ -235,3 +236,12 @@ test('a file name carrying CR/LF cannot inject a download header', async ({ page
   expect(h['content-disposition']).toMatch(/^attachment; filename="[^"]*"; filename\*=UTF-8''a%22%3B%0D%0AX-Injected%3A%201\.txt$/);
   expect(await res.text()).toBe('payload');
 });
+
+/** The panel's signed link to download a file from the server's node (the SPA asks the same way). */
+async function downloadLink(page: Page, server: string, file: string): Promise<string> {
+  const res = await page.request.get(`/api/client/servers/${server}/files/download?file=${enc(`/${file}`)}`);
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { object: string; attributes: { url: string } };
+  expect(body.object).toBe('signed_url');
+  return body.attributes.url;
+}

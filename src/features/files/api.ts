@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { fileEndpoints, type FileObject } from '../../contract/files';
 import type { EndpointBodyInput } from '../../contract/endpoint';
-import { call, withQuery } from '../../lib/http';
+import { call } from '../../lib/http';
 import { serverQueries, type ServerRef } from '../servers/api';
 
 /*
@@ -34,17 +34,42 @@ export const fileQueries = {
     }),
 };
 
-// Download and upload stay outside the endpoint tables: they are moving to Wings-style signed URLs.
-const transferBase = (uuid: string) => `/api/client/servers/${encodeURIComponent(uuid)}/files`;
+/*
+ * Downloads and uploads go to the server's node, as with Wings: the panel hands out a link signed
+ * for this user and server, good for one use within 15 minutes, and the browser follows it. A
+ * link is asked for at the moment it is used, never kept.
+ */
 
-/** The URL that streams a file as an attachment (needs file.read-content). */
-export function downloadHref(uuid: string, file: string): string {
-  return withQuery(`${transferBase(uuid)}/download`, { file });
+/** A link to the node that answers with the file as an attachment (needs file.read-content). */
+export async function downloadLink(uuid: string, file: string): Promise<string> {
+  const signed = await call(fileEndpoints.download, { params: { server: uuid }, query: { file } });
+  return signed.attributes.url;
 }
 
-/** The URL uploads are posted to (multipart, field `files`). */
-export function uploadUrl(uuid: string, directory: string): string {
-  return withQuery(`${transferBase(uuid)}/upload`, { directory });
+/** A link to post one upload to (multipart, field `files`), into `directory`. */
+export async function uploadLink(uuid: string, directory: string): Promise<string> {
+  const { url } = (await call(fileEndpoints.upload, { params: { server: uuid } })).attributes;
+  return `${url}${url.includes('?') ? '&' : '?'}directory=${encodeURIComponent(directory)}`;
+}
+
+/**
+ * Downloads a file: the browser follows the node's link, which answers with an attachment, so the
+ * page stays where it is. A refusal (a missing file, no permission) shows as a toast.
+ */
+export function useDownloadFile(server: ServerRef) {
+  return useMutation({
+    mutationFn: async (file: string) => follow(await downloadLink(server.uuid, file)),
+    meta: { toastErrors: true },
+  });
+}
+
+function follow(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
 }
 
 type Body<K extends keyof typeof fileEndpoints> = EndpointBodyInput<(typeof fileEndpoints)[K]>;

@@ -5,12 +5,12 @@ import { ApiError } from '../../lib/http';
 /** Why a file could not be opened, with a way out: download it instead, or back to its folder. */
 export function EditorLoadError({
   error,
-  downloadUrl,
+  onDownload,
   folderHref,
   onRetry,
 }: {
   error: unknown;
-  downloadUrl: string | null;
+  onDownload: (() => void) | null;
   folderHref: string;
   onRetry: () => void;
 }) {
@@ -30,10 +30,10 @@ export function EditorLoadError({
       <h3 className="text-lg font-semibold text-white">{title}</h3>
       <p className="mt-2 text-sm text-zinc-400">{detail}</p>
       <div className="mt-4 flex flex-wrap items-center justify-center gap-4 text-sm font-medium">
-        {downloadUrl && status !== 404 && (
-          <a href={downloadUrl} download className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
+        {onDownload && status !== 404 && (
+          <button type="button" onClick={onDownload} className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
             Download
-          </a>
+          </button>
         )}
         {!tooLarge && status !== 404 && (
           <button type="button" onClick={onRetry} className="text-sky-400 hover:text-sky-300">

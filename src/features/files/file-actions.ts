@@ -6,6 +6,7 @@ export interface FileActions {
   rename: (name: string) => void;
   move: (names: string[]) => void;
   copy: (name: string) => void;
+  download: (name: string) => void;
   compress: (names: string[]) => void;
   decompress: (name: string) => void;
   remove: (names: string[]) => void;

@@ -80,7 +80,21 @@ describe('FileEditor', () => {
     );
     renderFiles('/server/abcd1234/file/logs/huge.log');
     expect(await screen.findByText('This file is too large to edit here')).toBeInTheDocument();
-    const links = screen.getAllByRole('link', { name: 'Download' });
-    expect(links.some((a) => a.getAttribute('href') === `/api/client/servers/${SERVER.uuid}/files/download?file=%2Flogs%2Fhuge.log`)).toBe(true);
+    // Download asks the panel for a signed link to the node, then follows it.
+    const followed = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const link = 'http://node.example/download/file?token=t';
+    const requests = stubFetch((url) =>
+      url.pathname.endsWith('/files/download')
+        ? json(200, { object: 'signed_url', attributes: { url: link } })
+        : json(404, { errors: [{ code: 'x', status: '404', detail: 'x' }] }),
+    );
+    const buttons = screen.getAllByRole('button', { name: 'Download' });
+    fireEvent.click(buttons[buttons.length - 1] as HTMLElement);
+    await waitFor(() => expect(followed).toHaveBeenCalled());
+    const anchor = followed.mock.contexts[0] as HTMLAnchorElement;
+    expect(anchor.href).toBe(link);
+    expect(requests.mock.calls.some(([url]) => String(url) === `/api/client/servers/${SERVER.uuid}/files/download?file=%2Flogs%2Fhuge.log`)).toBe(
+      true,
+    );
   });
 });

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { ServerRef } from '../servers/api';
-import { downloadHref, fileQueries, useWriteFile } from './api';
+import { fileQueries, useDownloadFile, useWriteFile } from './api';
 import type { EditorHandle } from './code-editor';
 import { EditorLoadError } from './editor-load-error';
 import { LANGUAGE_LABELS, languageIdFor } from './languages';
@@ -27,7 +27,7 @@ interface Props {
 }
 
 export function FileEditor({ server, file, isNew }: Props) {
-  const { routeId: serverId, uuid } = server;
+  const { routeId: serverId } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
   // Writing goes through files/write (file.create); changing an existing file is also an update.
@@ -74,7 +74,8 @@ export function FileEditor({ server, file, isNew }: Props) {
   const folder = parentPath(file);
   const name = baseName(file);
   const language = languageIdFor(name);
-  const download = perms.readContent && !isNew ? downloadHref(uuid, file) : null;
+  const downloadFile = useDownloadFile(server);
+  const download = perms.readContent && !isNew ? () => downloadFile.mutate(file) : null;
   const onReady = useCallback((h: EditorHandle | null) => {
     editor.current = h;
   }, []);
@@ -101,13 +102,9 @@ export function FileEditor({ server, file, isNew }: Props) {
           {readOnly && initial !== null && <Badge tone="warning">Read only</Badge>}
           <Badge>{language ? LANGUAGE_LABELS[language] : 'Plain text'}</Badge>
           {download && (
-            <a
-              href={download}
-              download={name}
-              className="inline-flex min-h-9 items-center rounded-md px-2.5 text-sm font-medium text-zinc-300 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-800 hover:text-white"
-            >
+            <Button size="sm" variant="secondary" onClick={download} loading={downloadFile.isPending}>
               Download
-            </a>
+            </Button>
           )}
           {!readOnly && (
             <Button
@@ -130,7 +127,7 @@ export function FileEditor({ server, file, isNew }: Props) {
         contents.isError ? (
           <EditorLoadError
             error={contents.error}
-            downloadUrl={download}
+            onDownload={download}
             folderHref={directoryHref(serverId, folder)}
             onRetry={() => void contents.refetch()}
           />

@@ -10,8 +10,6 @@ import type { FilePermissions } from './use-file-permissions';
 
 interface Props {
   entries: readonly FileObject[];
-  dir: string;
-  uuid: string;
   perms: FilePermissions;
   actions: FileActions;
   hrefFor: (entry: FileObject) => string | null;
@@ -206,8 +204,6 @@ export function FileList(p: Props) {
                 index={item.index}
                 start={item.start - scrollMargin}
                 href={p.hrefFor(entry)}
-                dir={p.dir}
-                uuid={p.uuid}
                 selected={selection.selected.has(entry.name)}
                 active={item.index === activeIndex}
                 menuOpen={menuFor === entry.name}

@@ -9,7 +9,7 @@ import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { ActionStatus } from './action-status';
 import type { ServerRef } from '../servers/api';
-import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile } from './api';
+import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile, useDownloadFile } from './api';
 import { Breadcrumbs } from './breadcrumbs';
 import type { FileActions } from './file-actions';
 import type { DialogState } from './file-dialogs';
@@ -33,7 +33,7 @@ const NO_ENTRIES: FileObject[] = [];
 type SelectionUpdate = Selection | ((prev: Selection) => Selection);
 
 export function FileManager({ server, dir }: { server: ServerRef; dir: string }) {
-  const { routeId: serverId, uuid } = server;
+  const { routeId: serverId } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
   const list = useQuery(fileQueries.list(server, dir));
@@ -73,6 +73,7 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   const bg = useBackgroundActions();
   const uploads = useUploads(server);
   const { mutateAsync: copyFile } = useCopyFile(server);
+  const { mutate: downloadFile } = useDownloadFile(server);
   const { mutateAsync: compressFiles } = useCompressFiles(server);
   const { mutateAsync: decompressFile } = useDecompressFile(server);
 
@@ -100,6 +101,7 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
           () => copyFile({ location: joinPath(dir, name) }),
           () => `Copied ${name}`,
         ),
+      download: (name) => downloadFile(joinPath(dir, name)),
       compress: (names) =>
         run(
           names.length === 1 ? `Compressing ${names[0] ?? ''}…` : `Compressing ${names.length} items…`,
@@ -113,7 +115,7 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
           () => `Extracted ${name}`,
         ),
     }),
-    [hrefFor, navigate, run, copyFile, compressFiles, decompressFile, dir],
+    [hrefFor, navigate, run, copyFile, downloadFile, compressFiles, decompressFile, dir],
   );
 
   const upload = useCallback(
@@ -164,8 +166,6 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
       <FileList
         key={dir}
         entries={visible}
-        dir={dir}
-        uuid={uuid}
         perms={perms}
         actions={actions}
         hrefFor={hrefFor}

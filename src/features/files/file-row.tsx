@@ -22,8 +22,6 @@ interface Props {
   entry: FileObject;
   index: number;
   href: string | null;
-  dir: string;
-  uuid: string;
   selected: boolean;
   active: boolean;
   menuOpen: boolean;
@@ -107,8 +105,6 @@ export const FileRow = memo(function FileRow(p: Props) {
       <div role="gridcell" className="flex justify-center">
         <RowMenu
           entry={entry}
-          dir={p.dir}
-          uuid={p.uuid}
           perms={p.perms}
           actions={p.actions}
           open={p.menuOpen}

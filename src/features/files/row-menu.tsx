@@ -1,15 +1,11 @@
 import type { FileObject } from '../../contract/files';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '../../components/ui/dropdown-menu';
-import { downloadHref } from './api';
 import type { FileActions } from './file-actions';
 import { isArchive, isEditable } from './file-kinds';
-import { joinPath } from './paths';
 import type { FilePermissions } from './use-file-permissions';
 
 interface Props {
   entry: FileObject;
-  dir: string;
-  uuid: string;
   perms: FilePermissions;
   actions: FileActions;
   open: boolean;
@@ -19,7 +15,7 @@ interface Props {
 }
 
 /** The ⋯ menu of one row, holding only what the user's permissions allow (none: no button). */
-export function RowMenu({ entry, dir, uuid, perms, actions, open, onOpenChange, tabbable }: Props) {
+export function RowMenu({ entry, perms, actions, open, onOpenChange, tabbable }: Props) {
   const file = entry.is_file;
   const canOpen = !file || (perms.readContent && isEditable(entry));
   const items = {
@@ -56,13 +52,7 @@ export function RowMenu({ entry, dir, uuid, perms, actions, open, onOpenChange, 
       {items.open && <DropdownMenuItem onSelect={() => actions.open(entry)}>{file ? 'Edit' : 'Open'}</DropdownMenuItem>}
       {items.rename && <DropdownMenuItem onSelect={() => actions.rename(entry.name)}>Rename or move</DropdownMenuItem>}
       {items.copy && <DropdownMenuItem onSelect={() => actions.copy(entry.name)}>Copy</DropdownMenuItem>}
-      {items.download && (
-        <DropdownMenuItem asChild>
-          <a href={downloadHref(uuid, joinPath(dir, entry.name))} download={entry.name}>
-            Download
-          </a>
-        </DropdownMenuItem>
-      )}
+      {items.download && <DropdownMenuItem onSelect={() => actions.download(entry.name)}>Download</DropdownMenuItem>}
       {items.compress && <DropdownMenuItem onSelect={() => actions.compress([entry.name])}>Compress</DropdownMenuItem>}
       {items.decompress && <DropdownMenuItem onSelect={() => actions.decompress(entry.name)}>Decompress</DropdownMenuItem>}
       {items.remove && (

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/http';
 import type { ServerRef } from '../servers/api';
-import { fileQueries, uploadUrl } from './api';
+import { fileQueries, uploadLink } from './api';
 import { uploadFile, type UploadHandle } from './upload';
 
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'error';
@@ -72,7 +72,11 @@ export function useUploads(server: ServerRef) {
       const file = files.current.get(item.id);
       // Already started (effects run twice in StrictMode before the status change lands).
       if (!file || handles.current.has(item.id)) continue;
-      const handle = uploadFile(uploadUrl(uuid, item.directory), file, (progress) => patch(item.id, { progress }));
+      const handle = uploadFile(
+        () => uploadLink(uuid, item.directory),
+        file,
+        (progress) => patch(item.id, { progress }),
+      );
       handles.current.set(item.id, handle);
       patch(item.id, { status: 'uploading' });
       handle.done
