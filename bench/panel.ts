@@ -10,6 +10,7 @@ import { databaseFile, migrateToLatest, openDatabase } from '../server/db';
 import { REPO_ROOT } from '../server/lib/spa-build';
 import { systemClock } from '../server/lib/time';
 import { localDaemon } from '../server/services/local-node';
+import { nodeDaemons } from '../server/services/node-daemons';
 import { panelCli } from './cli';
 
 /*
@@ -57,7 +58,7 @@ export async function startBenchPanel(): Promise<BenchPanel> {
   const db = openDatabase(databaseFile(dataDir));
   await migrateToLatest(db);
   const daemon = localDaemon(db, { dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
-  const app = await buildApp({ config, db, daemon, clock: systemClock, spaDir: path.join(REPO_ROOT, 'dist') });
+  const app = await buildApp({ config, db, nodes: nodeDaemons(daemon), clock: systemClock, spaDir: path.join(REPO_ROOT, 'dist') });
   const cli = <T>(args: readonly string[]) => panelCli<T>(dataDir, args);
 
   const api: BenchPanel['api'] = async (token, method, url, payload) => {

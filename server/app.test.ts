@@ -101,7 +101,7 @@ describe('app with a built SPA', () => {
     const spaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-spa-'));
     fs.writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Aerie</title>');
     const panel = await makeTestPanel();
-    const app = await buildApp({ config: panel.config, db: panel.db, daemon: panel.daemon, clock: panel.clock, spaDir });
+    const app = await buildApp({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock, spaDir });
     try {
       const page = await app.inject({ method: 'GET', url: '/server/abcd1234/files/world' });
       expect(page.statusCode).toBe(200);

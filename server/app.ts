@@ -28,7 +28,7 @@ const API_PREFIXES = ['/api/', '/auth/', '/sanctum/'];
 
 /** Builds the API (and SPA) server. Never listens: `main.ts` does, tests use `inject`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const deps: AppDeps = { config: options.config, db: options.db, daemon: options.daemon, clock: options.clock };
+  const deps: AppDeps = { config: options.config, db: options.db, nodes: options.nodes, clock: options.clock };
   const app = Fastify({
     logger: options.config.logLevel === 'silent' ? false : { level: options.config.logLevel },
     bodyLimit: options.config.maxBodyBytes,
@@ -41,7 +41,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('caller', null);
 
   // What the node reports back (an install finished, a user uploaded through a signed link).
-  const unsubscribe = deps.daemon.events.subscribe((event) =>
+  const unsubscribe = deps.nodes.local.events.subscribe((event) =>
     handleDaemonEvent({ db: deps.db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event),
   );
   app.addHook('onClose', async () => unsubscribe());
@@ -82,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // A node served by this process answers its signed links on the panel's origin, as Wings would on its own.
-  if (deps.daemon.mount) await deps.daemon.mount(app);
+  if (deps.nodes.local.mount) await deps.nodes.local.mount(app);
 
   await app.register(async (api) => {
     await authRoutes(api, deps);

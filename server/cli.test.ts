@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type Db } from './db';
 import { LocalDaemon } from './daemon/local';
+import { nodeDaemons } from './services/node-daemons';
 import { fixedClock } from './lib/time';
 import { CliError, runCli, type CliDeps } from './cli/commands';
 import { verifyPassword } from './services/users';
@@ -16,7 +17,7 @@ let deps: CliDeps;
 beforeEach(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-cli-'));
   db = await openTestDatabase();
-  deps = { db, daemon: new LocalDaemon(dataDir), clock: fixedClock('2026-03-01T12:00:00Z') };
+  deps = { db, nodes: nodeDaemons(new LocalDaemon(dataDir)), clock: fixedClock('2026-03-01T12:00:00Z') };
 });
 
 afterEach(async () => {

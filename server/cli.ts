@@ -4,6 +4,7 @@ import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { systemClock } from './lib/time';
 import { CliError, USAGE, runCli } from './cli/commands';
 import { localDaemon } from './services/local-node';
+import { nodeDaemons } from './services/node-daemons';
 
 /**
  * The admin CLI: `npm run -s panel -- <command> [options]`. Works on the same data dir as
@@ -22,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
     db = openDatabase(databaseFile(config.dataDir));
     await migrateToLatest(db);
     const daemon = localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
-    const result = await runCli(argv, { db, daemon, clock: systemClock });
+    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -8,6 +8,7 @@ import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
 import { systemClock } from './lib/time';
 import { isPanelEmpty, seedDemo, type DemoSummary } from './services/demo';
 import { localDaemon } from './services/local-node';
+import { nodeDaemons } from './services/node-daemons';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
 
@@ -61,10 +62,10 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
-  const daemon = localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
+  const nodes = nodeDaemons(localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes }));
   let demo: DemoSummary | undefined;
   if (config.seedDemo && (await isPanelEmpty(db))) {
-    demo = await seedDemo(db, daemon, systemClock.now());
+    demo = await seedDemo(db, nodes, systemClock.now());
   }
 
   await ensureSpaBuilt();
@@ -73,7 +74,7 @@ async function start(): Promise<void> {
     console.warn('No SPA build in dist/ (AERIE_SKIP_BUILD=1?): serving the API only.');
   }
 
-  const app = await buildApp({ config, db, daemon, clock: systemClock, spaDir });
+  const app = await buildApp({ config, db, nodes, clock: systemClock, spaDir });
   running.app = app;
   await app.listen({ port: config.port, host: config.host });
   const url = publicUrl(config);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db';
 import { allocations, users } from '../db/repos';
-import type { NodeDaemon } from '../daemon/capabilities';
+import type { NodeDaemons } from '../services/node-daemons';
 import type { ServerRow, UserRow } from '../db/schema';
 import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import type { Clock } from '../lib/time';
@@ -25,7 +25,7 @@ export class CliError extends Error {
 
 export interface CliDeps {
   db: Db;
-  daemon: NodeDaemon;
+  nodes: NodeDaemons;
   clock: Clock;
 }
 
@@ -150,7 +150,7 @@ const COMMANDS: Record<string, Command> = {
       cpu: { type: 'string' },
       count: { type: 'string' },
     },
-    async run(opts, { db, daemon, clock }) {
+    async run(opts, { db, nodes, clock }) {
       const owner = await userByEmail(db, required(opts, 'owner'));
       const name = required(opts, 'name');
       if (name.length > 185) throw new CliError('--name must be at most 185 characters.', 2);
@@ -159,7 +159,7 @@ const COMMANDS: Record<string, Command> = {
       const make = (serverName: string) =>
         createServer(
           db,
-          daemon,
+          nodes,
           {
             ownerId: owner.id,
             name: serverName,
@@ -232,13 +232,13 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     options: {},
-    async run(_opts, { db, daemon, clock }) {
+    async run(_opts, { db, nodes, clock }) {
       if (!(await isPanelEmpty(db))) {
         throw new CliError(
           'The data dir already has users: demo data is only seeded into an empty data dir (set PANEL_DATA_DIR to a new directory).',
         );
       }
-      return seedDemo(db, daemon, clock.now());
+      return seedDemo(db, nodes, clock.now());
     },
   },
 };

@@ -10,6 +10,7 @@ import {
   type EndpointReply,
 } from '../../src/contract';
 import type { AppDeps } from '../deps';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
 import { authorizeServerAction, type ServerAccess } from '../services/access';
 import { logActivity, serverActivity, type ActivityInput } from '../services/activity';
@@ -40,6 +41,8 @@ export interface ClientContext<E extends EndpointDefinition> {
 export interface ServerContext<E extends EndpointDefinition> extends ClientContext<E> {
   access: ServerAccess;
   server: ServerRow;
+  /** The daemon of the server's node. */
+  daemon: NodeDaemon;
   /** Writes the audit entry of this action: the caller as actor, the server (and `subjects`) as subjects. */
   activity(event: ActivityEvent, properties?: Record<string, unknown>, subjects?: ActivityInput['subjects']): Promise<void>;
 }
@@ -73,7 +76,8 @@ export function serverRoute<const E extends EndpointDefinition>(app: FastifyInst
       const { query, body } = parseInputs<E>(endpoint, request);
       const activity: ServerContext<E>['activity'] = (event, properties = {}, subjects = []) =>
         logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, event, properties, deps.clock.now(), subjects));
-      return send(endpoint, reply, await handler({ request, reply, caller, query, body, access, server: access.server, activity }));
+      const daemon = deps.nodes.forNode(access.node);
+      return send(endpoint, reply, await handler({ request, reply, caller, query, body, access, server: access.server, daemon, activity }));
     });
 }
 

@@ -23,13 +23,11 @@ const TRANSFER_TOKEN_SECONDS = 15 * 60;
 const tooLarge = () => new HttpError(413, 'PayloadTooLargeHttpException', 'The file is larger than the allowed upload size.');
 
 export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { daemon } = deps;
-
   await serverRoute(
     app,
     deps,
     fileEndpoints.list,
-  )(async ({ server, query }) => {
+  )(async ({ server, query, daemon }) => {
     const entries = await daemonCall(() => daemon.files.list(server.uuid, query.directory));
     return { object: 'list', data: entries.map(renderFileObject) };
   });
@@ -38,7 +36,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.contents,
-  )(async ({ server, query, activity }) => {
+  )(async ({ server, query, activity, daemon }) => {
     const content = await daemonCall(() => daemon.files.read(server.uuid, query.file, deps.config.maxEditBytes), 'editor');
     await activity('server:file.read', { file: query.file });
     return content;
@@ -49,7 +47,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.write,
-  )(async ({ request, server, query, body, activity }) => {
+  )(async ({ request, server, query, body, activity, daemon }) => {
     const limit = deps.config.maxUploadBytes;
     const length = declaredLength(request.headers['content-length']);
     if (length !== null && length > limit) throw tooLarge();
@@ -61,7 +59,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.copy,
-  )(async ({ server, body, activity }) => {
+  )(async ({ server, body, activity, daemon }) => {
     await daemonCall(() => daemon.files.copy(server.uuid, body.location));
     await activity('server:file.copy', { file: body.location });
   });
@@ -70,7 +68,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.delete,
-  )(async ({ server, body, activity }) => {
+  )(async ({ server, body, activity, daemon }) => {
     await daemonCall(() => daemon.files.delete(server.uuid, body.root, body.files));
     await activity('server:file.delete', { directory: body.root, files: body.files });
   });
@@ -79,7 +77,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.createFolder,
-  )(async ({ server, body, activity }) => {
+  )(async ({ server, body, activity, daemon }) => {
     await daemonCall(() => daemon.files.createDirectory(server.uuid, body.root, body.name));
     await activity('server:file.create-directory', { name: body.name, directory: body.root });
   });
@@ -88,7 +86,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.compress,
-  )(async ({ server, body, activity }) => {
+  )(async ({ server, body, activity, daemon }) => {
     const archive = await daemonCall(() => daemon.files.compress(server.uuid, body.root, body.files, deps.clock.now()));
     await activity('server:file.compress', { directory: body.root, files: body.files });
     return renderFileObject(archive);
@@ -99,7 +97,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.decompress,
-  )(async ({ server, body, activity }) => {
+  )(async ({ server, body, activity, daemon }) => {
     await daemonCall(() => daemon.files.decompress(server.uuid, body.root, body.file));
     // The reference panel logs the archive under `files`, as one string.
     await activity('server:file.decompress', { directory: body.root, files: body.file });
@@ -109,7 +107,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.rename,
-  )(async ({ server, body, activity }) => {
+  )(async ({ server, body, activity, daemon }) => {
     await daemonCall(() => daemon.files.rename(server.uuid, body.root, body.files));
     await activity('server:file.rename', { directory: body.root, files: body.files });
   });

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { websocketEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import { nodes } from '../db/repos';
 import type { ServerRow } from '../db/schema';
 import { forbidden } from '../http/errors';
 import { publicOrigin } from '../http/origin';
@@ -24,8 +23,7 @@ export async function websocketRoutes(app: FastifyInstance, deps: AppDeps): Prom
     deps,
     websocketEndpoints.token,
   )(async ({ request, caller, access, server }) => {
-    const node = await nodes.findById(deps.db, server.node_id);
-    if (!(access.isAdmin && adminMayWatch(server))) assertServerUsable(server, node?.maintenance_mode === 1);
+    if (!(access.isAdmin && adminMayWatch(server))) assertServerUsable(server, access.node.maintenance_mode === 1);
     if (!access.can('websocket.connect'))
       throw forbidden("You do not have permission to connect to this server's websocket.", 'HttpForbiddenException');
     const panelOrigin = publicOrigin(request, deps.config.appUrl);

@@ -1,7 +1,7 @@
 import { ALL_PERMISSIONS_MARKER, permits, type Permission, type PermissionCheck } from '../../src/contract';
 import type { Db } from '../db';
 import { nodes, servers, subusers } from '../db/repos';
-import type { ServerRow } from '../db/schema';
+import type { NodeRow, ServerRow } from '../db/schema';
 import { conflict, forbidden, notFound } from '../http/errors';
 import type { Caller } from './authentication';
 
@@ -13,6 +13,8 @@ import type { Caller } from './authentication';
 export interface ServerAccess {
   caller: Caller;
   server: ServerRow;
+  /** The node the server runs on. */
+  node: NodeRow;
   isOwner: boolean;
   isAdmin: boolean;
   /** Stored permissions of a subuser; null for owners and admins, who hold every permission. */
@@ -28,6 +30,8 @@ const ADMIN_REPORTED = [ALL_PERMISSIONS_MARKER, 'admin.websocket.errors', 'admin
 export async function serverAccess(db: Db, caller: Caller, id: string): Promise<ServerAccess> {
   const server = await servers.findByIdentifier(db, id);
   if (!server) throw notFound();
+  const node = await nodes.findById(db, server.node_id);
+  if (!node) throw new Error(`Server ${server.uuid} has no node.`);
   const isOwner = server.owner_id === caller.user.id;
   const isAdmin = caller.user.root_admin === 1;
   let stored: Permission[] | null = null;
@@ -41,6 +45,7 @@ export async function serverAccess(db: Db, caller: Caller, id: string): Promise<
   return {
     caller,
     server,
+    node,
     isOwner,
     isAdmin,
     subuserPermissions: full ? null : stored,
@@ -73,10 +78,7 @@ export async function authorizeServerAction(
   options: { anyState?: boolean } = {},
 ): Promise<ServerAccess> {
   const access = await serverAccess(db, caller, id);
-  if (!options.anyState) {
-    const node = await nodes.findById(db, access.server.node_id);
-    assertServerUsable(access.server, node?.maintenance_mode === 1);
-  }
+  if (!options.anyState) assertServerUsable(access.server, access.node.maintenance_mode === 1);
   if (permission && !access.can(permission)) throw forbidden();
   return access;
 }

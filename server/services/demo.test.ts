@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openTestDatabase, type Db } from '../db';
 import { LocalDaemon } from '../daemon/local';
+import { nodeDaemons } from './node-daemons';
 import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo } from './demo';
 import { findUserByEmail, verifyPassword } from './users';
 
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 it('seeds an admin, a regular user without 2FA, and six servers with volumes', async () => {
   expect(await isPanelEmpty(db)).toBe(true);
-  const summary = await seedDemo(db, daemon, now);
+  const summary = await seedDemo(db, nodeDaemons(daemon), now);
   expect(await isPanelEmpty(db)).toBe(false);
 
   const admin = await findUserByEmail(db, DEMO_ACCOUNTS.admin.email);
@@ -47,7 +48,7 @@ it('seeds an admin, a regular user without 2FA, and six servers with volumes', a
 });
 
 it('gives servers extra allocations with notes, free ports, variables, a subuser and activity', async () => {
-  await seedDemo(db, daemon, now);
+  await seedDemo(db, nodeDaemons(daemon), now);
   const allocations = await db.selectFrom('allocations').selectAll().execute();
   const ports = allocations.map((a) => `${a.ip}:${a.port}`);
   expect(new Set(ports).size).toBe(ports.length);
@@ -80,6 +81,6 @@ it('gives servers extra allocations with notes, free ports, variables, a subuser
 });
 
 it('refuses to seed a panel that already has users', async () => {
-  await seedDemo(db, daemon, now);
-  await expect(seedDemo(db, daemon, now)).rejects.toThrow(/already has users/);
+  await seedDemo(db, nodeDaemons(daemon), now);
+  await expect(seedDemo(db, nodeDaemons(daemon), now)).rejects.toThrow(/already has users/);
 });

@@ -1,7 +1,7 @@
 import type { ActivityEvent } from '../../src/contract';
 import type { Db } from '../db';
 import { allocations, eggs, servers as serverRepo, users } from '../db/repos';
-import type { NodeDaemon } from '../daemon/capabilities';
+import type { NodeDaemons } from './node-daemons';
 import type { ServerRow, UserRow } from '../db/schema';
 import { writeDemoTree } from '../daemon/demo-tree';
 import { logActivity, type ActivityInput } from './activity';
@@ -139,7 +139,9 @@ const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
  * Seeds the demo data into an empty panel. Refuses (throws) when any user exists, so it can never
  * mix demo accounts with real ones.
  */
-export async function seedDemo(db: Db, daemon: NodeDaemon, now: Date): Promise<DemoSummary> {
+export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<DemoSummary> {
+  // Demo servers live on this panel's own node.
+  const daemon = nodes.local;
   if (!(await isPanelEmpty(db))) throw new Error('The data dir already has users; demo data is only written into an empty panel.');
   const created = now;
   const admin = await createUser(db, { ...DEMO_ACCOUNTS.admin, admin: true }, created);
@@ -151,7 +153,7 @@ export async function seedDemo(db: Db, daemon: NodeDaemon, now: Date): Promise<D
     const owner = owners[spec.owner];
     let server = await createServer(
       db,
-      daemon,
+      nodes,
       { ownerId: owner.id, name: spec.name, description: spec.description, memory: spec.memory, disk: spec.disk, cpu: spec.cpu },
       created,
     );

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import type { NodeDaemon } from '../daemon/capabilities';
 import { tokenKey, type TokenPurpose } from '../daemon/tokens';
 import type { Db } from '../db';
 import { nodes } from '../db/repos';
@@ -52,6 +53,14 @@ export async function signNodeToken(request: NodeTokenRequest): Promise<string> 
     .setNotBefore(iat - 5 * 60)
     .setExpirationTime(iat + request.ttlSeconds)
     .sign(tokenKey(request.node.daemon_token));
+}
+
+/**
+ * Makes the server's node refuse every console token of `userId` issued until now (a subuser's
+ * rights changed or were taken away); the user's console must ask for a new one.
+ */
+export async function revokeSocketTokens(daemon: NodeDaemon, serverUuid: string, userId: number): Promise<void> {
+  await daemon.servers.revokeSocketTokens(serverUuid, [socketTokenId(userId, serverUuid)]);
 }
 
 /**

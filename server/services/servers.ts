@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeTransaction, type Db } from '../db';
-import type { NodeDaemon } from '../daemon/capabilities';
+import type { NodeDaemons } from './node-daemons';
 import { allocations, eggs, nodes, servers } from '../db/repos';
-import type { ServerRow } from '../db/schema';
+import type { NodeRow, ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { randomToken } from '../lib/crypto';
@@ -43,12 +43,12 @@ const DEFAULT_EGG = {
   ],
 };
 
-export async function ensureDefaultNode(db: Db): Promise<number> {
+export async function ensureDefaultNode(db: Db): Promise<NodeRow> {
   const existing = await nodes.first(db);
-  if (existing) return existing.id;
+  if (existing) return existing;
   // The node of the daemon inside this panel: no daemon address of its own.
   const node = { uuid: randomUUID(), name: 'local', fqdn: '127.0.0.1', sftp_port: 2022, maintenance_mode: 0, daemon_base_url: null };
-  return (await nodes.insert(db, { ...node, daemon_token: randomToken(32) })).id;
+  return nodes.insert(db, { ...node, daemon_token: randomToken(32) });
 }
 
 export async function ensureDefaultEgg(db: Db): Promise<number> {
@@ -79,8 +79,10 @@ export interface CreateServerInput {
   ip?: string;
 }
 
-export async function createServer(db: Db, daemon: NodeDaemon, input: CreateServerInput, now: Date): Promise<ServerRow> {
-  const nodeId = await ensureDefaultNode(db);
+export async function createServer(db: Db, daemons: NodeDaemons, input: CreateServerInput, now: Date): Promise<ServerRow> {
+  const node = await ensureDefaultNode(db);
+  const nodeId = node.id;
+  const daemon = daemons.forNode(node);
   const egg = await eggs.findById(db, await ensureDefaultEgg(db));
   if (!egg) throw new Error('The default egg is missing.');
   const ip = input.ip ?? '127.0.0.1';

@@ -9,6 +9,7 @@ import type { UserRow, ServerRow } from '../db/schema';
 import { fixedClock } from '../lib/time';
 import { createUser, enableTotp } from '../services/users';
 import { localDaemon } from '../services/local-node';
+import { nodeDaemons } from '../services/node-daemons';
 import { pushServerConfiguration } from '../services/server-configuration';
 import { createServer, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
@@ -25,7 +26,8 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
   const db: Db = await openTestDatabase();
   const clock = fixedClock('2026-03-01T12:00:00Z');
   const daemon = localDaemon(db, { dataDir, clock, maxUploadBytes: config.maxUploadBytes });
-  const app: FastifyInstance = await buildApp({ config, db, daemon, clock });
+  const nodes = nodeDaemons(daemon);
+  const app: FastifyInstance = await buildApp({ config, db, nodes, clock });
   let counter = 0;
 
   const panel = {
@@ -34,6 +36,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
     config,
     clock,
     daemon,
+    nodes,
     dataDir,
     async user(opts: { admin?: boolean; email?: string; username?: string; password?: string } = {}): Promise<UserRow> {
       counter += 1;
@@ -52,7 +55,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
     },
     async server(owner: UserRow, opts: Partial<CreateServerInput> = {}): Promise<ServerRow> {
       counter += 1;
-      return createServer(db, daemon, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
+      return createServer(db, nodes, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
     },
     /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
     reconfigure: (server: ServerRow) => pushServerConfiguration(db, daemon, server.uuid),

@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { websocketTokenSchema } from '../../src/contract';
+import { decodeJwt } from 'jose';
+import type { ServerRow, UserRow } from '../db/schema';
+import { revokeSocketTokens } from '../services/node-tokens';
+import { makeTestPanel, type TestPanel } from '../test/harness';
+
+/*
+ * Servers are reached through the daemon of their node: the one inside this panel, or a remote
+ * node's. A node the panel cannot talk to leaves its servers visible and says why nothing answers.
+ */
+describe('the daemon of a server’s node', () => {
+  let panel: TestPanel;
+  let owner: UserRow;
+  let server: ServerRow;
+  let headers: Record<string, string>;
+  beforeEach(async () => {
+    panel = await makeTestPanel();
+    owner = await panel.user();
+    server = await panel.server(owner);
+    headers = await panel.bearerHeaders(owner);
+  });
+  afterEach(async () => {
+    await panel.close();
+  });
+
+  async function moveToRemoteNode() {
+    const node = await panel.db
+      .insertInto('nodes')
+      .values({
+        uuid: '5f0b2a4c-2f4e-4f7b-8d7a-0c2d9a6b1e11',
+        name: 'node-eu-1',
+        fqdn: 'node1.example.com',
+        sftp_port: 2022,
+        maintenance_mode: 0,
+        daemon_base_url: 'https://node1.example.com:8080',
+        daemon_token: 'remote-node-key',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await panel.db.updateTable('servers').set({ node_id: node.id }).where('id', '=', server.id).execute();
+  }
+
+  it('answers 504 for the files of a server on a node it cannot reach, and still shows the server', async () => {
+    await moveToRemoteNode();
+    const list = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/list`, headers });
+    expect(list.statusCode).toBe(504);
+    expect(list.json().errors[0]).toMatchObject({ code: 'DaemonConnectionException', detail: expect.stringContaining('node-eu-1') });
+    const detail = await panel.app.inject({ url: `/api/client/servers/${server.uuid}`, headers });
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().attributes.node).toBe('node-eu-1');
+  });
+
+  it("signs a remote node's tokens with that node's key and sends the browser to its address", async () => {
+    await moveToRemoteNode();
+    const res = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/websocket`, headers });
+    const { data } = websocketTokenSchema.parse(res.json());
+    expect(data.socket).toBe(`wss://node1.example.com:8080/api/servers/${server.uuid}/ws`);
+    expect(decodeJwt(data.token).aud).toBe('https://node1.example.com:8080');
+    const link = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/upload`, headers });
+    expect(link.json().attributes.url).toMatch(/^https:\/\/node1\.example\.com:8080\/upload\/file\?token=/);
+  });
+
+  it("revokes a user's console tokens on the node: earlier ones are refused, later ones are not", async () => {
+    const token = async () => {
+      const res = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/websocket`, headers });
+      const claims = decodeJwt(websocketTokenSchema.parse(res.json()).data.token);
+      return { jti: String(claims.jti), issuedAt: new Date(Number(claims.iat) * 1000) };
+    };
+    const before = await token();
+    expect(panel.daemon.socketTokenDenied(server.uuid, before.jti, before.issuedAt)).toBe(false);
+
+    panel.clock.advance(5_000);
+    await revokeSocketTokens(panel.nodes.local, server.uuid, owner.id);
+    expect(panel.daemon.socketTokenDenied(server.uuid, before.jti, before.issuedAt)).toBe(true);
+
+    panel.clock.advance(5_000);
+    const after = await token();
+    expect(after.jti).toBe(before.jti);
+    expect(panel.daemon.socketTokenDenied(server.uuid, after.jti, after.issuedAt)).toBe(false);
+  });
+});
