@@ -13,6 +13,12 @@ describe('describeActivity', () => {
     expect(describeActivity('server:file.rename', { directory: '/', files: [{ from: 'a', to: 'b' }], count: 1 })).toBe('Renamed /a to /b');
   });
 
+  it('describes account and reinstall events too, as the reference panel names them', () => {
+    expect(describeActivity('user:ssh-key.create', { fingerprint: 'mV9xGb' })).toBe('Added the SSH key mV9xGb');
+    expect(describeActivity('server:reinstall', {})).toBe('Reinstalled the server');
+    expect(describeActivity('server:settings.reinstall', {})).toBeNull();
+  });
+
   it('returns null for unknown events and missing properties', () => {
     expect(describeActivity('server:made.up', {})).toBeNull();
     expect(describeActivity('server:console.command', {})).toBeNull();

@@ -4,12 +4,30 @@
  * properties. The result is plain text and is rendered as text, never as HTML.
  */
 
+import type { ActivityEvent } from '../../contract/activity';
+
 type Template = string | { one: string; other: string };
 
-const SENTENCES: Record<string, Template> = {
+// Every event the contract names has a sentence: a new event name does not compile without one.
+const SENTENCES: Record<ActivityEvent, Template> = {
   'auth:success': 'Signed in',
   'auth:fail': 'Failed to sign in',
   'auth:checkpoint': 'Two-factor authentication requested',
+  'auth:password-reset': 'Reset the password',
+  'auth:reset-password': 'Asked for a password reset',
+  'auth:recovery-token': 'Used a two-factor recovery token',
+  'auth:token': 'Passed the two-factor check',
+  'auth:ip-blocked': 'Blocked a request from an address not allowed for :identifier',
+  'auth:sftp.fail': 'Failed to sign in over SFTP',
+  'user:account.email-changed': 'Changed the email from :old to :new',
+  'user:account.password-changed': 'Changed the password',
+  'user:api-key.create': 'Created the API key :identifier',
+  'user:api-key.delete': 'Deleted the API key :identifier',
+  'user:ssh-key.create': 'Added the SSH key :fingerprint',
+  'user:ssh-key.delete': 'Removed the SSH key :fingerprint',
+  'user:two-factor.create': 'Turned on two-factor authentication',
+  'user:two-factor.delete': 'Turned off two-factor authentication',
+  'server:reinstall': 'Reinstalled the server',
   'server:power.start': 'Started the server',
   'server:power.stop': 'Stopped the server',
   'server:power.restart': 'Restarted the server',
@@ -59,7 +77,6 @@ const SENTENCES: Record<string, Template> = {
   'server:task.delete': 'Deleted a task for the :name schedule',
   'server:settings.rename': 'Renamed the server from ":old" to ":new"',
   'server:settings.description': 'Changed the server description from ":old" to ":new"',
-  'server:settings.reinstall': 'Triggered a server reinstall',
   'server:startup.edit': 'Changed the :variable variable from ":old" to ":new"',
   'server:startup.image': 'Updated the Docker image for the server from :old to :new',
   'server:subuser.create': 'Added :email as a subuser',
@@ -91,9 +108,13 @@ function countOf(properties: Record<string, unknown>): number {
   return Array.isArray(files) ? files.length : 1;
 }
 
+function isKnown(event: string): event is ActivityEvent {
+  return Object.hasOwn(SENTENCES, event);
+}
+
 /** The sentence for an entry, or null when the event is unknown or a property it needs is missing. */
 export function describeActivity(event: string, properties: Record<string, unknown>): string | null {
-  const template = Object.hasOwn(SENTENCES, event) ? SENTENCES[event] : undefined;
+  const template = isKnown(event) ? SENTENCES[event] : undefined;
   if (template === undefined) return null;
   const text = typeof template === 'string' ? template : countOf(properties) === 1 ? template.one : template.other;
   let missing = false;
