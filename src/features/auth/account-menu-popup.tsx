@@ -1,7 +1,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useAccount } from '../../app/require-auth';
 import { useLogout } from './api';
-import { AccountButtonContent, ACCOUNT_BUTTON } from './account-menu';
+import { AccountButtonContent, ACCOUNT_BUTTON } from './account-button';
 
 const ITEM =
   'flex min-h-9 cursor-default select-none items-center gap-2 rounded-md px-2.5 py-2 text-sm text-zinc-200 outline-none data-[disabled]:text-zinc-500 data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white';
