@@ -5,7 +5,7 @@ import globals from 'globals';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 
 /*
- * SPA import boundaries (DESIGN "The parts"). ESLint keeps only the last matching block's options for
+ * SPA import boundaries. ESLint keeps only the last matching block's options for
  * a rule, so each block below lists every pattern that applies to its files.
  */
 const CONTRACT_BARREL = {

@@ -4,7 +4,7 @@ import { row } from './files-support';
 import { expectNoInjection, LONG_PAYLOAD, NAME_PAYLOADS, TEXT_PAYLOADS, watch, xsrfHeaders, type Guard } from './support/hostile';
 
 /*
- * Stored XSS and file serving (attacks.md T-XSS-1..3 and T-XSS-5). Hostile strings go into every
+ * Stored XSS and file serving. Hostile strings go into every
  * user-controlled string the SPA renders today — server name and description, file and folder
  * names (any a tenant process could write; seeded through the files API), activity metadata from real API
  * calls, username and email — and every page showing them must keep them as text: no dialog, no

@@ -56,7 +56,7 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
-/** `<slug of APP_NAME>_session`, the reference panel's default cookie name (spec §5.2). */
+/** `<slug of APP_NAME>_session`, the reference panel's default cookie name. */
 export function sessionCookieName(appName: string, override?: string): string {
   if (override) return override;
   const slug = appName

@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 
 /*
- * Hostile strings for the stored-XSS specs (docs: attacks.md §5.2 first bullet and §5.6), and a
+ * Hostile strings for the stored-XSS specs (markup, script and event-handler payloads, and very long strings), and a
  * guard that notices when one of them became markup or script instead of text.
  */
 
@@ -39,7 +39,7 @@ export const NAME_PAYLOADS: readonly string[] = [
   'a\'b"c',
 ];
 
-/** A string longer than any field shows on one line (§5.6 "10,000-character strings"). */
+/** A string longer than any field shows on one line: 10,000 characters. */
 export const LONG_PAYLOAD = '<img src=x onerror=alert(1)>'.repeat(400).slice(0, 10_000);
 
 /** Elements or attributes that only exist when a payload was parsed as HTML. */

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 
-/** What a daemon reports about one directory entry (Wings' stat, pterodactyl-facts §4.1). */
+/** What a daemon reports about one directory entry (the shape of Wings' stat). */
 export interface DaemonFileStat {
   name: string;
   /** Go-style mode string: `-rw-r--r--`, `drwxr-xr-x`, `Lrwxrwxrwx`. */
@@ -59,7 +59,7 @@ export const NOT_FOUND_MESSAGE = 'The requested file or directory could not be f
 /** A write refused by the server's disk limit (or by a full disk). */
 export const noSpaceError = (): DaemonError => new DaemonError('no_space', 'There is not enough disk space available to complete this action.');
 
-/** How a refusal reads on the wire: the status and `code` of the error document (spec §7). */
+/** How a refusal reads on the wire: the status and `code` of the error document. */
 export interface RefusalDocument {
   status: number;
   code: string;

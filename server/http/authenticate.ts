@@ -6,8 +6,8 @@ import { csrfMismatch } from './errors';
 import './request-context';
 
 /*
- * Request authentication and the browser-session cookies: a bearer API key (spec §5.1) or the
- * session cookie (§5.2), CSRF for cookie-authenticated changes, and the cookies the auth routes set.
+ * Request authentication and the browser-session cookies: a bearer API key or the
+ * session cookie, CSRF for cookie-authenticated changes, and the cookies the auth routes set.
  */
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -54,7 +54,7 @@ export function setXsrfCookie(deps: AppDeps, reply: FastifyReply, token: string)
 
 /**
  * The session cookie: HttpOnly so scripts never see it, SameSite=Lax as the reference panel,
- * Secure when configured (T-CSRF-2).
+ * Secure when configured, so the cookies never travel over plain HTTP.
  */
 export function setSessionCookie(deps: AppDeps, reply: FastifyReply, token: string): void {
   reply.setCookie(deps.config.sessionCookie, token, {

@@ -3,7 +3,7 @@ import type { ErrorDocument, ErrorEntry } from '../../src/contract';
 
 /**
  * The one error type routes and services throw. The app's error handler turns it into the error
- * document of spec §7; `code` values follow the reference panel (pterodactyl-facts §1).
+ * document (`errors: [{ code, status, detail, source? }]`); `code` values are the reference panel's.
  */
 export class HttpError extends Error {
   constructor(

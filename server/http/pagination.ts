@@ -3,7 +3,7 @@ import type { Pagination } from '../../src/contract';
 import { publicOrigin } from './origin';
 
 /**
- * `meta.pagination` as the reference panel's serializer writes it (pterodactyl-facts A4): at least
+ * `meta.pagination` as the reference panel's serializer writes it: at least
  * one page, and previous/next links that keep the request's query string (`{}` when neither).
  */
 export function paginationMeta(
@@ -32,7 +32,7 @@ export function paginationMeta(
   };
 }
 
-/** A paginated list envelope (spec §2.1) for one page of `data` out of `total`. */
+/** A paginated list envelope for one page of `data` out of `total`. */
 export function paginatedList<T>(
   request: FastifyRequest,
   appUrl: string | undefined,

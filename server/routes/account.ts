@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountEndpoints, PERMISSION_GROUPS, type Permission, type PermissionGroup } from '../../src/contract';
 import { clientRoute } from '../http/routes';
 
-/** The signed-in account (pterodactyl-facts §9.2) and the permission catalogue the subuser editor shows. */
+/** The signed-in account and the permission catalogue the subuser editor shows. */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   await clientRoute(
     app,
@@ -86,7 +86,7 @@ const KEY_DESCRIPTIONS: Record<Permission, string> = {
   'activity.read': 'Read the activity log of this server.',
 };
 
-/** Every group of spec §5.3 in the reference order, keyed by the part after the dot. */
+/** Every permission group in the reference order, keyed by the part after the dot. */
 export function permissionCatalogue(): Record<string, { description: string; keys: Record<string, string> }> {
   const groups = Object.keys(PERMISSION_GROUPS) as PermissionGroup[];
   return Object.fromEntries(

@@ -5,7 +5,7 @@ import { paginatedList } from '../http/pagination';
 import { serverRoute } from '../http/routes';
 import { listActivity } from '../services/activity-view';
 
-/** A server's audit log (spec §4.18). */
+/** A server's audit log. */
 export async function activityRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await serverRoute(
     app,

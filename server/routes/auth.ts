@@ -37,8 +37,8 @@ const IP_LIMIT = { max: 10, windowMs: 60_000 };
 const ACCOUNT_LIMIT = { max: 5, windowMs: 60_000 };
 
 /**
- * Browser-session routes: CSRF cookie, login with optional TOTP checkpoint, logout
- * (spec §4.1, §4.2, §5.2; pterodactyl-facts §3). CSRF on logout is enforced by the app's preHandler.
+ * Browser-session routes: CSRF cookie, login with optional TOTP checkpoint, logout.
+ * CSRF on logout is enforced by the app's preHandler.
  * Login itself needs no CSRF token: the body must be a JSON object, which a cross-site form cannot send.
  */
 export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -64,7 +64,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return { ip: request.ip, userAgent: userAgentOf(request), now: clock.now() };
   }
 
-  /** Signs the browser in; a new session id and CSRF token every time, replacing any prior session (T-SESS-1). */
+  /** Signs the browser in; a new session id and CSRF token every time, replacing any prior session. */
   async function completeLogin(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<LoginResponse> {
     const ctx = eventContext(request);
     if (request.caller?.sessionId) await destroySession(db, request.caller.sessionId);
@@ -123,7 +123,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       throw badRequest(CHALLENGE_EXPIRED, 'DisplayException');
     }
     const { user } = challenge;
-    // Follows the account, not the address, so rotating IPs does not buy more guesses (T-RL-1).
+    // Follows the account, not the address, so rotating IPs does not buy more guesses.
     const accountKey = `checkpoint:${user.id}`;
     guard(perAccount, accountKey);
 
@@ -151,7 +151,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   });
 
   app.post(authEndpoints.logout.path, async (request, reply) => {
-    // Only a browser session can be logged out; a bearer-key caller has none (T-SESS-3).
+    // Only a browser session can be logged out; a bearer-key caller has none.
     const sessionId = request.caller?.sessionId;
     if (!sessionId) throw unauthenticated();
     await destroySession(db, sessionId);

@@ -6,7 +6,7 @@ import { paginatedList } from '../http/pagination';
 import { clientRoute, serverRoute } from '../http/routes';
 import { renderServers, renderServerWithMeta } from '../services/server-view';
 
-/** The servers a caller can reach (spec §4.16) and one server (§4.17). */
+/** The servers a caller can reach and one server. */
 export async function serverRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await clientRoute(
     app,
@@ -18,6 +18,6 @@ export async function serverRoutes(app: FastifyInstance, deps: AppDeps): Promise
     return paginatedList(request, deps.config.appUrl, data, page.total, query);
   });
 
-  // Answers in every state: a suspended or installing server can still be looked at (pterodactyl-facts A2).
+  // Answers in every state: a suspended or installing server can still be looked at.
   await serverRoute(app, deps, serverEndpoints.detail)(({ access }) => renderServerWithMeta(deps.db, access));
 }

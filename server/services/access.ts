@@ -6,7 +6,7 @@ import { conflict, forbidden, notFound } from '../http/errors';
 import type { Caller } from './authentication';
 
 /**
- * Access to one server (DESIGN "Rules of the house", pterodactyl-facts A2), checked in the
+ * Access to one server, checked in the
  * reference panel's order: unknown or unrelated server → 404 (existence never leaked); server in a
  * conflicting state → 409; missing permission → 403.
  */
@@ -19,7 +19,7 @@ export interface ServerAccess {
   isAdmin: boolean;
   /** Stored permissions of a subuser; null for owners and admins, who hold every permission. */
   subuserPermissions: Permission[] | null;
-  /** What `meta.user_permissions` reports (pterodactyl-facts A3). */
+  /** What `meta.user_permissions` reports: `["*"]` for owners and root admins, the granted list for a subuser. */
   reported: string[];
   can(permission: PermissionCheck): boolean;
 }
@@ -55,7 +55,7 @@ export async function serverAccess(db: Db, caller: Caller, id: string): Promise<
   };
 }
 
-/** The 409 of a server that is suspended, installing, restoring or transferring (pterodactyl-facts A2). */
+/** The 409 of a server that is suspended, installing, restoring or transferring. */
 export function assertServerUsable(server: ServerRow, nodeUnderMaintenance = false): void {
   if (server.status === 'suspended') throw conflict('This server is currently suspended and the functionality requested is unavailable.');
   if (nodeUnderMaintenance) throw conflict('The node of this server is currently under maintenance and the functionality requested is unavailable.');

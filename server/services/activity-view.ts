@@ -7,7 +7,7 @@ import type { ActivityQuery, activityLogSchema } from '../../src/contract';
 import { isoOffset } from '../lib/time';
 
 /*
- * Reading the audit log (spec §4.18, pterodactyl-facts §7): the entries of one subject, a page at
+ * Reading the audit log: the entries of one subject, a page at
  * a time, with the reference panel's privacy rules for IP addresses.
  */
 
@@ -18,7 +18,7 @@ export interface ActivityViewer {
   isAdmin: boolean;
 }
 
-// Never shown to anyone (pterodactyl-facts §7).
+// Never shown to anyone, whatever their role.
 const DISABLED_EVENTS = ['server:file.upload'];
 
 /** One page of the entries whose subjects include `subject`, newest first unless `sort=timestamp`. */
@@ -41,7 +41,7 @@ export function activityResource(row: ActivityWithActor, viewer: ActivityViewer,
     batch: row.batch ?? '',
     event: row.event,
     is_api: row.api_key_id !== null,
-    // T-LEAK-1: another user's address is shown only to root admins.
+    // Another user's address is shown only to root admins.
     ip: isActor || viewer.isAdmin ? row.ip : '',
     description: row.description ?? '',
     properties: rewriteProperties(raw, isActor),

@@ -2,7 +2,7 @@ import type { Db } from '../db';
 import { apiKeys } from '../db/repos';
 import { randomAlnum, sha256 } from '../lib/crypto';
 
-/** Client API keys (spec §5.1): `ptlc_` + 16-char identifier + 32-char secret, stored hashed. */
+/** Client API keys: `ptlc_` + 16-char identifier + 32-char secret, stored hashed. */
 export async function createApiKey(db: Db, userId: number, description: string, now: Date): Promise<{ token: string; identifier: string }> {
   const identifier = randomAlnum(16);
   const token = `ptlc_${identifier}${randomAlnum(32)}`;

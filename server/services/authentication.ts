@@ -6,10 +6,10 @@ import { sha256 } from '../lib/crypto';
 /** Who is making a request, resolved once per request. */
 export interface Caller {
   user: UserRow;
-  /** Set when authenticated by the browser session cookie (spec §5.2). */
+  /** Set when authenticated by the browser session cookie. */
   sessionId: string | null;
   csrfToken: string | null;
-  /** Set when authenticated by a bearer API key (spec §5.1). */
+  /** Set when authenticated by a bearer API key (`Authorization: Bearer ptlc_…`). */
   apiKeyId: number | null;
 }
 

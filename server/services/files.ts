@@ -2,7 +2,7 @@ import type { FileObject } from '../../src/contract';
 import type { DaemonFileStat } from '../daemon/types';
 import { isoOffset } from '../lib/time';
 
-/** Daemon file stats as the `file_object` resource (spec §2.6, pterodactyl-facts §4.1). */
+/** Daemon file stats as the `file_object` resource. */
 
 // Files of one directory mostly share their second (an install or an archive writes thousands at
 // once), so formatted stamps are kept per second; the map is dropped when it grows large.

@@ -7,7 +7,7 @@ import { isoOffset } from '../lib/time';
 import { logActivity } from './activity';
 import { dummyPasswordHash, findUserByLogin, verifyPassword } from './users';
 
-/** Lifetime of a pending two-factor challenge, as the reference panel (pterodactyl-facts §3.2). */
+/** Lifetime of a pending two-factor challenge: five minutes, as the reference panel. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 
 export const BAD_CREDENTIALS = 'No account matching those credentials could be found.';
@@ -15,7 +15,7 @@ export const CHALLENGE_EXPIRED = 'The authentication token provided has expired,
 export const BAD_TOTP = 'The two-factor authentication token was invalid.';
 export const BAD_RECOVERY = 'The recovery token provided is not valid.';
 
-/** The user object of a completed login (spec §2.10). */
+/** The user object of a completed login. */
 export function toLoginUser(user: UserRow): LoginUser {
   return {
     uuid: user.uuid,
@@ -42,7 +42,7 @@ export interface CredentialCheck {
 /**
  * Checks the password before anything else, and always runs one argon2 verify (against a dummy
  * hash for unknown accounts), so neither the answer nor its timing tells whether the account exists
- * or has 2FA (T-AUTH-1, GHSA-vcm9-hx3q-qwj8).
+ * or has 2FA.
  */
 export async function checkCredentials(db: Db, login: string, password: string): Promise<CredentialCheck> {
   const found = await findUserByLogin(db, login);
@@ -54,7 +54,7 @@ export async function checkCredentials(db: Db, login: string, password: string):
 export interface NewChallenge {
   /** Returned to the SPA as `confirmation_token`. */
   token: string;
-  /** Goes into the HttpOnly challenge cookie; binds the token to this browser (T-AUTH-3). */
+  /** Goes into the HttpOnly challenge cookie; binds the token to this browser; a token stolen without the cookie is worthless. */
   browserSecret: string;
 }
 
@@ -113,7 +113,7 @@ export interface AuthEventContext {
 }
 
 /**
- * Writes an `auth:*` activity entry (pterodactyl-facts §3.2): the user is the subject when known;
+ * Writes an `auth:*` activity entry: the user is the subject when known;
  * only `auth:success` has an actor, because only then is the user really signed in.
  */
 export async function recordAuthEvent(

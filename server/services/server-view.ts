@@ -14,7 +14,7 @@ import {
 import type { ServerAccess } from './access';
 
 /*
- * The `server` resource (spec §2.2, pterodactyl-facts §2). Servers are rendered in batches: a page
+ * The `server` resource. Servers are rendered in batches: a page
  * of 50 costs the same handful of queries as one server, never one query per server.
  */
 
@@ -158,7 +158,7 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
   };
 }
 
-/** The allocation resource (§2.3); exported for the network routes. */
+/** The allocation resource; exported for the network routes. */
 export function allocationResource(a: AllocationRow, isDefault: boolean, hideNotes = false): AllocationResource {
   return {
     object: 'allocation',

@@ -127,7 +127,7 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
   return server;
 }
 
-/** Finds a server by its 8-character identifier or its full uuid (pterodactyl-facts A1). */
+/** Finds a server by its 8-character identifier or its full uuid; any other string names no server. */
 export function findServer(db: Db, id: string): Promise<ServerRow | undefined> {
   return servers.findByIdentifier(db, id);
 }

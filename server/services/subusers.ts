@@ -8,8 +8,8 @@ import { randomAlnum } from '../lib/crypto';
 import { createUser, findUserByEmail } from './users';
 
 /**
- * Keeps only known permission strings, always adds `websocket.connect` and removes duplicates
- * (pterodactyl-facts §5.4), returning a plain array.
+ * Keeps only known permission strings, always adds `websocket.connect` and removes duplicates,
+ * returning a plain array.
  */
 export function normalisePermissions(input: readonly string[]): Permission[] {
   const set = new Set<Permission>(['websocket.connect']);

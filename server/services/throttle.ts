@@ -9,7 +9,7 @@ export interface ThrottleLimit {
 /**
  * In-memory sliding-window counters keyed by strings (an IP, a typed login, a user id).
  * Each key has its own bucket: one global bucket would let one client lock everyone out
- * (GHSA-xvc3-826v-xf47). One instance per app, so tests and apps never share state.
+ *. One instance per app, so tests and apps never share state.
  */
 export class SlidingWindowThrottle {
   private readonly hits = new Map<string, number[]>();

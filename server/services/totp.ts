@@ -32,7 +32,7 @@ export function totpCode(secret: string, at: Date): string {
 /**
  * The step `code` belongs to, within ±WINDOW_STEPS of `at` and strictly after `lastStep`, or null.
  * Refusing steps at or before the last accepted one is what makes a code single-use
- * (GHSA-rgmp-4873-r683): once step n is used, no code from step n or earlier passes again.
+ *: once step n is used, no code from step n or earlier passes again.
  */
 export function matchTotpStep(secret: string, code: string, at: Date, lastStep: number | null): number | null {
   const totp = totpFor(secret);

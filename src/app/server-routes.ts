@@ -2,8 +2,8 @@ import type { ComponentType } from 'react';
 import type { PermissionCheck } from '../contract/permissions';
 
 /**
- * The server pages: one table drives the routes, the navigation and the permission guard
- * (DESIGN "Models worth reading"). `permission` uses the strings of spec §5.3 (`group.*` = any
+ * The server pages: one table drives the routes, the navigation and the permission guard.
+ * `permission` is a subuser permission string (`group.*` = any
  * of the group); null means every member may open it.
  */
 export interface ServerPage {

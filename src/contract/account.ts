@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { text, timestamp } from './fields';
 
-// GET /api/client/account (pterodactyl-facts §9.2).
+// GET /api/client/account.
 export const accountAttributes = z.object({
   id: z.int(),
   admin: z.boolean(),
@@ -24,13 +24,13 @@ export const systemPermissionsSchema = z.object({
   }),
 });
 
-// §2.11 leaves SSH keys open; these are the reference panel's fields (pterodactyl-facts §9.2).
+// An SSH key of the account, with the reference panel's fields.
 export const sshKeyAttributes = z.object({ name: z.string(), fingerprint: z.string(), public_key: z.string(), created_at: timestamp });
 export const sshKeySchema = item('ssh_key', sshKeyAttributes);
 export type SshKey = z.infer<typeof sshKeyAttributes>;
 export const sshKeyListSchema = list(sshKeySchema, optionalListMetaSchema);
 
-// §4.5
+// Changing the account password.
 export const passwordUpdateSchema = z
   .object({
     current_password: text('The current password field is required.').check(
@@ -51,7 +51,7 @@ export const passwordUpdateSchema = z
   );
 export type PasswordUpdate = z.infer<typeof passwordUpdateSchema>;
 
-// §4.15
+// Removing an SSH key by its fingerprint.
 export const sshKeyRemoveSchema = z.object({
   fingerprint: text('The fingerprint field is required.').check(z.minLength(1, 'The fingerprint field is required.'), z.maxLength(191)),
 });

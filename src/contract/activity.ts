@@ -84,7 +84,7 @@ export const ACTIVITY_EVENTS = [
 ] as const;
 export type ActivityEvent = (typeof ACTIVITY_EVENTS)[number];
 
-// §2.8: the embedded user of an activity entry.
+// The embedded user of an activity entry.
 export const activityActorAttributes = z.object({
   id: z.optional(z.int()),
   uuid: z.optional(z.string()),
@@ -114,7 +114,7 @@ export const activityLogSchema = item('activity_log', activityLogAttributes);
 export type ActivityLog = z.infer<typeof activityLogAttributes>;
 export const activityLogListSchema = list(activityLogSchema, paginatedMetaSchema);
 
-// §4.18, §8: maximum 100; default 25 as the reference panel.
+// The activity log: maximum 100 per page; default 25 as the reference panel.
 export const ACTIVITY_FILTERS = ['filter[event]'] as const;
 export const activityQuerySchema = z.object({
   page: pageNumber,
@@ -136,7 +136,7 @@ export const activityQuerySchema = z.object({
 export type ActivityQuery = z.infer<typeof activityQuerySchema>;
 
 export const activityEndpoints = {
-  /** §4.18 */
+  /** A server's activity log, newest first. */
   server: endpoint({
     method: 'GET',
     path: '/api/client/servers/:server/activity',

@@ -18,13 +18,13 @@ import {
 
 /*
  * Contract entries written before the feature that serves them. Each is checked against a document
- * shaped as the reference panel (or Wings) sends it (pterodactyl-facts §5, §8, §9, Wings'
- * websocket), so the feature that lands later starts from a shape that is already right.
+ * shaped as the reference panel (or Wings) sends it (a Pterodactyl panel, or Wings for the
+ * websocket token), so the feature that lands later starts from a shape that is already right.
  */
 
 const uuid = '8f1c6a32-6f0f-4f57-9d8e-2b1b0c5a7d10';
 
-describe('backups (pterodactyl-facts §9.3)', () => {
+describe('backups', () => {
   const inProgress = {
     object: 'backup',
     attributes: {
@@ -58,7 +58,7 @@ describe('backups (pterodactyl-facts §9.3)', () => {
   });
 });
 
-describe('databases (pterodactyl-facts §8)', () => {
+describe('databases', () => {
   const database = {
     object: 'server_database',
     attributes: {
@@ -91,7 +91,7 @@ describe('databases (pterodactyl-facts §8)', () => {
   });
 });
 
-describe('subusers (pterodactyl-facts §5)', () => {
+describe('subusers', () => {
   const subuser = {
     object: 'server_subuser',
     attributes: {
@@ -111,7 +111,7 @@ describe('subusers (pterodactyl-facts §5)', () => {
   });
 });
 
-describe('account, network and startup (pterodactyl-facts §2, §9.2, §9.3)', () => {
+describe('account, network and startup', () => {
   it('reads SSH keys as PEM with an unprefixed fingerprint', () => {
     const parsed = sshKeyListSchema.parse({
       object: 'list',

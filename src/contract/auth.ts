@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { endpoint } from './endpoint';
 
-// §2.10: the user returned by a completed login.
+// The user returned by a completed login.
 export const loginUserSchema = z.object({
   uuid: z.string(),
   username: z.string(),
@@ -18,7 +18,7 @@ export const loginUserSchema = z.object({
 });
 export type LoginUser = z.infer<typeof loginUserSchema>;
 
-// POST /auth/login (pterodactyl-facts §3.1): `user` is a username, or an email when it has an `@`.
+// POST /auth/login: `user` is a username, or an email when it has an `@`.
 export const loginRequestSchema = z.object({
   user: z
     .string({ error: 'The user field is required.' })
@@ -34,7 +34,7 @@ export const loginPendingSchema = z.object({ complete: z.literal(false), confirm
 export const loginResponseSchema = z.object({ data: z.union([loginCompleteSchema, loginPendingSchema]) });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-// §4.1
+// The second login step: the checkpoint token with a TOTP code or a recovery code.
 export const checkpointRequestSchema = z
   .object({
     confirmation_token: z
@@ -58,7 +58,7 @@ export const checkpointRequestSchema = z
 export type CheckpointRequest = z.infer<typeof checkpointRequestSchema>;
 export const checkpointResponseSchema = z.object({ data: loginCompleteSchema });
 
-/** Browser-session routes (spec §4.1, §4.2, pterodactyl-facts §3). */
+/** Browser-session routes. */
 export const authEndpoints = {
   login: endpoint({ method: 'POST', path: '/auth/login', body: loginRequestSchema, response: loginResponseSchema }),
   checkpoint: endpoint({ method: 'POST', path: '/auth/login/checkpoint', body: checkpointRequestSchema, response: checkpointResponseSchema }),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { item, list, paginatedMetaSchema } from './envelope';
 import { nullableString, timestamp } from './fields';
 
-// §2.7
+// A backup of a server.
 export const backupAttributes = z.object({
   uuid: z.uuid(),
   is_successful: z.boolean(),
@@ -25,5 +25,5 @@ export const createBackupSchema = z.object({
   ignored: z.nullish(z.string().check(z.maxLength(65_535))),
 });
 
-// §4.13
+// Restoring a backup; `truncate` deletes every file first.
 export const restoreBackupSchema = z.object({ truncate: z.boolean({ error: 'The truncate field must be true or false.' }) });

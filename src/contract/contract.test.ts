@@ -20,7 +20,7 @@ import {
 } from './index';
 
 describe('permissions', () => {
-  it('lists the 40 strings of spec §5.3 once each', () => {
+  it('lists the 40 subuser permission strings once each', () => {
     expect(PERMISSIONS).toHaveLength(40);
     expect(new Set(PERMISSIONS).size).toBe(40);
     expect(PERMISSIONS).toContain('database.view_password');
@@ -38,7 +38,7 @@ describe('permissions', () => {
   });
 });
 
-describe('request bodies (§4, §8 limits)', () => {
+describe('request bodies (field rules and length limits)', () => {
   it('refuses a subuser email over 191 characters or empty', () => {
     expect(subuserCreateSchema.safeParse({ email: `${'a'.repeat(186)}@x.com`, permissions: ['file.read'] }).success).toBe(false);
     expect(subuserCreateSchema.safeParse({ email: '', permissions: ['file.read'] }).success).toBe(false);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { item, list, nullResourceSchema, optionalListMetaSchema } from './envelope';
 import { nullableInt } from './fields';
 
-// §2.9
+// A database of a server; its password is included only when asked for.
 export const databasePasswordSchema = item('database_password', z.object({ password: z.string() }));
 export const serverDatabaseAttributes = z.object({
   id: z.string(),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 // zod/mini keeps the sign-in bundle small (classic zod alone is ~40 KB gzip); the API is functional.
 
-/** `{ object, attributes }` for one resource (spec §2.1). */
+/** `{ object, attributes }` for one resource. */
 export function item<const K extends string, S extends z.ZodMiniType>(kind: K, attributes: S) {
   return z.object({ object: z.literal(kind), attributes });
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * The error document (spec §7). `source.field` is the spec's; the reference panel puts the same
+ * The error document. `source.field` is the spec's; the reference panel puts the same
  * field in `meta.source_field`, so both are accepted and our server emits both.
  */
 export const errorEntrySchema = z.object({

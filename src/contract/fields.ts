@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 
 /*
- * Field rules several areas share. Where a real Pterodactyl panel sends null for a string
- * (pterodactyl-facts §2, §4, §7), the resource schemas accept null too, so the SPA works in front
+ * Field rules several areas share. Where a real Pterodactyl panel sends null for a string,
+ * the resource schemas accept null too, so the SPA works in front
  * of either; our server emits exactly the spec's types.
  */
 

@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { requiredPath, rootPath, timestamp } from './fields';
 
-// §2.6
+// One directory entry.
 export const fileObjectAttributes = z.object({
   name: z.string(),
   mode: z.string(),
@@ -37,17 +37,17 @@ const fileList = z
   .array(requiredPath('A file name may not be empty.'), { error: 'The files field is required.' })
   .check(z.minLength(1, 'The files field is required.'), z.maxLength(10_000, 'No more than 10000 files may be given at once.'));
 
-// §4.6
+// Compressing files of one directory into an archive.
 export const compressSchema = z.object({ root: rootPath, files: fileList });
 export type CompressRequest = z.infer<typeof compressSchema>;
 
-// §4.11
+// Deleting files of one directory.
 export const deleteFilesSchema = z.object({ root: rootPath, files: fileList });
 
-// §4.12
+// Creating a folder in a directory.
 export const createFolderSchema = z.object({ root: rootPath, name: requiredPath('The name field is required.') });
 
-// §4.14
+// Copying a file next to itself.
 export const copyFileSchema = z.object({ location: requiredPath('The location field is required.') });
 
 // files/rename and files/decompress (reference panel names)
@@ -63,10 +63,10 @@ export const decompressSchema = z.object({ root: rootPath, file: requiredPath('T
 
 const files = '/api/client/servers/:server/files';
 
-/** The file manager's endpoints, with the reference panel's permission for each (pterodactyl-facts §9.3). */
+/** The file manager's endpoints, with the reference panel's permission for each. */
 export const fileEndpoints = {
   list: endpoint({ method: 'GET', path: `${files}/list`, query: directoryQuerySchema, response: fileListSchema, permission: 'file.read' }),
-  /** §4.22: the raw text of a file, not JSON. */
+  /** The raw text of a file, not JSON. */
   contents: endpoint({ method: 'GET', path: `${files}/contents`, query: fileQuerySchema, response: 'text', permission: 'file.read-content' }),
   /** The raw body is the new content; file.create even when overwriting, as the reference panel. */
   write: endpoint({ method: 'POST', path: `${files}/write`, query: fileQuerySchema, body: 'raw', response: 'empty', permission: 'file.create' }),

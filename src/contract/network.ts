@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { nullableString, text } from './fields';
 
-// §2.3
+// An allocation (an IP and port) of a server.
 export const allocationAttributes = z.object({
   id: z.int(),
   ip: z.string(),
@@ -15,7 +15,7 @@ export const allocationSchema = item('allocation', allocationAttributes);
 export type Allocation = z.infer<typeof allocationAttributes>;
 export const allocationListSchema = list(allocationSchema, optionalListMetaSchema);
 
-// §4.7: the key must be present; null clears the notes.
+// Allocation notes: the key must be present; null clears the notes.
 export const allocationNotesSchema = z.object({
   notes: z.pipe(
     z.nullable(text('The notes field must be present.').check(z.maxLength(256, 'The notes may not be greater than 256 characters.'))),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** Subuser permission strings (spec §5.3), grouped and in the reference panel's order. */
+/** Subuser permission strings, grouped and in the reference panel's order. */
 export const PERMISSION_GROUPS = {
   websocket: ['websocket.connect'],
   control: ['control.console', 'control.start', 'control.stop', 'control.restart'],
@@ -23,7 +23,7 @@ export const PERMISSIONS: readonly Permission[] = Object.values(PERMISSION_GROUP
 /** A permission, or `group.*` for "any permission of the group"; a misspelt one does not compile. */
 export type PermissionCheck = Permission | `${PermissionGroup}.*`;
 
-// A Set, never a plain-object lookup: `__proto__`/`constructor` must not count as known (attacks.md §6).
+// A Set, never a plain-object lookup: `__proto__`/`constructor` must not count as known.
 const KNOWN = new Set<string>(PERMISSIONS);
 
 export function isPermission(value: unknown): value is Permission {

@@ -11,9 +11,8 @@ import {
 } from './index';
 
 /*
- * The SPA must also work in front of a real Pterodactyl panel (DESIGN "Rules of the house").
- * These documents are shaped as the reference panel sends them (pterodactyl-facts §1, §2, §3, §4,
- * §7): nulls where it sends nulls, no deprecated spec-only fields, `meta.source_field` instead of
+ * The SPA must also work in front of a real Pterodactyl panel.
+ * These documents are shaped as the reference panel sends them: nulls where it sends nulls, no deprecated spec-only fields, `meta.source_field` instead of
  * `source.field`. If the contract stops accepting them, the SPA would break against such a panel.
  */
 

@@ -5,7 +5,7 @@ import { filterText, nullableInt, nullableString, pageNumber, perPage, text } fr
 import { allocationListSchema } from './network';
 import { eggVariableListSchema } from './startup';
 
-// §2.2
+// The server resource.
 export const serverLimitsSchema = z.object({
   memory: z.int(),
   swap: z.int(),
@@ -51,11 +51,11 @@ export const serverMetaSchema = z.object({ is_server_owner: z.boolean(), user_pe
 export const serverWithMetaSchema = z.extend(serverSchema, { meta: serverMetaSchema });
 export const serverListSchema = list(serverSchema, paginatedMetaSchema);
 
-/** Values of `server.status` (pterodactyl-facts A2); null is normal. */
+/** Values of `server.status`; null is normal. While any is set, most actions answer 409. */
 export const SERVER_STATUSES = ['installing', 'install_failed', 'reinstall_failed', 'suspended', 'restoring_backup'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
 
-// §4.16, §8: default 50, maximum 100.
+// The server list: default 50, maximum 100.
 export const SERVER_LIST_FILTERS = ['filter[uuid]', 'filter[name]', 'filter[description]', 'filter[external_id]', 'filter[*]'] as const;
 export const serverListQuerySchema = z.object({
   page: pageNumber,
@@ -69,7 +69,7 @@ export const serverListQuerySchema = z.object({
 });
 export type ServerListQuery = z.infer<typeof serverListQuerySchema>;
 
-// §4.8 (name 1-191 as the reference panel; an absent description is left unchanged)
+// Renaming (name 1-191 as the reference panel; an absent description is left unchanged)
 export const renameServerSchema = z.object({
   name: text('The name field is required.').check(
     z.trim(),
@@ -81,8 +81,8 @@ export const renameServerSchema = z.object({
 export type RenameServer = z.infer<typeof renameServerSchema>;
 
 export const serverEndpoints = {
-  /** §4.16: the servers the caller can reach. */
+  /** The servers the caller can reach. */
   list: endpoint({ method: 'GET', path: '/api/client', query: serverListQuerySchema, response: serverListSchema }),
-  /** §4.17: one server with the caller's permissions; answers in every server state. */
+  /** One server with the caller's permissions; answers in every server state. */
   detail: endpoint({ method: 'GET', path: '/api/client/servers/:server', response: serverWithMetaSchema, permission: null, anyState: true }),
 };

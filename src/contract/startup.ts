@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { item, list } from './envelope';
 import { nullableString, text } from './fields';
 
-// §2.4
+// A startup variable of the server's egg.
 export const eggVariableAttributes = z.object({
   name: z.string(),
   description: z.string(),
@@ -24,7 +24,7 @@ export const variablesListMetaSchema = z.object({
 });
 export const eggVariableListSchema = list(eggVariableSchema, z.optional(variablesListMetaSchema));
 
-// §4.10 (image reference rule of the reference panel)
+// Changing the container image (the reference panel's image reference rule)
 export const dockerImageSchema = z.object({
   docker_image: text('The docker image field is required.').check(
     z.minLength(1, 'The docker image field is required.'),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { text, timestamp } from './fields';
 
-// §2.5
+// A subuser of a server.
 export const subuserAttributes = z.object({
   uuid: z.uuid(),
   identifier: z.optional(z.string()),
@@ -17,7 +17,7 @@ export const subuserSchema = item('server_subuser', subuserAttributes);
 export type Subuser = z.infer<typeof subuserAttributes>;
 export const subuserListSchema = list(subuserSchema, optionalListMetaSchema);
 
-// §4.3
+// Adding a subuser: an email and at least one known permission.
 export const subuserCreateSchema = z.object({
   email: text('The email field is required.').check(
     z.minLength(1, 'The email must be between 1 and 191 characters.'),

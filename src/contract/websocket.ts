@@ -8,7 +8,7 @@ import { text } from './fields';
  * backup results) travel as one JSON string argument, exactly as Wings sends them.
  */
 
-// §4.9
+// A console command sent over HTTP.
 export const commandSchema = z.object({
   command: text('The command field is required.').check(
     z.trim(),

@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { ApiError } from './http';
 
 /*
- * Puts errors where the user is looking (DESIGN "Errors"): a message about a request field goes
+ * Puts errors where the user is looking: a message about a request field goes
  * under that form field, anything else becomes one form-level message. Works with react-hook-form
  * (`setError` has the right shape) and with plain `useState` forms, without importing either, so
  * the small sign-in bundle can use it too.

@@ -28,7 +28,7 @@ export function formatMiB(mib: number, locale?: string): string {
   return formatBytes(mib * 1024 * 1024, locale);
 }
 
-/** Memory and disk limits: 0 means no limit (pterodactyl-facts §2). */
+/** Memory and disk limits: 0 means no limit. */
 export function formatMemoryLimit(mib: number, locale?: string): string {
   return mib === 0 ? 'Unlimited' : formatMiB(mib, locale);
 }

@@ -13,7 +13,7 @@ import { errorDocumentSchema, errorField, type ErrorEntry } from '../contract/er
  * The one HTTP client. Every request is described by a row of a contract endpoint table
  * (`call(fileEndpoints.list, …)`), so paths and schemas are written only in the contract; every
  * JSON response is parsed with its schema before anything renders it; every failure becomes an
- * ApiError carrying the error document (spec §7).
+ * ApiError carrying the error document.
  */
 export class ApiError extends Error {
   constructor(

@@ -5,7 +5,7 @@ import { DaemonError, noSpaceError } from '../types';
 import { missing } from './paths';
 
 /*
- * On-disk half of path safety (attacks.md §6, T-FS-2, T-FS-RACE). Node has no openat(), so every
+ * On-disk half of path safety. Node has no openat(), so every
  * operation goes through a directory *handle*: on Linux `/proc/self/fd/<fd>/<name>` is looked up
  * inside the directory that fd refers to, whatever happens to the path it was opened by. A walk
  * opens one component at a time with O_DIRECTORY|O_NOFOLLOW, so a symlink anywhere in a parent

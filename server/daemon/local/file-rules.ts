@@ -16,12 +16,12 @@ export async function replaceableMode(target: string): Promise<number> {
   const st = await lstatOrNull(target);
   if (!st) return 0o644;
   if (st.isDirectory()) throw isDirectoryError();
-  if (st.isSymbolicLink()) throw missing(); // never write through (or over) a link: T-FS-2
+  if (st.isSymbolicLink()) throw missing(); // never write through (or over) a link
   if (!st.isFile()) throw notRegularError();
   return st.mode & 0o777;
 }
 
-/** `name copy.ext`, `name copy 1.ext` … `name copy 50.ext` (pterodactyl-facts §4.3); `.tar.gz` stays together. */
+/** `name copy.ext`, `name copy 1.ext` … `name copy 50.ext`; `.tar.gz` stays together. */
 export function* copyNames(name: string): Generator<string> {
   const dot = name.lastIndexOf('.');
   let ext = dot >= 0 ? name.slice(dot) : '';

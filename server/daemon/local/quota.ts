@@ -5,7 +5,7 @@ import { lstatEach } from './listing';
 import { DaemonError, noSpaceError } from '../types';
 
 /*
- * Disk limits on every write path (attacks.md T-DOS-3, T-DOS-6). Usage is what the volume holds
+ * Disk limits on every write path. Usage is what the volume holds
  * on disk: allocated blocks (st.blocks × 512, so a sparse file counts what it really uses), each
  * inode once (a thousand hard links to one file are one file), links never followed. Writes of a
  * server run one at a time (the caller holds the server's write lock, `locks.ts`), so "check,

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import type { DaemonFileStat } from '../types';
 
 /*
- * Wings-shaped stat entries (pterodactyl-facts §4.1). Mimetypes come from the extension rather
+ * Wings-shaped stat entries. Mimetypes come from the extension rather
  * than sniffing content as Wings does: listing 10,000 entries must not open 10,000 files. The
  * SPA decides "editable" and "archive" from these values.
  */

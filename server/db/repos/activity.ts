@@ -7,7 +7,7 @@ import { escapeLike } from './like';
 export type SubjectType = 'server' | 'user' | 'backup' | 'allocation' | 'database' | 'ssh_key';
 
 export interface NewActivity {
-  /** `<scope>:<area>.<action>` (spec §6), e.g. `server:file.write`. */
+  /** `<scope>:<area>.<action>`, e.g. `server:file.write`. */
   event: ActivityEvent;
   ip: string;
   actorId?: number | null;

@@ -6,7 +6,7 @@ import { escapeLike, likeExpr } from './like';
 
 /** Servers, the values of their egg variables, and the server list query. */
 
-/** By its 8-character identifier or its full uuid (pterodactyl-facts A1); anything else is no server. */
+/** By its 8-character identifier or its full uuid; anything else is no server. */
 export function findByIdentifier(db: Db, id: string): Promise<ServerRow | undefined> {
   if (id.length === 8) return db.selectFrom('servers').selectAll().where('uuid_short', '=', id).executeTakeFirst();
   if (id.length === 36) return db.selectFrom('servers').selectAll().where('uuid', '=', id.toLowerCase()).executeTakeFirst();
@@ -49,7 +49,7 @@ export async function insertVariableValues(db: Db, values: { server_id: number; 
 }
 
 /*
- * The server list of GET /api/client (spec §4.16, pterodactyl-facts §6): a `type` scope, the
+ * The server list of GET /api/client: a `type` scope, the
  * partial filters and the free-text `filter[*]`, ANDed, ordered by id, one page at a time.
  */
 
@@ -61,7 +61,7 @@ export interface ListViewer {
 }
 
 export async function list(db: Db, viewer: ListViewer, query: ServerListQuery): Promise<{ servers: ServerRow[]; total: number }> {
-  // The admin scopes answer an empty list, not 403, for everyone else (pterodactyl-facts §6, T-AZ-1).
+  // The admin scopes answer an empty list, not 403, for everyone else, so a non-admin learns nothing from them.
   if ((query.type === 'admin' || query.type === 'admin-all') && !viewer.isAdmin) return { servers: [], total: 0 };
 
   const where = (eb: Eb): Expression<SqlBool> => eb.and([scope(eb, viewer, query.type), ...filters(eb, query)]);
@@ -109,7 +109,7 @@ function filters(eb: Eb, query: ServerListQuery): Expression<SqlBool>[] {
   return out;
 }
 
-// Four dotted 1–3 digit groups with an optional `:port`, or just `:port` (pterodactyl-facts §6).
+// Four dotted 1–3 digit groups with an optional `:port`, or just `:port`.
 const ADDRESS = /^(?:(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?|:(\d{1,5}))$/;
 
 function freeText(eb: Eb, value: string): Expression<SqlBool> {

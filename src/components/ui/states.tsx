@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../lib/http';
 
-/** What to say for an API failure that replaces a whole page (DESIGN: 403/404/409 explain themselves). */
+/** What to say for an API failure that replaces a whole page; a 403, 404 or 409 says what happened and what to do. */
 export function describeError(error: unknown): { title: string; detail: string } {
   if (error instanceof ApiError) {
     switch (error.status) {

@@ -21,7 +21,7 @@ export type ActivityList = z.infer<typeof activityLogListSchema>;
 /** Query-option factories for a server's audit log, under the server's key root. */
 export const activityQueries = {
   all: (server: ServerRef) => [...serverQueries.root(server.routeId), 'activity'] as const,
-  /** One page of a server's log with the actor of each entry (spec §4.18). */
+  /** One page of a server's log with the actor of each entry. */
   list: (server: ServerRef, p: ActivityListParams) =>
     queryOptions({
       queryKey: [...activityQueries.all(server), 'list', p] as const,

@@ -6,7 +6,7 @@ import { ApiError, call } from '../../lib/http';
 import { accountQueries } from '../account/api';
 
 /*
- * Browser-session endpoints (spec §4.1, §4.2, pterodactyl-facts §3). They answer 4xx by design
+ * Browser-session endpoints. They answer 4xx by design
  * (wrong password, wrong code), so none of them broadcasts a 401.
  */
 

@@ -17,7 +17,7 @@ const EXPIRED = 'Your two-factor sign-in has expired. Please sign in again.';
 const MISSING = 'Please sign in again to continue.';
 
 /**
- * The second login step (spec §4.1). The pending login lives in sessionStorage, so a reload keeps
+ * The second login step. The pending login lives in sessionStorage, so a reload keeps
  * this page working until the token expires; then, or without one, the user starts over.
  */
 export function CheckpointPage() {

@@ -2,11 +2,11 @@
  * A login waiting for its second factor. Peers keep the confirmation token in history state, so a
  * reload or a new tab loses it; sessionStorage survives a reload of this tab and is dropped with
  * it. The token alone is not enough: the server binds it to this browser with an HttpOnly cookie
- * and expires it after five minutes (pterodactyl-facts §3.2), which `expiresAt` mirrors.
+ * and expires it after five minutes, which `expiresAt` mirrors.
  */
 
 const KEY = 'aerie.pending-login';
-/** The checkpoint token's lifetime on the server (pterodactyl-facts §3.1). */
+/** The checkpoint token's lifetime on the server. */
 export const PENDING_LOGIN_TTL_MS = 5 * 60_000;
 
 export interface PendingLogin {

@@ -5,7 +5,7 @@ import { call } from '../../lib/http';
 import { serverQueries, type ServerRef } from '../servers/api';
 
 /*
- * The file endpoints (pterodactyl-facts §9.3 files/*). Keys sit under the server's key root
+ * The file endpoints. Keys sit under the server's key root
  * (['server', routeId, 'files', …]) and come only from fileQueries; mutations invalidate the
  * server's listings by prefix once they settle (a delete that fails half-way has still deleted
  * something).

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useCan } from '../../lib/permissions';
 
 /**
- * Which file controls to show (pterodactyl-facts §9.3): list file.read; contents and download
+ * Which file controls to show: list file.read; contents and download
  * file.read-content; write, create-folder, copy, decompress and upload file.create; rename
  * file.update; delete file.delete; compress file.archive.
  */

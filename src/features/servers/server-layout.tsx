@@ -20,7 +20,7 @@ export function ServerLayout() {
   const query = useQuery(serverQueries.detail(id));
   const pageLabel = useCurrentPageLabel();
   const meta = query.data?.meta;
-  // The reference SPA's rule (pterodactyl-facts §2): owners hold everything.
+  // The reference SPA's rule: owners hold everything.
   const permissions = useMemo<readonly string[]>(
     () => (meta ? (meta.is_server_owner ? [ALL_PERMISSIONS_MARKER] : meta.user_permissions) : []),
     [meta],

@@ -2,7 +2,7 @@ import type { Server } from '../../contract/servers';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { formatCpuLimit, formatMemoryLimit, formatNumber, formatSwapLimit } from '../../lib/format';
 
-/** Limits in units people read (pterodactyl-facts §2: memory, swap and disk in MiB; cpu in percent of a core). */
+/** Limits in units people read (memory, swap and disk in MiB; cpu in percent of a core). */
 export function ServerResourcesCard({ server }: { server: Server }) {
   const { limits, feature_limits: features } = server;
   return (
@@ -29,7 +29,7 @@ export function ServerResourcesCard({ server }: { server: Server }) {
   );
 }
 
-/** Feature caps: null means no limit is set; 0 means none may be created (pterodactyl-facts §2, §8). */
+/** Feature caps: null means no limit is set; 0 means none may be created. */
 export function featureLimit(value: number | null): string {
   if (value === null) return 'Unlimited';
   if (value === 0) return 'None allowed';

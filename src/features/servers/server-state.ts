@@ -11,8 +11,7 @@ export interface ServerCondition {
 }
 
 /**
- * The conditions that block most actions (the server answers 409 while they last,
- * pterodactyl-facts A2), most important first. `status` is checked before the deprecated
+ * The conditions that block most actions (the server answers 409 while they last), most important first. `status` is checked before the deprecated
  * booleans so a real panel's values and ours read the same.
  */
 export function serverConditions(
