@@ -1,6 +1,5 @@
 import { describe, expect } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from './app';
 import { it } from './test/fixtures';
@@ -89,8 +88,7 @@ describe('app', () => {
 });
 
 describe('app with a built SPA', () => {
-  it('serves index.html for page URLs and error documents for API URLs', async ({ panel }) => {
-    const spaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-spa-'));
+  it('serves index.html for page URLs and error documents for API URLs', async ({ panel, tempDir: spaDir }) => {
     fs.writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Aerie</title>');
     const app = await buildApp({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock, spaDir });
     try {
@@ -103,7 +101,6 @@ describe('app with a built SPA', () => {
       expect(apiMiss.json().errors[0].code).toBe('NotFoundHttpException');
     } finally {
       await app.close();
-      fs.rmSync(spaDir, { recursive: true, force: true });
     }
   });
 });

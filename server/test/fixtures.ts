@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test as base } from 'vitest';
 import type { Config } from '../config';
+import { openTestDatabase } from '../db';
 import { makeFileFixture } from './files-support';
 import { makeTestPanel, type TestPanel } from './harness';
 
@@ -10,9 +14,11 @@ import { makeTestPanel, type TestPanel } from './harness';
  *   test('…', async ({ makePanel }) => makePanel({ … }))      panels with other config
  *   test('…', async ({ files }) => …)                         the attacks.md §0 file fixture
  *   test('…', async ({ makeFiles }) => makeFiles({ … }))      the same on a panel with other config
+ *   test('…', async ({ tempDir }) => …)                       an empty directory of its own
+ *   test('…', async ({ database }) => …)                      a migrated database with no panel around it
  *
- * Every panel a test made, these included, is closed when the test ends, pass or fail: the
- * cleanup runs after the test and its afterEach hooks, and removes the panel's data dir.
+ * Everything a test made, these included, is closed or removed when the test ends, pass or fail:
+ * the cleanup runs after the test and its afterEach hooks, and removes every panel's data dir.
  * Fixtures are made only for tests (and hooks) that name them.
  *
  * A test file extends this `test` with its own setup (`test.extend('owner', ({ panel }) =>
@@ -43,6 +49,18 @@ export const test = base
     return async (overrides: PanelOverrides = {}) => makeFileFixture(await makePanel(overrides));
   })
   // Built on `panel`, so a test that names both gets the same one (`files.panel === panel`).
-  .extend('files', async ({ panel }) => makeFileFixture(panel));
+  .extend('files', async ({ panel }) => makeFileFixture(panel))
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
+  .extend('tempDir', async ({}, { onCleanup }) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-test-'));
+    onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  })
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from this pattern.
+  .extend('database', async ({}, { onCleanup }) => {
+    const db = await openTestDatabase();
+    onCleanup(() => db.destroy());
+    return db;
+  });
 
 export const it = test;
