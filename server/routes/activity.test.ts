@@ -165,7 +165,13 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].source).toEqual({ field: 'include' });
   });
 
-  it("hides other users' IPs from a subuser but shows their own (T-LEAK-1)", async ({ panel, owner, server, log, entries }) => {
+  it("hides other users' IPs from a subuser but shows their own (an IP is shown only to its actor or an admin)", async ({
+    panel,
+    owner,
+    server,
+    log,
+    entries,
+  }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['activity.read']);
     await log('server:power.start', { actor: owner, ip: '198.51.100.1', properties: { ip: '198.51.100.1' } });

@@ -43,7 +43,7 @@ describe('POST /auth/login for a 2FA account', () => {
     expect(events.map((e) => e.event)).toEqual(['auth:checkpoint']);
   });
 
-  it('gives no session before the checkpoint (T-AUTH-3e)', async ({ panel, startLogin }) => {
+  it('gives no session before the checkpoint (a login waiting for its code is not signed in)', async ({ panel, startLogin }) => {
     const jar = new CookieJar();
     await startLogin(jar);
     expect((await logout(panel, jar)).statusCode).toBe(401);
@@ -62,7 +62,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect((await logout(panel, jar)).statusCode).toBe(204);
   });
 
-  it('refuses the same code in the next login (T-AUTH-4)', async ({ panel, secret, startLogin }) => {
+  it('refuses the same code in the next login (a code works once)', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const code = codeAt(panel, secret);
     await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: code });
@@ -156,7 +156,7 @@ describe('POST /auth/login/checkpoint with a recovery token', () => {
   });
 });
 
-describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
+describe('POST /auth/login/checkpoint token binding (only the browser that logged in can use its token, once, before it expires)', () => {
   it('refuses the token from a browser without the challenge cookie', async ({ panel, secret, startLogin }) => {
     const token = await startLogin(new CookieJar());
     const res = await checkpoint(panel, new CookieJar(), { confirmation_token: token, authentication_code: codeAt(panel, secret) });

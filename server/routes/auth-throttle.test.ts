@@ -21,7 +21,7 @@ const it = test
     }
   });
 
-describe('per-address throttle (T-RL-2)', () => {
+describe('per-address throttle (one client cannot lock everyone out)', () => {
   it('answers 429 with Retry-After after ten attempts from one address', async ({ panel, exhaustAddress }) => {
     await exhaustAddress('10.0.0.1');
     const res = await postJson(panel, '/auth/login', { user: 'ghost', password: 'x' }, undefined, '10.0.0.1');
@@ -102,7 +102,7 @@ describe('per-account throttle', () => {
     expect((await attempt(PASSWORD)).statusCode).toBe(200);
   });
 
-  it('limits checkpoint guesses per account across addresses (T-RL-1)', async ({ panel }) => {
+  it('limits checkpoint guesses per account across addresses (no brute-forcing a code)', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     const { secret } = await panel.enableTotp(user);
     const jar = new CookieJar();

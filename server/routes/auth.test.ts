@@ -28,7 +28,7 @@ describe('GET /sanctum/csrf-cookie', () => {
 });
 
 describe('POST /auth/login without 2FA', () => {
-  it('completes the login with the §2.10 user', async ({ panel }) => {
+  it("completes the login with the signed-in user's account fields", async ({ panel }) => {
     const user = await panel.user({ username: 'alice', email: 'alice@example.com' });
     const res = await login(panel, new CookieJar(), 'alice');
     expect(res.statusCode).toBe(200);
@@ -100,7 +100,7 @@ describe('POST /auth/login without 2FA', () => {
 });
 
 describe('POST /auth/login failures', () => {
-  it('answers unknown user, wrong password and wrong 2FA password identically (T-AUTH-1)', async ({ panel }) => {
+  it('answers unknown user, wrong password and wrong 2FA password identically (no account enumeration)', async ({ panel }) => {
     await panel.user({ username: 'plain' });
     const twoFactor = await panel.user({ username: 'guarded' });
     await panel.enableTotp(twoFactor);
@@ -165,7 +165,7 @@ describe('POST /auth/logout', () => {
     expect(names.sort()).toEqual([panel.config.sessionCookie, 'XSRF-TOKEN'].sort());
   });
 
-  it('makes the old cookie worthless (T-SESS-2)', async ({ panel }) => {
+  it('makes the old cookie worthless (a cookie replayed after logout gets 401)', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
     await login(panel, jar, 'alice');
@@ -199,14 +199,14 @@ describe('POST /auth/logout', () => {
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
-  it('answers 401 to a bearer key and sets no cookie (T-SESS-3)', async ({ panel }) => {
+  it('answers 401 to a bearer key and sets no cookie (a key never becomes a session)', async ({ panel }) => {
     const user = await panel.user();
     const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: await panel.bearerHeaders(user) });
     expect(res.statusCode).toBe(401);
     expect(res.cookies).toEqual([]);
   });
 
-  it('is not reachable with GET (T-CSRF-1)', async ({ panel }) => {
+  it('is not reachable with GET (a link cannot sign a user out)', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);
     const res = await panel.app.inject({ method: 'GET', url: '/auth/logout', headers });

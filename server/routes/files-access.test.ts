@@ -6,8 +6,9 @@ import { test } from '../test/fixtures';
 
 /*
  * Access on every file endpoint: 401 signed out, 404 for a stranger (never 403), 409 for a
- * suspended server, 403 for a subuser lacking the endpoint's permission (pterodactyl-facts §9.3),
- * success for a subuser holding exactly that permission. Refusals change nothing on disk.
+ * suspended server, 403 for a subuser lacking the one permission the endpoint needs (the table
+ * below; decompressing needs file.create, not file.archive), success for a subuser holding exactly
+ * that permission. Refusals change nothing on disk.
  */
 
 const boundary = 'aerieBoundary';

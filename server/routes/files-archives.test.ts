@@ -8,9 +8,9 @@ import { CANARY_S2, expectRefused } from '../test/files-support';
 import { test } from '../test/fixtures';
 
 /*
- * attacks.md T-ARC: hostile archives are built here (no binary fixtures). Every refusal is a 4xx
- * with nothing written into S1 (beyond the archive itself), no staging directory left behind and
- * nothing changed outside S1.
+ * Decompressing a hostile archive never writes outside S1. The archives are built here (no binary
+ * fixtures). Every refusal is a 4xx with nothing written into S1 (beyond the archive itself), no
+ * staging directory left behind and nothing changed outside S1.
  */
 
 type Member = {
@@ -105,7 +105,7 @@ it.afterEach(({ files: f }) => {
 
 const gz = (b: Buffer) => zlib.gzipSync(b);
 
-describe('T-ARC hostile tar and tar.gz members', () => {
+describe('hostile tar and tar.gz members', () => {
   const hostile = (s2: string): [string, Member[]][] => [
     [
       '../ member',
@@ -270,7 +270,7 @@ describe('T-ARC hostile tar and tar.gz members', () => {
   });
 });
 
-describe('T-ARC hostile zip members', () => {
+describe('hostile zip members', () => {
   it('refuses ../, absolute, backslash, symlink and special members with nothing written', async ({ files: f, expectNothingWritten }) => {
     const s2 = f.s2.uuid;
     const cases: { name: string; body?: string; mode?: number }[][] = [

@@ -6,9 +6,10 @@ import { CANARY_HOST, CANARY_S2, expectRefused } from '../test/files-support';
 import { it } from '../test/fixtures';
 
 /*
- * attacks.md T-FS-1 (traversal in every path field), T-FS-2 (planted links), T-FS-3 (delete
- * through links), T-FS-4 (root protection). Every refusal is a 4xx error document without canary
- * bytes, and nothing outside S1's volume changes.
+ * No file endpoint reaches outside S1's volume: not by traversal in any path field, not through
+ * links a tenant planted, not by deleting through a link, and the volume's root itself can be
+ * neither renamed nor deleted. Every refusal is a 4xx error document without canary bytes, and
+ * nothing outside S1's volume changes.
  */
 
 /** What lies outside S1, taken before each test (and again once links are planted). */
@@ -30,7 +31,7 @@ function multipart(filename: string, content = 'UP'): { raw: string; headers: Re
   };
 }
 
-describe('T-FS-1 traversal in every path field', () => {
+describe('traversal in every path field', () => {
   const escapes = (s2: string) => [
     `../${s2}/canary.txt`,
     '../../host/canary.txt',
@@ -139,7 +140,7 @@ describe('T-FS-1 traversal in every path field', () => {
   });
 });
 
-describe('T-FS-2 planted links', () => {
+describe('planted links', () => {
   it.beforeEach(({ files: f }) => {
     f.link('L', path.join(f.v2, 'canary.txt'));
     f.link('LH', f.hostCanary);
@@ -239,7 +240,7 @@ describe('T-FS-2 planted links', () => {
   });
 });
 
-describe('T-FS-3 delete through links and T-FS-4 root protection', () => {
+describe('delete through links and root protection', () => {
   it.beforeEach(({ files: f }) => {
     f.link('L', path.join(f.v2, 'canary.txt'));
     f.link('DL', f.v2);

@@ -8,7 +8,7 @@ import type { FileFixture } from '../test/files-support';
 import { it } from '../test/fixtures';
 
 /*
- * attacks.md T-DOS-3 (a disk limit on every write path) and T-DOS-6 (hard links count once).
+ * A server's disk limit holds on every write path, and hard links to one file count once.
  * S1 gets a 1 MiB limit; usage is measured here independently (allocated blocks, each inode
  * once) and the headroom is set exactly with a filler file. ext4 and tmpfs allocate 4 KiB
  * blocks, so a file of N bytes costs N rounded up to 4 KiB: "1 byte over" is a body one byte
@@ -102,7 +102,7 @@ const paths: [string, (f: FileFixture, size: number) => void, (f: FileFixture, s
   ['decompress', (f, size) => f.put('a.tar.gz', tarGzOf(size)), (f) => f.call('POST', 'decompress', { body: { root: '/', file: 'a.tar.gz' } })],
 ];
 
-describe('T-DOS-3 every write path stops at the disk limit', () => {
+describe('every write path stops at the disk limit', () => {
   it.for(paths)(
     '%s: 1 byte and 10× over the headroom are refused with nothing left; exactly the headroom fits',
     async ([_label, prepare, run], { files: f }) => {
@@ -204,7 +204,7 @@ describe('T-DOS-3 every write path stops at the disk limit', () => {
   });
 });
 
-describe('T-DOS-6 hard links count once', () => {
+describe('hard links count once', () => {
   it('does not count 200 links to one file 200 times', async ({ files: f }) => {
     f.put('world/big.dat', Buffer.alloc(256 * 1024, 7));
     fs.mkdirSync(path.join(f.v1, 'links'));

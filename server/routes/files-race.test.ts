@@ -6,9 +6,10 @@ import { CANARY_S2 } from '../test/files-support';
 import { test } from '../test/fixtures';
 
 /*
- * attacks.md T-FS-RACE (grey-box): a separate process keeps swapping S1's `dir` between a real
- * directory and a symlink to S2's volume while requests hammer paths below it. A
- * check-then-use implementation leaks or writes S2's files here; a handle-based walk never does.
+ * A path swapped while a request walks it never leads the request outside the volume (grey-box):
+ * a separate process keeps swapping S1's `dir` between a real directory and a symlink to S2's
+ * volume while requests hammer paths below it. A check-then-use implementation leaks or writes
+ * S2's files here; a handle-based walk never does.
  */
 
 const SWAPPER = `

@@ -39,7 +39,11 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?type=owner')).toEqual(['Mine']);
   });
 
-  it('shows a subuser only the servers shared with them, whatever the scope or filter (T-AZ-1)', async ({ panel, owner, names }) => {
+  it("shows a subuser only the servers shared with them, whatever the scope or filter (no listing other tenants' servers)", async ({
+    panel,
+    owner,
+    names,
+  }) => {
     const sub = await panel.user();
     const s1 = await panel.server(owner, { name: 'S1' });
     const s2 = await panel.server(owner, { name: 'S2' });

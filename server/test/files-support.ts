@@ -5,9 +5,9 @@ import { expect } from 'vitest';
 import type { TestPanel } from './harness';
 
 /*
- * Fixtures of attacks.md §0 for the file routes: OWNER_A owns S1, OWNER_B owns S2 (a sibling
- * volume holding CANARY-S2), CANARY-HOST sits outside every volume, and `snapshot()` hashes
- * everything outside S1's volume so a test can assert that nothing there changed.
+ * The file routes' fixture: OWNER_A owns S1, OWNER_B owns S2 (a sibling volume holding
+ * CANARY-S2), CANARY-HOST sits outside every volume, and `snapshot()` hashes everything outside
+ * S1's volume so a test can assert that nothing there changed.
  */
 
 export const CANARY_S2 = 'CANARY-S2';

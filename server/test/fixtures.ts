@@ -12,7 +12,7 @@ import { makeTestPanel, type TestPanel } from './harness';
  *
  *   test('…', async ({ panel }) => …)                         a default panel
  *   test('…', async ({ makePanel }) => makePanel({ … }))      panels with other config
- *   test('…', async ({ files }) => …)                         the attacks.md §0 file fixture
+ *   test('…', async ({ files }) => …)                         the file fixture: two owners, their servers, canaries
  *   test('…', async ({ makeFiles }) => makeFiles({ … }))      the same on a panel with other config
  *   test('…', async ({ tempDir }) => …)                       an empty directory of its own
  *   test('…', async ({ database }) => …)                      a migrated database with no panel around it

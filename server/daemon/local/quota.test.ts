@@ -24,7 +24,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
   return error instanceof DaemonError ? error.kind : String(error);
 }
 
-describe('measureUsage (T-DOS-6)', () => {
+describe('measureUsage (sparse files count their blocks, hard links once)', () => {
   it('counts allocated blocks, each inode once, never through a link, names that are not UTF-8 included', async ({ vol, allocated }) => {
     const v = vol.root;
     fs.writeFileSync(path.join(v, 'big.dat'), Buffer.alloc(64 * 1024, 1));
