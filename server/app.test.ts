@@ -1,26 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from './app';
-import { makeTestPanel, type TestPanel } from './test/harness';
+import { it } from './test/fixtures';
 
 describe('app', () => {
-  let panel: TestPanel;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-  });
-  afterEach(async () => {
-    await panel.close();
-  });
-
-  it('answers an unknown API route with a 404 error document', async () => {
+  it('answers an unknown API route with a 404 error document', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/nope' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ errors: [{ code: 'NotFoundHttpException', status: '404', detail: expect.any(String) }] });
   });
 
-  it('answers malformed JSON with a 400 error document', async () => {
+  it('answers malformed JSON with a 400 error document', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.bearerHeaders(user);
     const res = await panel.app.inject({
@@ -33,14 +24,14 @@ describe('app', () => {
     expect(res.json().errors[0].code).toBe('BadRequestHttpException');
   });
 
-  it('creates servers with a primary allocation and a volume', async () => {
+  it('creates servers with a primary allocation and a volume', async ({ panel }) => {
     const owner = await panel.user();
     const server = await panel.server(owner);
     expect(server.uuid_short).toBe(server.uuid.slice(0, 8));
     expect(server.allocation_id).not.toBeNull();
   });
 
-  it('answers a body over the limit with 413 and an error document', async () => {
+  it('answers a body over the limit with 413 and an error document', async ({ panel }) => {
     const res = await panel.app.inject({
       method: 'POST',
       url: '/auth/login',
@@ -51,7 +42,7 @@ describe('app', () => {
     expect(res.json().errors[0]).toMatchObject({ status: '413', code: 'PayloadTooLargeHttpException' });
   });
 
-  it('sends security headers on every answer', async () => {
+  it('sends security headers on every answer', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
@@ -59,7 +50,7 @@ describe('app', () => {
     expect(String(res.headers['content-security-policy'])).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
-  it('refuses a cookie-authenticated API change without the CSRF header (419) and changes nothing', async () => {
+  it('refuses a cookie-authenticated API change without the CSRF header (419) and changes nothing', async ({ panel }) => {
     const owner = await panel.user();
     const server = await panel.server(owner);
     const { cookie, 'x-xsrf-token': token } = await panel.sessionHeaders(owner);
@@ -76,7 +67,7 @@ describe('app', () => {
     expect(fs.existsSync(path.join(panel.daemon.volumePath(server.uuid), 'made-by-csrf'))).toBe(true);
   });
 
-  it('needs no CSRF header from a bearer API key, which never gets a session cookie', async () => {
+  it('needs no CSRF header from a bearer API key, which never gets a session cookie', async ({ panel }) => {
     const owner = await panel.user();
     const server = await panel.server(owner);
     const res = await panel.app.inject({
@@ -89,7 +80,7 @@ describe('app', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
-  it('answers 401 before 404 for a signed-out caller on an unknown server', async () => {
+  it('answers 401 before 404 for a signed-out caller on an unknown server', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/servers/deadbeef' });
     expect(res.statusCode).toBe(401);
     expect(res.json().errors[0].code).toBe('AuthenticationException');
@@ -97,10 +88,8 @@ describe('app', () => {
 });
 
 describe('app with a built SPA', () => {
-  it('serves index.html for page URLs and error documents for API URLs', async () => {
-    const spaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-spa-'));
+  it('serves index.html for page URLs and error documents for API URLs', async ({ panel, tempDir: spaDir }) => {
     fs.writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Aerie</title>');
-    const panel = await makeTestPanel();
     const app = await buildApp({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock, spaDir });
     try {
       const page = await app.inject({ method: 'GET', url: '/server/abcd1234/files/world' });
@@ -112,8 +101,6 @@ describe('app with a built SPA', () => {
       expect(apiMiss.json().errors[0].code).toBe('NotFoundHttpException');
     } finally {
       await app.close();
-      await panel.close();
-      fs.rmSync(spaDir, { recursive: true, force: true });
     }
   });
 });

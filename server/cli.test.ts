@@ -1,43 +1,32 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestDatabase, type Db } from './db';
+import { describe, expect } from 'vitest';
 import { LocalDaemon } from './daemon/local';
 import { nodeDaemons } from './services/node-daemons';
 import { fixedClock } from './lib/time';
 import { CliError, runCli, type CliDeps } from './cli/commands';
 import { verifyPassword } from './services/users';
+import { test } from './test/fixtures';
 
-let dataDir: string;
-let db: Db;
-let deps: CliDeps;
-
-beforeEach(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-cli-'));
-  db = await openTestDatabase();
-  deps = { db, nodes: nodeDaemons(new LocalDaemon(dataDir)), clock: fixedClock('2026-03-01T12:00:00Z') };
-});
-
-afterEach(async () => {
-  await db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-const run = (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;
-
-async function failure(argv: string[]): Promise<{ message: string; exitCode: number }> {
-  try {
-    await runCli(argv, deps);
-  } catch (error) {
-    return { message: (error as Error).message, exitCode: error instanceof CliError ? error.exitCode : 1 };
-  }
-  throw new Error(`expected ${argv.join(' ')} to fail`);
-}
+const it = test
+  .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
+    return { db: database, nodes: nodeDaemons(new LocalDaemon(tempDir)), clock: fixedClock('2026-03-01T12:00:00Z') };
+  })
+  .extend('run', async ({ deps }) => {
+    return (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;
+  })
+  .extend('failure', async ({ deps }) => async (argv: string[]): Promise<{ message: string; exitCode: number }> => {
+    try {
+      await runCli(argv, deps);
+    } catch (error) {
+      return { message: (error as Error).message, exitCode: error instanceof CliError ? error.exitCode : 1 };
+    }
+    throw new Error(`expected ${argv.join(' ')} to fail`);
+  });
 
 describe('admin CLI commands', () => {
-  it('creates a user and reports it without secrets', async () => {
+  it('creates a user and reports it without secrets', async ({ run, database: db }) => {
     const user = await run(
       'user:create',
       '--email',
@@ -57,13 +46,13 @@ describe('admin CLI commands', () => {
     expect(await verifyPassword(row.password_hash, 'pw-123456')).toBe(true);
   });
 
-  it('refuses a duplicate user and a missing option', async () => {
+  it('refuses a duplicate user and a missing option', async ({ run, failure }) => {
     await run('user:create', '--email', 'a@example.com', '--username', 'a', '--password', 'x');
     expect((await failure(['user:create', '--email', 'A@example.com', '--username', 'b', '--password', 'x'])).message).toMatch(/already exists/);
     expect(await failure(['user:create', '--email', 'c@example.com', '--password', 'x'])).toEqual({ message: 'Missing --username.', exitCode: 2 });
   });
 
-  it('turns on TOTP and returns the secret and ten recovery tokens', async () => {
+  it('turns on TOTP and returns the secret and ten recovery tokens', async ({ run, database: db }) => {
     await run('user:create', '--email', 'b@example.com', '--username', 'b', '--password', 'x');
     const out = await run('user:2fa', '--email', 'b@example.com');
     expect(out.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -72,7 +61,7 @@ describe('admin CLI commands', () => {
     expect(row.use_totp).toBe(1);
   });
 
-  it('creates a server with a primary allocation and changes its status', async () => {
+  it('creates a server with a primary allocation and changes its status', async ({ run, failure, tempDir: dataDir }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'Lobby', '--memory', '2048');
     expect(server).toMatchObject({ name: 'Lobby', owner: 'o@example.com', allocation: '127.0.0.1:25565', status: null });
@@ -86,7 +75,7 @@ describe('admin CLI commands', () => {
     expect((await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--memory', 'lots'])).message).toMatch(/whole number/);
   });
 
-  it('creates a numbered fleet of servers in one call with --count', async () => {
+  it('creates a numbered fleet of servers in one call with --count', async ({ run, failure }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
     const out = await run('server:create', '--owner', 'o@example.com', '--name', 'Fleet', '--count', '12');
     const servers = out.servers as { name: string; allocation: string }[];
@@ -95,7 +84,7 @@ describe('admin CLI commands', () => {
     expect((await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--count', '0'])).exitCode).toBe(2);
   });
 
-  it('adds a subuser with normalised permissions and creates an API key', async () => {
+  it('adds a subuser with normalised permissions and creates an API key', async ({ run }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
     const sub = await run(
@@ -113,14 +102,14 @@ describe('admin CLI commands', () => {
     expect(key.token).toMatch(/^ptlc_[A-Za-z0-9]{48}$/);
   });
 
-  it('answers an unknown command or option with the usage', async () => {
+  it('answers an unknown command or option with the usage', async ({ failure }) => {
     const unknown = await failure(['user:delete']);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.message).toMatch(/Unknown command "user:delete"[\s\S]*Usage:/);
     expect((await failure(['user:2fa', '--mail', 'x'])).message).toMatch(/Unknown option '--mail'/);
   });
 
-  it("imports a server's activity with its own times and actors, all or nothing", async () => {
+  it("imports a server's activity with its own times and actors, all or nothing", async ({ run, failure, database: db, tempDir: dataDir }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
     const file = path.join(dataDir, 'activity.json');
@@ -171,7 +160,7 @@ describe('admin CLI commands', () => {
     ).toEqual({ n: 3 });
   });
 
-  it('seeds demo data only into an empty panel', async () => {
+  it('seeds demo data only into an empty panel', async ({ run, failure }) => {
     const summary = await run('demo');
     expect(summary.accounts).toHaveLength(2);
     expect((await failure(['demo'])).message).toMatch(/already has users/);
@@ -179,7 +168,7 @@ describe('admin CLI commands', () => {
 });
 
 describe('admin CLI process', () => {
-  it('prints one JSON object as its last line, and a one-line error otherwise', () => {
+  it('prints one JSON object as its last line, and a one-line error otherwise', ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const tsx = path.resolve('node_modules/.bin/tsx');
     const out = execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'p@example.com', '--username', 'p', '--password', 'x'], {
@@ -195,7 +184,7 @@ describe('admin CLI process', () => {
     expect(bad.stderr.trim()).toBe('No user with email nobody@example.com.');
   });
 
-  it('activity:import reads the entries from standard input with --file -', { timeout: 60_000 }, () => {
+  it('activity:import reads the entries from standard input with --file -', { timeout: 60_000 }, ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const tsx = path.resolve('node_modules/.bin/tsx');
     const cli = (args: string[], input?: string) => {

@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { describe, expect } from 'vitest';
+import { it } from '../test/fixtures';
 import { connectOrigins } from './security-headers';
 
 describe('the client API rate limit', () => {
-  let panel: TestPanel | undefined;
-  afterEach(async () => {
-    await panel?.close();
-    panel = undefined;
-  });
-
-  it('answers 429 with Retry-After and an error document once a user passes the limit, and counts per user', async () => {
-    panel = await makeTestPanel({ apiRateLimit: 3 });
+  it('answers 429 with Retry-After and an error document once a user passes the limit, and counts per user', async ({ makePanel }) => {
+    const panel = await makePanel({ apiRateLimit: 3 });
     const alice = await panel.bearerHeaders(await panel.user());
     const bob = await panel.bearerHeaders(await panel.user());
     for (let i = 0; i < 3; i += 1) expect((await panel.app.inject({ url: '/api/client', headers: alice })).statusCode).toBe(200);
@@ -25,17 +19,17 @@ describe('the client API rate limit', () => {
     expect((await panel.app.inject({ url: '/sanctum/csrf-cookie', headers: alice })).statusCode).toBe(204);
   });
 
-  it('counts signed-out requests per address', async () => {
-    panel = await makeTestPanel({ apiRateLimit: 2 });
-    const from = (ip: string) => panel?.app.inject({ url: '/api/client', remoteAddress: ip });
+  it('counts signed-out requests per address', async ({ makePanel }) => {
+    const panel = await makePanel({ apiRateLimit: 2 });
+    const from = (ip: string) => panel.app.inject({ url: '/api/client', remoteAddress: ip });
     expect((await from('203.0.113.1'))?.statusCode).toBe(401);
     expect((await from('203.0.113.1'))?.statusCode).toBe(401);
     expect((await from('203.0.113.1'))?.statusCode).toBe(429);
     expect((await from('203.0.113.2'))?.statusCode).toBe(401);
   });
 
-  it('is off when the limit is 0', async () => {
-    panel = await makeTestPanel({ apiRateLimit: 0 });
+  it('is off when the limit is 0', async ({ makePanel }) => {
+    const panel = await makePanel({ apiRateLimit: 0 });
     const headers = await panel.bearerHeaders(await panel.user());
     for (let i = 0; i < 5; i += 1) expect((await panel.app.inject({ url: '/api/client', headers })).statusCode).toBe(200);
     expect(panel.app.hasDecorator('rateLimit')).toBe(false);
@@ -43,17 +37,11 @@ describe('the client API rate limit', () => {
 });
 
 describe('security headers', () => {
-  it('promise HTTPS (HSTS) only when the panel says it is served over HTTPS', async () => {
-    const plain = await makeTestPanel();
-    const secure = await makeTestPanel({ secureCookies: true });
-    try {
-      expect((await plain.app.inject({ url: '/api/client' })).headers['strict-transport-security']).toBeUndefined();
-      expect(String((await secure.app.inject({ url: '/api/client' })).headers['strict-transport-security'])).toContain('max-age=');
-      expect((await plain.app.inject({ url: '/api/client' })).headers['referrer-policy']).toBe('same-origin');
-    } finally {
-      await plain.close();
-      await secure.close();
-    }
+  it('promise HTTPS (HSTS) only when the panel says it is served over HTTPS', async ({ panel: plain, makePanel }) => {
+    const secure = await makePanel({ secureCookies: true });
+    expect((await plain.app.inject({ url: '/api/client' })).headers['strict-transport-security']).toBeUndefined();
+    expect(String((await secure.app.inject({ url: '/api/client' })).headers['strict-transport-security'])).toContain('max-age=');
+    expect((await plain.app.inject({ url: '/api/client' })).headers['referrer-policy']).toBe('same-origin');
   });
 
   it('let the SPA connect to each remote node over http(s) and ws(s), and to nothing else', () => {
@@ -67,19 +55,14 @@ describe('security headers', () => {
 });
 
 describe('query filters', () => {
-  it('refuse unknown filters where an endpoint has filters, and ignore stray keys where it has none', async () => {
-    const panel = await makeTestPanel();
-    try {
-      const owner = await panel.user();
-      const server = await panel.server(owner);
-      const headers = await panel.bearerHeaders(owner);
-      const activity = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/activity?filter[ip]=1`, headers });
-      expect(activity.statusCode).toBe(400);
-      expect(activity.json().errors[0].code).toBe('InvalidFilterQuery');
-      const files = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/list?filter[ip]=1`, headers });
-      expect(files.statusCode).toBe(200);
-    } finally {
-      await panel.close();
-    }
+  it('refuse unknown filters where an endpoint has filters, and ignore stray keys where it has none', async ({ panel }) => {
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    const headers = await panel.bearerHeaders(owner);
+    const activity = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/activity?filter[ip]=1`, headers });
+    expect(activity.statusCode).toBe(400);
+    expect(activity.json().errors[0].code).toBe('InvalidFilterQuery');
+    const files = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/list?filter[ip]=1`, headers });
+    expect(files.statusCode).toBe(200);
   });
 });

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { test } from '../test/fixtures';
 import { ensureSpaBuilt, spaStaleReason } from './spa-build';
 
-let root: string;
-
-function write(rel: string, mtimeSeconds: number): void {
+function writeAt(root: string, rel: string, mtimeSeconds: number): void {
   const file = path.join(root, rel);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, rel);
@@ -15,26 +13,29 @@ function write(rel: string, mtimeSeconds: number): void {
   for (let dir = path.dirname(file); dir.startsWith(root) && dir !== root; dir = path.dirname(dir)) fs.utimesSync(dir, 1000, 1000);
 }
 
-beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-spa-'));
-  write('src/main.tsx', 2000);
-  write('index.html', 2000);
-  write('vite.config.ts', 2000);
-  write('public/favicon.svg', 2000);
-});
+/** A project root with sources and no build; `write` adds a file to it with the given mtime. */
+const it = test
+  .extend('root', async ({ tempDir: root }) => {
+    writeAt(root, 'src/main.tsx', 2000);
+    writeAt(root, 'index.html', 2000);
+    writeAt(root, 'vite.config.ts', 2000);
+    writeAt(root, 'public/favicon.svg', 2000);
+    return root;
+  })
+  .extend('write', async ({ root }) => {
+    return (rel: string, mtimeSeconds: number) => writeAt(root, rel, mtimeSeconds);
+  });
 
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
-
-it('asks for a build when dist/index.html is missing', () => {
+it('asks for a build when dist/index.html is missing', ({ root }) => {
   expect(spaStaleReason(root)).toBe('dist/index.html is missing');
 });
 
-it('is satisfied by a build newer than every source', () => {
+it('is satisfied by a build newer than every source', ({ root, write }) => {
   write('dist/index.html', 3000);
   expect(spaStaleReason(root)).toBeNull();
 });
 
-it('notices a newer file deep in src/, in public/ or the vite config', () => {
+it('notices a newer file deep in src/, in public/ or the vite config', ({ root, write }) => {
   write('dist/index.html', 3000);
   write('src/features/auth/sign-in-page.tsx', 4000);
   expect(spaStaleReason(root)).toBe('src changed since the last build');
@@ -46,7 +47,7 @@ it('notices a newer file deep in src/, in public/ or the vite config', () => {
   expect(spaStaleReason(root)).toBe('vite.config.ts changed since the last build');
 });
 
-it('does not build when AERIE_SKIP_BUILD=1', async () => {
+it('does not build when AERIE_SKIP_BUILD=1', async ({ root }) => {
   expect(await ensureSpaBuilt({ root, env: { AERIE_SKIP_BUILD: '1' }, log: () => {} })).toBe(false);
   expect(fs.existsSync(path.join(root, 'dist'))).toBe(false);
 });

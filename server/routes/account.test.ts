@@ -1,17 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { accountSchema, PERMISSION_GROUPS, systemPermissionsSchema } from '../../src/contract';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { it } from '../test/fixtures';
 
 describe('account and permission catalogue', () => {
-  let panel: TestPanel;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-  });
-  afterEach(async () => {
-    await panel.close();
-  });
-
-  it('returns the signed-in account', async () => {
+  it('returns the signed-in account', async ({ panel }) => {
     const user = await panel.user({ email: 'ann@example.com', username: 'ann' });
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/account', headers: await panel.sessionHeaders(user) });
     expect(res.statusCode).toBe(200);
@@ -29,20 +21,20 @@ describe('account and permission catalogue', () => {
     });
   });
 
-  it('reports a root admin as admin, also over a bearer key', async () => {
+  it('reports a root admin as admin, also over a bearer key', async ({ panel }) => {
     const admin = await panel.user({ admin: true });
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/account', headers: await panel.bearerHeaders(admin) });
     expect(res.statusCode).toBe(200);
     expect(accountSchema.parse(res.json()).attributes.admin).toBe(true);
   });
 
-  it('answers 401 for the account without credentials', async () => {
+  it('answers 401 for the account without credentials', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/account' });
     expect(res.statusCode).toBe(401);
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
-  it('describes every permission group and key in spec order', async () => {
+  it('describes every permission group and key in spec order', async ({ panel }) => {
     const user = await panel.user();
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/permissions', headers: await panel.bearerHeaders(user) });
     expect(res.statusCode).toBe(200);
@@ -56,7 +48,7 @@ describe('account and permission catalogue', () => {
     }
   });
 
-  it('answers 401 for the permission catalogue without credentials', async () => {
+  it('answers 401 for the permission catalogue without credentials', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client/permissions' });
     expect(res.statusCode).toBe(401);
   });

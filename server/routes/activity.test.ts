@@ -1,28 +1,18 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { activityLogListSchema, type ActivityEvent } from '../../src/contract';
-import type { ServerRow, UserRow } from '../db/schema';
+import type { UserRow } from '../db/schema';
 import { logActivity } from '../services/activity';
 import { setServerStatus } from '../services/servers';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { test } from '../test/fixtures';
 
-describe('GET /api/client/servers/{server}/activity', () => {
-  let panel: TestPanel;
-  let owner: UserRow;
-  let server: ServerRow;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-    owner = await panel.user();
-    server = await panel.server(owner);
-  });
-  afterEach(async () => {
-    await panel.close();
-  });
+type LogOptions = { actor?: UserRow | null; ip?: string; properties?: Record<string, unknown>; at?: string; serverId?: number };
 
-  async function log(
-    event: ActivityEvent,
-    opts: { actor?: UserRow | null; ip?: string; properties?: Record<string, unknown>; at?: string; serverId?: number } = {},
-  ) {
+const it = test
+  .extend('owner', async ({ panel }) => panel.user())
+  .extend('server', async ({ panel, owner }) => panel.server(owner))
+  /** Writes an activity entry on the server, by its owner unless told otherwise. */
+  .extend('log', async ({ panel, owner, server }) => async (event: ActivityEvent, opts: LogOptions = {}) => {
     await logActivity(panel.db, {
       event,
       ip: opts.ip ?? '203.0.113.7',
@@ -31,28 +21,29 @@ describe('GET /api/client/servers/{server}/activity', () => {
       subjects: [{ type: 'server', id: opts.serverId ?? server.id }],
       timestamp: new Date(opts.at ?? panel.clock.now().toISOString()),
     });
-  }
-  async function get(user: UserRow, query = '') {
+  })
+  .extend('get', async ({ panel, server }) => async (user: UserRow, query = '') => {
     return panel.app.inject({ method: 'GET', url: `/api/client/servers/${server.uuid}/activity${query}`, headers: await panel.bearerHeaders(user) });
-  }
-  async function entries(user: UserRow, query = '') {
+  })
+  .extend('entries', async ({ get }) => async (user: UserRow, query = '') => {
     const res = await get(user, query);
     expect(res.statusCode).toBe(200);
     return activityLogListSchema.parse(res.json());
-  }
+  });
 
-  it('answers 401 without credentials', async () => {
+describe('GET /api/client/servers/{server}/activity', () => {
+  it('answers 401 without credentials', async ({ panel, server }) => {
     const res = await panel.app.inject({ method: 'GET', url: `/api/client/servers/${server.uuid}/activity` });
     expect(res.statusCode).toBe(401);
   });
 
-  it('answers 404 to a stranger', async () => {
+  it('answers 404 to a stranger', async ({ panel, get }) => {
     const res = await get(await panel.user());
     expect(res.statusCode).toBe(404);
     expect(res.json().errors[0].code).toBe('NotFoundHttpException');
   });
 
-  it('answers 403 to a subuser without activity.read', async () => {
+  it('answers 403 to a subuser without activity.read', async ({ panel, server, get }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['control.console']);
     const res = await get(sub);
@@ -60,14 +51,14 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].code).toBe('AccessDeniedHttpException');
   });
 
-  it('answers 409 while the server is suspended', async () => {
+  it('answers 409 while the server is suspended', async ({ panel, owner, server, get }) => {
     await setServerStatus(panel.db, server.uuid, 'suspended', panel.clock.now());
     const res = await get(owner);
     expect(res.statusCode).toBe(409);
     expect(res.json().errors[0].code).toBe('ServerStateConflictException');
   });
 
-  it("lists only this server's entries, newest first, shaped as activity_log", async () => {
+  it("lists only this server's entries, newest first, shaped as activity_log", async ({ panel, owner, log, entries }) => {
     const other = await panel.server(owner);
     await log('server:power.start', { at: '2026-03-01T10:00:00Z' });
     await log('server:console.command', { at: '2026-03-01T11:00:00Z', properties: { command: 'say hi' } });
@@ -89,26 +80,26 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(body.data[1]?.attributes.id).toBe(createHash('sha1').update('1').digest('hex'));
   });
 
-  it('sorts oldest first with sort=timestamp', async () => {
+  it('sorts oldest first with sort=timestamp', async ({ owner, log, entries }) => {
     await log('server:power.start', { at: '2026-03-01T10:00:00Z' });
     await log('server:power.stop', { at: '2026-03-01T09:00:00Z' });
     const body = await entries(owner, '?sort=timestamp');
     expect(body.data.map((e) => e.attributes.event)).toEqual(['server:power.stop', 'server:power.start']);
   });
 
-  it('rejects an unknown sort with 422 on sort', async () => {
+  it('rejects an unknown sort with 422 on sort', async ({ owner, get }) => {
     const res = await get(owner, '?sort=event');
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0].source).toEqual({ field: 'sort' });
   });
 
-  it('rejects an unknown filter with 400 InvalidFilterQuery', async () => {
+  it('rejects an unknown filter with 400 InvalidFilterQuery', async ({ owner, get }) => {
     const res = await get(owner, '?filter[ip]=1.2.3.4');
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].code).toBe('InvalidFilterQuery');
   });
 
-  it('filters by a case-insensitive part of the event name, wildcards literal', async () => {
+  it('filters by a case-insensitive part of the event name, wildcards literal', async ({ owner, log, entries }) => {
     await log('server:power.start');
     await log('server:console.command');
     await log('server:file.create-directory');
@@ -117,7 +108,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect((await entries(owner, '?filter[event]=%25')).data).toEqual([]);
   });
 
-  it('pages with per_page, reporting the total', async () => {
+  it('pages with per_page, reporting the total', async ({ owner, log, entries }) => {
     for (let i = 0; i < 5; i += 1) await log('server:power.start', { at: `2026-03-01T0${i}:00:00Z` });
     const body = await entries(owner, '?per_page=2&page=3');
     expect(body.data).toHaveLength(1);
@@ -131,19 +122,19 @@ describe('GET /api/client/servers/{server}/activity', () => {
     });
   });
 
-  it('rejects per_page above 100 with 422 on per_page', async () => {
+  it('rejects per_page above 100 with 422 on per_page', async ({ owner, get }) => {
     const res = await get(owner, '?per_page=101');
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0].source).toEqual({ field: 'per_page' });
   });
 
-  it('omits relationships without include=actor', async () => {
+  it('omits relationships without include=actor', async ({ owner, log, entries }) => {
     await log('server:power.start');
     const body = await entries(owner);
     expect(body.data[0]?.attributes).not.toHaveProperty('relationships');
   });
 
-  it('includes the actor as a user resource with include=actor', async () => {
+  it('includes the actor as a user resource with include=actor', async ({ owner, log, entries }) => {
     await log('server:power.start');
     const body = await entries(owner, '?include=actor');
     expect(body.data[0]?.attributes.relationships?.actor).toEqual({
@@ -162,19 +153,25 @@ describe('GET /api/client/servers/{server}/activity', () => {
     });
   });
 
-  it('includes a null_resource actor for entries without one', async () => {
+  it('includes a null_resource actor for entries without one', async ({ owner, log, entries }) => {
     await log('server:backup.complete', { actor: null, properties: { name: 'nightly' } });
     const body = await entries(owner, '?include=actor');
     expect(body.data[0]?.attributes.relationships?.actor).toEqual({ object: 'null_resource', attributes: null });
   });
 
-  it('rejects an unsupported include with 422', async () => {
+  it('rejects an unsupported include with 422', async ({ owner, get }) => {
     const res = await get(owner, '?include=server');
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0].source).toEqual({ field: 'include' });
   });
 
-  it("hides other users' IPs from a subuser but shows their own (T-LEAK-1)", async () => {
+  it("hides other users' IPs from a subuser but shows their own (an IP is shown only to its actor or an admin)", async ({
+    panel,
+    owner,
+    server,
+    log,
+    entries,
+  }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['activity.read']);
     await log('server:power.start', { actor: owner, ip: '198.51.100.1', properties: { ip: '198.51.100.1' } });
@@ -186,32 +183,32 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(JSON.stringify(body)).not.toContain('198.51.100.1');
   });
 
-  it("shows a root admin the top-level IP but not another actor's properties.ip", async () => {
+  it("shows a root admin the top-level IP but not another actor's properties.ip", async ({ panel, owner, log, entries }) => {
     const admin = await panel.user({ admin: true });
     await log('server:power.start', { actor: owner, ip: '198.51.100.1', properties: { ip: '198.51.100.9' } });
     const body = await entries(admin);
     expect(body.data[0]?.attributes).toMatchObject({ ip: '198.51.100.1', properties: { ip: '[hidden]' } });
   });
 
-  it('adds a count for one array property and normalises the directory', async () => {
+  it('adds a count for one array property and normalises the directory', async ({ owner, log, entries }) => {
     await log('server:file.delete', { properties: { directory: 'plugins//x', files: ['a.jar', 'b.jar'] } });
     const body = await entries(owner);
     expect(body.data[0]?.attributes.properties).toEqual({ directory: '/plugins/x/', files: ['a.jar', 'b.jar'], count: 2 });
   });
 
-  it('keeps a _count per array when there are several', async () => {
+  it('keeps a _count per array when there are several', async ({ owner, log, entries }) => {
     await log('server:sftp.rename', { properties: { old: ['a'], new: ['b', 'c'] } });
     const body = await entries(owner);
     expect(body.data[0]?.attributes.properties).toEqual({ old: ['a'], old_count: 1, new: ['b', 'c'], new_count: 2 });
   });
 
-  it('flags properties the description does not show as additional metadata', async () => {
+  it('flags properties the description does not show as additional metadata', async ({ owner, log, entries }) => {
     await log('server:backup.start', { properties: { name: 'nightly', locked: false } });
     const body = await entries(owner);
     expect(body.data[0]?.attributes.has_additional_metadata).toBe(true);
   });
 
-  it('never lists file upload events', async () => {
+  it('never lists file upload events', async ({ owner, log, entries }) => {
     await log('server:file.upload', { properties: { file: 'x' } });
     const body = await entries(owner);
     expect(body.data).toEqual([]);

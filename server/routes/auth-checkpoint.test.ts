@@ -1,22 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UserRow } from '../db/schema';
-import { makeTestPanel, type TestPanel } from '../test/harness';
-import { checkpoint, codeAt, CookieJar, login, logout, postJson } from './auth-test-support';
+import { describe, expect } from 'vitest';
+import { checkpoint, codeAt, CookieJar, login, logout, postJson } from '../test/auth-support';
+import { test } from '../test/fixtures';
 
-let panel: TestPanel;
-let user: UserRow;
-let secret: string;
-let recovery: string[];
-beforeEach(async () => {
-  panel = await makeTestPanel();
-  user = await panel.user({ username: 'guarded' });
-  ({ secret, recovery_tokens: recovery } = await panel.enableTotp(user));
-});
-afterEach(async () => {
-  await panel.close();
-});
+/** Every test here runs against a panel holding the 2FA account `guarded`, which `startLogin` signs in as. */
+const it = test
+  .extend('user', async ({ panel }) => panel.user({ username: 'guarded' }))
+  .extend('totp', { auto: true }, async ({ panel, user }) => panel.enableTotp(user))
+  .extend('secret', async ({ totp }) => totp.secret)
+  .extend('recovery', async ({ totp }) => totp.recovery_tokens)
+  .extend('challengeCookie', async ({ panel }) => {
+    return () => `${panel.config.sessionCookie}_challenge`;
+  })
+  /** Logs in with the password and returns the pending confirmation token. */
+  .extend('startLogin', async ({ panel }) => async (jar: CookieJar): Promise<string> => {
+    const res = await login(panel, jar, 'guarded');
+    expect(res.statusCode).toBe(200);
+    return res.json().data.confirmation_token;
+  });
 
-const challengeCookie = () => `${panel.config.sessionCookie}_challenge`;
 const expired = {
   errors: [
     { code: 'DisplayException', status: '400', detail: 'The authentication token provided has expired, please refresh the page and try again.' },
@@ -31,15 +32,8 @@ const badRecovery = {
   errors: [{ code: 'DisplayException', status: '400', detail: 'The recovery token provided is not valid.', source: { field: 'recovery_token' } }],
 };
 
-/** Logs in with the password and returns the pending confirmation token. */
-async function startLogin(jar: CookieJar): Promise<string> {
-  const res = await login(panel, jar, 'guarded');
-  expect(res.statusCode).toBe(200);
-  return res.json().data.confirmation_token;
-}
-
 describe('POST /auth/login for a 2FA account', () => {
-  it('asks for the second factor without signing in', async () => {
+  it('asks for the second factor without signing in', async ({ panel, challengeCookie }) => {
     const jar = new CookieJar();
     const res = await login(panel, jar, 'guarded');
     expect(res.json()).toEqual({ data: { complete: false, confirmation_token: expect.stringMatching(/^[A-Za-z0-9]{64}$/) } });
@@ -49,7 +43,7 @@ describe('POST /auth/login for a 2FA account', () => {
     expect(events.map((e) => e.event)).toEqual(['auth:checkpoint']);
   });
 
-  it('gives no session before the checkpoint (T-AUTH-3e)', async () => {
+  it('gives no session before the checkpoint (a login waiting for its code is not signed in)', async ({ panel, startLogin }) => {
     const jar = new CookieJar();
     await startLogin(jar);
     expect((await logout(panel, jar)).statusCode).toBe(401);
@@ -57,7 +51,7 @@ describe('POST /auth/login for a 2FA account', () => {
 });
 
 describe('POST /auth/login/checkpoint with a TOTP code', () => {
-  it('completes the login and drops the challenge cookie', async () => {
+  it('completes the login and drops the challenge cookie', async ({ panel, user, secret, challengeCookie, startLogin }) => {
     const jar = new CookieJar();
     const token = await startLogin(jar);
     const res = await checkpoint(panel, jar, { confirmation_token: token, authentication_code: codeAt(panel, secret) });
@@ -68,7 +62,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect((await logout(panel, jar)).statusCode).toBe(204);
   });
 
-  it('refuses the same code in the next login (T-AUTH-4)', async () => {
+  it('refuses the same code in the next login (a code works once)', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const code = codeAt(panel, secret);
     await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: code });
@@ -78,19 +72,19 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect(res.json()).toEqual(badCode);
   });
 
-  it('accepts a code from one step earlier', async () => {
+  it('accepts a code from one step earlier', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const res = await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: codeAt(panel, secret, -1) });
     expect(res.statusCode).toBe(200);
   });
 
-  it('accepts a code from one step later', async () => {
+  it('accepts a code from one step later', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const res = await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: codeAt(panel, secret, 1) });
     expect(res.statusCode).toBe(200);
   });
 
-  it('refuses codes two steps away', async () => {
+  it('refuses codes two steps away', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const token = await startLogin(jar);
     for (const offset of [-2, 2]) {
@@ -99,7 +93,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     }
   });
 
-  it('refuses an older step after a newer one was used', async () => {
+  it('refuses an older step after a newer one was used', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: codeAt(panel, secret) });
     await logout(panel, jar);
@@ -107,7 +101,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect(res.json()).toEqual(badCode);
   });
 
-  it('keeps the challenge after a wrong code so the user can retry', async () => {
+  it('keeps the challenge after a wrong code so the user can retry', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const token = await startLogin(jar);
     const wrong = codeAt(panel, secret) === '000000' ? '111111' : '000000';
@@ -118,7 +112,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect(second.statusCode).toBe(200);
   });
 
-  it('records auth:token and auth:success', async () => {
+  it('records auth:token and auth:success', async ({ panel, user, secret, startLogin }) => {
     const jar = new CookieJar();
     await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: codeAt(panel, secret) });
     const events = await panel.db.selectFrom('activity_logs').select(['event', 'actor_id']).orderBy('id').execute();
@@ -131,7 +125,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
 });
 
 describe('POST /auth/login/checkpoint with a recovery token', () => {
-  it('works once and is refused the second time', async () => {
+  it('works once and is refused the second time', async ({ panel, recovery, startLogin }) => {
     const jar = new CookieJar();
     const first = await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), recovery_token: recovery[0] ?? '' });
     expect(first.statusCode).toBe(200);
@@ -141,7 +135,7 @@ describe('POST /auth/login/checkpoint with a recovery token', () => {
     expect(second.json()).toEqual(badRecovery);
   });
 
-  it('uses the recovery path when both fields are sent', async () => {
+  it('uses the recovery path when both fields are sent', async ({ panel, recovery, startLogin }) => {
     const jar = new CookieJar();
     const res = await checkpoint(panel, jar, {
       confirmation_token: await startLogin(jar),
@@ -151,7 +145,7 @@ describe('POST /auth/login/checkpoint with a recovery token', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('ignores an empty authentication_code sent next to a recovery token', async () => {
+  it('ignores an empty authentication_code sent next to a recovery token', async ({ panel, recovery, startLogin }) => {
     const jar = new CookieJar();
     const res = await checkpoint(panel, jar, {
       confirmation_token: await startLogin(jar),
@@ -162,8 +156,8 @@ describe('POST /auth/login/checkpoint with a recovery token', () => {
   });
 });
 
-describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
-  it('refuses the token from a browser without the challenge cookie', async () => {
+describe('POST /auth/login/checkpoint token binding (only the browser that logged in can use its token, once, before it expires)', () => {
+  it('refuses the token from a browser without the challenge cookie', async ({ panel, secret, startLogin }) => {
     const token = await startLogin(new CookieJar());
     const res = await checkpoint(panel, new CookieJar(), { confirmation_token: token, authentication_code: codeAt(panel, secret) });
     expect(res.statusCode).toBe(400);
@@ -171,7 +165,7 @@ describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
     expect(res.cookies).toEqual([]);
   });
 
-  it('refuses the token in another browser that has its own challenge', async () => {
+  it('refuses the token in another browser that has its own challenge', async ({ panel, secret, startLogin }) => {
     const token = await startLogin(new CookieJar());
     const other = new CookieJar();
     await startLogin(other);
@@ -179,7 +173,7 @@ describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
     expect(res.json()).toEqual(expired);
   });
 
-  it('refuses an expired challenge', async () => {
+  it('refuses an expired challenge', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const token = await startLogin(jar);
     panel.clock.advance(5 * 60_000 + 1000);
@@ -187,7 +181,7 @@ describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
     expect(res.json()).toEqual(expired);
   });
 
-  it('refuses a replay of a completed checkpoint', async () => {
+  it('refuses a replay of a completed checkpoint', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const token = await startLogin(jar);
     const browser = jar.headers();
@@ -201,7 +195,7 @@ describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
     expect(replay.json()).toEqual(expired);
   });
 
-  it('refuses tampered tokens', async () => {
+  it('refuses tampered tokens', async ({ panel, user, secret, startLogin }) => {
     const jar = new CookieJar();
     await startLogin(jar);
     for (const token of ['0', '1', String(user.id), 'a'.repeat(64)]) {
@@ -217,13 +211,13 @@ describe('POST /auth/login/checkpoint token binding (T-AUTH-3)', () => {
 });
 
 describe('POST /auth/login/checkpoint validation', () => {
-  it('names authentication_code when neither factor is sent', async () => {
+  it('names authentication_code when neither factor is sent', async ({ panel }) => {
     const res = await postJson(panel, '/auth/login/checkpoint', { confirmation_token: 'x' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0]).toMatchObject({ code: 'ValidationException', source: { field: 'authentication_code' } });
   });
 
-  it('names authentication_code when it is not six digits', async () => {
+  it('names authentication_code when it is not six digits', async ({ panel }) => {
     const res = await postJson(panel, '/auth/login/checkpoint', { confirmation_token: 'x', authentication_code: '12ab56' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0].source).toEqual({ field: 'authentication_code' });

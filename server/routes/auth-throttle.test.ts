@@ -1,14 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestPanel, type TestPanel } from '../test/harness';
-import { checkpoint, codeAt, CookieJar, login, PASSWORD, postJson } from './auth-test-support';
-
-let panel: TestPanel;
-beforeEach(async () => {
-  panel = await makeTestPanel();
-});
-afterEach(async () => {
-  await panel.close();
-});
+import { describe, expect } from 'vitest';
+import { checkpoint, codeAt, CookieJar, login, PASSWORD, postJson } from '../test/auth-support';
+import { test } from '../test/fixtures';
 
 const throttled = {
   errors: [
@@ -20,16 +12,17 @@ const throttled = {
   ],
 };
 
-/** Ten attempts from one address, each naming a different unknown account. */
-async function exhaustAddress(ip: string): Promise<void> {
-  for (let i = 0; i < 10; i += 1) {
-    const res = await postJson(panel, '/auth/login', { user: `ghost${i}`, password: 'x' }, undefined, ip);
-    expect(res.statusCode).toBe(400);
-  }
-}
+const it = test
+  /** Ten attempts from one address, each naming a different unknown account. */
+  .extend('exhaustAddress', async ({ panel }) => async (ip: string): Promise<void> => {
+    for (let i = 0; i < 10; i += 1) {
+      const res = await postJson(panel, '/auth/login', { user: `ghost${i}`, password: 'x' }, undefined, ip);
+      expect(res.statusCode).toBe(400);
+    }
+  });
 
-describe('per-address throttle (T-RL-2)', () => {
-  it('answers 429 with Retry-After after ten attempts from one address', async () => {
+describe('per-address throttle (one client cannot lock everyone out)', () => {
+  it('answers 429 with Retry-After after ten attempts from one address', async ({ panel, exhaustAddress }) => {
     await exhaustAddress('10.0.0.1');
     const res = await postJson(panel, '/auth/login', { user: 'ghost', password: 'x' }, undefined, '10.0.0.1');
     expect(res.statusCode).toBe(429);
@@ -37,7 +30,7 @@ describe('per-address throttle (T-RL-2)', () => {
     expect(res.headers['retry-after']).toBe('60');
   });
 
-  it('still lets another address log in and complete 2FA', async () => {
+  it('still lets another address log in and complete 2FA', async ({ panel, exhaustAddress }) => {
     const user = await panel.user({ username: 'alice' });
     const { secret } = await panel.enableTotp(user);
     await exhaustAddress('10.0.0.1');
@@ -48,7 +41,7 @@ describe('per-address throttle (T-RL-2)', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('is not bypassed by a spoofed X-Forwarded-For', async () => {
+  it('is not bypassed by a spoofed X-Forwarded-For', async ({ panel, exhaustAddress }) => {
     await exhaustAddress('10.0.0.1');
     const res = await panel.app.inject({
       method: 'POST',
@@ -60,13 +53,13 @@ describe('per-address throttle (T-RL-2)', () => {
     expect(res.statusCode).toBe(429);
   });
 
-  it('counts checkpoint attempts in the same bucket', async () => {
+  it('counts checkpoint attempts in the same bucket', async ({ panel, exhaustAddress }) => {
     await exhaustAddress('10.0.0.1');
     const res = await postJson(panel, '/auth/login/checkpoint', { confirmation_token: 'x', authentication_code: '123456' }, undefined, '10.0.0.1');
     expect(res.statusCode).toBe(429);
   });
 
-  it('opens again once the window has passed', async () => {
+  it('opens again once the window has passed', async ({ panel, exhaustAddress }) => {
     await panel.user({ username: 'alice' });
     await exhaustAddress('10.0.0.1');
     panel.clock.advance(60_000);
@@ -76,7 +69,7 @@ describe('per-address throttle (T-RL-2)', () => {
 });
 
 describe('per-account throttle', () => {
-  it('follows the account across addresses', async () => {
+  it('follows the account across addresses', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     for (let i = 1; i <= 5; i += 1) {
       expect((await postJson(panel, '/auth/login', { user: 'alice', password: 'wrong' }, undefined, `10.0.1.${i}`)).statusCode).toBe(400);
@@ -87,7 +80,7 @@ describe('per-account throttle', () => {
     expect(res.cookies).toEqual([]);
   });
 
-  it('locks an unknown account exactly like a known one', async () => {
+  it('locks an unknown account exactly like a known one', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const answers = [];
     for (const name of ['alice', 'nobody']) {
@@ -99,7 +92,7 @@ describe('per-account throttle', () => {
     expect(answers[0]?.status).toBe(429);
   });
 
-  it('is cleared by a successful login', async () => {
+  it('is cleared by a successful login', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     let ip = 0;
     const attempt = (password: string) => postJson(panel, '/auth/login', { user: 'alice', password }, undefined, `10.0.2.${(ip += 1)}`);
@@ -109,7 +102,7 @@ describe('per-account throttle', () => {
     expect((await attempt(PASSWORD)).statusCode).toBe(200);
   });
 
-  it('limits checkpoint guesses per account across addresses (T-RL-1)', async () => {
+  it('limits checkpoint guesses per account across addresses (no brute-forcing a code)', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     const { secret } = await panel.enableTotp(user);
     const jar = new CookieJar();

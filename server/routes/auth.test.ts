@@ -1,21 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { loginResponseSchema } from '../../src/contract';
-import { makeTestPanel, type TestPanel } from '../test/harness';
-import { badCredentialsBody, CookieJar, login, logout, PASSWORD, postJson } from './auth-test-support';
-
-let panel: TestPanel;
-beforeEach(async () => {
-  panel = await makeTestPanel();
-});
-afterEach(async () => {
-  await panel.close();
-});
+import { badCredentialsBody, CookieJar, login, logout, PASSWORD, postJson } from '../test/auth-support';
+import { it } from '../test/fixtures';
 
 const cookieNamed = (res: LightMyRequestResponse, name: string) => res.cookies.find((c) => c.name === name);
 
 describe('GET /sanctum/csrf-cookie', () => {
-  it('answers 204 with a script-readable XSRF-TOKEN cookie and no session cookie', async () => {
+  it('answers 204 with a script-readable XSRF-TOKEN cookie and no session cookie', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
@@ -26,7 +18,7 @@ describe('GET /sanctum/csrf-cookie', () => {
     expect(cookieNamed(res, panel.config.sessionCookie)).toBeUndefined();
   });
 
-  it("gives a signed-in browser its session's CSRF token", async () => {
+  it("gives a signed-in browser its session's CSRF token", async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);
     const res = await panel.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers });
@@ -36,7 +28,7 @@ describe('GET /sanctum/csrf-cookie', () => {
 });
 
 describe('POST /auth/login without 2FA', () => {
-  it('completes the login with the §2.10 user', async () => {
+  it("completes the login with the signed-in user's account fields", async ({ panel }) => {
     const user = await panel.user({ username: 'alice', email: 'alice@example.com' });
     const res = await login(panel, new CookieJar(), 'alice');
     expect(res.statusCode).toBe(200);
@@ -63,7 +55,7 @@ describe('POST /auth/login without 2FA', () => {
     });
   });
 
-  it('sets an HttpOnly SameSite=Lax session cookie and a fresh XSRF-TOKEN', async () => {
+  it('sets an HttpOnly SameSite=Lax session cookie and a fresh XSRF-TOKEN', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
     jar.store(await panel.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' }));
@@ -74,18 +66,14 @@ describe('POST /auth/login without 2FA', () => {
     expect(jar.get('XSRF-TOKEN')).not.toBe(before);
   });
 
-  it('marks the session cookie Secure when configured', async () => {
-    const secure = await makeTestPanel({ secureCookies: true });
-    try {
-      await secure.user({ username: 'alice' });
-      const res = await login(secure, new CookieJar(), 'alice');
-      expect(cookieNamed(res, secure.config.sessionCookie)?.secure).toBe(true);
-    } finally {
-      await secure.close();
-    }
+  it('marks the session cookie Secure when configured', async ({ makePanel }) => {
+    const secure = await makePanel({ secureCookies: true });
+    await secure.user({ username: 'alice' });
+    const res = await login(secure, new CookieJar(), 'alice');
+    expect(cookieNamed(res, secure.config.sessionCookie)?.secure).toBe(true);
   });
 
-  it('gives a session that authenticates later requests', async () => {
+  it('gives a session that authenticates later requests', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
     await login(panel, jar, 'alice');
@@ -94,13 +82,13 @@ describe('POST /auth/login without 2FA', () => {
     expect(res.json().attributes.username).toBe('alice');
   });
 
-  it('accepts the email address in any case', async () => {
+  it('accepts the email address in any case', async ({ panel }) => {
     await panel.user({ email: 'Alice@Example.com' });
     const res = await login(panel, new CookieJar(), 'alice@example.com');
     expect(res.statusCode).toBe(200);
   });
 
-  it('replaces and destroys a session the browser already had (fixation)', async () => {
+  it('replaces and destroys a session the browser already had (fixation)', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     const old = await panel.sessionHeaders(user);
     const res = await panel.app.inject({ method: 'POST', url: '/auth/login', headers: old, payload: { user: 'alice', password: PASSWORD } });
@@ -112,7 +100,7 @@ describe('POST /auth/login without 2FA', () => {
 });
 
 describe('POST /auth/login failures', () => {
-  it('answers unknown user, wrong password and wrong 2FA password identically (T-AUTH-1)', async () => {
+  it('answers unknown user, wrong password and wrong 2FA password identically (no account enumeration)', async ({ panel }) => {
     await panel.user({ username: 'plain' });
     const twoFactor = await panel.user({ username: 'guarded' });
     await panel.enableTotp(twoFactor);
@@ -128,13 +116,13 @@ describe('POST /auth/login failures', () => {
     }
   });
 
-  it('names the missing field with 422', async () => {
+  it('names the missing field with 422', async ({ panel }) => {
     const res = await postJson(panel, '/auth/login', { user: 'alice' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0]).toMatchObject({ code: 'ValidationException', status: '422', source: { field: 'password' } });
   });
 
-  it('refuses a form-encoded body, which a cross-site form could send', async () => {
+  it('refuses a form-encoded body, which a cross-site form could send', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const res = await panel.app.inject({
       method: 'POST',
@@ -146,7 +134,7 @@ describe('POST /auth/login failures', () => {
     expect(res.cookies).toEqual([]);
   });
 
-  it('records auth:fail with the typed login and the found user as subject', async () => {
+  it('records auth:fail with the typed login and the found user as subject', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     await postJson(panel, '/auth/login', { user: 'alice', password: 'nope' }, undefined, '10.1.1.1');
     const row = await panel.db.selectFrom('activity_logs').selectAll().where('event', '=', 'auth:fail').executeTakeFirstOrThrow();
@@ -156,7 +144,7 @@ describe('POST /auth/login failures', () => {
     expect(subjects).toEqual([{ activity_log_id: row.id, subject_type: 'user', subject_id: user.id }]);
   });
 
-  it('records auth:success with the user as actor', async () => {
+  it('records auth:success with the user as actor', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     await login(panel, new CookieJar(), 'alice');
     const row = await panel.db.selectFrom('activity_logs').selectAll().where('event', '=', 'auth:success').executeTakeFirstOrThrow();
@@ -166,7 +154,7 @@ describe('POST /auth/login failures', () => {
 });
 
 describe('POST /auth/logout', () => {
-  it('ends the session, expires both cookies and answers 204 with no body', async () => {
+  it('ends the session, expires both cookies and answers 204 with no body', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
     await login(panel, jar, 'alice');
@@ -177,7 +165,7 @@ describe('POST /auth/logout', () => {
     expect(names.sort()).toEqual([panel.config.sessionCookie, 'XSRF-TOKEN'].sort());
   });
 
-  it('makes the old cookie worthless (T-SESS-2)', async () => {
+  it('makes the old cookie worthless (a cookie replayed after logout gets 401)', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
     await login(panel, jar, 'alice');
@@ -188,7 +176,7 @@ describe('POST /auth/logout', () => {
     expect(replay.json()).toEqual({ errors: [{ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' }] });
   });
 
-  it('answers 419 without the CSRF header and keeps the session', async () => {
+  it('answers 419 without the CSRF header and keeps the session', async ({ panel }) => {
     const user = await panel.user();
     const { cookie, 'x-xsrf-token': xsrf } = await panel.sessionHeaders(user);
     const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie } });
@@ -198,27 +186,27 @@ describe('POST /auth/logout', () => {
     expect(after.statusCode).toBe(204);
   });
 
-  it('answers 419 with a wrong CSRF header', async () => {
+  it('answers 419 with a wrong CSRF header', async ({ panel }) => {
     const user = await panel.user();
     const { cookie } = await panel.sessionHeaders(user);
     const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie, 'x-xsrf-token': 'forged' } });
     expect(res.statusCode).toBe(419);
   });
 
-  it('answers 401 without a session', async () => {
+  it('answers 401 without a session', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'POST', url: '/auth/logout' });
     expect(res.statusCode).toBe(401);
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
-  it('answers 401 to a bearer key and sets no cookie (T-SESS-3)', async () => {
+  it('answers 401 to a bearer key and sets no cookie (a key never becomes a session)', async ({ panel }) => {
     const user = await panel.user();
     const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: await panel.bearerHeaders(user) });
     expect(res.statusCode).toBe(401);
     expect(res.cookies).toEqual([]);
   });
 
-  it('is not reachable with GET (T-CSRF-1)', async () => {
+  it('is not reachable with GET (a link cannot sign a user out)', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);
     const res = await panel.app.inject({ method: 'GET', url: '/auth/logout', headers });

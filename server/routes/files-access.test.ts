@@ -1,24 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { setServerStatus } from '../services/servers';
-import { makeFileFixture, type FileFixture } from './files-test-support';
+import { test } from '../test/fixtures';
 
 /*
  * Access on every file endpoint: 401 signed out, 404 for a stranger (never 403), 409 for a
- * suspended server, 403 for a subuser lacking the endpoint's permission (pterodactyl-facts §9.3),
- * success for a subuser holding exactly that permission. Refusals change nothing on disk.
+ * suspended server, 403 for a subuser lacking the one permission the endpoint needs (the table
+ * below; decompressing needs file.create, not file.archive), success for a subuser holding exactly
+ * that permission. Refusals change nothing on disk.
  */
-
-let f: FileFixture;
-beforeEach(async () => {
-  f = await makeFileFixture();
-  f.put('a.txt', 'A');
-  f.put('dir/b.txt', 'B');
-});
-afterEach(async () => {
-  await f.close();
-});
 
 const boundary = 'aerieBoundary';
 const uploadBody = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="up.txt"\r\nContent-Type: text/plain\r\n\r\nUP\r\n--${boundary}--\r\n`;
@@ -64,18 +55,25 @@ const cases: Case[] = [
   },
 ];
 
-async function prepareArchive() {
-  const res = await f.call('POST', 'compress', { body: { root: '/', files: ['dir'] } });
-  fs.renameSync(path.join(f.v1, res.json().attributes.name), path.join(f.v1, 'archive.tar.gz'));
-  fs.rmSync(path.join(f.v1, 'dir'), { recursive: true });
-}
+const it = test
+  /** Turns `dir` into `archive.tar.gz`, for the decompress case. */
+  .extend('prepareArchive', async ({ files: f }) => async () => {
+    const res = await f.call('POST', 'compress', { body: { root: '/', files: ['dir'] } });
+    fs.renameSync(path.join(f.v1, res.json().attributes.name), path.join(f.v1, 'archive.tar.gz'));
+    fs.rmSync(path.join(f.v1, 'dir'), { recursive: true });
+  })
+  /** Sends a case's request with the given credentials. */
+  .extend('send', async ({ files: f }) => async (c: Case, headers: Record<string, string>, server = f.s1.uuid) => {
+    return f.call(c.method, c.endpoint, { query: c.query, body: c.body, raw: c.raw, headers: { ...headers, ...(c.headers ?? {}) } }, server);
+  });
 
-async function send(c: Case, headers: Record<string, string>, server = f.s1.uuid) {
-  return f.call(c.method, c.endpoint, { query: c.query, body: c.body, raw: c.raw, headers: { ...headers, ...(c.headers ?? {}) } }, server);
-}
+it.beforeEach(({ files: f }) => {
+  f.put('a.txt', 'A');
+  f.put('dir/b.txt', 'B');
+});
 
 describe.each(cases)('files/$name', (c) => {
-  it(`needs ${c.permission}: 403 without it, ${c.ok} with only it`, async () => {
+  it(`needs ${c.permission}: 403 without it, ${c.ok} with only it`, async ({ files: f, prepareArchive, send }) => {
     if (c.name === 'decompress') await prepareArchive();
     const all = ['file.create', 'file.read', 'file.read-content', 'file.update', 'file.delete', 'file.archive'];
     const lacking = await f.panel.user();
@@ -98,7 +96,7 @@ describe.each(cases)('files/$name', (c) => {
     expect(f.snapshot()).toEqual(before);
   });
 
-  it('answers 404 to a stranger, 401 signed out, 409 when suspended', async () => {
+  it('answers 404 to a stranger, 401 signed out, 409 when suspended', async ({ files: f, send }) => {
     const stranger = await f.panel.user();
     const asStranger = await send(c, await f.panel.bearerHeaders(stranger));
     expect(asStranger.statusCode).toBe(404);

@@ -3,13 +3,14 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { Header, Pax } from 'tar';
 import yazl from 'yazl';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CANARY_S2, expectRefused, makeFileFixture, type FileFixture } from './files-test-support';
+import { describe, expect } from 'vitest';
+import { CANARY_S2, expectRefused } from '../test/files-support';
+import { test } from '../test/fixtures';
 
 /*
- * attacks.md T-ARC: hostile archives are built here (no binary fixtures). Every refusal is a 4xx
- * with nothing written into S1 (beyond the archive itself), no staging directory left behind and
- * nothing changed outside S1.
+ * Decompressing a hostile archive never writes outside S1. The archives are built here (no binary
+ * fixtures). Every refusal is a 4xx with nothing written into S1 (beyond the archive itself), no
+ * staging directory left behind and nothing changed outside S1.
  */
 
 type Member = {
@@ -73,36 +74,38 @@ async function zipOf(members: { name: string; body?: string | Buffer; mode?: num
   return out;
 }
 
-let f: FileFixture;
+const it = test
+  /** Puts `archive` into S1 as `name` and decompresses it there. */
+  .extend('decompress', async ({ files: f }) => async (name: string, archive: Buffer, root = '/') => {
+    fs.writeFileSync(path.join(f.v1, root, name), archive);
+    const listing = fs.readdirSync(path.join(f.v1, root)).sort();
+    const res = await f.call('POST', 'decompress', { body: { root, file: name } });
+    return { res, listing };
+  })
+  /** Decompresses `archive` and expects it refused with nothing written and no staging left. */
+  .extend('expectNothingWritten', async ({ files: f, decompress }) => {
+    return async (name: string, archive: Buffer, status: number | number[] = 400, root = '/') => {
+      const { res, listing } = await decompress(name, archive, root);
+      expectRefused(res, status);
+      expect(fs.readdirSync(path.join(f.v1, root)).sort()).toEqual(listing);
+      expect(fs.readdirSync(f.v1).filter((n) => n.startsWith('.aerie-'))).toEqual([]);
+      return res;
+    };
+  });
+
+/** What lies outside S1, taken before each test (and again by tests that plant more there). */
 let before: Record<string, string>;
-beforeEach(async () => {
-  f = await makeFileFixture();
+it.beforeEach(({ files: f }) => {
   f.put('keep.txt', 'K');
   before = f.snapshot();
 });
-afterEach(async () => {
+it.afterEach(({ files: f }) => {
   expect(f.snapshot()).toEqual(before);
-  await f.close();
 });
-
-async function decompress(name: string, archive: Buffer, root = '/') {
-  fs.writeFileSync(path.join(f.v1, root, name), archive);
-  const listing = fs.readdirSync(path.join(f.v1, root)).sort();
-  const res = await f.call('POST', 'decompress', { body: { root, file: name } });
-  return { res, listing };
-}
-
-async function expectNothingWritten(name: string, archive: Buffer, status: number | number[] = 400, root = '/') {
-  const { res, listing } = await decompress(name, archive, root);
-  expectRefused(res, status);
-  expect(fs.readdirSync(path.join(f.v1, root)).sort()).toEqual(listing);
-  expect(fs.readdirSync(f.v1).filter((n) => n.startsWith('.aerie-'))).toEqual([]);
-  return res;
-}
 
 const gz = (b: Buffer) => zlib.gzipSync(b);
 
-describe('T-ARC hostile tar and tar.gz members', () => {
+describe('hostile tar and tar.gz members', () => {
   const hostile = (s2: string): [string, Member[]][] => [
     [
       '../ member',
@@ -165,7 +168,7 @@ describe('T-ARC hostile tar and tar.gz members', () => {
     ['.. member', [{ path: '..', type: 'Directory' }]],
   ];
 
-  it.each(['tar', 'tar.gz'])('refuses every hostile %s member with nothing written', async (kind) => {
+  it.for(['tar', 'tar.gz'])('refuses every hostile %s member with nothing written', async (kind, { files: f, expectNothingWritten }) => {
     for (const [label, members] of hostile(f.s2.uuid)) {
       const tar = tarOf(members);
       const name = `evil.${kind}`;
@@ -180,13 +183,13 @@ describe('T-ARC hostile tar and tar.gz members', () => {
     expect(fs.readFileSync(path.join(f.v2, 'canary.txt'), 'utf8')).toBe(CANARY_S2);
   });
 
-  it('cuts a pax name at a NUL byte (the tar parser does) and keeps the member inside S1', async () => {
+  it('cuts a pax name at a NUL byte (the tar parser does) and keeps the member inside S1', async ({ files: f, decompress }) => {
     const { res } = await decompress('nul.tar', tarOf([{ path: 'a\u0000/../../b.txt', body: 'x', pax: true }]));
     expect(res.statusCode).toBe(204);
     expect(f.read('a')).toBe('x');
   });
 
-  it('extracts files and directories, strips setuid bits, and accepts . entries', async () => {
+  it('extracts files and directories, strips setuid bits, and accepts . entries', async ({ files: f, decompress }) => {
     const archive = gz(
       tarOf([
         { path: './', type: 'Directory' },
@@ -204,7 +207,11 @@ describe('T-ARC hostile tar and tar.gz members', () => {
     expect(f.read(`${'d'.repeat(120)}/${'n'.repeat(120)}.txt`)).toBe('long');
   });
 
-  it('merges into existing folders but refuses to put a directory over a file or through a planted link', async () => {
+  it('merges into existing folders but refuses to put a directory over a file or through a planted link', async ({
+    files: f,
+    decompress,
+    expectNothingWritten,
+  }) => {
     f.put('plugins/old.yml', 'old');
     f.put('world', 'I am a file');
     let res = (await decompress('a.tar', tarOf([{ path: 'plugins/new.yml', body: 'new' }]))).res;
@@ -224,7 +231,7 @@ describe('T-ARC hostile tar and tar.gz members', () => {
     expect(res.statusCode).toBe(400);
   });
 
-  it('refuses an expansion bomb past the size cap and an entry-count bomb past the count cap', async () => {
+  it('refuses an expansion bomb past the size cap and an entry-count bomb past the count cap', async ({ files: f, expectNothingWritten }) => {
     f.panel.daemon.files.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 50 };
     const bomb = gz(
       tarOf([
@@ -239,13 +246,13 @@ describe('T-ARC hostile tar and tar.gz members', () => {
     expect((await expectNothingWritten('many.tar.gz', many)).json().errors[0].detail).toMatch(/more than 50 entries/);
   });
 
-  it("caps expansion at the server's disk limit", async () => {
+  it("caps expansion at the server's disk limit", async ({ files: f, expectNothingWritten }) => {
     await f.panel.db.updateTable('servers').set({ disk: 1 }).where('id', '=', f.s1.id).execute();
     await f.panel.reconfigure(f.s1);
     await expectNothingWritten('big.tar.gz', gz(tarOf([{ path: 'zeros.bin', body: Buffer.alloc(2 * 1024 * 1024) }])));
   });
 
-  it('refuses a GNU sparse member, a bare .gz and a truncated archive', async () => {
+  it('refuses a GNU sparse member, a bare .gz and a truncated archive', async ({ expectNothingWritten }) => {
     await expectNothingWritten('sparse.tar', tarOf([{ path: 'sparse', type: 'SparseFile', body: 'x' }]));
     await expectNothingWritten('single.gz', gz(Buffer.from('just a gzipped text file\n'.repeat(100))));
     const good = gz(
@@ -263,8 +270,8 @@ describe('T-ARC hostile tar and tar.gz members', () => {
   });
 });
 
-describe('T-ARC hostile zip members', () => {
-  it('refuses ../, absolute, backslash, symlink and special members with nothing written', async () => {
+describe('hostile zip members', () => {
+  it('refuses ../, absolute, backslash, symlink and special members with nothing written', async ({ files: f, expectNothingWritten }) => {
     const s2 = f.s2.uuid;
     const cases: { name: string; body?: string; mode?: number }[][] = [
       [
@@ -291,7 +298,7 @@ describe('T-ARC hostile zip members', () => {
     expect(fs.existsSync('/tmp/aerie-abs.txt')).toBe(false);
   });
 
-  it('extracts a plain zip', async () => {
+  it('extracts a plain zip', async ({ files: f, decompress }) => {
     const { res } = await decompress(
       'ok.zip',
       await zipOf([
@@ -303,7 +310,7 @@ describe('T-ARC hostile zip members', () => {
     expect(f.read('plugins/a.yml') + f.read('b.txt')).toBe('ab');
   });
 
-  it('refuses a zip bomb and too many entries', async () => {
+  it('refuses a zip bomb and too many entries', async ({ files: f, expectNothingWritten }) => {
     f.panel.daemon.files.extractLimits = { maxBytes: 1024 * 1024, maxEntries: 20 };
     const bomb = await zipOf([{ name: 'zeros.bin', body: '\u0000'.repeat(4 * 1024 * 1024) }]);
     expect(bomb.length).toBeLessThan(64 * 1024);

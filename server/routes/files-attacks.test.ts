@@ -1,26 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CANARY_HOST, CANARY_S2, expectRefused, makeFileFixture, type FileFixture } from './files-test-support';
+import { describe, expect } from 'vitest';
+import { CANARY_HOST, CANARY_S2, expectRefused } from '../test/files-support';
+import { it } from '../test/fixtures';
 
 /*
- * attacks.md T-FS-1 (traversal in every path field), T-FS-2 (planted links), T-FS-3 (delete
- * through links), T-FS-4 (root protection). Every refusal is a 4xx error document without canary
- * bytes, and nothing outside S1's volume changes.
+ * No file endpoint reaches outside S1's volume: not by traversal in any path field, not through
+ * links a tenant planted, not by deleting through a link, and the volume's root itself can be
+ * neither renamed nor deleted. Every refusal is a 4xx error document without canary bytes, and
+ * nothing outside S1's volume changes.
  */
 
-let f: FileFixture;
+/** What lies outside S1, taken before each test (and again once links are planted). */
 let before: Record<string, string>;
-beforeEach(async () => {
-  f = await makeFileFixture();
+it.beforeEach(({ files: f }) => {
   f.put('a.txt', 'A');
   f.put('dir/b.txt', 'B');
   before = f.snapshot();
 });
-afterEach(async () => {
+it.afterEach(({ files: f }) => {
   expect(f.snapshot()).toEqual(before);
-  await f.close();
 });
 
 const boundary = 'aerieBoundary';
@@ -31,7 +31,7 @@ function multipart(filename: string, content = 'UP'): { raw: string; headers: Re
   };
 }
 
-describe('T-FS-1 traversal in every path field', () => {
+describe('traversal in every path field', () => {
   const escapes = (s2: string) => [
     `../${s2}/canary.txt`,
     '../../host/canary.txt',
@@ -44,7 +44,7 @@ describe('T-FS-1 traversal in every path field', () => {
     '/../..',
   ];
 
-  it('refuses escapes in list, contents, download and write with the missing-file 404', async () => {
+  it('refuses escapes in list, contents, download and write with the missing-file 404', async ({ files: f }) => {
     const missing = await f.call('GET', 'contents', { query: { file: 'does-not-exist' } });
     for (const p of escapes(f.s2.uuid)) {
       for (const [method, endpoint, field] of [
@@ -60,7 +60,7 @@ describe('T-FS-1 traversal in every path field', () => {
     }
   });
 
-  it('refuses escapes in every JSON path field', async () => {
+  it('refuses escapes in every JSON path field', async ({ files: f }) => {
     for (const p of escapes(f.s2.uuid)) {
       const bodies: [string, 'POST' | 'PUT', unknown][] = [
         ['copy', 'POST', { location: p }],
@@ -86,7 +86,7 @@ describe('T-FS-1 traversal in every path field', () => {
     expect(fs.readdirSync(f.v1).sort()).toEqual(['a.txt', 'dir']);
   });
 
-  it('refuses escapes in the upload directory and strips the upload file name to its base name', async () => {
+  it('refuses escapes in the upload directory and strips the upload file name to its base name', async ({ files: f }) => {
     for (const p of escapes(f.s2.uuid)) {
       expectRefused(await f.call('POST', 'upload', { query: { directory: p }, ...multipart('x.txt') }));
     }
@@ -98,7 +98,7 @@ describe('T-FS-1 traversal in every path field', () => {
     }
   });
 
-  it('decodes exactly once: percent-encoded separators never become ../', async () => {
+  it('decodes exactly once: percent-encoded separators never become ../', async ({ files: f }) => {
     const s2 = f.s2.uuid;
     for (const q of [
       `file=%2e%2e%2f${s2}%2fcanary.txt`,
@@ -122,7 +122,7 @@ describe('T-FS-1 traversal in every path field', () => {
     expect(fs.readdirSync(path.join(f.v1, '..')).sort()).toEqual([f.s1.uuid, f.s2.uuid].sort());
   });
 
-  it('treats absolute paths as rooted at the volume', async () => {
+  it('treats absolute paths as rooted at the volume', async ({ files: f }) => {
     const passwd = fs.readFileSync('/etc/passwd');
     expectRefused(await f.call('GET', 'contents', { query: { file: '/etc/passwd' } }));
     expectRefused(await f.call('GET', 'list', { query: { directory: '/etc' } }));
@@ -134,14 +134,14 @@ describe('T-FS-1 traversal in every path field', () => {
     expect((await f.call('GET', 'contents', { query: { file: '/dir/../a.txt' } })).body).toBe('A');
   });
 
-  it('rejects NUL bytes in JSON paths with 422 and in query paths with 404', async () => {
+  it('rejects NUL bytes in JSON paths with 422 and in query paths with 404', async ({ files: f }) => {
     expectRefused(await f.call('POST', 'copy', { body: { location: 'a.txt\u0000../../x' } }), 422);
     expectRefused(await f.call('GET', 'contents', { query: { file: 'a.txt\u0000' } }), 404);
   });
 });
 
-describe('T-FS-2 planted links', () => {
-  beforeEach(() => {
+describe('planted links', () => {
+  it.beforeEach(({ files: f }) => {
     f.link('L', path.join(f.v2, 'canary.txt'));
     f.link('LH', f.hostCanary);
     f.link('DL', f.v2);
@@ -154,7 +154,7 @@ describe('T-FS-2 planted links', () => {
     before = f.snapshot();
   });
 
-  it('lists links as links without following them', async () => {
+  it('lists links as links without following them', async ({ files: f }) => {
     const res = await f.call('GET', 'list');
     const entries = res.json().data.map((e: { attributes: { name: string; is_symlink: boolean } }) => e.attributes);
     expect(
@@ -166,7 +166,7 @@ describe('T-FS-2 planted links', () => {
     expect(res.body).not.toContain(CANARY_S2);
   });
 
-  it('never reads, lists or downloads through a link', async () => {
+  it('never reads, lists or downloads through a link', async ({ files: f }) => {
     for (const file of ['L', 'LH', 'REL', 'ETC/passwd', 'DL/canary.txt', 'HD/canary.txt', 'C1', 'D']) {
       expectRefused(await f.call('GET', 'contents', { query: { file } }));
       expectRefused(await f.call('GET', 'download', { query: { file } }));
@@ -176,7 +176,7 @@ describe('T-FS-2 planted links', () => {
     }
   });
 
-  it('never writes or creates through a link (target, dangling, chained, parent)', async () => {
+  it('never writes or creates through a link (target, dangling, chained, parent)', async ({ files: f }) => {
     const probe = `aerie-probe-${process.pid}`;
     for (const file of ['L', 'LH', 'REL', 'D', 'C1', 'DL/new.txt', 'HD/new.txt', `ETC/${probe}`, 'DL/sub/new.txt']) {
       expectRefused(await f.call('POST', 'write', { query: { file }, raw: 'PWNED' }));
@@ -195,7 +195,7 @@ describe('T-FS-2 planted links', () => {
     expectRefused(await f.call('POST', 'upload', { query: { directory: '/' }, ...multipart('L') }));
   });
 
-  it('never copies, renames or moves through a link', async () => {
+  it('never copies, renames or moves through a link', async ({ files: f }) => {
     for (const location of ['L', 'LH', 'DL/canary.txt', 'HD/canary.txt']) {
       expectRefused(await f.call('POST', 'copy', { body: { location } }));
     }
@@ -211,13 +211,13 @@ describe('T-FS-2 planted links', () => {
     expect(f.read('a.txt')).toBe('A');
   });
 
-  it('renames a link itself inside the volume', async () => {
+  it('renames a link itself inside the volume', async ({ files: f }) => {
     const res = await f.call('PUT', 'rename', { body: { root: '/', files: [{ from: 'L', to: 'L2' }] } });
     expect(res.statusCode).toBe(204);
     expect(fs.readlinkSync(path.join(f.v1, 'L2'))).toBe(path.join(f.v2, 'canary.txt'));
   });
 
-  it('compresses links as nothing: never the target content', async () => {
+  it('compresses links as nothing: never the target content', async ({ files: f }) => {
     const res = await f.call('POST', 'compress', { body: { root: '/', files: ['L', 'LH', 'DL', 'HD', 'ETC', 'a.txt'] } });
     expect(res.statusCode).toBe(200);
     const archive = fs.readFileSync(path.join(f.v1, res.json().attributes.name));
@@ -230,7 +230,7 @@ describe('T-FS-2 planted links', () => {
     expectRefused(await f.call('POST', 'compress', { body: { root: '/', files: ['DL/canary.txt'] } }));
   });
 
-  it('never decompresses an archive reached through a link', async () => {
+  it('never decompresses an archive reached through a link', async ({ files: f }) => {
     fs.writeFileSync(path.join(f.v2, 'backup.tar.gz'), zlib.gzipSync(Buffer.alloc(1024)));
     f.link('ARC', path.join(f.v2, 'backup.tar.gz'));
     before = f.snapshot();
@@ -240,22 +240,22 @@ describe('T-FS-2 planted links', () => {
   });
 });
 
-describe('T-FS-3 delete through links and T-FS-4 root protection', () => {
-  beforeEach(() => {
+describe('delete through links and root protection', () => {
+  it.beforeEach(({ files: f }) => {
     f.link('L', path.join(f.v2, 'canary.txt'));
     f.link('DL', f.v2);
     f.link('ETC', '/etc');
     before = f.snapshot();
   });
 
-  it('deleting a link removes only the link', async () => {
+  it('deleting a link removes only the link', async ({ files: f }) => {
     const res = await f.call('POST', 'delete', { body: { root: '/', files: ['L', 'DL', 'ETC'] } });
     expect(res.statusCode).toBe(204);
     expect(['L', 'DL', 'ETC'].some((n) => fs.existsSync(path.join(f.v1, n)))).toBe(false);
     expect(fs.existsSync('/etc/passwd')).toBe(true);
   });
 
-  it('refuses to delete below a link, and changes nothing when one entry is hostile', async () => {
+  it('refuses to delete below a link, and changes nothing when one entry is hostile', async ({ files: f }) => {
     expectRefused(await f.call('POST', 'delete', { body: { root: '/DL', files: ['canary.txt'] } }));
     expectRefused(await f.call('POST', 'delete', { body: { root: '/', files: ['DL/canary.txt'] } }));
     expectRefused(await f.call('POST', 'delete', { body: { root: '/', files: ['a.txt', `../${f.s2.uuid}/canary.txt`] } }));
@@ -263,7 +263,7 @@ describe('T-FS-3 delete through links and T-FS-4 root protection', () => {
     expect(f.read('a.txt')).toBe('A');
   });
 
-  it('never deletes or renames the volume root', async () => {
+  it('never deletes or renames the volume root', async ({ files: f }) => {
     for (const body of [
       { root: '/', files: [''] },
       { root: '/', files: ['.'] },

@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Header } from 'tar';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeFileFixture, type FileFixture } from './files-test-support';
+import { describe, expect } from 'vitest';
+import type { FileFixture } from '../test/files-support';
+import { it } from '../test/fixtures';
 
 /*
- * attacks.md T-DOS-3 (a disk limit on every write path) and T-DOS-6 (hard links count once).
+ * A server's disk limit holds on every write path, and hard links to one file count once.
  * S1 gets a 1 MiB limit; usage is measured here independently (allocated blocks, each inode
  * once) and the headroom is set exactly with a filler file. ext4 and tmpfs allocate 4 KiB
  * blocks, so a file of N bytes costs N rounded up to 4 KiB: "1 byte over" is a body one byte
@@ -17,22 +18,22 @@ import { makeFileFixture, type FileFixture } from './files-test-support';
 const LIMIT = 1024 * 1024;
 const H = 64 * 1024;
 
-let f: FileFixture;
-beforeEach(async () => {
-  f = await makeFileFixture();
-  await setDiskMiB(1);
-});
-afterEach(async () => {
-  await f.close();
+/*
+ * The helpers take the file fixture: the table of write paths below is built before any test
+ * runs, so it cannot close over one.
+ */
+
+it.beforeEach(async ({ files: f }) => {
+  await setDiskMiB(f, 1);
 });
 
-async function setDiskMiB(mib: number): Promise<void> {
+async function setDiskMiB(f: FileFixture, mib: number): Promise<void> {
   await f.panel.db.updateTable('servers').set({ disk: mib }).where('id', '=', f.s1.id).execute();
   await f.panel.reconfigure(f.s1);
 }
 
 /** Allocated bytes below S1's root, each inode once, links not followed. */
-function usage(): number {
+function usage(f: FileFixture): number {
   const seen = new Set<number>();
   let total = 0;
   const walk = (dir: string) => {
@@ -49,20 +50,20 @@ function usage(): number {
 }
 
 /** Every path in S1 (temporary files included). */
-function tree(dir = f.v1, prefix = ''): string[] {
+function tree(f: FileFixture, dir = f.v1, prefix = ''): string[] {
   return fs.readdirSync(dir).flatMap((n) => {
     const rel = `${prefix}${n}`;
-    return fs.lstatSync(path.join(dir, n)).isDirectory() ? [rel, ...tree(path.join(dir, n), `${rel}/`)] : [rel];
+    return fs.lstatSync(path.join(dir, n)).isDirectory() ? [rel, ...tree(f, path.join(dir, n), `${rel}/`)] : [rel];
   });
 }
 
 type Reply = Awaited<ReturnType<FileFixture['call']>>;
 
 /** Leaves exactly `bytes` of the 1 MiB limit free, with a filler file of zeros. */
-function setHeadroom(bytes: number): void {
+function setHeadroom(f: FileFixture, bytes: number): void {
   fs.rmSync(path.join(f.v1, 'filler.bin'), { force: true });
-  f.put('filler.bin', Buffer.alloc(LIMIT - usage() - bytes));
-  expect(LIMIT - usage()).toBe(bytes);
+  f.put('filler.bin', Buffer.alloc(LIMIT - usage(f) - bytes));
+  expect(LIMIT - usage(f)).toBe(bytes);
 }
 
 function expectNoSpace(res: Reply): void {
@@ -74,10 +75,10 @@ function expectNoSpace(res: Reply): void {
   });
 }
 
-const write = (file: string, size: number) =>
+const write = (f: FileFixture, file: string, size: number) =>
   f.call('POST', 'write', { query: { file }, raw: Buffer.alloc(size, 1), headers: { 'content-type': 'application/octet-stream' } });
 
-function upload(size: number) {
+function upload(f: FileFixture, size: number) {
   const b = 'quotaBoundary';
   const head = Buffer.from(
     `--${b}\r\nContent-Disposition: form-data; name="files"; filename="up.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -94,34 +95,37 @@ function tarGzOf(size: number): Buffer {
 }
 
 /** Each path: what it needs in the volume for a body of `size` bytes, then the request. */
-const paths: [string, (size: number) => void, (size: number) => Promise<Reply>][] = [
-  ['write', () => undefined, (size) => write('new.bin', size)],
-  ['upload', () => undefined, (size) => upload(size)],
-  ['copy', (size) => f.put('src.bin', Buffer.alloc(size, 2)), () => f.call('POST', 'copy', { body: { location: 'src.bin' } })],
-  ['decompress', (size) => f.put('a.tar.gz', tarGzOf(size)), () => f.call('POST', 'decompress', { body: { root: '/', file: 'a.tar.gz' } })],
+const paths: [string, (f: FileFixture, size: number) => void, (f: FileFixture, size: number) => Promise<Reply>][] = [
+  ['write', () => undefined, (f, size) => write(f, 'new.bin', size)],
+  ['upload', () => undefined, (f, size) => upload(f, size)],
+  ['copy', (f, size) => f.put('src.bin', Buffer.alloc(size, 2)), (f) => f.call('POST', 'copy', { body: { location: 'src.bin' } })],
+  ['decompress', (f, size) => f.put('a.tar.gz', tarGzOf(size)), (f) => f.call('POST', 'decompress', { body: { root: '/', file: 'a.tar.gz' } })],
 ];
 
-describe('T-DOS-3 every write path stops at the disk limit', () => {
-  it.each(paths)('%s: 1 byte and 10× over the headroom are refused with nothing left; exactly the headroom fits', async (_label, prepare, run) => {
-    for (const size of [H + 1, 10 * H]) {
-      prepare(size);
-      setHeadroom(H);
-      const before = tree();
-      expectNoSpace(await run(size));
-      expect(tree()).toEqual(before);
-      expect(usage()).toBe(LIMIT - H);
-    }
-    prepare(H);
-    setHeadroom(H);
-    const res = await run(H);
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    expect(tree().filter((n) => n.includes('.aerie-'))).toEqual([]);
-    expect(usage()).toBe(LIMIT);
-  });
+describe('every write path stops at the disk limit', () => {
+  it.for(paths)(
+    '%s: 1 byte and 10× over the headroom are refused with nothing left; exactly the headroom fits',
+    async ([_label, prepare, run], { files: f }) => {
+      for (const size of [H + 1, 10 * H]) {
+        prepare(f, size);
+        setHeadroom(f, H);
+        const before = tree(f);
+        expectNoSpace(await run(f, size));
+        expect(tree(f)).toEqual(before);
+        expect(usage(f)).toBe(LIMIT - H);
+      }
+      prepare(f, H);
+      setHeadroom(f, H);
+      const res = await run(f, H);
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      expect(tree(f).filter((n) => n.includes('.aerie-'))).toEqual([]);
+      expect(usage(f)).toBe(LIMIT);
+    },
+  );
 
-  it('compress: the archive counts, refused 1 byte and 10× over, fits exactly', async () => {
+  it('compress: the archive counts, refused 1 byte and 10× over, fits exactly', async ({ files: f }) => {
     // Tune random (incompressible) content until the archive is 1 byte past a whole block.
-    await setDiskMiB(0);
+    await setDiskMiB(f, 0);
     const data = randomBytes(300_000);
     let length = 150_000;
     let size = 0;
@@ -133,80 +137,80 @@ describe('T-DOS-3 every write path stops at the disk limit', () => {
       length += (4096 + 1 - (size % 4096)) % 4096;
     }
     expect(size % 4096).toBe(1);
-    await setDiskMiB(1);
+    await setDiskMiB(f, 1);
     for (const headroom of [size - 1, Math.floor(size / 10 / 4096) * 4096]) {
-      setHeadroom(headroom);
-      const before = tree();
+      setHeadroom(f, headroom);
+      const before = tree(f);
       expectNoSpace(await f.call('POST', 'compress', { body: { root: '/d', files: ['r.bin'] } }));
-      expect(tree()).toEqual(before);
+      expect(tree(f)).toEqual(before);
     }
-    setHeadroom(size - 1 + 4096);
+    setHeadroom(f, size - 1 + 4096);
     const res = await f.call('POST', 'compress', { body: { root: '/d', files: ['r.bin'] } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().attributes.size).toBe(size);
-    expect(usage()).toBe(LIMIT);
+    expect(usage(f)).toBe(LIMIT);
   });
 
-  it('refuses every write on a server already over its limit, but deletes and renames still work', async () => {
+  it('refuses every write on a server already over its limit, but deletes and renames still work', async ({ files: f }) => {
     f.put('huge.bin', Buffer.alloc(2 * LIMIT));
     f.put('small.txt', 'x');
-    expectNoSpace(await write('a.txt', 1));
-    expectNoSpace(await write('empty.txt', 0));
+    expectNoSpace(await write(f, 'a.txt', 1));
+    expectNoSpace(await write(f, 'empty.txt', 0));
     expectNoSpace(await f.call('POST', 'create-folder', { body: { root: '/', name: 'dir' } }));
     expectNoSpace(await f.call('POST', 'copy', { body: { location: 'small.txt' } }));
     expectNoSpace(await f.call('POST', 'compress', { body: { root: '/', files: ['small.txt'] } }));
-    expect(tree().sort()).toEqual(['huge.bin', 'small.txt']);
+    expect(tree(f).sort()).toEqual(['huge.bin', 'small.txt']);
     expect((await f.call('PUT', 'rename', { body: { root: '/', files: [{ from: 'small.txt', to: 'moved.txt' }] } })).statusCode).toBe(204);
     expect((await f.call('POST', 'delete', { body: { root: '/', files: ['huge.bin'] } })).statusCode).toBe(204);
-    expect((await write('a.txt', 1)).statusCode).toBe(204);
+    expect((await write(f, 'a.txt', 1)).statusCode).toBe(204);
   });
 
-  it('lets an edit that does not grow a file through at the limit', async () => {
+  it('lets an edit that does not grow a file through at the limit', async ({ files: f }) => {
     f.put('server.properties', Buffer.alloc(8192, 0x61));
-    setHeadroom(0);
-    expect((await write('server.properties', 8000)).statusCode).toBe(204);
-    expectNoSpace(await write('server.properties', 8193));
+    setHeadroom(f, 0);
+    expect((await write(f, 'server.properties', 8000)).statusCode).toBe(204);
+    expectNoSpace(await write(f, 'server.properties', 8193));
     expect(fs.statSync(path.join(f.v1, 'server.properties')).size).toBe(8000);
   });
 
-  it('has no limit when disk is 0', async () => {
-    await setDiskMiB(0);
-    expect((await write('big.bin', 3 * LIMIT)).statusCode).toBe(204);
+  it('has no limit when disk is 0', async ({ files: f }) => {
+    await setDiskMiB(f, 0);
+    expect((await write(f, 'big.bin', 3 * LIMIT)).statusCode).toBe(204);
     f.put('b.tar.gz', tarGzOf(2 * LIMIT));
     expect((await f.call('POST', 'decompress', { body: { root: '/', file: 'b.tar.gz' } })).statusCode).toBe(204);
-    expect(usage()).toBeGreaterThan(5 * LIMIT);
+    expect(usage(f)).toBeGreaterThan(5 * LIMIT);
   });
 
-  it('serialises parallel writes that each fit but together do not', async () => {
-    setHeadroom(H);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => write(`p${i}.bin`, 24 * 1024)));
+  it('serialises parallel writes that each fit but together do not', async ({ files: f }) => {
+    setHeadroom(f, H);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => write(f, `p${i}.bin`, 24 * 1024)));
     const ok = results.filter((r) => r.statusCode === 204);
     expect(ok).toHaveLength(2);
     for (const r of results.filter((x) => x.statusCode !== 204)) expectNoSpace(r);
-    expect(usage()).toBeLessThanOrEqual(LIMIT);
+    expect(usage(f)).toBeLessThanOrEqual(LIMIT);
   });
 
-  it('never lets its cached figure refuse a write, nor allow one near the limit', async () => {
-    setHeadroom(H);
-    expect((await write('one.bin', 16 * 1024)).statusCode).toBe(204);
+  it('never lets its cached figure refuse a write, nor allow one near the limit', async ({ files: f }) => {
+    setHeadroom(f, H);
+    expect((await write(f, 'one.bin', 16 * 1024)).statusCode).toBe(204);
     // Space freed behind the daemon's back: the cached figure says no room, a fresh measure says yes.
     fs.rmSync(path.join(f.v1, 'filler.bin'));
-    expect((await write('two.bin', 512 * 1024)).statusCode).toBe(204);
-    expect((await write('three.bin', LIMIT - usage() - 16 * 1024)).statusCode).toBe(204);
+    expect((await write(f, 'two.bin', 512 * 1024)).statusCode).toBe(204);
+    expect((await write(f, 'three.bin', LIMIT - usage(f) - 16 * 1024)).statusCode).toBe(204);
     // Space taken behind its back while the cached figure is close to the limit.
     f.put('external.bin', Buffer.alloc(16 * 1024));
-    expectNoSpace(await write('four.bin', 1));
-    expect(usage()).toBe(LIMIT);
+    expectNoSpace(await write(f, 'four.bin', 1));
+    expect(usage(f)).toBe(LIMIT);
   });
 });
 
-describe('T-DOS-6 hard links count once', () => {
-  it('does not count 200 links to one file 200 times', async () => {
+describe('hard links count once', () => {
+  it('does not count 200 links to one file 200 times', async ({ files: f }) => {
     f.put('world/big.dat', Buffer.alloc(256 * 1024, 7));
     fs.mkdirSync(path.join(f.v1, 'links'));
     for (let i = 0; i < 200; i += 1) fs.linkSync(path.join(f.v1, 'world/big.dat'), path.join(f.v1, 'links', `l${i}`));
-    setHeadroom(H);
-    expect((await write('fits.bin', H)).statusCode).toBe(204);
-    expect(usage()).toBe(LIMIT);
+    setHeadroom(f, H);
+    expect((await write(f, 'fits.bin', H)).statusCode).toBe(204);
+    expect(usage(f)).toBe(LIMIT);
   });
 });

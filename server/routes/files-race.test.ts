@@ -1,13 +1,15 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { CANARY_S2, makeFileFixture, type FileFixture } from './files-test-support';
+import { expect } from 'vitest';
+import { CANARY_S2 } from '../test/files-support';
+import { test } from '../test/fixtures';
 
 /*
- * attacks.md T-FS-RACE (grey-box): a separate process keeps swapping S1's `dir` between a real
- * directory and a symlink to S2's volume while requests hammer paths below it. A
- * check-then-use implementation leaks or writes S2's files here; a handle-based walk never does.
+ * A path swapped while a request walks it never leads the request outside the volume (grey-box):
+ * a separate process keeps swapping S1's `dir` between a real directory and a symlink to S2's
+ * volume while requests hammer paths below it. A check-then-use implementation leaks or writes
+ * S2's files here; a handle-based walk never does.
  */
 
 const SWAPPER = `
@@ -24,18 +26,13 @@ try { fs.unlinkSync(link); } catch {}
 console.log(swaps);
 `;
 
-let f: FileFixture;
-beforeEach(async () => {
-  f = await makeFileFixture();
+test.beforeEach(({ files: f }) => {
   f.put('dir/y', 'mine');
   fs.writeFileSync(path.join(f.v2, 'y'), CANARY_S2);
   fs.writeFileSync(path.join(f.v2, 'gone.txt'), CANARY_S2);
 });
-afterEach(async () => {
-  await f.close();
-});
 
-it('never reads, lists, writes or deletes in S2 while a directory is swapped for a link', async () => {
+test('never reads, lists, writes or deletes in S2 while a directory is swapped for a link', async ({ files: f }) => {
   const before = f.snapshot();
   const child = spawn(process.execPath, ['-e', SWAPPER, f.v1, f.v2], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

@@ -1,17 +1,26 @@
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeFileFixture, nodePath, type FileFixture } from './files-test-support';
+import { describe, expect, vi } from 'vitest';
+import { nodePath } from '../test/files-support';
+import { it as base } from '../test/fixtures';
 
-let f: FileFixture;
-beforeEach(async () => {
-  f = await makeFileFixture();
-});
-afterEach(async () => {
-  await f.close();
-});
+const it = base
+  /** Asks the panel for a signed download link for `file`. */
+  .extend('download', async ({ files: f }) => {
+    return (file: string, headers = f.ownerHeaders) =>
+      f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/download?file=${encodeURIComponent(file)}`, headers });
+  })
+  /** Asks the panel for a signed upload link. */
+  .extend('uploadLink', async ({ files: f }) => {
+    return (headers = f.ownerHeaders) => f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/upload`, headers });
+  })
+  /** Follows a signed link to the node, with no credentials. */
+  .extend('follow', async ({ files: f }) => {
+    return (res: { json: () => unknown }, method: 'GET' | 'POST' = 'GET', extra = '') =>
+      f.panel.app.inject({ method, url: nodePath(res.json() as { attributes: { url: string } }) + extra });
+  });
 
 describe('files/download and files/upload', () => {
-  it('downloads a file as an attachment and logs server:file.download', async () => {
+  it('downloads a file as an attachment and logs server:file.download', async ({ files: f }) => {
     f.put('logs/latest.log', 'line\n');
     const res = await f.call('GET', 'download', { query: { file: 'logs/latest.log' } });
     expect(res.statusCode).toBe(200);
@@ -21,7 +30,7 @@ describe('files/download and files/upload', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.download', properties: { file: 'logs/latest.log' } }]);
   });
 
-  it('never lets a file name inject a header', async () => {
+  it('never lets a file name inject a header', async ({ files: f }) => {
     f.put('a";\r\nX-Injected: 1 é.txt', 'x');
     const res = await f.call('GET', 'download', { query: { file: 'a";\r\nX-Injected: 1 é.txt' } });
     expect(res.statusCode).toBe(200);
@@ -31,7 +40,7 @@ describe('files/download and files/upload', () => {
     );
   });
 
-  it('answers 404 for a missing file and 400 for a directory, and downloads an empty file', async () => {
+  it('answers 404 for a missing file and 400 for a directory, and downloads an empty file', async ({ files: f }) => {
     f.put('dir/x');
     f.put('empty.txt', '');
     const empty = await f.call('GET', 'download', { query: { file: 'empty.txt' } });
@@ -54,7 +63,7 @@ describe('files/upload', () => {
 
   // One server:file.uploaded per file, as Wings reports it; the panel's old single server:file.upload
   // entry was one the reference hides from every activity page, so uploads never showed.
-  it('stores several files in the directory and logs server:file.uploaded for each', async () => {
+  it('stores several files in the directory and logs server:file.uploaded for each', async ({ files: f }) => {
     f.put('plugins/old.jar', 'old');
     const res = await f.call('POST', 'upload', {
       query: { directory: '/plugins' },
@@ -74,9 +83,8 @@ describe('files/upload', () => {
     );
   });
 
-  it('answers 413 past the size limit with nothing stored, 400 without a multipart body, 404 for a missing directory', async () => {
-    await f.close();
-    f = await makeFileFixture({ maxUploadBytes: 8 });
+  it('answers 413 past the size limit with nothing stored, 400 without a multipart body, 404 for a missing directory', async ({ makeFiles }) => {
+    const f = await makeFiles({ maxUploadBytes: 8 });
     const res = await f.call('POST', 'upload', {
       query: { directory: '/' },
       ...form([
@@ -97,14 +105,7 @@ describe('files/upload', () => {
 });
 
 describe('signed transfer links', () => {
-  const download = (file: string, headers = f.ownerHeaders) =>
-    f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/download?file=${encodeURIComponent(file)}`, headers });
-  const uploadLink = (headers = f.ownerHeaders) =>
-    f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/upload`, headers });
-  const follow = (res: { json: () => unknown }, method: 'GET' | 'POST' = 'GET', extra = '') =>
-    f.panel.app.inject({ method, url: nodePath(res.json() as { attributes: { url: string } }) + extra });
-
-  it('point at the local node on the panel origin, as signed_url documents', async () => {
+  it('point at the local node on the panel origin, as signed_url documents', async ({ download, uploadLink }) => {
     const res = await download('a.txt');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -115,7 +116,7 @@ describe('signed transfer links', () => {
     expect(up.json().attributes.url).toMatch(/^http:\/\/localhost:80\/upload\/file\?token=/);
   });
 
-  it('work once: a second download with the same link is refused', async () => {
+  it('work once: a second download with the same link is refused', async ({ files: f, download, follow }) => {
     f.put('a.txt', 'A');
     const link = await download('a.txt');
     expect((await follow(link)).body).toBe('A');
@@ -124,14 +125,14 @@ describe('signed transfer links', () => {
     expect(again.json().errors[0].code).toBe('AccessDeniedHttpException');
   });
 
-  it('stop working after 15 minutes', async () => {
+  it('stop working after 15 minutes', async ({ files: f, download, follow }) => {
     f.put('a.txt', 'A');
     const link = await download('a.txt');
     f.panel.clock.advance(15 * 60_000 + 1000);
     expect((await follow(link)).statusCode).toBe(403);
   });
 
-  it('cannot be altered, nor a download link used to upload', async () => {
+  it('cannot be altered, nor a download link used to upload', async ({ files: f, download }) => {
     f.put('a.txt', 'A');
     const link = await download('a.txt');
     const url = nodePath(link.json());
@@ -146,7 +147,7 @@ describe('signed transfer links', () => {
     expect((await f.panel.app.inject({ method: 'GET', url: '/download/file' })).statusCode).toBe(403);
   });
 
-  it('log the download when the link is handed out, and need no session to follow', async () => {
+  it('log the download when the link is handed out, and need no session to follow', async ({ files: f, download }) => {
     f.put('a.txt', 'A');
     const link = await download('a.txt');
     expect(await f.events()).toEqual([{ event: 'server:file.download', properties: { file: 'a.txt' } }]);
@@ -154,7 +155,7 @@ describe('signed transfer links', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('upload into the directory given with the link, once', async () => {
+  it('upload into the directory given with the link, once', async ({ files: f, uploadLink }) => {
     const boundary = 'b';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="x.txt"\r\n\r\nX\r\n--${boundary}--\r\n`;
     f.put('dir/.keep', '');

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { fileListSchema, fileObjectSchema } from '../../src/contract';
-import { makeFileFixture, type FileFixture } from './files-test-support';
-
-let f: FileFixture;
-beforeEach(async () => {
-  f = await makeFileFixture();
-});
-afterEach(async () => {
-  await f.close();
-});
+import { it } from '../test/fixtures';
 
 describe('files/list', () => {
-  it('lists every entry with real stat fields, directories first', async () => {
+  it('lists every entry with real stat fields, directories first', async ({ files: f }) => {
     f.put('b.txt', 'hello');
     f.put('a/nested.yml', 'k: v');
     fs.chmodSync(path.join(f.v1, 'b.txt'), 0o640);
@@ -36,7 +28,7 @@ describe('files/list', () => {
     expect(link).toMatchObject({ is_symlink: true, is_file: true, mode: 'Lrwxrwxrwx' });
   });
 
-  it('defaults to the root, lists nested directories, and has no cap on the count', async () => {
+  it('defaults to the root, lists nested directories, and has no cap on the count', async ({ files: f }) => {
     for (let i = 0; i < 300; i += 1) f.put(`many/f${i}.txt`);
     const root = await f.call('GET', 'list');
     expect(root.json().data.map((e: { attributes: { name: string } }) => e.attributes.name)).toEqual(['many']);
@@ -44,7 +36,7 @@ describe('files/list', () => {
     expect(res.json().data).toHaveLength(300);
   });
 
-  it('answers 404 for a missing directory and for a file', async () => {
+  it('answers 404 for a missing directory and for a file', async ({ files: f }) => {
     f.put('file.txt');
     for (const directory of ['/nope', '/file.txt']) {
       const res = await f.call('GET', 'list', { query: { directory } });
@@ -55,7 +47,7 @@ describe('files/list', () => {
 });
 
 describe('files/contents', () => {
-  it('returns the raw bytes as text/plain and logs server:file.read', async () => {
+  it('returns the raw bytes as text/plain and logs server:file.read', async ({ files: f }) => {
     f.put('server.properties', 'motd=hi\n');
     const res = await f.call('GET', 'contents', { query: { file: '/server.properties' } });
     expect(res.statusCode).toBe(200);
@@ -64,9 +56,8 @@ describe('files/contents', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.read', properties: { file: '/server.properties' } }]);
   });
 
-  it('answers 404 when missing, 400 for a directory, 422 without a file, 400 above the cap', async () => {
-    await f.close();
-    f = await makeFileFixture({ maxEditBytes: 10 });
+  it('answers 404 when missing, 400 for a directory, 422 without a file, 400 above the cap', async ({ makeFiles }) => {
+    const f = await makeFiles({ maxEditBytes: 10 });
     f.put('dir/x');
     f.put('big.txt', '12345678901');
     f.put('ok.txt', '1234567890');
@@ -80,7 +71,7 @@ describe('files/contents', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.read', properties: { file: 'ok.txt' } }]);
   });
 
-  it('refuses a FIFO quickly instead of blocking', async () => {
+  it('refuses a FIFO quickly instead of blocking', async ({ files: f }) => {
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [path.join(f.v1, 'pipe')]);
     for (const endpoint of ['contents', 'download']) {
@@ -95,7 +86,7 @@ describe('files/contents', () => {
 });
 
 describe('files/write', () => {
-  it('creates and overwrites files (creating parents), keeps the mode, and logs server:file.write', async () => {
+  it('creates and overwrites files (creating parents), keeps the mode, and logs server:file.write', async ({ files: f }) => {
     let res = await f.call('POST', 'write', { query: { file: '/config/new.yml' }, raw: 'a: 1\n' });
     expect(res.statusCode).toBe(204);
     expect(f.read('config/new.yml')).toBe('a: 1\n');
@@ -113,15 +104,14 @@ describe('files/write', () => {
     expect(fs.readdirSync(f.v1).filter((n) => n.startsWith('.aerie-'))).toEqual([]);
   });
 
-  it('works with a browser session and its CSRF header', async () => {
+  it('works with a browser session and its CSRF header', async ({ files: f }) => {
     const headers = await f.panel.sessionHeaders(f.owner);
     const res = await f.call('POST', 'write', { query: { file: 'a.txt' }, raw: 'x', headers });
     expect(res.statusCode).toBe(204);
   });
 
-  it('answers 400 for a directory and 413 above the limit with nothing written', async () => {
-    await f.close();
-    f = await makeFileFixture({ maxUploadBytes: 8 });
+  it('answers 400 for a directory and 413 above the limit with nothing written', async ({ makeFiles }) => {
+    const f = await makeFiles({ maxUploadBytes: 8 });
     f.put('dir/x');
     f.put('keep.txt', 'original');
     expect((await f.call('POST', 'write', { query: { file: 'dir' }, raw: 'x' })).statusCode).toBe(400);
@@ -133,7 +123,7 @@ describe('files/write', () => {
 });
 
 describe('files/copy', () => {
-  it('names copies as the reference panel and logs server:file.copy', async () => {
+  it('names copies as the reference panel and logs server:file.copy', async ({ files: f }) => {
     f.put('server.properties', 'p');
     f.put('world.tar.gz', 'w');
     f.put('README', 'r');
@@ -155,7 +145,7 @@ describe('files/copy', () => {
     expect((await f.events())[0]).toEqual({ event: 'server:file.copy', properties: { file: 'server.properties' } });
   });
 
-  it('answers 404 for a directory or missing file and 422 without a location', async () => {
+  it('answers 404 for a directory or missing file and 422 without a location', async ({ files: f }) => {
     f.put('dir/x');
     expect((await f.call('POST', 'copy', { body: { location: 'dir' } })).statusCode).toBe(404);
     expect((await f.call('POST', 'copy', { body: { location: 'nope' } })).statusCode).toBe(404);
@@ -164,7 +154,7 @@ describe('files/copy', () => {
 });
 
 describe('files/delete', () => {
-  it('deletes several files and folders recursively and logs server:file.delete', async () => {
+  it('deletes several files and folders recursively and logs server:file.delete', async ({ files: f }) => {
     f.put('a.txt');
     f.put('dir/sub/deep.txt');
     f.put('keep.txt');
@@ -174,7 +164,7 @@ describe('files/delete', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.delete', properties: { directory: '/', files: ['a.txt', 'dir', 'missing'] } }]);
   });
 
-  it('answers 422 for an empty list and 400 for the root itself', async () => {
+  it('answers 422 for an empty list and 400 for the root itself', async ({ files: f }) => {
     expect((await f.call('POST', 'delete', { body: { root: '/', files: [] } })).statusCode).toBe(422);
     for (const files of [['.'], ['/'], ['a/..']]) {
       expect((await f.call('POST', 'delete', { body: { root: '/', files } })).statusCode).toBe(400);
@@ -184,7 +174,7 @@ describe('files/delete', () => {
 });
 
 describe('files/create-folder', () => {
-  it('creates nested folders, refuses an existing name, and logs server:file.create-directory', async () => {
+  it('creates nested folders, refuses an existing name, and logs server:file.create-directory', async ({ files: f }) => {
     expect((await f.call('POST', 'create-folder', { body: { root: '/', name: 'plugins' } })).statusCode).toBe(204);
     expect((await f.call('POST', 'create-folder', { body: { root: '/plugins', name: 'a/b' } })).statusCode).toBe(204);
     expect(fs.statSync(path.join(f.v1, 'plugins/a/b')).isDirectory()).toBe(true);
@@ -198,7 +188,7 @@ describe('files/create-folder', () => {
 });
 
 describe('files/rename', () => {
-  it('renames and moves within the volume and logs server:file.rename', async () => {
+  it('renames and moves within the volume and logs server:file.rename', async ({ files: f }) => {
     f.put('a.txt', 'A');
     f.put('dir/b.txt', 'B');
     const files = [
@@ -214,13 +204,13 @@ describe('files/rename', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/', files } }]);
   });
 
-  it('moves with ../ inside the volume', async () => {
+  it('moves with ../ inside the volume', async ({ files: f }) => {
     f.put('dir/c.txt', 'C');
     expect((await f.call('PUT', 'rename', { body: { root: '/dir', files: [{ from: 'c.txt', to: '../c.txt' }] } })).statusCode).toBe(204);
     expect(f.read('c.txt')).toBe('C');
   });
 
-  it('refuses an existing destination, a directory into itself, and the root', async () => {
+  it('refuses an existing destination, a directory into itself, and the root', async ({ files: f }) => {
     f.put('a.txt');
     f.put('b.txt');
     f.put('dir/x');
@@ -238,7 +228,7 @@ describe('files/rename', () => {
 });
 
 describe('files/compress and files/decompress', () => {
-  it('compresses into root as archive-<timestamp>.tar.gz and extracts it again', async () => {
+  it('compresses into root as archive-<timestamp>.tar.gz and extracts it again', async ({ files: f }) => {
     f.put('world/level.dat', Buffer.from([0, 1, 2, 255]));
     f.put('world/region/r.0.0.mca', 'region');
     f.put('server.properties', 'p');
@@ -265,14 +255,14 @@ describe('files/compress and files/decompress', () => {
     expect(log[2]).toEqual({ event: 'server:file.decompress', properties: { directory: '/out', files: archive.name } });
   });
 
-  it('compresses relative to a sub-directory root', async () => {
+  it('compresses relative to a sub-directory root', async ({ files: f }) => {
     f.put('plugins/a/config.yml', 'c');
     const res = await f.call('POST', 'compress', { body: { root: '/plugins', files: ['a'] } });
     expect(res.statusCode).toBe(200);
     expect(f.exists(`plugins/${res.json().attributes.name}`)).toBe(true);
   });
 
-  it('answers 404 for a missing member or archive, 400 for an unknown format, 422 for no files', async () => {
+  it('answers 404 for a missing member or archive, 400 for an unknown format, 422 for no files', async ({ files: f }) => {
     f.put('notes.txt', 'just text, not an archive');
     expect((await f.call('POST', 'compress', { body: { root: '/', files: ['missing'] } })).statusCode).toBe(404);
     expect((await f.call('POST', 'compress', { body: { root: '/', files: [] } })).statusCode).toBe(422);

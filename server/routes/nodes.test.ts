@@ -1,30 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { websocketTokenSchema } from '../../src/contract';
 import { decodeJwt } from 'jose';
-import type { ServerRow, UserRow } from '../db/schema';
 import { revokeSocketTokens } from '../services/node-tokens';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { test } from '../test/fixtures';
 
-/*
- * Servers are reached through the daemon of their node: the one inside this panel, or a remote
- * node's. A node the panel cannot talk to leaves its servers visible and says why nothing answers.
- */
-describe('the daemon of a server’s node', () => {
-  let panel: TestPanel;
-  let owner: UserRow;
-  let server: ServerRow;
-  let headers: Record<string, string>;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-    owner = await panel.user();
-    server = await panel.server(owner);
-    headers = await panel.bearerHeaders(owner);
-  });
-  afterEach(async () => {
-    await panel.close();
-  });
-
-  async function moveToRemoteNode() {
+const it = test
+  .extend('owner', async ({ panel }) => panel.user())
+  .extend('server', async ({ panel, owner }) => panel.server(owner))
+  .extend('headers', async ({ panel, owner }) => panel.bearerHeaders(owner))
+  .extend('moveToRemoteNode', async ({ panel, server }) => async () => {
     const node = await panel.db
       .insertInto('nodes')
       .values({
@@ -39,9 +23,19 @@ describe('the daemon of a server’s node', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     await panel.db.updateTable('servers').set({ node_id: node.id }).where('id', '=', server.id).execute();
-  }
+  });
 
-  it('answers 504 for the files of a server on a node it cannot reach, and still shows the server', async () => {
+/*
+ * Servers are reached through the daemon of their node: the one inside this panel, or a remote
+ * node's. A node the panel cannot talk to leaves its servers visible and says why nothing answers.
+ */
+describe('the daemon of a server’s node', () => {
+  it('answers 504 for the files of a server on a node it cannot reach, and still shows the server', async ({
+    panel,
+    server,
+    headers,
+    moveToRemoteNode,
+  }) => {
     await moveToRemoteNode();
     const list = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/list`, headers });
     expect(list.statusCode).toBe(504);
@@ -51,7 +45,12 @@ describe('the daemon of a server’s node', () => {
     expect(detail.json().attributes.node).toBe('node-eu-1');
   });
 
-  it("signs a remote node's tokens with that node's key and sends the browser to its address", async () => {
+  it("signs a remote node's tokens with that node's key and sends the browser to its address", async ({
+    panel,
+    server,
+    headers,
+    moveToRemoteNode,
+  }) => {
     await moveToRemoteNode();
     const res = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/websocket`, headers });
     const { data } = websocketTokenSchema.parse(res.json());
@@ -61,7 +60,7 @@ describe('the daemon of a server’s node', () => {
     expect(link.json().attributes.url).toMatch(/^https:\/\/node1\.example\.com:8080\/upload\/file\?token=/);
   });
 
-  it("revokes a user's console tokens on the node: earlier ones are refused, later ones are not", async () => {
+  it("revokes a user's console tokens on the node: earlier ones are refused, later ones are not", async ({ panel, owner, server, headers }) => {
     const token = async () => {
       const res = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/websocket`, headers });
       const claims = decodeJwt(websocketTokenSchema.parse(res.json()).data.token);

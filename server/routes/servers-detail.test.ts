@@ -1,34 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { serverWithMetaSchema } from '../../src/contract';
-import type { ServerRow, UserRow } from '../db/schema';
+import type { UserRow } from '../db/schema';
 import { setServerStatus } from '../services/servers';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { test } from '../test/fixtures';
 
-describe('GET /api/client/servers/{server}', () => {
-  let panel: TestPanel;
-  let owner: UserRow;
-  let server: ServerRow;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-    owner = await panel.user();
-    server = await panel.server(owner, { name: 'Survival', description: 'Main world', port: 25565, memory: 2048 });
-  });
-  afterEach(async () => {
-    await panel.close();
-  });
-
-  async function get(user: UserRow | null, id: string) {
+const it = test
+  .extend('owner', async ({ panel }) => panel.user())
+  .extend('server', async ({ panel, owner }) => panel.server(owner, { name: 'Survival', description: 'Main world', port: 25565, memory: 2048 }))
+  .extend('get', async ({ panel }) => async (user: UserRow | null, id: string) => {
     const headers = user ? await panel.sessionHeaders(user) : {};
     return panel.app.inject({ method: 'GET', url: `/api/client/servers/${id}`, headers });
-  }
+  });
 
-  it('answers 401 without credentials, even for an unknown server', async () => {
+describe('GET /api/client/servers/{server}', () => {
+  it('answers 401 without credentials, even for an unknown server', async ({ get }) => {
     const res = await get(null, 'deadbeef');
     expect(res.statusCode).toBe(401);
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
-  it("returns the owner's server by its 8-character identifier with every spec field", async () => {
+  it("returns the owner's server by its 8-character identifier with every spec field", async ({ owner, server, get }) => {
     const res = await get(owner, server.uuid_short);
     expect(res.statusCode).toBe(200);
     const body = serverWithMetaSchema.parse(res.json());
@@ -55,13 +46,13 @@ describe('GET /api/client/servers/{server}', () => {
     expect(body.meta).toEqual({ is_server_owner: true, user_permissions: ['*'] });
   });
 
-  it('returns the same server by its full uuid', async () => {
+  it('returns the same server by its full uuid', async ({ owner, server, get }) => {
     const res = await get(owner, server.uuid);
     expect(res.statusCode).toBe(200);
     expect(serverWithMetaSchema.parse(res.json()).attributes.uuid).toBe(server.uuid);
   });
 
-  it('fills the invocation and lists variables with startup meta for the owner', async () => {
+  it('fills the invocation and lists variables with startup meta for the owner', async ({ owner, server, get }) => {
     const body = serverWithMetaSchema.parse((await get(owner, server.uuid)).json());
     expect(body.attributes.invocation).toBe('java -Xms128M -XX:MaxRAMPercentage=95.0 -Dterminal.jline=false -Dterminal.ansi=true -jar server.jar');
     const variables = body.attributes.relationships.variables;
@@ -75,7 +66,7 @@ describe('GET /api/client/servers/{server}', () => {
     });
   });
 
-  it('lists the primary allocation with string notes and alias', async () => {
+  it('lists the primary allocation with string notes and alias', async ({ owner, server, get }) => {
     const body = serverWithMetaSchema.parse((await get(owner, server.uuid)).json());
     expect(body.attributes.relationships.allocations.data).toEqual([
       {
@@ -85,7 +76,7 @@ describe('GET /api/client/servers/{server}', () => {
     ]);
   });
 
-  it('reports the admin permission list to a root admin who is not a member', async () => {
+  it('reports the admin permission list to a root admin who is not a member', async ({ panel, server, get }) => {
     const admin = await panel.user({ admin: true });
     const res = await get(admin, server.uuid_short);
     expect(res.statusCode).toBe(200);
@@ -97,14 +88,14 @@ describe('GET /api/client/servers/{server}', () => {
     });
   });
 
-  it("reports a subuser's exact permissions, websocket.connect included", async () => {
+  it("reports a subuser's exact permissions, websocket.connect included", async ({ panel, server, get }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['control.console', 'file.read']);
     const body = serverWithMetaSchema.parse((await get(sub, server.uuid)).json());
     expect(body.meta).toEqual({ is_server_owner: false, user_permissions: ['websocket.connect', 'control.console', 'file.read'] });
   });
 
-  it('hides variables and their values from a subuser without startup.read', async () => {
+  it('hides variables and their values from a subuser without startup.read', async ({ panel, server, get }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['control.console']);
     const body = serverWithMetaSchema.parse((await get(sub, server.uuid)).json());
@@ -112,7 +103,7 @@ describe('GET /api/client/servers/{server}', () => {
     expect(body.attributes.invocation).toMatch(/-jar \[hidden\]$/);
   });
 
-  it('shows a subuser without allocation.read only the primary allocation, notes blanked', async () => {
+  it('shows a subuser without allocation.read only the primary allocation, notes blanked', async ({ panel, server, get }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, []);
     await panel.db.updateTable('allocations').set({ notes: 'secret' }).where('server_id', '=', server.id).execute();
@@ -124,7 +115,7 @@ describe('GET /api/client/servers/{server}', () => {
     expect(body.attributes.relationships.allocations.data.map((a) => [a.attributes.port, a.attributes.notes])).toEqual([[25565, '']]);
   });
 
-  it('lists every allocation with notes for a subuser with allocation.read', async () => {
+  it('lists every allocation with notes for a subuser with allocation.read', async ({ panel, server, get }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['allocation.read']);
     await panel.db.updateTable('allocations').set({ notes: 'main' }).where('server_id', '=', server.id).execute();
@@ -139,40 +130,40 @@ describe('GET /api/client/servers/{server}', () => {
     ]);
   });
 
-  it('answers 404 to a user with no relation to the server', async () => {
+  it('answers 404 to a user with no relation to the server', async ({ panel, server, get }) => {
     const stranger = await panel.user();
     const res = await get(stranger, server.uuid);
     expect(res.statusCode).toBe(404);
     expect(res.json().errors[0].code).toBe('NotFoundHttpException');
   });
 
-  it('answers 404 for an unknown identifier', async () => {
+  it('answers 404 for an unknown identifier', async ({ owner, get }) => {
     const res = await get(owner, 'ffffffff');
     expect(res.statusCode).toBe(404);
     expect(res.json().errors[0].code).toBe('NotFoundHttpException');
   });
 
-  it('does not treat LIKE wildcards in the identifier as patterns', async () => {
+  it('does not treat LIKE wildcards in the identifier as patterns', async ({ owner, get }) => {
     const res = await get(owner, '%25%25%25%25%25%25%25%25');
     expect(res.statusCode).toBe(404);
     const underscores = await get(owner, '________');
     expect(underscores.statusCode).toBe(404);
   });
 
-  it('still shows a suspended server', async () => {
+  it('still shows a suspended server', async ({ panel, owner, server, get }) => {
     await setServerStatus(panel.db, server.uuid, 'suspended', panel.clock.now());
     const res = await get(owner, server.uuid);
     expect(res.statusCode).toBe(200);
     expect(serverWithMetaSchema.parse(res.json()).attributes).toMatchObject({ status: 'suspended', is_suspended: true });
   });
 
-  it('marks a server whose install failed as installing', async () => {
+  it('marks a server whose install failed as installing', async ({ panel, owner, server, get }) => {
     await setServerStatus(panel.db, server.uuid, 'install_failed', panel.clock.now());
     const body = serverWithMetaSchema.parse((await get(owner, server.uuid)).json());
     expect(body.attributes).toMatchObject({ status: 'install_failed', is_installing: true, is_suspended: false });
   });
 
-  it('works the same with a bearer API key', async () => {
+  it('works the same with a bearer API key', async ({ panel, owner, server }) => {
     const res = await panel.app.inject({ method: 'GET', url: `/api/client/servers/${server.uuid_short}`, headers: await panel.bearerHeaders(owner) });
     expect(res.statusCode).toBe(200);
     expect(serverWithMetaSchema.parse(res.json()).meta.is_server_owner).toBe(true);

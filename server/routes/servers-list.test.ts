@@ -1,36 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { serverListSchema } from '../../src/contract';
 import type { UserRow } from '../db/schema';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { test } from '../test/fixtures';
 
-describe('GET /api/client', () => {
-  let panel: TestPanel;
-  let owner: UserRow;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-    owner = await panel.user();
-  });
-  afterEach(async () => {
-    await panel.close();
-  });
-
-  async function list(user: UserRow, query = '') {
+const it = test
+  .extend('owner', async ({ panel }) => panel.user())
+  .extend('list', async ({ panel }) => async (user: UserRow, query = '') => {
     const res = await panel.app.inject({ method: 'GET', url: `/api/client${query}`, headers: await panel.bearerHeaders(user) });
     return res;
-  }
-  async function names(user: UserRow, query = ''): Promise<string[]> {
+  })
+  .extend('names', async ({ list }) => async (user: UserRow, query = ''): Promise<string[]> => {
     const res = await list(user, query);
     expect(res.statusCode).toBe(200);
     return serverListSchema.parse(res.json()).data.map((s) => s.attributes.name);
-  }
+  });
 
-  it('answers 401 without credentials', async () => {
+describe('GET /api/client', () => {
+  it('answers 401 without credentials', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client' });
     expect(res.statusCode).toBe(401);
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
-  it('lists owned and shared servers by default, in id order', async () => {
+  it('lists owned and shared servers by default, in id order', async ({ panel, owner, names }) => {
     const other = await panel.user();
     await panel.server(owner, { name: 'Mine' });
     const shared = await panel.server(other, { name: 'Shared' });
@@ -39,7 +31,7 @@ describe('GET /api/client', () => {
     expect(await names(owner)).toEqual(['Mine', 'Shared']);
   });
 
-  it('lists only owned servers with type=owner', async () => {
+  it('lists only owned servers with type=owner', async ({ panel, owner, names }) => {
     const other = await panel.user();
     await panel.server(owner, { name: 'Mine' });
     const shared = await panel.server(other, { name: 'Shared' });
@@ -47,7 +39,11 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?type=owner')).toEqual(['Mine']);
   });
 
-  it('shows a subuser only the servers shared with them, whatever the scope or filter (T-AZ-1)', async () => {
+  it("shows a subuser only the servers shared with them, whatever the scope or filter (no listing other tenants' servers)", async ({
+    panel,
+    owner,
+    names,
+  }) => {
     const sub = await panel.user();
     const s1 = await panel.server(owner, { name: 'S1' });
     const s2 = await panel.server(owner, { name: 'S2' });
@@ -60,7 +56,7 @@ describe('GET /api/client', () => {
     expect(await names(sub, '?filter[*]=S2')).toEqual([]);
   });
 
-  it("gives a stranger nothing, even searching for the uuid of another user's server", async () => {
+  it("gives a stranger nothing, even searching for the uuid of another user's server", async ({ panel, owner, names }) => {
     const stranger = await panel.user();
     const server = await panel.server(owner, { name: 'Private' });
     expect(await names(stranger)).toEqual([]);
@@ -68,7 +64,7 @@ describe('GET /api/client', () => {
     expect(await names(stranger, `?filter[uuid]=${server.uuid}`)).toEqual([]);
   });
 
-  it('lists for an admin with type=admin only servers they neither own nor share', async () => {
+  it('lists for an admin with type=admin only servers they neither own nor share', async ({ panel, owner, names }) => {
     const admin = await panel.user({ admin: true });
     await panel.server(admin, { name: 'AdminOwn' });
     const shared = await panel.server(owner, { name: 'AdminShared' });
@@ -77,20 +73,20 @@ describe('GET /api/client', () => {
     expect(await names(admin, '?type=admin')).toEqual(['Foreign']);
   });
 
-  it('lists every server for an admin with type=admin-all', async () => {
+  it('lists every server for an admin with type=admin-all', async ({ panel, owner, names }) => {
     const admin = await panel.user({ admin: true });
     await panel.server(admin, { name: 'A' });
     await panel.server(owner, { name: 'B' });
     expect(await names(admin, '?type=admin-all')).toEqual(['A', 'B']);
   });
 
-  it('filters by name, case-insensitively and as a contains match', async () => {
+  it('filters by name, case-insensitively and as a contains match', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: 'Survival World' });
     await panel.server(owner, { name: 'Creative' });
     expect(await names(owner, '?filter[name]=VIVAL')).toEqual(['Survival World']);
   });
 
-  it('treats % and _ in filters literally', async () => {
+  it('treats % and _ in filters literally', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: '100% fun' });
     await panel.server(owner, { name: 'abc' });
     await panel.server(owner, { name: 'a_c' });
@@ -99,20 +95,20 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?filter[*]=_')).toEqual(['a_c']);
   });
 
-  it('filters by description and external id', async () => {
+  it('filters by description and external id', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: 'One', description: 'Modded pack', externalId: 'ext-123' });
     await panel.server(owner, { name: 'Two', description: 'Vanilla' });
     expect(await names(owner, '?filter[description]=modded')).toEqual(['One']);
     expect(await names(owner, '?filter[external_id]=EXT-1')).toEqual(['One']);
   });
 
-  it('filters by uuid fragment', async () => {
+  it('filters by uuid fragment', async ({ panel, owner, names }) => {
     const one = await panel.server(owner, { name: 'One' });
     await panel.server(owner, { name: 'Two' });
     expect(await names(owner, `?filter[uuid]=${one.uuid.slice(9, 23)}`)).toEqual(['One']);
   });
 
-  it('searches uuid prefix, short id, external id and name with filter[*]', async () => {
+  it('searches uuid prefix, short id, external id and name with filter[*]', async ({ panel, owner, names }) => {
     const one = await panel.server(owner, { name: 'Alpha', externalId: 'ext123' });
     await panel.server(owner, { name: 'Beta' });
     expect(await names(owner, `?filter[*]=${one.uuid.slice(0, 12)}`)).toEqual(['Alpha']);
@@ -121,12 +117,12 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?filter[*]=bet')).toEqual(['Beta']);
   });
 
-  it('does not search the description with filter[*]', async () => {
+  it('does not search the description with filter[*]', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: 'Alpha', description: 'needle' });
     expect(await names(owner, '?filter[*]=needle')).toEqual([]);
   });
 
-  it('searches allocations by IP, IP:port prefix and :port prefix', async () => {
+  it('searches allocations by IP, IP:port prefix and :port prefix', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: 'A', ip: '192.168.1.1', port: 25565 });
     await panel.server(owner, { name: 'B', ip: '192.168.1.1', port: 25570 });
     await panel.server(owner, { name: 'C', ip: '10.0.0.1', port: 30000 });
@@ -135,7 +131,7 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?filter[*]=:255')).toEqual(['A', 'B']);
   });
 
-  it('pages 60 servers: page 2 of 50 holds 10 with links back', async () => {
+  it('pages 60 servers: page 2 of 50 holds 10 with links back', async ({ panel, owner, list }) => {
     for (let i = 0; i < 60; i += 1) await panel.server(owner, { name: `S${String(i).padStart(2, '0')}` });
     const res = await list(owner, '?page=2&filter[name]=S');
     expect(res.statusCode).toBe(200);
@@ -152,7 +148,7 @@ describe('GET /api/client', () => {
     });
   });
 
-  it('gives an empty list one page and no links', async () => {
+  it('gives an empty list one page and no links', async ({ owner, list }) => {
     const res = await list(owner);
     expect(serverListSchema.parse(res.json()).meta.pagination).toEqual({
       total: 0,
@@ -164,25 +160,25 @@ describe('GET /api/client', () => {
     });
   });
 
-  it('links to the next page while there is one', async () => {
+  it('links to the next page while there is one', async ({ panel, owner, list }) => {
     for (let i = 0; i < 3; i += 1) await panel.server(owner);
     const res = await list(owner, '?per_page=2');
     expect(serverListSchema.parse(res.json()).meta.pagination.links).toEqual({ next: expect.stringMatching(/\/api\/client\?per_page=2&page=2$/) });
   });
 
-  it('rejects per_page above 100 with 422 on per_page', async () => {
+  it('rejects per_page above 100 with 422 on per_page', async ({ owner, list }) => {
     const res = await list(owner, '?per_page=101');
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0]).toMatchObject({ code: 'ValidationException', source: { field: 'per_page' } });
   });
 
-  it('rejects an unknown filter with 400 InvalidFilterQuery', async () => {
+  it('rejects an unknown filter with 400 InvalidFilterQuery', async ({ owner, list }) => {
     const res = await list(owner, '?filter[owner_id]=1');
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ code: 'InvalidFilterQuery', status: '400' });
   });
 
-  it('rejects an unknown type with 422 on type', async () => {
+  it('rejects an unknown type with 422 on type', async ({ owner, list }) => {
     const res = await list(owner, '?type=everything');
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0].source).toEqual({ field: 'type' });

@@ -1,41 +1,43 @@
 import { createHash } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { websocketTokenSchema } from '../../src/contract';
 import { socketTokenSchema, verifyToken } from '../daemon/tokens';
 import { nodes, subusers } from '../db/repos';
 import type { ServerRow, UserRow } from '../db/schema';
 import { setServerStatus } from '../services/servers';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { test } from '../test/fixtures';
+import type { TestPanel } from '../test/harness';
 
-describe('GET /api/client/servers/{server}/websocket', () => {
-  let panel: TestPanel;
-  let owner: UserRow;
-  let server: ServerRow;
-  beforeEach(async () => {
-    panel = await makeTestPanel();
-    owner = await panel.user();
-    server = await panel.server(owner);
+/** Asks `panel` for a websocket token for `server`, as `user` signed in through the browser. */
+async function socketToken(panel: TestPanel, server: ServerRow, user: UserRow, id = server.uuid, headers: Record<string, string> = {}) {
+  return panel.app.inject({
+    method: 'GET',
+    url: `/api/client/servers/${id}/websocket`,
+    headers: { ...(await panel.sessionHeaders(user)), ...headers },
   });
-  afterEach(async () => {
-    await panel.close();
-  });
+}
 
-  async function get(user: UserRow, id = server.uuid, headers: Record<string, string> = {}) {
-    return panel.app.inject({
-      method: 'GET',
-      url: `/api/client/servers/${id}/websocket`,
-      headers: { ...(await panel.sessionHeaders(user)), ...headers },
-    });
-  }
-
-  async function nodeKey(): Promise<string> {
+const it = test
+  .extend('owner', async ({ panel }) => panel.user())
+  .extend('server', async ({ panel, owner }) => panel.server(owner))
+  .extend('get', async ({ panel, server }) => {
+    return (user: UserRow, id = server.uuid, headers: Record<string, string> = {}) => socketToken(panel, server, user, id, headers);
+  })
+  .extend('nodeKey', async ({ panel, server }) => async (): Promise<string> => {
     const node = await nodes.findById(panel.db, server.node_id);
     if (!node) throw new Error('no node');
     return node.daemon_token;
-  }
+  });
 
-  it("gives the owner a 10-minute token signed with the node's key and the socket of the local node", async () => {
+describe('GET /api/client/servers/{server}/websocket', () => {
+  it("gives the owner a 10-minute token signed with the node's key and the socket of the local node", async ({
+    panel,
+    owner,
+    server,
+    get,
+    nodeKey,
+  }) => {
     const res = await get(owner);
     expect(res.statusCode).toBe(200);
     const { data } = websocketTokenSchema.parse(res.json());
@@ -52,23 +54,22 @@ describe('GET /api/client/servers/{server}/websocket', () => {
     expect(claims).toMatchObject({ iat: now, nbf: now - 300, exp: now + 600, iss: 'http://localhost:80', aud: 'http://localhost:80' });
   });
 
-  it('is refused by a daemon once it expired, and when signed with another key', async () => {
+  it('is refused by a daemon once it expired, and when signed with another key', async ({ panel, owner, get, nodeKey }) => {
     const { data } = websocketTokenSchema.parse((await get(owner)).json());
     const later = new Date(panel.clock.now().getTime() + 11 * 60_000);
     expect(await verifyToken(data.token, await nodeKey(), socketTokenSchema, later)).toBeNull();
     expect(await verifyToken(data.token, 'another-node-key', socketTokenSchema, panel.clock.now())).toBeNull();
   });
 
-  it('points at wss:// on the public address when the panel is served over HTTPS', async () => {
-    await panel.close();
-    panel = await makeTestPanel({ appUrl: 'https://panel.example.com/' });
-    owner = await panel.user();
-    server = await panel.server(owner);
-    const { data } = websocketTokenSchema.parse((await get(owner)).json());
+  it('points at wss:// on the public address when the panel is served over HTTPS', async ({ makePanel }) => {
+    const panel = await makePanel({ appUrl: 'https://panel.example.com/' });
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    const { data } = websocketTokenSchema.parse((await socketToken(panel, server, owner)).json());
     expect(data.socket).toBe(`wss://panel.example.com/api/servers/${server.uuid}/ws`);
   });
 
-  it("carries a subuser's own permissions, and refuses a subuser without websocket.connect", async () => {
+  it("carries a subuser's own permissions, and refuses a subuser without websocket.connect", async ({ panel, server, get, nodeKey }) => {
     const friend = await panel.user();
     await panel.subuser(server, friend, ['control.console']);
     const ok = websocketTokenSchema.parse((await get(friend)).json());
@@ -86,13 +87,19 @@ describe('GET /api/client/servers/{server}/websocket', () => {
     });
   });
 
-  it('answers 404 to a non-member, before any state check', async () => {
+  it('answers 404 to a non-member, before any state check', async ({ panel, server, get }) => {
     await setServerStatus(panel.db, server.uuid, 'suspended', panel.clock.now());
     const res = await get(await panel.user());
     expect(res.statusCode).toBe(404);
   });
 
-  it('lets an admin watch an installing server while its owner gets 409, and refuses everyone a suspended one', async () => {
+  it('lets an admin watch an installing server while its owner gets 409, and refuses everyone a suspended one', async ({
+    panel,
+    owner,
+    server,
+    get,
+    nodeKey,
+  }) => {
     const admin = await panel.user({ admin: true });
     await setServerStatus(panel.db, server.uuid, 'installing', panel.clock.now());
     expect((await get(owner)).statusCode).toBe(409);

@@ -28,7 +28,7 @@ describe('activity properties', () => {
   });
 });
 
-describe('has_additional_metadata (pterodactyl-facts §7 examples)', () => {
+describe("has_additional_metadata (true when a property is neither a placeholder of the event's sentence nor ip, useragent or using_sftp)", () => {
   it.each([
     ['server:console.command', ['command'], false],
     ['server:backup.start', ['name', 'locked'], true],

@@ -1,30 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openTestDatabase, type Db } from '../db';
+import { expect } from 'vitest';
 import { LocalDaemon } from '../daemon/local';
+import { test } from '../test/fixtures';
 import { nodeDaemons } from './node-daemons';
 import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo } from './demo';
 import { findUserByEmail, verifyPassword } from './users';
 
-let dataDir: string;
-let db: Db;
-let daemon: LocalDaemon;
 const now = new Date('2026-03-01T12:00:00Z');
 
-beforeEach(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-demo-'));
-  db = await openTestDatabase();
-  daemon = new LocalDaemon(dataDir);
-});
+const it = test.extend('daemon', async ({ tempDir }) => new LocalDaemon(tempDir));
 
-afterEach(async () => {
-  await db.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-it('seeds an admin, a regular user without 2FA, and six servers with volumes', async () => {
+it('seeds an admin, a regular user without 2FA, and six servers with volumes', async ({ database: db, daemon }) => {
   expect(await isPanelEmpty(db)).toBe(true);
   const summary = await seedDemo(db, nodeDaemons(daemon), now);
   expect(await isPanelEmpty(db)).toBe(false);
@@ -47,7 +33,7 @@ it('seeds an admin, a regular user without 2FA, and six servers with volumes', a
   }
 });
 
-it('gives servers extra allocations with notes, free ports, variables, a subuser and activity', async () => {
+it('gives servers extra allocations with notes, free ports, variables, a subuser and activity', async ({ database: db, daemon }) => {
   await seedDemo(db, nodeDaemons(daemon), now);
   const allocations = await db.selectFrom('allocations').selectAll().execute();
   const ports = allocations.map((a) => `${a.ip}:${a.port}`);
@@ -80,7 +66,7 @@ it('gives servers extra allocations with notes, free ports, variables, a subuser
   }
 });
 
-it('refuses to seed a panel that already has users', async () => {
+it('refuses to seed a panel that already has users', async ({ database: db, daemon }) => {
   await seedDemo(db, nodeDaemons(daemon), now);
   await expect(seedDemo(db, nodeDaemons(daemon), now)).rejects.toThrow(/already has users/);
 });

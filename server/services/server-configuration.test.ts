@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { LocalDaemon } from '../daemon/local';
 import { nodeDaemons } from './node-daemons';
-import { makeTestPanel, type TestPanel } from '../test/harness';
+import { it } from '../test/fixtures';
 import { serverConfiguration } from './server-configuration';
 import { createServer } from './servers';
 
-let panel: TestPanel;
-beforeEach(async () => {
-  panel = await makeTestPanel();
-});
-afterEach(async () => {
-  await panel.close();
-});
-
-it("builds Wings' configuration document from the server, its egg, variables and allocations", async () => {
+it("builds Wings' configuration document from the server, its egg, variables and allocations", async ({ panel }) => {
   const owner = await panel.user();
   const server = await panel.server(owner, { name: 'Survival', description: 'SMP', memory: 2048, disk: 10240, cpu: 150, port: 25570 });
   const jar = await panel.db.selectFrom('egg_variables').select('id').where('env_variable', '=', 'SERVER_JARFILE').executeTakeFirstOrThrow();
@@ -64,7 +56,7 @@ it("builds Wings' configuration document from the server, its egg, variables and
   expect(await serverConfiguration(panel.db, randomUUID())).toBeUndefined();
 });
 
-it('serves a server created by another process after the panel started, with its disk limit', async () => {
+it('serves a server created by another process after the panel started, with its disk limit', async ({ panel }) => {
   const owner = await panel.user();
   // The admin CLI: its own daemon over the same data dir and database.
   const cli = new LocalDaemon(panel.dataDir);

@@ -19,16 +19,40 @@ import { createApiKey } from '../services/api-keys';
 /**
  * One isolated panel per test: in-memory SQLite, a temporary data dir, a movable clock and the
  * real app reached through `inject`. Fixtures go through the same services as the CLI.
+ * Tests get their panels from `test/fixtures.ts`, which closes them when the test ends.
  */
 export async function makeTestPanel(overrides: Partial<Config> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-test-'));
-  const config = testConfig({ dataDir, ...overrides });
-  const db: Db = await openTestDatabase();
-  const clock = fixedClock('2026-03-01T12:00:00Z');
-  const daemon = localDaemon(db, { dataDir, clock, maxUploadBytes: config.maxUploadBytes });
-  const nodes = nodeDaemons(daemon);
-  const app: FastifyInstance = await buildApp({ config, db, nodes, clock });
+  let db: Db | undefined;
+  try {
+    const config = testConfig({ dataDir, ...overrides });
+    db = await openTestDatabase();
+    const clock = fixedClock('2026-03-01T12:00:00Z');
+    const daemon = localDaemon(db, { dataDir, clock, maxUploadBytes: config.maxUploadBytes });
+    const nodes = nodeDaemons(daemon);
+    const app: FastifyInstance = await buildApp({ config, db, nodes, clock });
+    return panelOf({ dataDir, config, db, clock, daemon, nodes, app });
+  } catch (err) {
+    // A panel that failed half-way is nobody's to close: leave no database or temp dir behind.
+    await db?.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+type PanelParts = {
+  dataDir: string;
+  config: Config;
+  db: Db;
+  clock: ReturnType<typeof fixedClock>;
+  daemon: ReturnType<typeof localDaemon>;
+  nodes: ReturnType<typeof nodeDaemons>;
+  app: FastifyInstance;
+};
+
+function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts) {
   let counter = 0;
+  let closed = false;
 
   const panel = {
     app,
@@ -78,13 +102,22 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
       const key = await createApiKey(db, user.id, 'test', clock.now());
       return { authorization: `Bearer ${key.token}` };
     },
+    /** Closes the app and the database and removes the data dir; a second call does nothing. */
     async close() {
-      await app.close();
-      await db.destroy();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (closed) return;
+      closed = true;
+      try {
+        await app.close();
+      } finally {
+        try {
+          await db.destroy();
+        } finally {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+      }
     },
   };
   return panel;
 }
 
-export type TestPanel = Awaited<ReturnType<typeof makeTestPanel>>;
+export type TestPanel = ReturnType<typeof panelOf>;

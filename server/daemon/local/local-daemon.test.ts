@@ -1,26 +1,25 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { test } from '../../test/fixtures';
 import { testConfiguration } from '../contract';
 import { writeDemoTree } from '../demo-tree';
 import { LocalDaemon } from '.';
 
-describe('LocalDaemon', () => {
-  let dataDir: string;
-  let daemon: LocalDaemon;
-  const uuid = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c10';
-  beforeEach(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-daemon-'));
-    daemon = new LocalDaemon(dataDir);
-    await daemon.servers.configure(testConfiguration(uuid));
-    await daemon.servers.create(uuid);
-  });
-  afterEach(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+const SERVER = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c10';
 
-  it('writes a realistic demo tree under 1 MB', async () => {
+/** A daemon on an empty temp dir holding one server, SERVER, with its volume created. */
+const it = test.extend('daemon', async ({ tempDir }) => {
+  const daemon = new LocalDaemon(tempDir);
+  await daemon.servers.configure(testConfiguration(SERVER));
+  await daemon.servers.create(SERVER);
+  return daemon;
+});
+
+describe('LocalDaemon', () => {
+  const uuid = SERVER;
+
+  it('writes a realistic demo tree under 1 MB', async ({ daemon }) => {
     await writeDemoTree(daemon.files, uuid);
     await writeDemoTree(daemon.files, uuid);
     const names = (await daemon.files.list(uuid, '/')).map((e) => e.name);
@@ -53,7 +52,7 @@ describe('LocalDaemon', () => {
     expect(total).toBeLessThan(1024 * 1024);
   });
 
-  it('lists names that are not valid UTF-8 and every entry of a 3,000-entry directory', async () => {
+  it('lists names that are not valid UTF-8 and every entry of a 3,000-entry directory', async ({ daemon }) => {
     const vol = daemon.volumePath(uuid);
     fs.writeFileSync(Buffer.concat([Buffer.from(`${vol}/bad-`), Buffer.from([0xff, 0xfe])]), 'x');
     const [entry] = await daemon.files.list(uuid, '/');
@@ -63,7 +62,7 @@ describe('LocalDaemon', () => {
     expect((await daemon.files.list(uuid, '/many')).length).toBe(3_000);
   });
 
-  it('refuses a volume that is missing or a link', async () => {
+  it('refuses a volume that is missing or a link', async ({ daemon }) => {
     const missing = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c11';
     await daemon.servers.configure(testConfiguration(missing));
     await expect(daemon.files.list(missing, '/')).rejects.toMatchObject({ kind: 'not_found' });
@@ -73,7 +72,7 @@ describe('LocalDaemon', () => {
     await expect(daemon.files.list(linked, '/')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
-  it('deletes a deep tree through handles', async () => {
+  it('deletes a deep tree through handles', async ({ daemon }) => {
     const vol = daemon.volumePath(uuid);
     let p = path.join(vol, 'deep');
     for (let i = 0; i < 100; i += 1) p = path.join(p, 'd');
@@ -85,16 +84,9 @@ describe('LocalDaemon', () => {
 });
 
 describe('LocalDaemon servers', () => {
-  let dataDir: string;
-  beforeEach(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-daemon-'));
-  });
-  afterEach(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
   const uuid = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c20';
 
-  it('pulls the configuration of a server it was not told about once, and a push wins over it', async () => {
+  it('pulls the configuration of a server it was not told about once, and a push wins over it', async ({ tempDir: dataDir }) => {
     const asked: string[] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -122,7 +114,9 @@ describe('LocalDaemon servers', () => {
     expect(asked).toEqual([uuid, other]);
   });
 
-  it('pulls a held configuration afresh once it is stale, keeps it when the panel cannot answer, and forgets a server the panel dropped', async () => {
+  it('pulls a held configuration afresh once it is stale, keeps it when the panel cannot answer, and forgets a server the panel dropped', async ({
+    tempDir: dataDir,
+  }) => {
     let clock = new Date('2026-03-01T12:00:00Z');
     let answer: () => Promise<ReturnType<typeof testConfiguration> | undefined> = async () => testConfiguration(uuid, { diskMiB: 0 });
     const daemon = new LocalDaemon(dataDir, { configurationSource: () => answer(), now: () => clock });
@@ -146,7 +140,7 @@ describe('LocalDaemon servers', () => {
     await expect(daemon.files.list(uuid, '/')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
-  it('deletes a volume without following a link out of it, and a volume that is itself a link', async () => {
+  it('deletes a volume without following a link out of it, and a volume that is itself a link', async ({ tempDir: dataDir }) => {
     const daemon = new LocalDaemon(dataDir);
     const outside = path.join(dataDir, 'outside');
     fs.mkdirSync(outside);
@@ -166,7 +160,7 @@ describe('LocalDaemon servers', () => {
     expect(fs.readFileSync(path.join(outside, 'canary.txt'), 'utf8')).toBe('CANARY');
   });
 
-  it('deletes a server whose tree is too deep to remove, leaving the rest aside and logged', async () => {
+  it('deletes a server whose tree is too deep to remove, leaving the rest aside and logged', async ({ tempDir: dataDir }) => {
     const logged: string[] = [];
     const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
     await daemon.servers.configure(testConfiguration(uuid));
@@ -180,7 +174,7 @@ describe('LocalDaemon servers', () => {
     expect(await daemon.files.list(uuid, '/')).toEqual([]);
   });
 
-  it('logs a listener that throws or rejects and carries on', async () => {
+  it('logs a listener that throws or rejects and carries on', async ({ tempDir: dataDir }) => {
     const logged: string[] = [];
     const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
     daemon.events.subscribe(() => {
@@ -195,7 +189,7 @@ describe('LocalDaemon servers', () => {
     expect(logged).toEqual(['a install.completed listener failed', 'a install.completed listener failed']);
   });
 
-  it('refuses websocket tokens issued before a revocation or before it started', async () => {
+  it('refuses websocket tokens issued before a revocation or before it started', async ({ tempDir: dataDir }) => {
     let now = new Date('2026-03-01T12:00:00.500Z');
     const daemon = new LocalDaemon(dataDir, { now: () => now });
     await daemon.servers.configure(testConfiguration(uuid));

@@ -1,23 +1,20 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { test } from '../../test/fixtures';
 import { Volume } from './confined';
 import { BLOCK, Budget, DiskQuotas, measureUsage } from './quota';
 import { DaemonError } from '../types';
 
-let root: string;
-let vol: Volume;
-beforeEach(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-quota-'));
-  fs.mkdirSync(path.join(root, 'vol'));
-  vol = await Volume.open(path.join(root, 'vol'));
-});
-afterEach(() => {
-  fs.rmSync(root, { recursive: true, force: true });
-});
-
-const allocated = (...rel: string[]) => rel.reduce((sum, r) => sum + fs.lstatSync(path.join(vol.root, r)).blocks * 512, 0);
+/** A volume in an empty temp dir, and the bytes its files take on disk. */
+const it = test
+  .extend('vol', async ({ tempDir: root }) => {
+    fs.mkdirSync(path.join(root, 'vol'));
+    return Volume.open(path.join(root, 'vol'));
+  })
+  .extend('allocated', async ({ vol }) => {
+    return (...rel: string[]) => rel.reduce((sum, r) => sum + fs.lstatSync(path.join(vol.root, r)).blocks * 512, 0);
+  });
 
 async function refusal(p: Promise<unknown>): Promise<string> {
   const error = await p.then(
@@ -27,8 +24,8 @@ async function refusal(p: Promise<unknown>): Promise<string> {
   return error instanceof DaemonError ? error.kind : String(error);
 }
 
-describe('measureUsage (T-DOS-6)', () => {
-  it('counts allocated blocks, each inode once, never through a link, names that are not UTF-8 included', async () => {
+describe('measureUsage (sparse files count their blocks, hard links once)', () => {
+  it('counts allocated blocks, each inode once, never through a link, names that are not UTF-8 included', async ({ vol, allocated }) => {
     const v = vol.root;
     fs.writeFileSync(path.join(v, 'big.dat'), Buffer.alloc(64 * 1024, 1));
     fs.mkdirSync(path.join(v, 'links'));
@@ -87,7 +84,7 @@ describe('DiskQuotas', () => {
     return { quotas, calls, advance: (ms: number) => (now += ms) };
   }
 
-  it('measures once for a burst of writes far from the limit, again once the figure is old', async () => {
+  it('measures once for a burst of writes far from the limit, again once the figure is old', async ({ vol }) => {
     const { quotas, calls, advance } = counted(() => 0);
     const quota = 100 * 1024 * 1024;
     for (let i = 0; i < 5; i += 1) await quotas.run('s', vol, quota, (b) => b.fileMeter()(10_000));
@@ -97,7 +94,7 @@ describe('DiskQuotas', () => {
     expect(calls.measures).toBe(2);
   });
 
-  it('measures afresh when the cached headroom is close to the limit, and after a delete', async () => {
+  it('measures afresh when the cached headroom is close to the limit, and after a delete', async ({ vol }) => {
     let real = 0;
     const { quotas, calls } = counted(() => real);
     const quota = 100 * BLOCK;
@@ -114,7 +111,7 @@ describe('DiskQuotas', () => {
     expect(calls.measures).toBe(4);
   });
 
-  it('never measures an unlimited server', async () => {
+  it('never measures an unlimited server', async ({ vol }) => {
     const { quotas, calls } = counted(() => 0);
     await quotas.run('u', vol, 0, (b) => b.fileMeter()(10 * 1024 ** 3));
     await quotas.run('u', vol, 0, (b) => b.charge(1));

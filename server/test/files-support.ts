@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { makeTestPanel } from '../test/harness';
+import type { TestPanel } from './harness';
 
 /*
- * Fixtures of attacks.md §0 for the file routes: OWNER_A owns S1, OWNER_B owns S2 (a sibling
- * volume holding CANARY-S2), CANARY-HOST sits outside every volume, and `snapshot()` hashes
- * everything outside S1's volume so a test can assert that nothing there changed.
+ * The file routes' fixture: OWNER_A owns S1, OWNER_B owns S2 (a sibling volume holding
+ * CANARY-S2), CANARY-HOST sits outside every volume, and `snapshot()` hashes everything outside
+ * S1's volume so a test can assert that nothing there changed.
  */
 
 export const CANARY_S2 = 'CANARY-S2';
@@ -21,8 +21,8 @@ export function nodePath(document: { attributes: { url: string } }): string {
 
 type InjectOptions = { query?: Record<string, string> | string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> };
 
-export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel>[0] = {}) {
-  const panel = await makeTestPanel(overrides);
+/** The file fixture on a panel: the fixture that made the panel closes it (`files` in `fixtures.ts`). */
+export async function makeFileFixture(panel: TestPanel) {
   const owner = await panel.user();
   const otherOwner = await panel.user();
   const s1 = await panel.server(owner);
@@ -124,7 +124,6 @@ export async function makeFileFixture(overrides: Parameters<typeof makeTestPanel
       const rows = await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute();
       return rows.map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as Record<string, unknown> }));
     },
-    close: () => panel.close(),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse as Response } from 'fastify';
-import type { TestPanel } from '../test/harness';
+import type { TestPanel } from './harness';
 import { totpCode } from '../services/totp';
 
 /**
