@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeNodeDaemon } from '../contract';
+import { describeNodeDaemon } from '../../test/daemon-contract';
 import { LocalDaemon } from '.';
 
 describeNodeDaemon('LocalDaemon', async () => {

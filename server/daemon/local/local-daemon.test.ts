@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { test } from '../../test/fixtures';
-import { testConfiguration } from '../contract';
+import { testConfiguration } from '../../test/daemon-contract';
 import { writeDemoTree } from '../demo-tree';
 import { LocalDaemon } from '.';
 

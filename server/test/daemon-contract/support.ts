@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { DaemonEvent, NodeDaemon, ServerConfiguration } from '../capabilities';
-import { DaemonError, type UploadPart } from '../types';
+import type { DaemonEvent, NodeDaemon, ServerConfiguration } from '../../daemon/capabilities';
+import { DaemonError, type UploadPart } from '../../daemon/types';
 
 /** What the contract suite is handed for each test: a fresh daemon and a way to act as a tenant. */
 export interface DaemonUnderTest {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { NOT_FOUND_MESSAGE } from '../types';
+import { NOT_FOUND_MESSAGE } from '../../daemon/types';
 import { gatedStream, MiB, names, newServer, outcome, put, refusal, settle, text, uploads, type DaemonUnderTest } from './support';
 
 /* The file capability as the panel relies on it, whatever the node. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DaemonEvent } from '../capabilities';
+import type { DaemonEvent } from '../../daemon/capabilities';
 import { gatedStream, MiB, names, newServer, outcome, put, recordEvents, settle, testConfiguration, text, type DaemonUnderTest } from './support';
 
 /* A server's life on the node, the lock a reinstall takes, and the events the node reports. */
