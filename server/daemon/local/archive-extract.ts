@@ -12,7 +12,7 @@ import type { Budget } from './quota';
 import { DaemonError, type ExtractLimits } from '../types';
 
 /*
- * files/decompress (T-ARC). The archive is opened like any other file (no links, checked
+ * files/decompress. The archive is opened like any other file (no links, checked
  * handle), its format sniffed from the content, and every member written through the confined
  * writer into a fresh staging directory beside the target. Any refused member, a cap exceeded
  * or a corrupt archive removes the staging directory: nothing was written. Only then is the

@@ -7,7 +7,7 @@ import { BLOCK, blocksFor, type Budget } from './quota';
 import { DaemonError, type ExtractLimits } from '../types';
 
 /*
- * The confined writer for archive members (T-ARC). Member names are judged as hostile strings:
+ * The confined writer for archive members. Member names are judged as hostile strings:
  * NUL and control characters, backslashes (a Windows separator in zips, refused rather than
  * guessed at), absolute names and any `..` component refuse the whole archive; `.` components
  * and empty segments are dropped. Only files and directories are written, through directory
