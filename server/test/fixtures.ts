@@ -5,7 +5,7 @@ import { test as base } from 'vitest';
 import type { Config } from '../config';
 import { openTestDatabase } from '../db';
 import { makeFileFixture } from './files-support';
-import { makeTestPanel, type TestPanel } from './harness';
+import type { TestPanel } from './harness';
 
 /*
  * The server tests' `test` (and `it`): a test asks for what it needs by name and gets it fresh.
@@ -39,6 +39,8 @@ export const test = base
       if (errors.length) throw new AggregateError(errors, 'a test panel failed to close');
     });
     return async (overrides: PanelOverrides = {}): Promise<TestPanel> => {
+      // Loaded on first use: tests that only want a temp dir or a database do not load the app.
+      const { makeTestPanel } = await import('./harness');
       const panel = await makeTestPanel(overrides);
       made.push(panel);
       return panel;
