@@ -114,5 +114,31 @@ function parseInputs<E extends EndpointDefinition>(endpoint: E, request: Fastify
 function send(endpoint: EndpointDefinition, reply: FastifyReply, result: unknown): unknown {
   if (endpoint.response === 'empty') return reply.status(204).send();
   if (endpoint.response === 'text') return reply.type('text/plain; charset=utf-8').send(result);
+  if (isLongList(result)) return reply.type('application/json; charset=utf-8').send(Readable.from(listChunks(result.data)));
   return result;
+}
+
+/*
+ * A long list (a 10,000-entry directory is 2.6 MB of JSON) is serialized a slice at a time as it
+ * is sent, never as one large string copied into one large buffer: on a small VM, touching that
+ * much fresh memory at once costs more than the serializing itself. The bytes are exactly those
+ * of JSON.stringify of the whole document, only sent in chunks.
+ */
+const LONG_LIST = 500;
+const LIST_SLICE = 250;
+
+function isLongList(result: unknown): result is { object: 'list'; data: unknown[] } {
+  if (typeof result !== 'object' || result === null) return false;
+  const keys = Object.keys(result);
+  const { object, data } = result as { object?: unknown; data?: unknown };
+  return keys.length === 2 && keys[0] === 'object' && keys[1] === 'data' && object === 'list' && Array.isArray(data) && data.length > LONG_LIST;
+}
+
+function* listChunks(data: unknown[]): Generator<string> {
+  yield '{"object":"list","data":[';
+  for (let i = 0; i < data.length; i += LIST_SLICE) {
+    const slice = JSON.stringify(data.slice(i, i + LIST_SLICE));
+    yield (i === 0 ? '' : ',') + slice.slice(1, -1);
+  }
+  yield ']}';
 }

@@ -36,6 +36,19 @@ describe('files/list', () => {
     expect(res.json().data).toHaveLength(300);
   });
 
+  it('sends a long listing in slices whose bytes are exactly one JSON document', async ({ files: f }) => {
+    // Past the length where lists are streamed, with names JSON must escape in every slice.
+    for (let i = 0; i < 1_234; i += 1) f.put(`long/"q"\\ ${String(i).padStart(4, '0')}.txt`, 'x'.repeat(i % 7));
+    const res = await f.call('GET', 'list', { query: { directory: '/long' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = fileListSchema.parse(JSON.parse(res.body));
+    expect(body.data).toHaveLength(1_234);
+    expect(body.data.map((e) => e.attributes.name)).toEqual(Array.from({ length: 1_234 }, (_, i) => `"q"\\ ${String(i).padStart(4, '0')}.txt`));
+    expect(body.data[1_233]?.attributes.size).toBe(1_233 % 7);
+    expect(res.body).toBe(JSON.stringify(body));
+  });
+
   it('answers 404 for a missing directory and for a file', async ({ files: f }) => {
     f.put('file.txt');
     for (const directory of ['/nope', '/file.txt']) {
