@@ -8,6 +8,11 @@ import pluginQuery from '@tanstack/eslint-plugin-query';
  * SPA import boundaries. ESLint keeps only the last matching block's options for
  * a rule, so each block below lists every pattern that applies to its files.
  */
+// From the SPA's sources the server (the daemon included) may import only the contract.
+const SERVER_SPA_BOUNDARY = {
+  group: ['**/src/*', '!**/src/contract', '**/src/*/**', '!**/src/contract/**'],
+  message: 'The server may import only src/contract from the SPA.',
+};
 const CONTRACT_BARREL = {
   regex: '(^|/)contract(/index)?$',
   message: 'Import the contract area file (contract/files, contract/servers…): the barrel pulls every schema into the bundle.',
@@ -72,12 +77,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/src/*', '!**/src/contract', '**/src/*/**', '!**/src/contract/**'],
-              message: 'The server may import only src/contract from the SPA.',
-            },
-          ],
+          patterns: [SERVER_SPA_BOUNDARY],
         },
       ],
     },
@@ -90,10 +90,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/src/*', '!**/src/contract', '**/src/*/**', '!**/src/contract/**'],
-              message: 'The server may import only src/contract from the SPA.',
-            },
+            SERVER_SPA_BOUNDARY,
             {
               group: ['**/services/**', '**/routes/**', '**/db/**', '**/http/**', '**/app', '**/deps'],
               message: 'The daemon does not import the panel.',

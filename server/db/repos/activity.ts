@@ -20,28 +20,7 @@ export interface NewActivity {
 
 /** Writes one audit entry and its subjects in a single transaction. */
 export async function insert(db: Db, input: NewActivity): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('activity_logs')
-      .values({
-        event: input.event,
-        ip: input.ip,
-        actor_id: input.actorId ?? null,
-        api_key_id: input.apiKeyId ?? null,
-        properties: JSON.stringify(input.properties ?? {}),
-        description: input.description ?? null,
-        batch: null,
-        timestamp: input.timestamp.toISOString(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (input.subjects.length) {
-      await trx
-        .insertInto('activity_subjects')
-        .values(input.subjects.map((s) => ({ activity_log_id: row.id, subject_type: s.type, subject_id: s.id })))
-        .execute();
-    }
-  });
+  await insertMany(db, [input]);
 }
 
 /** Writes many entries and their subjects in one transaction (an import of a server's history). */
