@@ -8,6 +8,7 @@ import type { AppDeps } from './deps';
 import { nodes } from './db/repos';
 import { assertCsrf, resolveCaller } from './http/authenticate';
 import { fromZodError, HttpError, notFound } from './http/errors';
+import { keepPeerAddresses } from './http/peer-address';
 import { registerApiRateLimit } from './http/rate-limit';
 import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
 import './http/request-context';
@@ -37,6 +38,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  keepPeerAddresses(app.server);
   await app.register(cookie);
   app.decorateRequest('caller', null);
 
