@@ -75,12 +75,12 @@ export interface FileCapability {
   upload(server: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number }): Promise<string[]>;
   /** Copies a regular file next to itself (`name copy.ext`, …); returns the new name. */
   copy(server: string, location: string): Promise<string>;
-  /** Deletes files and directories (recursively); links are removed, never followed. */
-  delete(server: string, root: string, files: string[]): Promise<void>;
+  /** Deletes files and directories (recursively); links are removed, never followed. Returns the names of `files` that existed. */
+  delete(server: string, root: string, files: string[]): Promise<string[]>;
   /** Creates a directory (and missing parents); an existing name is `bad_request`. */
   createDirectory(server: string, root: string, name: string): Promise<void>;
-  /** Renames or moves within the volume; a missing source is skipped, an existing destination is `bad_request`. */
-  rename(server: string, root: string, files: { from: string; to: string }[]): Promise<void>;
+  /** Renames or moves within the volume; a missing source is skipped, an existing destination is `bad_request`. Returns the pairs moved. */
+  rename(server: string, root: string, files: { from: string; to: string }[]): Promise<{ from: string; to: string }[]>;
   /** Writes `archive-<timestamp>.tar.gz` into `root` holding `files`; it counts against the disk limit. */
   compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat>;
   /** Extracts a .tar, .tar.gz/.tgz or .zip archive into `root`; hostile, oversized or over-quota archives write nothing. */

@@ -174,7 +174,7 @@ describe('files/delete', () => {
     const res = await f.call('POST', 'delete', { body: { root: '/', files: ['a.txt', 'dir', 'missing'] } });
     expect(res.statusCode).toBe(204);
     expect(fs.readdirSync(f.v1)).toEqual(['keep.txt']);
-    expect(await f.events()).toEqual([{ event: 'server:file.delete', properties: { directory: '/', files: ['a.txt', 'dir', 'missing'] } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.delete', properties: { directory: '/', files: ['a.txt', 'dir'] } }]);
   });
 
   it('answers 422 for an empty list and 400 for the root itself', async ({ files: f }) => {
@@ -214,7 +214,7 @@ describe('files/rename', () => {
     expect(f.read('renamed.txt')).toBe('A');
     expect(f.read('moved/b.txt')).toBe('B');
     expect(f.exists('whatever')).toBe(false);
-    expect(await f.events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/', files } }]);
+    expect(await f.events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/', files: files.slice(0, 2) } }]);
   });
 
   it('moves with ../ inside the volume', async ({ files: f }) => {

@@ -7,6 +7,7 @@ import { HttpError } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { declaredLength } from '../http/request-context';
 import { serverRoute } from '../http/routes';
+import { renameProperties } from '../services/activity-files';
 import { renderFileObject } from '../services/files';
 import { tokenForServer } from '../services/node-tokens';
 
@@ -69,8 +70,9 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.delete,
   )(async ({ server, body, activity, daemon }) => {
-    await daemonCall(() => daemon.files.delete(server.uuid, body.root, body.files));
-    await activity('server:file.delete', { directory: body.root, files: body.files });
+    // Only what was there is logged: names of missing files are no part of what happened.
+    const deleted = await daemonCall(() => daemon.files.delete(server.uuid, body.root, body.files));
+    if (deleted.length > 0) await activity('server:file.delete', { directory: body.root, files: deleted });
   });
 
   await serverRoute(
@@ -108,8 +110,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.rename,
   )(async ({ server, body, activity, daemon }) => {
-    await daemonCall(() => daemon.files.rename(server.uuid, body.root, body.files));
-    await activity('server:file.rename', { directory: body.root, files: body.files });
+    const moved = await daemonCall(() => daemon.files.rename(server.uuid, body.root, body.files));
+    if (moved.length > 0) await activity('server:file.rename', renameProperties(body.root, moved));
   });
 
   // The reference panel's signed transfers: the browser gets a link to the node itself, which

@@ -139,22 +139,28 @@ export class LocalFiles implements FileCapability {
     return this.changing(server, vol, (budget) => copyWithin(vol, comps, name, budget));
   }
 
-  async delete(server: string, root: string, files: string[]): Promise<void> {
+  async delete(server: string, root: string, files: string[]): Promise<string[]> {
     const vol = await this.volume(server);
     const targets = files.map((f) => resolveIn(root, f));
     if (targets.some((t) => t.length === 0)) throw new DaemonError('bad_request', 'The root of the server cannot be deleted.');
-    await this.locks.write(server, async () => {
+    return this.locks.write(server, async () => {
       // Every parent must be reachable before anything is deleted, so a hostile entry changes nothing.
       const parents = new Map(targets.map((t) => [t.slice(0, -1).join('/'), t.slice(0, -1)]));
       for (const parent of parents.values()) await vol.withDir(parent, async () => undefined);
+      const deleted: string[] = [];
       try {
-        for (const target of targets) {
+        for (const [i, target] of targets.entries()) {
           const name = target[target.length - 1] as string;
-          await vol.withDir(target.slice(0, -1), (dir) => vol.removeAt(dir, name));
+          await vol.withDir(target.slice(0, -1), async (dir) => {
+            if (!(await lstatOrNull(dir.at(name)))) return;
+            await vol.removeAt(dir, name);
+            deleted.push(files[i] ?? name);
+          });
         }
       } finally {
         this.quotas.forget(server);
       }
+      return deleted;
     });
   }
 
@@ -170,14 +176,14 @@ export class LocalFiles implements FileCapability {
   }
 
   // Quota'd only for the directories a move creates on its way: moving a file allocates nothing.
-  async rename(server: string, root: string, files: { from: string; to: string }[]): Promise<void> {
+  async rename(server: string, root: string, files: { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
     const vol = await this.volume(server);
-    const pairs = files.map((f) => ({ from: resolveIn(root, f.from), to: resolveIn(root, f.to) }));
+    const pairs = files.map((f) => ({ from: resolveIn(root, f.from), to: resolveIn(root, f.to), asGiven: f }));
     for (const { from, to } of pairs) {
       if (from.length === 0 || to.length === 0) throw new DaemonError('bad_request', 'The root of the server cannot be renamed.');
       if (isBelow(from, to)) throw new DaemonError('bad_request', 'A directory cannot be moved into itself.');
     }
-    await this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.charge(BLOCK)), 'move');
+    return this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.charge(BLOCK)), 'move');
   }
 
   async compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat> {
@@ -209,8 +215,16 @@ export class LocalFiles implements FileCapability {
   }
 }
 
-async function movePairs(vol: Volume, pairs: { from: string[]; to: string[] }[], beforeCreate: () => Promise<void>): Promise<void> {
-  for (const { from, to } of pairs) {
+interface MovePair {
+  from: string[];
+  to: string[];
+  asGiven: { from: string; to: string };
+}
+
+/** Moves each pair in turn; returns the pairs (as the client gave them) whose source existed. */
+async function movePairs(vol: Volume, pairs: MovePair[], beforeCreate: () => Promise<void>): Promise<MovePair['asGiven'][]> {
+  const moved: MovePair['asGiven'][] = [];
+  for (const { from, to, asGiven } of pairs) {
     const fromName = from[from.length - 1] as string;
     const toName = to[to.length - 1] as string;
     await vol.withDir(from.slice(0, -1), async (src) => {
@@ -223,6 +237,8 @@ async function movePairs(vol: Volume, pairs: { from: string[]; to: string[] }[],
         },
         { create: true, beforeCreate },
       );
+      moved.push(asGiven);
     });
   }
+  return moved;
 }

@@ -130,10 +130,12 @@ export function describeFiles(under: () => DaemonUnderTest): void {
       await put(daemon, s, 'a.txt', 'a');
       await put(daemon, s, 'b.txt', 'b');
       await put(daemon, s, 'dir/inner.txt', 'i');
-      await daemon.files.rename(s, '/', [
+      // Only the pairs that moved come back, so the panel logs nothing about the missing one.
+      const moved = await daemon.files.rename(s, '/', [
         { from: 'a.txt', to: 'moved/deeper/a.txt' },
         { from: 'missing.txt', to: 'x.txt' },
       ]);
+      expect(moved).toEqual([{ from: 'a.txt', to: 'moved/deeper/a.txt' }]);
       expect(await text(daemon, s, 'moved/deeper/a.txt')).toBe('a');
       expect(await outcome(daemon.files.rename(s, '/', [{ from: 'b.txt', to: 'dir/inner.txt' }]))).toBe('bad_request');
       expect(await outcome(daemon.files.rename(s, '/', [{ from: 'dir', to: 'dir/sub' }]))).toBe('bad_request');
@@ -162,7 +164,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
       await put(daemon, s, 'tree/a/b/c.txt', 'c');
       await plantLink(s, 'tree/to-keep', '../keep');
       await plantLink(s, 'keep-link', 'keep');
-      await daemon.files.delete(s, '/', ['tree', 'keep-link', 'missing.txt']);
+      // The names that existed come back as given; a missing one (or one named twice) is left out.
+      expect(await daemon.files.delete(s, '/', ['tree', '/keep-link', 'missing.txt', 'tree'])).toEqual(['tree', '/keep-link']);
       expect(await names(daemon, s)).toEqual(['keep']);
       expect(await text(daemon, s, 'keep/data.txt')).toBe('kept');
       expect(await outcome(daemon.files.delete(s, '/', ['/']))).toBe('bad_request');

@@ -1,0 +1,54 @@
+import { describe, expect } from 'vitest';
+import { it } from '../test/fixtures';
+
+/*
+ * The audit entries of deletes and renames say what happened: names of files that were not there
+ * are left out (and no entry at all when nothing was there), and a move reads as plain paths.
+ */
+
+describe('files/delete activity', () => {
+  it('logs only the files that existed', async ({ files: f }) => {
+    f.put('a.txt');
+    expect((await f.call('POST', 'delete', { body: { root: '/', files: ['ghost.txt', 'a.txt', 'other-ghost'] } })).statusCode).toBe(204);
+    expect(await f.events()).toEqual([{ event: 'server:file.delete', properties: { directory: '/', files: ['a.txt'] } }]);
+  });
+
+  it('writes no entry when none of the files existed', async ({ files: f }) => {
+    f.put('dir/keep.txt');
+    expect((await f.call('POST', 'delete', { body: { root: '/dir', files: ['ghost.txt', 'nope'] } })).statusCode).toBe(204);
+    expect(await f.events()).toEqual([]);
+  });
+});
+
+describe('files/rename activity', () => {
+  it('writes no entry when none of the sources existed', async ({ files: f }) => {
+    expect((await f.call('PUT', 'rename', { body: { root: '/', files: [{ from: 'ghost.txt', to: 'b.txt' }] } })).statusCode).toBe(204);
+    expect(await f.events()).toEqual([]);
+  });
+
+  it('logs a move into another folder with plain paths, no ../ and no doubled slashes', async ({ files: f }) => {
+    f.put('worlds/world.zip', 'w');
+    f.put('backups/.keep');
+    const files = [{ from: 'world.zip', to: '../backups//world.zip' }];
+    expect((await f.call('PUT', 'rename', { body: { root: '/worlds/', files } })).statusCode).toBe(204);
+    expect(f.read('backups/world.zip')).toBe('w');
+    expect(await f.events()).toEqual([
+      { event: 'server:file.rename', properties: { directory: '/', files: [{ from: 'worlds/world.zip', to: 'backups/world.zip' }] } },
+    ]);
+  });
+
+  it('keeps the folder of a rename in place and of a move into a subfolder', async ({ files: f }) => {
+    f.put('cfg/a.yml');
+    f.put('cfg/b.yml');
+    const files = [
+      { from: 'a.yml', to: 'renamed.yml' },
+      { from: './b.yml', to: 'old//b.yml' },
+    ];
+    expect((await f.call('PUT', 'rename', { body: { root: '//cfg', files } })).statusCode).toBe(204);
+    const expected = [
+      { from: 'a.yml', to: 'renamed.yml' },
+      { from: 'b.yml', to: 'old/b.yml' },
+    ];
+    expect(await f.events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/cfg', files: expected } }]);
+  });
+});
