@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { it } from '../test/fixtures';
 
 /*
@@ -50,5 +50,19 @@ describe('files/rename activity', () => {
       { from: 'b.yml', to: 'old/b.yml' },
     ];
     expect(await f.events()).toEqual([{ event: 'server:file.rename', properties: { directory: '/cfg', files: expected } }]);
+  });
+});
+
+describe('upload activity', () => {
+  it('logs server:file.uploaded with the folder the file was stored in', async ({ files: f }) => {
+    f.put('plugins/.keep');
+    const boundary = 'activity-boundary';
+    const raw = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jar"\r\nContent-Type: application/octet-stream\r\n\r\nA\r\n--${boundary}--\r\n`;
+    const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    expect((await f.call('POST', 'upload', { query: { directory: '/x/..//plugins/' }, raw, headers })).statusCode).toBe(204);
+    expect(f.read('plugins/a.jar')).toBe('A');
+    await vi.waitFor(async () =>
+      expect(await f.events()).toEqual([{ event: 'server:file.uploaded', properties: { directory: '/plugins', file: 'a.jar' } }]),
+    );
   });
 });

@@ -6,6 +6,7 @@ import { attachmentDisposition } from '../../lib/content-disposition';
 import type { DaemonEvent, FileCapability } from '../capabilities';
 import { fileTokenSchema, SingleUseTokens, uploadTokenSchema, verifyToken } from '../tokens';
 import { DaemonError, describeRefusal, type RefusalDocument, type UploadPart } from '../types';
+import { display, resolveBeneath } from './paths';
 
 /*
  * The node's signed transfer endpoints, where Wings has them: `GET /download/file?token=` and
@@ -107,7 +108,8 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
             user: token.user_uuid,
             ip: request.ip,
             event: 'server:file.uploaded',
-            properties: { directory, file },
+            // The folder as stored, not as typed (`/a/../plugins//`), as Wings cleans it.
+            properties: { directory: display(resolveBeneath([], directory)), file },
           });
         }
         return await reply.status(204).send();
