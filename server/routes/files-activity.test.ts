@@ -1,4 +1,5 @@
 import { describe, expect, vi } from 'vitest';
+import { activityLogListSchema } from '../../src/contract';
 import { it } from '../test/fixtures';
 
 /*
@@ -64,5 +65,19 @@ describe('upload activity', () => {
     await vi.waitFor(async () =>
       expect(await f.events()).toEqual([{ event: 'server:file.uploaded', properties: { directory: '/plugins', file: 'a.jar' } }]),
     );
+  });
+});
+
+describe('activity properties of a large action', () => {
+  it('are stored capped and still count every file', async ({ files: f }) => {
+    const names = Array.from({ length: 1_000 }, (_, i) => `chunk-${String(i).padStart(4, '0')}.dat`);
+    for (const name of names) f.put(`cache/${name}`);
+    expect((await f.call('POST', 'delete', { body: { root: '/cache', files: names } })).statusCode).toBe(204);
+    const row = await f.panel.db.selectFrom('activity_logs').select('properties').executeTakeFirstOrThrow();
+    expect(Buffer.byteLength(row.properties)).toBeLessThanOrEqual(8 * 1024);
+    const res = await f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/activity`, headers: f.ownerHeaders });
+    const properties = activityLogListSchema.parse(res.json()).data[0]?.attributes.properties;
+    expect(properties).toMatchObject({ directory: '/cache/', count: 1_000 });
+    expect(names.slice(0, 10).every((n) => (properties?.files as string[]).includes(n))).toBe(true);
   });
 });

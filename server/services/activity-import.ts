@@ -1,7 +1,7 @@
 import type { ActivityEvent } from '../../src/contract';
 import type { Db } from '../db';
-import { activity } from '../db/repos';
 import type { ServerRow } from '../db/schema';
+import { logActivities } from './activity';
 import { findUserByLogin } from './users';
 
 /*
@@ -49,6 +49,6 @@ export async function importActivity(db: Db, server: ServerRow, entries: readonl
       timestamp,
     });
   }
-  await activity.insertMany(db, rows);
+  await logActivities(db, rows);
   return { imported: rows.length };
 }

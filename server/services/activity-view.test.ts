@@ -10,6 +10,10 @@ describe('activity properties', () => {
     expect(rewriteProperties({ old: ['a'], new: [] }, true)).toEqual({ old: ['a'], old_count: 1, new: [], new_count: 0 });
   });
 
+  it('counts the entries a capped list left out', () => {
+    expect(rewriteProperties({ files: ['a', 'b'], files_omitted: 998 }, true)).toEqual({ files: ['a', 'b'], files_omitted: 998, count: 1000 });
+  });
+
   it('normalises directory to a leading and trailing slash', () => {
     expect(rewriteProperties({ directory: '' }, true)).toEqual({ directory: '/' });
     expect(rewriteProperties({ directory: '//a//b/' }, true)).toEqual({ directory: '/a/b/' });

@@ -79,14 +79,15 @@ export function gravatarUrl(email: string): string {
 
 /**
  * The reference transformer's rewrite: `properties.ip` hidden from everyone but the actor (admins
- * included), each array `k` gains `k_count` (a lone one becomes `count`), `directory` gets slashes.
+ * included), each array `k` gains `k_count` (a lone one becomes `count`; a list capped when it
+ * was stored counts what it left out too), `directory` gets slashes.
  * Built from entries so a stored `__proto__` key stays a plain key.
  */
 export function rewriteProperties(props: Record<string, unknown>, viewerIsActor: boolean): Record<string, unknown> {
   const entries: [string, unknown][] = [];
   for (const [key, value] of Object.entries(props)) {
     if (key === 'ip' && !viewerIsActor) entries.push([key, '[hidden]']);
-    else if (Array.isArray(value)) entries.push([key, value], [`${key}_count`, value.length]);
+    else if (Array.isArray(value)) entries.push([key, value], [`${key}_count`, value.length + omittedOf(props, key)]);
     else if (key === 'directory' && typeof value === 'string') entries.push([key, `/${value.replace(/^\/+|\/+$/g, '')}/`.replace(/\/\/+/g, '/')]);
     else entries.push([key, value]);
   }
@@ -94,6 +95,12 @@ export function rewriteProperties(props: Record<string, unknown>, viewerIsActor:
   const only = counts.length === 1 ? counts[0] : undefined;
   if (only) return Object.fromEntries([...entries.filter((e) => e !== only), ['count', only[1]]]);
   return Object.fromEntries(entries);
+}
+
+/** How many entries a capped list left out when it was stored (`<key>_omitted`). */
+function omittedOf(props: Record<string, unknown>, key: string): number {
+  const omitted = Object.hasOwn(props, `${key}_omitted`) ? props[`${key}_omitted`] : undefined;
+  return typeof omitted === 'number' && Number.isSafeInteger(omitted) && omitted > 0 ? omitted : 0;
 }
 
 // Placeholders of each event's English description in the reference panel; events missing here

@@ -1,13 +1,22 @@
 import type { Db } from '../db';
 import { activity } from '../db/repos';
 import type { NewActivity } from '../db/repos/activity';
+import { capProperties } from './activity-properties';
 import type { Caller } from './authentication';
 
 export type { NewActivity as ActivityInput, SubjectType } from '../db/repos/activity';
 
 /** Writes one audit entry and its subjects. */
 export function logActivity(db: Db, input: NewActivity): Promise<void> {
-  return activity.insert(db, input);
+  return logActivities(db, [input]);
+}
+
+/** Writes entries and their subjects in one transaction, each entry's properties capped in size. */
+export function logActivities(db: Db, inputs: readonly NewActivity[]): Promise<void> {
+  return activity.insertMany(
+    db,
+    inputs.map((input) => ({ ...input, properties: capProperties(input.properties ?? {}) })),
+  );
 }
 
 /** The common case: the caller acting on a server (the server is a subject, the caller the actor). */
