@@ -33,6 +33,8 @@ const envSchema = z.object({
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // The reference panel's APP_API_CLIENT_RATELIMIT: client API requests per minute per user; 0 = off.
   PANEL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(720),
+  // The reference panel's APP_ACTIVITY_PRUNE_DAYS: activity older than this is deleted; 0 = kept forever.
+  APP_ACTIVITY_PRUNE_DAYS: z.coerce.number().int().min(0).default(90),
   // warn by default: a terminal running `npm start` should stay readable; info logs every request.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
@@ -53,6 +55,8 @@ export interface Config {
   seedDemo: boolean;
   /** Client API requests per minute per user (per address when signed out); 0 = no limit. */
   apiRateLimit: number;
+  /** Days activity entries are kept (pruned at start and daily); 0 = forever. */
+  activityRetentionDays: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
     seedDemo: e.PANEL_SEED_DEMO,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,
+    activityRetentionDays: e.APP_ACTIVITY_PRUNE_DAYS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
 import { systemClock } from './lib/time';
+import { startActivityPruning } from './services/activity-retention';
 import { isPanelEmpty, seedDemo, type DemoSummary } from './services/demo';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
@@ -42,7 +43,7 @@ async function start(): Promise<void> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
-  const running: { app?: FastifyInstance } = {};
+  const running: { app?: FastifyInstance; stopPruning?: () => void } = {};
   let stopping = false;
 
   const stop = async (signal: string) => {
@@ -50,6 +51,7 @@ async function start(): Promise<void> {
     stopping = true;
     console.log(`\n${signal} received, shutting down...`);
     try {
+      running.stopPruning?.();
       await running.app?.close();
       await db.destroy();
       process.exit(0);
@@ -62,6 +64,12 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
+  running.stopPruning = await startActivityPruning({
+    db,
+    clock: systemClock,
+    retentionDays: config.activityRetentionDays,
+    warn: (message) => console.warn(message),
+  });
   const nodes = nodeDaemons(localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes }));
   let demo: DemoSummary | undefined;
   if (config.seedDemo && (await isPanelEmpty(db))) {

@@ -52,6 +52,16 @@ export async function insertMany(db: Db, inputs: readonly NewActivity[]): Promis
   });
 }
 
+/**
+ * Deletes up to `limit` entries older than `cutoff` (their subjects go with them); returns how
+ * many. Callers loop, so a large prune never holds the database in one long statement.
+ */
+export async function deleteOlderThan(db: Db, cutoff: Date, limit: number): Promise<number> {
+  const oldest = db.selectFrom('activity_logs').select('id').where('timestamp', '<', cutoff.toISOString()).orderBy('timestamp').limit(limit);
+  const result = await db.deleteFrom('activity_logs').where('id', 'in', oldest).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** An entry, its properties read, with the columns of its actor (null when the actor is gone or there was none). */
 export interface ActivityWithActor extends Omit<ActivityLogRow, 'properties'> {
   properties: Record<string, unknown>;
