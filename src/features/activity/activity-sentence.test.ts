@@ -1,5 +1,35 @@
 import { describe, expect, it } from 'vitest';
+import { ACTIVITY_EVENTS } from '../../contract/activity';
 import { describeActivity } from './activity-sentence';
+
+// Every property any sentence names, with a value of the shape the panel writes.
+const SAMPLE: Record<string, unknown> = {
+  identifier: 'key_1',
+  fingerprint: 'mV9xGb',
+  command: 'say hi',
+  name: 'Nightly',
+  truncate: true,
+  directory: '/plugins/',
+  file: 'a.jar',
+  files: ['a.jar', 'b.jar'],
+  count: 2,
+  url: 'https://example.com/a.jar',
+  allocation: '127.0.0.1:25565',
+  action: 'command',
+  variable: 'SERVER_JARFILE',
+  email: 'sam@example.com',
+  old: 'before',
+  new: 'after',
+};
+
+describe('every event the contract names', () => {
+  it.each(ACTIVITY_EVENTS)('%s has a sentence', (event) => {
+    const sentence = describeActivity(event, SAMPLE);
+    expect(sentence).toBeTruthy();
+    // Every placeholder was filled.
+    expect(sentence).not.toMatch(/:[a-z_]/i);
+  });
+});
 
 describe('describeActivity', () => {
   it('fills placeholders from properties', () => {
@@ -27,5 +57,20 @@ describe('describeActivity', () => {
 
   it('keeps property values as plain text, without substituting twice', () => {
     expect(describeActivity('server:file.write', { file: '<b>:file</b>' })).toBe('Wrote new content to <b>:file</b>');
+  });
+
+  it('reads notes and descriptions that were unset or cleared', () => {
+    const allocation = '127.0.0.1:25600';
+    expect(describeActivity('server:allocation.notes', { allocation, old: null, new: 'Dynmap web map' })).toBe(
+      'Set the notes for 127.0.0.1:25600 to "Dynmap web map"',
+    );
+    expect(describeActivity('server:allocation.notes', { allocation, old: 'Dynmap', new: '' })).toBe(
+      'Cleared the notes for 127.0.0.1:25600 (were "Dynmap")',
+    );
+    expect(describeActivity('server:allocation.notes', { allocation, old: 'a', new: 'b' })).toBe(
+      'Updated the notes for 127.0.0.1:25600 from "a" to "b"',
+    );
+    expect(describeActivity('server:settings.description', { old: '', new: 'Friends only' })).toBe('Set the server description to "Friends only"');
+    expect(describeActivity('server:startup.edit', { variable: 'MOTD', old: null, new: 'Hi' })).toBe('Changed the MOTD variable from "" to "Hi"');
   });
 });

@@ -1,12 +1,15 @@
 /*
- * One readable sentence per common event, after the reference panel's English strings
- * (resources/lang/en/activity.php). `:key` and `:key.0.sub` are filled from the entry's
- * properties. The result is plain text and is rendered as text, never as HTML.
+ * One readable sentence per event, after the reference panel's English strings. `:key` and
+ * `:key.0.sub` are filled from the entry's properties. A list of templates is tried in order and
+ * the first whose values are all non-empty wins, so a value that was unset (allocation notes are
+ * null until first written) reads "Set the notes … to …" rather than "from "" to …"; when every
+ * template has an empty value the first is used as it is. The result is plain text and is rendered
+ * as text, never as HTML.
  */
 
 import type { ActivityEvent } from '../../contract/activity';
 
-type Template = string | { one: string; other: string };
+type Template = string | readonly string[] | { one: string; other: string };
 
 // Every event the contract names has a sentence: a new event name does not compile without one.
 const SENTENCES: Record<ActivityEvent, Template> = {
@@ -65,7 +68,11 @@ const SENTENCES: Record<ActivityEvent, Template> = {
   'server:sftp.create-directory': { one: 'Created the :files.0 directory', other: 'Created :count directories' },
   'server:sftp.rename': { one: 'Renamed :files.0.from to :files.0.to', other: 'Renamed or moved :count files' },
   'server:allocation.create': 'Added :allocation to the server',
-  'server:allocation.notes': 'Updated the notes for :allocation from ":old" to ":new"',
+  'server:allocation.notes': [
+    'Updated the notes for :allocation from ":old" to ":new"',
+    'Set the notes for :allocation to ":new"',
+    'Cleared the notes for :allocation (were ":old")',
+  ],
   'server:allocation.primary': 'Set :allocation as the primary server allocation',
   'server:allocation.delete': 'Deleted the :allocation allocation',
   'server:schedule.create': 'Created the :name schedule',
@@ -76,7 +83,11 @@ const SENTENCES: Record<ActivityEvent, Template> = {
   'server:task.update': 'Updated the ":action" task for the :name schedule',
   'server:task.delete': 'Deleted a task for the :name schedule',
   'server:settings.rename': 'Renamed the server from ":old" to ":new"',
-  'server:settings.description': 'Changed the server description from ":old" to ":new"',
+  'server:settings.description': [
+    'Changed the server description from ":old" to ":new"',
+    'Set the server description to ":new"',
+    'Cleared the server description (was ":old")',
+  ],
   'server:startup.edit': 'Changed the :variable variable from ":old" to ":new"',
   'server:startup.image': 'Updated the Docker image for the server from :old to :new',
   'server:subuser.create': 'Added :email as a subuser',
@@ -112,19 +123,31 @@ function isKnown(event: string): event is ActivityEvent {
   return Object.hasOwn(SENTENCES, event);
 }
 
-/** The sentence for an entry, or null when the event is unknown or a property it needs is missing. */
+/** The sentence for an entry, or null when the event is unknown or a property it needs is absent. */
 export function describeActivity(event: string, properties: Record<string, unknown>): string | null {
   const template = isKnown(event) ? SENTENCES[event] : undefined;
   if (template === undefined) return null;
-  const text = typeof template === 'string' ? template : countOf(properties) === 1 ? template.one : template.other;
-  let missing = false;
+  const candidates: readonly string[] =
+    typeof template === 'string' ? [template] : 'one' in template ? [countOf(properties) === 1 ? template.one : template.other] : template;
+  let withEmpty: string | null = null;
+  for (const text of candidates) {
+    const filled = fill(text, properties);
+    if (filled === null) continue;
+    if (!filled.empty) return filled.sentence;
+    withEmpty ??= filled.sentence;
+  }
+  return withEmpty;
+}
+
+/** `text` with its placeholders filled; null when one is absent, `empty` when one is null or ''. */
+function fill(text: string, properties: Record<string, unknown>): { sentence: string; empty: boolean } | null {
+  let absent = false;
+  let empty = false;
   const sentence = text.replace(PLACEHOLDER, (_match, path: string) => {
     const value = lookup(properties, path);
-    if (value === undefined || value === null) {
-      missing = true;
-      return '';
-    }
-    return asText(value);
+    if (value === undefined) absent = true;
+    if (value === null || value === '') empty = true;
+    return value === undefined || value === null ? '' : asText(value);
   });
-  return missing ? null : sentence;
+  return absent ? null : { sentence, empty };
 }
