@@ -142,3 +142,38 @@ test('a file uploaded through its signed link appears on the page, reported by t
   await expect(first.getByText('Uploaded /notes.txt')).toBeVisible();
   await expect(first.getByText(owner.username)).toBeVisible();
 });
+
+test('notes set for the first time read as a sentence', async ({ page, cli, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  seedActivity(cli, server, [
+    {
+      event: 'server:allocation.notes',
+      minutesAgo: 5,
+      actor: owner.email,
+      properties: { allocation: '127.0.0.1:25600', old: null, new: 'Dynmap web map' },
+    },
+  ]);
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/activity`);
+  await expect(entries(page).first().getByText('Set the notes for 127.0.0.1:25600 to "Dynmap web map"')).toBeVisible();
+});
+
+test('a move into another folder reads as plain paths', async ({ page, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  await signIn(page, owner);
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const headers = { 'X-XSRF-TOKEN': decodeURIComponent(xsrf), Accept: 'application/json' };
+  const files = `/api/client/servers/${server.uuid}/files`;
+  for (const name of ['worlds', 'backups'])
+    expect((await page.request.post(`${files}/create-folder`, { headers, data: { root: '/', name } })).status()).toBe(204);
+  expect((await page.request.post(`${files}/write?file=/worlds/w.txt`, { headers, data: 'w' })).status()).toBe(204);
+  const moved = await page.request.put(`${files}/rename`, {
+    headers,
+    data: { root: '/worlds', files: [{ from: 'w.txt', to: '../backups//w.txt' }] },
+  });
+  expect(moved.status()).toBe(204);
+  await page.goto(`/server/${server.identifier}/activity`);
+  await expect(entries(page).first().getByText('Renamed /worlds/w.txt to /backups/w.txt')).toBeVisible();
+});
