@@ -61,8 +61,10 @@ describe('which Authorization header means an API key', () => {
   });
 
   test('a Bearer token that is not a key is 401, whatever cookie comes with it', async ({ panel, signedIn }) => {
-    const res = await panel.app.inject({ url: '/api/client/account', headers: { ...signedIn.headers(false), authorization: 'Bearer ptlc_nope' } });
-    expect(res.statusCode).toBe(401);
+    for (const authorization of ['Bearer ptlc_nope', 'bearer', 'Bearer two words', `Bearer ${'x'.repeat(600)}`]) {
+      const res = await panel.app.inject({ url: '/api/client/account', headers: { ...signedIn.headers(false), authorization } });
+      expect(res.statusCode).toBe(401);
+    }
   });
 });
 

@@ -16,16 +16,22 @@ export interface Caller {
 
 const TOUCH_EVERY_MS = 60_000;
 
-/** The bearer token of an `Authorization` header, or null when the header uses another scheme (HTTP Basic from a proxy). */
+/**
+ * The token of an `Authorization: Bearer` header ('' when it is malformed), or null when there is
+ * no header or it uses another scheme (HTTP Basic from a proxy).
+ */
 export function bearerToken(header: string | undefined): string | null {
-  const match = header === undefined ? null : /^Bearer\s+(\S{1,512})\s*$/i.exec(header);
-  return match?.[1] ?? null;
+  const match = header === undefined ? null : /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
+  if (!match) return null;
+  const token = match[1] ?? '';
+  return /^\S{1,512}$/.test(token) ? token : '';
 }
 
 export type BearerResult = { caller: Caller } | { refused: 'ip' } | null;
 
 /** The caller behind a bearer token used from `ip`; null when it is not a live key, `refused` when the key may not be used from there. */
 export async function callerFromBearer(db: Db, token: string, now: Date, ip: string): Promise<BearerResult> {
+  if (token === '') return null;
   const key = await apiKeys.findWithUser(db, sha256(token));
   if (!key) return null;
   const { api_key_id, last_used_at, allowed_ips, ...user } = key;
