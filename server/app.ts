@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import * as z from 'zod/mini';
 import type { AppDeps } from './deps';
 import { nodes } from './db/repos';
-import { assertCsrf, resolveCaller } from './http/authenticate';
+import { API_PREFIXES, registerAuthentication } from './http/authenticate';
 import { fromZodError, HttpError, notFound } from './http/errors';
 import { keepPeerAddresses } from './http/peer-address';
 import { registerApiRateLimit } from './http/rate-limit';
@@ -24,8 +24,6 @@ export interface BuildAppOptions extends AppDeps {
   /** Directory of the built SPA; when absent or missing only the API is served. */
   spaDir?: string;
 }
-
-const API_PREFIXES = ['/api/', '/auth/', '/sanctum/'];
 
 /** Builds the API (and SPA) server. Never listens: `main.ts` does, tests use `inject`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -51,12 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
   await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);
 
-  // Authentication runs before routing decisions, so a signed-out caller always sees 401, never 404.
-  app.addHook('preHandler', async (request) => {
-    if (!API_PREFIXES.some((p) => request.url.startsWith(p))) return;
-    request.caller = await resolveCaller(deps, request);
-    assertCsrf(request, request.caller);
-  });
+  registerAuthentication(app, deps);
   await registerApiRateLimit(app, deps.config);
 
   app.setErrorHandler((error, request, reply) => {

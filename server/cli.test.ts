@@ -5,13 +5,14 @@ import { describe, expect } from 'vitest';
 import { LocalDaemon } from './daemon/local';
 import { nodeDaemons } from './services/node-daemons';
 import { fixedClock } from './lib/time';
+import { loadSecretBox } from './lib/secret-box';
 import { CliError, runCli, type CliDeps } from './cli/commands';
 import { verifyPassword } from './services/users';
 import { test } from './test/fixtures';
 
 const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
-    return { db: database, nodes: nodeDaemons(new LocalDaemon(tempDir)), clock: fixedClock('2026-03-01T12:00:00Z') };
+    return { db: database, nodes: nodeDaemons(new LocalDaemon(tempDir)), clock: fixedClock('2026-03-01T12:00:00Z'), box: loadSecretBox(tempDir) };
   })
   .extend('run', async ({ deps }) => {
     return (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;
@@ -47,13 +48,18 @@ describe('admin CLI commands', () => {
   });
 
   it('refuses a duplicate user and a missing option', async ({ run, failure }) => {
-    await run('user:create', '--email', 'a@example.com', '--username', 'a', '--password', 'x');
-    expect((await failure(['user:create', '--email', 'A@example.com', '--username', 'b', '--password', 'x'])).message).toMatch(/already exists/);
-    expect(await failure(['user:create', '--email', 'c@example.com', '--password', 'x'])).toEqual({ message: 'Missing --username.', exitCode: 2 });
+    await run('user:create', '--email', 'a@example.com', '--username', 'a', '--password', 'pw-123456');
+    expect((await failure(['user:create', '--email', 'A@example.com', '--username', 'b', '--password', 'pw-123456'])).message).toMatch(
+      /already exists/,
+    );
+    expect(await failure(['user:create', '--email', 'c@example.com', '--password', 'pw-123456'])).toEqual({
+      message: 'Missing --username.',
+      exitCode: 2,
+    });
   });
 
   it('turns on TOTP and returns the secret and ten recovery tokens', async ({ run, database: db }) => {
-    await run('user:create', '--email', 'b@example.com', '--username', 'b', '--password', 'x');
+    await run('user:create', '--email', 'b@example.com', '--username', 'b', '--password', 'pw-123456');
     const out = await run('user:2fa', '--email', 'b@example.com');
     expect(out.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(out.recovery_tokens).toHaveLength(10);
@@ -62,7 +68,7 @@ describe('admin CLI commands', () => {
   });
 
   it('creates a server with a primary allocation and changes its status', async ({ run, failure, tempDir: dataDir }) => {
-    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'Lobby', '--memory', '2048');
     expect(server).toMatchObject({ name: 'Lobby', owner: 'o@example.com', allocation: '127.0.0.1:25565', status: null });
     expect(server.identifier).toBe(String(server.uuid).slice(0, 8));
@@ -76,7 +82,7 @@ describe('admin CLI commands', () => {
   });
 
   it('creates a numbered fleet of servers in one call with --count', async ({ run, failure }) => {
-    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const out = await run('server:create', '--owner', 'o@example.com', '--name', 'Fleet', '--count', '12');
     const servers = out.servers as { name: string; allocation: string }[];
     expect(servers.map((s) => s.name)).toEqual(Array.from({ length: 12 }, (_, i) => `Fleet ${String(i + 1).padStart(2, '0')}`));
@@ -85,7 +91,7 @@ describe('admin CLI commands', () => {
   });
 
   it('adds a subuser with normalised permissions and creates an API key', async ({ run }) => {
-    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
     const sub = await run(
       'subuser:add',
@@ -102,6 +108,53 @@ describe('admin CLI commands', () => {
     expect(key.token).toMatch(/^ptlc_[A-Za-z0-9]{48}$/);
   });
 
+  it('says how a subuser added under an unknown e-mail gets a password, and says nothing for a known one', async ({ run }) => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
+    await run('user:create', '--email', 'known@example.com', '--username', 'known', '--password', 'pw-123456');
+    const server = String((await run('server:create', '--owner', 'o@example.com', '--name', 'S')).identifier);
+    const added = await run('subuser:add', '--server', server, '--email', 'new@example.com', '--permissions', 'file.read');
+    expect(added.note).toMatch(/random password nobody knows[\s\S]*user:password --email new@example\.com/);
+    const known = await run('subuser:add', '--server', server, '--email', 'known@example.com', '--permissions', 'file.read');
+    expect(known.note).toBeUndefined();
+  });
+
+  it('refuses passwords under 8 characters wherever it takes one', async ({ deps, run, failure }) => {
+    expect(await failure(['user:create', '--email', 's@example.com', '--username', 's', '--password', 'seven77'])).toEqual({
+      message: '--password must be at least 8 characters.',
+      exitCode: 2,
+    });
+    await run('user:create', '--email', 's@example.com', '--username', 's', '--password', 'eight888');
+    const short = await runCli(['user:password', '--email', 's@example.com'], { ...deps, readStdin: () => 'seven77\n' }).catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(CliError);
+    expect((short as CliError).message).toBe('The password read from standard input must be at least 8 characters.');
+  });
+
+  it('lists and deletes API keys, never showing a token again', async ({ run, failure, database: db }) => {
+    await run('user:create', '--email', 'k@example.com', '--username', 'k', '--password', 'pw-123456');
+    const key = await run('apikey:create', '--email', 'k@example.com', '--description', 'ci', '--allowed-ips', '10.0.0.0/8, 203.0.113.4');
+    expect(key.allowed_ips).toEqual(['10.0.0.0/8', '203.0.113.4']);
+    const listed = await run('apikey:list', '--email', 'k@example.com');
+    expect(listed).toEqual({
+      email: 'k@example.com',
+      keys: [
+        {
+          identifier: key.identifier,
+          description: 'ci',
+          allowed_ips: ['10.0.0.0/8', '203.0.113.4'],
+          last_used_at: null,
+          created_at: '2026-03-01T12:00:00.000Z',
+        },
+      ],
+    });
+    expect(JSON.stringify(listed)).not.toContain(String(key.token));
+    expect(await run('apikey:delete', '--identifier', String(key.identifier))).toEqual({ deleted: key.identifier });
+    expect(await db.selectFrom('api_keys').select('id').execute()).toEqual([]);
+    expect((await failure(['apikey:delete', '--identifier', String(key.identifier)])).message).toBe(
+      `No API key with identifier ${String(key.identifier)}.`,
+    );
+    expect((await failure(['apikey:create', '--email', 'k@example.com', '--allowed-ips', 'my-laptop'])).exitCode).toBe(2);
+  });
+
   it('answers an unknown command or option with the usage', async ({ failure }) => {
     const unknown = await failure(['user:delete']);
     expect(unknown.exitCode).toBe(2);
@@ -110,7 +163,7 @@ describe('admin CLI commands', () => {
   });
 
   it("imports a server's activity with its own times and actors, all or nothing", async ({ run, failure, database: db, tempDir: dataDir }) => {
-    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'x');
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'S');
     const file = path.join(dataDir, 'activity.json');
     const entries = [
@@ -171,7 +224,7 @@ describe('admin CLI process', () => {
   it('prints one JSON object as its last line, and a one-line error otherwise', ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const tsx = path.resolve('node_modules/.bin/tsx');
-    const out = execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'p@example.com', '--username', 'p', '--password', 'x'], {
+    const out = execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'p@example.com', '--username', 'p', '--password', 'pw-123456'], {
       env,
       encoding: 'utf8',
     });
@@ -184,6 +237,25 @@ describe('admin CLI process', () => {
     expect(bad.stderr.trim()).toBe('No user with email nobody@example.com.');
   });
 
+  it('user:password reads the new password from standard input, never from its arguments', { timeout: 60_000 }, ({ tempDir: dataDir }) => {
+    const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'r@example.com', '--username', 'r', '--password', 'first-password'], { env });
+    const out = execFileSync(tsx, ['server/cli.ts', 'user:password', '--email', 'r@example.com'], {
+      env,
+      encoding: 'utf8',
+      input: 'second-password\n',
+    });
+    expect(JSON.parse(out.trim().split('\n').pop() ?? '')).toMatchObject({ email: 'r@example.com', sessions_ended: 0 });
+    const refused = spawnSync(tsx, ['server/cli.ts', 'user:password', '--email', 'r@example.com', '--password', 'x'], {
+      env,
+      encoding: 'utf8',
+      input: '',
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/Unknown option '--password'/);
+  });
+
   it('activity:import reads the entries from standard input with --file -', { timeout: 60_000 }, ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const tsx = path.resolve('node_modules/.bin/tsx');
@@ -191,7 +263,7 @@ describe('admin CLI process', () => {
       const out = execFileSync(tsx, ['server/cli.ts', ...args], { env, encoding: 'utf8', input });
       return JSON.parse(out.trim().split('\n').pop() ?? '') as Record<string, unknown>;
     };
-    cli(['user:create', '--email', 'q@example.com', '--username', 'q', '--password', 'x']);
+    cli(['user:create', '--email', 'q@example.com', '--username', 'q', '--password', 'pw-123456']);
     const server = cli(['server:create', '--owner', 'q@example.com', '--name', 'Piped']);
     const entries = [{ event: 'server:power.stop', timestamp: '2026-01-01T00:00:00Z', actor: 'q' }];
     expect(cli(['activity:import', '--server', String(server.identifier), '--file', '-'], JSON.stringify(entries))).toEqual({

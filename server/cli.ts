@@ -1,10 +1,12 @@
-import fs from 'node:fs';
 import { loadConfig } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
+import { prepareDataDir } from './lib/data-dir';
+import { loadSecretBox } from './lib/secret-box';
 import { systemClock } from './lib/time';
 import { CliError, USAGE, runCli } from './cli/commands';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
+import { sealPlaintextTotpSecrets } from './services/totp';
 
 /**
  * The admin CLI: `npm run -s panel -- <command> [options]`. Works on the same data dir as
@@ -19,11 +21,13 @@ async function main(argv: string[]): Promise<number> {
   let db: Db | undefined;
   try {
     const config = loadConfig();
-    fs.mkdirSync(config.dataDir, { recursive: true });
+    prepareDataDir(config.dataDir, databaseFile(config.dataDir));
     db = openDatabase(databaseFile(config.dataDir));
     await migrateToLatest(db);
+    const box = loadSecretBox(config.dataDir);
+    await sealPlaintextTotpSecrets(db, box);
     const daemon = localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
-    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock });
+    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

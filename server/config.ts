@@ -4,7 +4,8 @@ import { z } from 'zod';
 /** Every setting the server reads, parsed once from the environment (README "Configuration"). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: loopback while the panel holds the demo accounts (published passwords), else every address.
+  HOST: z.string().min(1).optional(),
   PANEL_DATA_DIR: z.string().default('./data'),
   APP_NAME: z.string().default('Aerie'),
   APP_URL: z.string().optional(),
@@ -13,6 +14,8 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]+$/)
     .optional(),
   SESSION_LIFETIME: z.coerce.number().int().min(1).default(720),
+  // However active a session is, it ends this long after sign-in (minutes; 7 days).
+  SESSION_ABSOLUTE_LIFETIME: z.coerce.number().int().min(1).default(10_080),
   SESSION_SECURE_COOKIE: z.stringbool().default(false),
   TRUST_PROXY: z.stringbool().default(false),
   PANEL_MAX_BODY_BYTES: z.coerce
@@ -31,6 +34,8 @@ const envSchema = z.object({
     .min(1)
     .default(100 * 1024 * 1024),
   PANEL_SEED_DEMO: z.stringbool().default(true),
+  // Demo accounts have published passwords: seeding them on an address others can reach takes this.
+  PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
   // The reference panel's APP_API_CLIENT_RATELIMIT: client API requests per minute per user; 0 = off.
   PANEL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(720),
   // The reference panel's APP_ACTIVITY_PRUNE_DAYS: activity older than this is deleted; 0 = kept forever.
@@ -41,18 +46,24 @@ const envSchema = z.object({
 
 export interface Config {
   port: number;
-  host: string;
+  /** HOST as set; undefined when unset (the start-up decides: see `listenHost`). */
+  host: string | undefined;
   dataDir: string;
   appName: string;
   appUrl: string | undefined;
   sessionCookie: string;
+  /** Sliding lifetime: a session unused this long ends. */
   sessionLifetimeMinutes: number;
+  /** Absolute lifetime: a session ends this long after sign-in however active it is. */
+  sessionAbsoluteLifetimeMinutes: number;
   secureCookies: boolean;
   trustProxy: boolean;
   maxBodyBytes: number;
   maxEditBytes: number;
   maxUploadBytes: number;
   seedDemo: boolean;
+  /** Seed the demo accounts even when listening on an address other machines can reach. */
+  seedDemoForce: boolean;
   /** Client API requests per minute per user (per address when signed out); 0 = no limit. */
   apiRateLimit: number;
   /** Days activity entries are kept (pruned at start and daily); 0 = forever. */
@@ -85,12 +96,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: e.APP_URL,
     sessionCookie: sessionCookieName(e.APP_NAME, e.SESSION_COOKIE),
     sessionLifetimeMinutes: e.SESSION_LIFETIME,
+    sessionAbsoluteLifetimeMinutes: e.SESSION_ABSOLUTE_LIFETIME,
     secureCookies: e.SESSION_SECURE_COOKIE,
     trustProxy: e.TRUST_PROXY,
     maxBodyBytes: e.PANEL_MAX_BODY_BYTES,
     maxEditBytes: e.PANEL_MAX_EDIT_BYTES,
     maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
     seedDemo: e.PANEL_SEED_DEMO,
+    seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,
     activityRetentionDays: e.APP_ACTIVITY_PRUNE_DAYS,
     logLevel: e.LOG_LEVEL,

@@ -6,16 +6,20 @@ import { loadConfig, type Config } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
 import { systemClock } from './lib/time';
+import { prepareDataDir } from './lib/data-dir';
+import { loadSecretBox } from './lib/secret-box';
 import { startActivityPruning } from './services/activity-retention';
-import { isPanelEmpty, seedDemo, type DemoSummary } from './services/demo';
+import type { DemoSummary } from './services/demo';
+import { firstStart, type FirstStart } from './services/first-start';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
+import { sealPlaintextTotpSecrets } from './services/totp';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
 
-function publicUrl(config: Config): string {
+function publicUrl(config: Config, listenHost: string): string {
   if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const host = listenHost === '0.0.0.0' || listenHost === '::' ? 'localhost' : listenHost;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
@@ -38,9 +42,24 @@ function printDemoBox(url: string, summary: DemoSummary): void {
   console.log([bar, ...lines.map((l) => `| ${l.padEnd(width)} |`), bar].join('\n'));
 }
 
+/** The root admin of a first start: its password is shown here once and stored only as a hash. */
+function printAdminBox(url: string, admin: NonNullable<FirstStart['admin']>): void {
+  const lines = [
+    `Root admin created. Sign in at ${url} with:`,
+    `  username  ${admin.username}   (e-mail ${admin.email})`,
+    `  password  ${admin.password}`,
+    '',
+    'This password is shown only now. Change it with:',
+    `  npm run -s panel -- user:password --email ${admin.email}   (reads it from standard input)`,
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = `+${'-'.repeat(width + 2)}+`;
+  console.log([bar, ...lines.map((l) => `| ${l.padEnd(width)} |`), bar].join('\n'));
+}
+
 async function start(): Promise<void> {
   const config = loadConfig();
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  prepareDataDir(config.dataDir, databaseFile(config.dataDir));
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
   const running: { app?: FastifyInstance; stopPruning?: () => void } = {};
@@ -64,6 +83,7 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
+  await sealPlaintextTotpSecrets(db, loadSecretBox(config.dataDir));
   running.stopPruning = await startActivityPruning({
     db,
     clock: systemClock,
@@ -71,10 +91,7 @@ async function start(): Promise<void> {
     warn: (message) => console.warn(message),
   });
   const nodes = nodeDaemons(localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes }));
-  let demo: DemoSummary | undefined;
-  if (config.seedDemo && (await isPanelEmpty(db))) {
-    demo = await seedDemo(db, nodes, systemClock.now());
-  }
+  const first = await firstStart(db, nodes, config, systemClock.now());
 
   await ensureSpaBuilt();
   const spaDir = path.join(REPO_ROOT, 'dist');
@@ -84,9 +101,10 @@ async function start(): Promise<void> {
 
   const app = await buildApp({ config, db, nodes, clock: systemClock, spaDir });
   running.app = app;
-  await app.listen({ port: config.port, host: config.host });
-  const url = publicUrl(config);
-  if (demo) printDemoBox(url, demo);
+  await app.listen({ port: config.port, host: first.host });
+  const url = publicUrl(config, first.host);
+  if (first.demo) printDemoBox(url, first.demo);
+  if (first.admin) printAdminBox(url, first.admin);
   console.log(`Aerie listening on ${url} (data dir ${config.dataDir})`);
 }
 

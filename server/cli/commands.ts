@@ -1,44 +1,36 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db';
 import { allocations, users } from '../db/repos';
-import type { NodeDaemons } from '../services/node-daemons';
-import type { ServerRow, UserRow } from '../db/schema';
+import type { ServerRow } from '../db/schema';
 import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
-import type { Clock } from '../lib/time';
-import { createApiKey } from '../services/api-keys';
 import { ImportError, importActivity } from '../services/activity-import';
 import { readImportFile } from './activity-import';
 import { seedDemo, isPanelEmpty } from '../services/demo';
 import { createServer, findServer, setServerStatus } from '../services/servers';
 import { addSubuser } from '../services/subusers';
-import { createUser, enableTotp, findUserByEmail } from '../services/users';
+import { findUserByEmail } from '../services/users';
+import { ACCOUNT_COMMANDS } from './accounts';
+import { CliError, int, required, str, userByEmail, type CliDeps, type Command, type Options } from './options';
 
-/** A mistake on the command line or a refused action: printed as one line, non-zero exit. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
-
-export interface CliDeps {
-  db: Db;
-  nodes: NodeDaemons;
-  clock: Clock;
-}
+export { CliError, type CliDeps } from './options';
 
 export const USAGE = `Usage: npm run -s panel -- <command> [options]
 
 Commands:
   user:create --email E --username U --password P [--admin] [--first-name F] [--last-name L]
-  user:2fa --email E                      turn TOTP on; prints the secret and recovery tokens
+                                          P is at least 8 characters
+  user:password --email E                 sets the password read from standard input (never an argument),
+                                          e.g. printf '%s' "$PW" | npm run -s panel -- user:password --email E;
+                                          signs the user out everywhere
+  user:2fa --email E                      turn TOTP on; prints the secret and recovery tokens; signs the user out everywhere
+  session:revoke --email E                signs the user out of every browser session
   server:create --owner EMAIL --name N [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
                                           with --count, K servers named "N 01"…; prints {"servers": [...]}
   server:status --server ID --status suspended|installing|install_failed|reinstall_failed|restoring_backup|none
   subuser:add --server ID --email E --permissions a,b,c
-  apikey:create --email E [--description D]
+  apikey:create --email E [--description D] [--allowed-ips 203.0.113.4,10.0.0.0/8]
+  apikey:list --email E                   the user's keys (identifiers, never the tokens)
+  apikey:delete --identifier I
   activity:import --server ID --file F    add audit entries from a JSON array (F = - reads stdin):
                                           [{"event": "server:power.start", "timestamp": "2026-03-01T12:00:00Z",
                                             "actor": EMAIL|USERNAME|null, "ip": "…", "properties": {…}, "description": "…"}]
@@ -47,47 +39,13 @@ Commands:
 ID is a server's 8-character identifier or its uuid. The data dir is PANEL_DATA_DIR (default ./data).
 Prints one JSON object as its last line on success.`;
 
-type Options = Record<string, string | boolean | undefined>;
-type Handler = (opts: Options, deps: CliDeps) => Promise<object>;
-
-interface Command {
-  options: Record<string, { type: 'string' | 'boolean' }>;
-  run: Handler;
-}
-
-function str(opts: Options, name: string): string | undefined {
-  const value = opts[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function required(opts: Options, name: string): string {
-  const value = str(opts, name);
-  if (value === undefined || value.trim() === '') throw new CliError(`Missing --${name}.`, 2);
-  return value;
-}
-
-function int(opts: Options, name: string): number | undefined {
-  const value = str(opts, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a whole number, got "${value}".`, 2);
-  return Number(value);
-}
-
-async function userByEmail(db: Db, email: string): Promise<UserRow> {
-  const user = await findUserByEmail(db, email);
-  if (!user) throw new CliError(`No user with email ${email}.`);
-  return user;
-}
-
 async function serverById(db: Db, id: string): Promise<ServerRow> {
   const server = await findServer(db, id);
   if (!server) throw new CliError(`No server with identifier or uuid ${id}.`);
   return server;
 }
 
-export function userJson(user: UserRow) {
-  return { id: user.id, uuid: user.uuid, username: user.username, email: user.email, admin: user.root_admin === 1, use_totp: user.use_totp === 1 };
-}
+export { userJson } from './options';
 
 export async function serverJson(db: Db, server: ServerRow) {
   const owner = await users.emailOf(db, server.owner_id);
@@ -104,42 +62,7 @@ export async function serverJson(db: Db, server: ServerRow) {
 }
 
 const COMMANDS: Record<string, Command> = {
-  'user:create': {
-    options: {
-      email: { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      admin: { type: 'boolean' },
-      'first-name': { type: 'string' },
-      'last-name': { type: 'string' },
-    },
-    async run(opts, { db, clock }) {
-      const email = required(opts, 'email');
-      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError(`--email must be an e-mail address, got "${email}".`, 2);
-      // createUser compares emails exactly; the unique index ignores case, so ask the same way first.
-      if (await findUserByEmail(db, email)) throw new CliError(`A user with the email ${email} already exists.`);
-      const user = await createUser(
-        db,
-        {
-          email,
-          username: required(opts, 'username'),
-          password: required(opts, 'password'),
-          admin: opts.admin === true,
-          firstName: str(opts, 'first-name'),
-          lastName: str(opts, 'last-name'),
-        },
-        clock.now(),
-      );
-      return userJson(user);
-    },
-  },
-  'user:2fa': {
-    options: { email: { type: 'string' } },
-    async run(opts, { db, clock }) {
-      const user = await userByEmail(db, required(opts, 'email'));
-      return enableTotp(db, user.id, clock.now());
-    },
-  },
+  ...ACCOUNT_COMMANDS,
   'server:create': {
     options: {
       owner: { type: 'string' },
@@ -198,8 +121,16 @@ const COMMANDS: Record<string, Command> = {
         .split(',')
         .map((p) => p.trim())
         .filter(Boolean);
-      const { subuser, user } = await addSubuser(db, server, required(opts, 'email'), permissions, clock.now());
+      const email = required(opts, 'email');
+      const existed = (await findUserByEmail(db, email)) !== undefined;
+      const { subuser, user } = await addSubuser(db, server, email, permissions, clock.now());
       return {
+        ...(existed
+          ? {}
+          : {
+              // The new account's password is random and shown to nobody; say how its owner gets in.
+              note: `No account had the e-mail ${user.email}: one was created with a random password nobody knows. Set one with: printf '%s' "$PASSWORD" | npm run -s panel -- user:password --email ${user.email}`,
+            }),
         id: subuser.id,
         uuid: user.uuid,
         server: server.uuid_short,
@@ -207,14 +138,6 @@ const COMMANDS: Record<string, Command> = {
         email: user.email,
         permissions: subuser.permissions,
       };
-    },
-  },
-  'apikey:create': {
-    options: { email: { type: 'string' }, description: { type: 'string' } },
-    async run(opts, { db, clock }) {
-      const user = await userByEmail(db, required(opts, 'email'));
-      const key = await createApiKey(db, user.id, str(opts, 'description') ?? 'Created with the admin CLI', clock.now());
-      return { token: key.token, identifier: key.identifier };
     },
   },
   'activity:import': {

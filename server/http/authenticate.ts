@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { safeEqual } from '../lib/crypto';
-import { callerFromBearer, callerFromSession, type Caller } from '../services/authentication';
-import { csrfMismatch } from './errors';
+import { bearerToken, callerFromBearer, callerFromSession, type Caller, type SessionLifetimes } from '../services/authentication';
+import { csrfMismatch, forbidden } from './errors';
 import './request-context';
 
 /*
@@ -13,13 +14,56 @@ import './request-context';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Resolves the caller from `Authorization: Bearer` or the session cookie; null when neither is valid. */
-export async function resolveCaller(deps: AppDeps, request: FastifyRequest): Promise<Caller | null> {
+/** Where the client API and the browser-session routes live: these get a caller and CSRF checks. */
+export const API_PREFIXES = ['/api/', '/auth/', '/sanctum/'];
+
+export function lifetimesOf(config: Config): SessionLifetimes {
+  return { slidingMinutes: config.sessionLifetimeMinutes, absoluteMinutes: config.sessionAbsoluteLifetimeMinutes };
+}
+
+/**
+ * Resolves the caller and checks CSRF before every API handler. Whether a request is an API request
+ * is decided by the route it matched, never by its raw URL: `/%61uth/login` routes to the login
+ * handler, and must meet the same session and CSRF checks as `/auth/login`.
+ */
+export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route === undefined || !API_PREFIXES.some((p) => route.startsWith(p))) return;
+    request.caller = await resolveCaller(deps, request, reply);
+    assertCsrf(request, request.caller);
+  });
+}
+
+/**
+ * Resolves the caller from `Authorization: Bearer` or the session cookie; null when neither is
+ * valid. Any other Authorization scheme (HTTP Basic added by a reverse proxy) is not ours, so the
+ * session cookie decides. A session whose expiry slid gets its cookies re-issued to match.
+ */
+export async function resolveCaller(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
   const now = deps.clock.now();
-  const header = request.headers.authorization;
-  if (header !== undefined) return callerFromBearer(deps.db, header, now);
+  const token = bearerToken(request.headers.authorization);
+  if (token !== null) {
+    const result = await callerFromBearer(deps.db, token, now, request.ip);
+    if (result && 'refused' in result) {
+      throw forbidden(`This IP address (${request.ip}) does not have permission to access the API using these credentials.`);
+    }
+    return result?.caller ?? null;
+  }
   const cookie = request.cookies[deps.config.sessionCookie];
-  return cookie ? callerFromSession(deps.db, cookie, now, deps.config.sessionLifetimeMinutes) : null;
+  if (!cookie) return null;
+  const found = await callerFromSession(deps.db, cookie, now, lifetimesOf(deps.config));
+  if (!found) return null;
+  if (found.slidTo && found.caller.csrfToken) {
+    const maxAge = secondsUntil(found.slidTo, now);
+    setSessionCookie(deps, reply, cookie, maxAge);
+    setXsrfCookie(deps, reply, found.caller.csrfToken, maxAge);
+  }
+  return found.caller;
+}
+
+export function secondsUntil(at: Date, now: Date): number {
+  return Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
 }
 
 /**
@@ -42,13 +86,13 @@ function safeDecode(value: string): string {
 }
 
 /** Sets the JS-readable XSRF-TOKEN cookie (not HttpOnly by design: the SPA echoes it). */
-export function setXsrfCookie(deps: AppDeps, reply: FastifyReply, token: string): void {
+export function setXsrfCookie(deps: AppDeps, reply: FastifyReply, token: string, maxAgeSeconds = deps.config.sessionLifetimeMinutes * 60): void {
   reply.setCookie(XSRF_COOKIE, token, {
     path: '/',
     sameSite: 'lax',
     secure: deps.config.secureCookies,
     httpOnly: false,
-    maxAge: deps.config.sessionLifetimeMinutes * 60,
+    maxAge: maxAgeSeconds,
   });
 }
 
@@ -56,13 +100,13 @@ export function setXsrfCookie(deps: AppDeps, reply: FastifyReply, token: string)
  * The session cookie: HttpOnly so scripts never see it, SameSite=Lax as the reference panel,
  * Secure when configured, so the cookies never travel over plain HTTP.
  */
-export function setSessionCookie(deps: AppDeps, reply: FastifyReply, token: string): void {
+export function setSessionCookie(deps: AppDeps, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
   reply.setCookie(deps.config.sessionCookie, token, {
     path: '/',
     sameSite: 'lax',
     secure: deps.config.secureCookies,
     httpOnly: true,
-    maxAge: deps.config.sessionLifetimeMinutes * 60,
+    maxAge: maxAgeSeconds,
   });
 }
 

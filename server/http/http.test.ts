@@ -66,3 +66,42 @@ describe('query filters', () => {
     expect(files.statusCode).toBe(200);
   });
 });
+
+describe('Cache-Control', () => {
+  it('is no-store on API answers, errors included, on the auth routes and on file contents', async ({ files }) => {
+    const { panel, ownerHeaders: headers } = files;
+    files.put('notes.txt', 'private');
+    const answers = [
+      await panel.app.inject({ url: '/api/client', headers }),
+      await panel.app.inject({ url: '/api/client' }),
+      await panel.app.inject({ url: '/api/client/nowhere', headers }),
+      await panel.app.inject({ url: '/sanctum/csrf-cookie' }),
+      await panel.app.inject({ method: 'POST', url: '/auth/login', payload: { user: 'nobody', password: 'x' } }),
+      await files.call('GET', 'contents', { query: { file: '/notes.txt' } }),
+      await files.call('GET', 'download', { query: { file: '/notes.txt' } }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 401, 404, 204, 400, 200, 200]);
+    for (const res of answers) expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('pagination links', () => {
+  it('are relative, never built from the Host header, when APP_URL is not set', async ({ panel }) => {
+    const owner = await panel.user();
+    await panel.server(owner);
+    await panel.server(owner);
+    const headers = { ...(await panel.bearerHeaders(owner)), host: 'evil.example' };
+    const res = await panel.app.inject({ url: '/api/client?per_page=1', headers });
+    expect(res.json().meta.pagination.links).toEqual({ next: '/api/client?per_page=1&page=2' });
+  });
+
+  it('are absolute under APP_URL', async ({ makePanel }) => {
+    const panel = await makePanel({ appUrl: 'https://panel.example.com/' });
+    const owner = await panel.user();
+    await panel.server(owner);
+    await panel.server(owner);
+    const headers = { ...(await panel.bearerHeaders(owner)), host: 'evil.example' };
+    const res = await panel.app.inject({ url: '/api/client?per_page=1&page=2', headers });
+    expect(res.json().meta.pagination.links).toEqual({ previous: 'https://panel.example.com/api/client?per_page=1&page=1' });
+  });
+});

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Pagination } from '../../src/contract';
-import { publicOrigin } from './origin';
-
 /**
  * `meta.pagination` as the reference panel's serializer writes it: at least
  * one page, and previous/next links that keep the request's query string (`{}` when neither).
+ * The links are absolute under APP_URL, else relative: never built from the Host header, which
+ * the client chooses (a shared cache could otherwise hand others links to a host of its choice).
  */
 export function paginationMeta(
   request: FastifyRequest,
@@ -18,7 +18,7 @@ export function paginationMeta(
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const params = new URLSearchParams(q === -1 ? '' : request.url.slice(q + 1));
     params.set('page', String(n));
-    return `${publicOrigin(request, appUrl)}${path}?${params.toString()}`;
+    return `${appUrl ? appUrl.replace(/\/+$/, '') : ''}${path}?${params.toString()}`;
   };
   if (page.currentPage > 1) links.previous = linkTo(page.currentPage - 1);
   if (page.currentPage < totalPages) links.next = linkTo(page.currentPage + 1);

@@ -15,7 +15,8 @@ export async function registerApiRateLimit(app: FastifyInstance, config: Config)
     hook: 'preHandler',
     max: config.apiRateLimit,
     timeWindow: 60_000,
-    allowList: (request) => !request.url.startsWith('/api/client'),
+    // The matched route, not the raw URL: `/%61pi/client` reaches the same handlers.
+    allowList: (request) => !(request.routeOptions.url ?? request.url).startsWith('/api/client'),
     keyGenerator: (request) => (request.caller ? `user:${request.caller.user.uuid}` : `ip:${request.ip}`),
     // The Retry-After and X-RateLimit-* headers are set by the plugin; the body is our error document.
     errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl / 1000),

@@ -29,6 +29,12 @@ export async function registerSecurityHeaders(app: FastifyInstance, nodeOrigins:
     // The SPA embeds no cross-origin documents, but avatars come from Gravatar.
     crossOriginEmbedderPolicy: false,
   });
+  // Nothing the panel answers may be kept by a browser or a proxy cache: API documents, file
+  // contents and error bodies are someone's private data. The SPA's own files say otherwise
+  // explicitly (hashed assets forever, the page revalidated).
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
 }
 
 /** `https://node:8080` → itself plus `wss://node:8080`, for connect-src. */

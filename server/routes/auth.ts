@@ -9,6 +9,8 @@ import {
   challengeCookieName,
   clearChallengeCookie,
   clearSessionCookies,
+  lifetimesOf,
+  secondsUntil,
   setChallengeCookie,
   setSessionCookie,
   setXsrfCookie,
@@ -19,7 +21,8 @@ import {
   BAD_TOTP,
   CHALLENGE_EXPIRED,
   CHALLENGE_TTL_MS,
-  checkCredentials,
+  accountKey,
+  checkPassword,
   createChallenge,
   deleteChallenge,
   findChallenge,
@@ -29,12 +32,23 @@ import {
 } from '../services/login';
 import { createSession, destroySession } from '../services/sessions';
 import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
-import { claimTotpStep, consumeRecoveryToken, matchTotpStep } from '../services/totp';
+import { claimTotpStep, consumeRecoveryToken, matchTotpStep, openTotpSecret } from '../services/totp';
+import { loadSecretBox } from '../lib/secret-box';
+import { findUserByLogin } from '../services/users';
 
 /** Attempts (of any outcome) per client address per minute, login and checkpoint together. */
 const IP_LIMIT = { max: 10, windowMs: 60_000 };
-/** Failures per account (typed login, or the challenge's user) per minute, whatever the address. */
-const ACCOUNT_LIMIT = { max: 5, windowMs: 60_000 };
+/**
+ * The lock-out, as the reference panel's: failed logins and checkpoints per account and client
+ * address, five a minute. Someone else failing from their own address never locks the owner out.
+ */
+const ACCOUNT_ADDRESS_LIMIT = { max: 5, windowMs: 60_000 };
+/**
+ * A loose backstop per account over all addresses, against guessing spread over many of them. One
+ * address can fail at most about 55 times in its window (five a minute), so no single address can
+ * reach it and lock an account (the root admin's) out alone.
+ */
+const ACCOUNT_LIMIT = { max: 100, windowMs: 10 * 60_000 };
 
 /**
  * Browser-session routes: CSRF cookie, login with optional TOTP checkpoint, logout.
@@ -43,7 +57,9 @@ const ACCOUNT_LIMIT = { max: 5, windowMs: 60_000 };
  */
 export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
+  const box = loadSecretBox(config.dataDir);
   const perIp = new SlidingWindowThrottle(clock, IP_LIMIT);
+  const perAccountAddress = new SlidingWindowThrottle(clock, ACCOUNT_ADDRESS_LIMIT);
   const perAccount = new SlidingWindowThrottle(clock, ACCOUNT_LIMIT);
 
   function guard(throttle: SlidingWindowThrottle, key: string): void {
@@ -60,6 +76,23 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     perIp.hit(key);
   }
 
+  /** The lock-out of one account as seen from this request's address: refuses while either count is full. */
+  function lockout(request: FastifyRequest, account: string) {
+    const here = `${account}|${ipBucketKey(request.ip)}`;
+    return {
+      check: () => {
+        guard(perAccountAddress, here);
+        guard(perAccount, account);
+      },
+      fail: () => {
+        perAccountAddress.hit(here);
+        perAccount.hit(account);
+      },
+      // Only this address's count: a success here says nothing about guesses from elsewhere.
+      clear: () => perAccountAddress.clear(here),
+    };
+  }
+
   function eventContext(request: FastifyRequest): AuthEventContext {
     return { ip: request.ip, userAgent: userAgentOf(request), now: clock.now() };
   }
@@ -71,11 +104,12 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     const session = await createSession(db, user.id, {
       ip: ctx.ip,
       userAgent: ctx.userAgent,
-      lifetimeMinutes: config.sessionLifetimeMinutes,
+      lifetimes: lifetimesOf(config),
       now: ctx.now,
     });
-    setSessionCookie(deps, reply, session.token);
-    setXsrfCookie(deps, reply, session.csrfToken);
+    const maxAge = secondsUntil(session.expiresAt, ctx.now);
+    setSessionCookie(deps, reply, session.token, maxAge);
+    setXsrfCookie(deps, reply, session.csrfToken, maxAge);
     await recordAuthEvent(db, 'auth:success', ctx, user);
     return { data: { complete: true, intended: '/', user: toLoginUser(user) } };
   }
@@ -91,18 +125,20 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.post(authEndpoints.login.path, async (request, reply): Promise<LoginResponse> => {
     throttleAddress(request);
     const body = parseWith(authEndpoints.login.body, request.body);
-    // Keyed by what was typed, never by user id: a locked-out unknown account looks like a known one.
-    const accountKey = `login:${body.user.toLowerCase()}`;
-    guard(perAccount, accountKey);
+    const found = await findUserByLogin(db, body.user);
+    // An unknown login is counted like a known one, so a lock-out does not tell which exist.
+    const lock = lockout(request, accountKey(found, body.user));
+    lock.check();
 
     const ctx = eventContext(request);
-    const { found, ok } = await checkCredentials(db, body.user, body.password);
+    // Always one password check, unknown account or not (see checkPassword).
+    const ok = await checkPassword(found, body.password);
     if (!found || !ok) {
-      perAccount.hit(accountKey);
+      lock.fail();
       await recordAuthEvent(db, 'auth:fail', ctx, found, { [body.user.includes('@') ? 'email' : 'username']: body.user });
       throw badRequest(BAD_CREDENTIALS, 'DisplayException');
     }
-    perAccount.clear(accountKey);
+    lock.clear();
 
     if (found.use_totp !== 1) return completeLogin(request, reply, found);
 
@@ -123,12 +159,12 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       throw badRequest(CHALLENGE_EXPIRED, 'DisplayException');
     }
     const { user } = challenge;
-    // Follows the account, not the address, so rotating IPs does not buy more guesses.
-    const accountKey = `checkpoint:${user.id}`;
-    guard(perAccount, accountKey);
+    // The same count as the login's: a wrong code is a failed sign-in of this account from here.
+    const lock = lockout(request, accountKey(user, user.username));
+    lock.check();
 
     const fail = async (detail: string, field: string): Promise<never> => {
-      perAccount.hit(accountKey);
+      lock.fail();
       await recordAuthEvent(db, 'auth:fail', ctx, user);
       throw fieldError(detail, field);
     };
@@ -139,12 +175,13 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       await recordAuthEvent(db, 'auth:recovery-token', ctx, user);
     } else {
       const code = body.authentication_code ?? '';
-      const step = user.totp_secret ? matchTotpStep(user.totp_secret, code, ctx.now, user.totp_last_step) : null;
+      const secret = openTotpSecret(box, user.totp_secret);
+      const step = secret ? matchTotpStep(secret, code, ctx.now, user.totp_last_step) : null;
       if (step === null || !(await claimTotpStep(db, user.id, step))) return fail(BAD_TOTP, 'authentication_code');
       await recordAuthEvent(db, 'auth:token', ctx, user);
     }
 
-    perAccount.clear(accountKey);
+    lock.clear();
     await deleteChallenge(db, challenge.id);
     clearChallengeCookie(deps, reply);
     return completeLogin(request, reply, user);

@@ -144,7 +144,7 @@ describe('GET /api/client', () => {
       per_page: 50,
       current_page: 2,
       total_pages: 2,
-      links: { previous: expect.stringMatching(/^http:\/\/[^/]+\/api\/client\?page=1&filter%5Bname%5D=S$/) },
+      links: { previous: '/api/client?page=1&filter%5Bname%5D=S' },
     });
   });
 

@@ -5,7 +5,7 @@ import type { UserRow } from '../db/schema';
 import { randomAlnum, randomToken, sha256 } from '../lib/crypto';
 import { isoOffset } from '../lib/time';
 import { logActivity } from './activity';
-import { dummyPasswordHash, findUserByLogin, verifyPassword } from './users';
+import { dummyPasswordHash, verifyPassword } from './users';
 
 /** Lifetime of a pending two-factor challenge: five minutes, as the reference panel. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -33,22 +33,23 @@ export function toLoginUser(user: UserRow): LoginUser {
   };
 }
 
-export interface CredentialCheck {
-  /** The account the typed login names, whether or not the password matched. */
-  found: UserRow | undefined;
-  ok: boolean;
+/**
+ * The lock-out key of a login attempt's account: the account itself when the login names one, so
+ * its e-mail and its username share one count; else the typed login, lower-cased.
+ */
+export function accountKey(found: UserRow | undefined, typed: string): string {
+  return found ? `user:${found.id}` : `login:${typed.toLowerCase()}`;
 }
 
 /**
- * Checks the password before anything else, and always runs one argon2 verify (against a dummy
- * hash for unknown accounts), so neither the answer nor its timing tells whether the account exists
- * or has 2FA.
+ * Checks the password of the account a login named, and always runs one argon2 verify (against a
+ * dummy hash for unknown accounts), so neither the answer nor its timing tells whether the account
+ * exists or has 2FA.
  */
-export async function checkCredentials(db: Db, login: string, password: string): Promise<CredentialCheck> {
-  const found = await findUserByLogin(db, login);
+export async function checkPassword(found: UserRow | undefined, password: string): Promise<boolean> {
   const hash = found?.password_hash ?? (await dummyPasswordHash());
   const matches = await verifyPassword(hash, password);
-  return { found, ok: found !== undefined && matches };
+  return found !== undefined && matches;
 }
 
 export interface NewChallenge {

@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../db';
 import { users } from '../db/repos';
 import { safeEqual } from '../lib/crypto';
+import { isSealed, type SecretBox } from '../lib/secret-box';
 import { verifyPassword } from './users';
 
 const PERIOD_SECONDS = 30;
@@ -52,6 +53,18 @@ export function matchTotpStep(secret: string, code: string, at: Date, lastStep: 
  */
 export function claimTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
   return users.claimTotpStep(db, userId, step);
+}
+
+/** The user's TOTP secret in the clear, or null when there is none or it cannot be opened with this key. */
+export function openTotpSecret(box: SecretBox, stored: string | null): string | null {
+  return stored === null ? null : box.open(stored);
+}
+
+/** Seals TOTP secrets stored in the clear by earlier versions; run at start, before anyone signs in. Returns how many. */
+export async function sealPlaintextTotpSecrets(db: Db, box: SecretBox): Promise<number> {
+  const plain = await users.totpSecretsWhere(db, isSealed);
+  for (const row of plain) await users.replaceTotpSecret(db, row.id, row.totp_secret, box.seal(row.totp_secret));
+  return plain.length;
 }
 
 /** Checks a recovery token against the user's stored hashes and deletes the match (single use). */

@@ -5,7 +5,9 @@ import type { Db } from '../db';
 import { users } from '../db/repos';
 import type { UserRow } from '../db/schema';
 import { randomAlnum } from '../lib/crypto';
+import type { SecretBox } from '../lib/secret-box';
 import { badRequest } from '../http/errors';
+import { endSessionsOf } from './authentication';
 
 // argon2id with OWASP's minimum parameters (19 MiB, t=2, p=1).
 const ARGON = { algorithm: 2 /* Argon2id (a const enum upstream) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -71,11 +73,38 @@ export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefi
 
 export const RECOVERY_TOKEN_COUNT = 10;
 
-/** Turns TOTP on: a fresh base32 secret and 10 single-use recovery tokens (stored hashed). */
-export async function enableTotp(db: Db, userId: number, now: Date): Promise<{ secret: string; recovery_tokens: string[] }> {
+/**
+ * Turns TOTP on: a fresh base32 secret (stored sealed) and 10 single-use recovery tokens (stored
+ * hashed). Every other session of the user ends: one signed in before the second factor existed
+ * must not outlive it.
+ */
+export async function enableTotp(
+  db: Db,
+  box: SecretBox,
+  userId: number,
+  now: Date,
+  keepSessionId?: string,
+): Promise<{ secret: string; recovery_tokens: string[] }> {
   const secret = new Secret({ size: 20 }).base32;
   const tokens = Array.from({ length: RECOVERY_TOKEN_COUNT }, () => randomAlnum(10));
   const hashes = await Promise.all(tokens.map((t) => hashPassword(t)));
-  await users.enableTotp(db, userId, secret, hashes, now);
+  await users.enableTotp(db, userId, box.seal(secret), hashes, now);
+  await endSessionsOf(db, userId, keepSessionId);
   return { secret, recovery_tokens: tokens };
+}
+
+/** Shortest password the panel sets. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Sets a new password and ends every other session of the user, as a password change should. */
+export async function changePassword(
+  db: Db,
+  userId: number,
+  password: string,
+  now: Date,
+  keepSessionId?: string,
+): Promise<{ sessionsEnded: number }> {
+  if (password.length < MIN_PASSWORD_LENGTH) throw badRequest(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`, 'DisplayException');
+  await users.setPasswordHash(db, userId, await hashPassword(password), now);
+  return { sessionsEnded: await endSessionsOf(db, userId, keepSessionId) };
 }

@@ -15,6 +15,8 @@ import { createServer, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
 import { createApiKey } from '../services/api-keys';
+import { lifetimesOf } from '../http/authenticate';
+import { loadSecretBox } from '../lib/secret-box';
 
 /**
  * One isolated panel per test: in-memory SQLite, a temporary data dir, a movable clock and the
@@ -86,13 +88,13 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
     async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
       return addSubuser(db, server, user.email, permissions, clock.now());
     },
-    enableTotp: (user: UserRow) => enableTotp(db, user.id, clock.now()),
+    enableTotp: (user: UserRow) => enableTotp(db, loadSecretBox(dataDir), user.id, clock.now()),
     /** Headers of a signed-in browser: session cookie plus the matching CSRF header. */
     async sessionHeaders(user: UserRow): Promise<Record<string, string>> {
       const s = await createSession(db, user.id, {
         ip: '127.0.0.1',
         userAgent: 'test',
-        lifetimeMinutes: config.sessionLifetimeMinutes,
+        lifetimes: lifetimesOf(config),
         now: clock.now(),
       });
       return { cookie: `${config.sessionCookie}=${s.token}; XSRF-TOKEN=${s.csrfToken}`, 'x-xsrf-token': s.csrfToken };

@@ -25,7 +25,8 @@ export class Volumes {
 
   /** Idempotent. */
   async create(server: string): Promise<void> {
-    await fs.mkdir(this.path(server), { recursive: true, mode: 0o755 });
+    // Private to the panel's user: one server's files are no business of other local accounts.
+    await fs.mkdir(this.path(server), { recursive: true, mode: 0o700 });
   }
 
   /**

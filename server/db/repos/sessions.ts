@@ -7,14 +7,14 @@ export async function insert(db: Db, session: SessionRow): Promise<void> {
   await db.insertInto('sessions').values(session).execute();
 }
 
-export type SessionWithUser = UserRow & Pick<SessionRow, 'csrf_token' | 'expires_at' | 'last_active_at'>;
+export type SessionWithUser = UserRow & Pick<SessionRow, 'csrf_token' | 'expires_at' | 'last_active_at'> & { session_created_at: string };
 
 export function findWithUser(db: Db, id: string): Promise<SessionWithUser | undefined> {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.csrf_token', 'sessions.expires_at', 'sessions.last_active_at'])
+    .select(['sessions.csrf_token', 'sessions.expires_at', 'sessions.last_active_at', 'sessions.created_at as session_created_at'])
     .where('sessions.id', '=', id)
     .executeTakeFirst();
 }
@@ -59,4 +59,15 @@ export function findChallengeWithUser(db: Db, id: string): Promise<ChallengeWith
 
 export async function removeChallenge(db: Db, id: string): Promise<void> {
   await db.deleteFrom('login_challenges').where('id', '=', id).execute();
+}
+
+/** Ends every session of a user (but `exceptId`, the one making the change) and drops pending 2FA logins; returns how many sessions ended. */
+export async function removeForUser(db: Db, userId: number, exceptId?: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx.deleteFrom('sessions').where('user_id', '=', userId);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    const result = await query.executeTakeFirst();
+    await trx.deleteFrom('login_challenges').where('user_id', '=', userId).execute();
+    return Number(result.numDeletedRows);
+  });
 }

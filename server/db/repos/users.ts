@@ -89,3 +89,18 @@ export async function deleteRecoveryToken(db: Db, id: number): Promise<boolean> 
   const deleted = await db.deleteFrom('recovery_tokens').where('id', '=', id).executeTakeFirst();
   return Number(deleted.numDeletedRows) === 1;
 }
+
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now.toISOString() }).where('id', '=', userId).execute();
+}
+
+/** Users whose stored TOTP secret is not in the form `keep` accepts (written before secrets were sealed). */
+export async function totpSecretsWhere(db: Db, keep: (secret: string) => boolean): Promise<{ id: number; totp_secret: string }[]> {
+  const rows = await db.selectFrom('users').select(['id', 'totp_secret']).where('totp_secret', 'is not', null).execute();
+  return rows.flatMap((r) => (r.totp_secret !== null && !keep(r.totp_secret) ? [{ id: r.id, totp_secret: r.totp_secret }] : []));
+}
+
+/** Replaces a stored TOTP secret only if it still is `expected`, so a secret changed meanwhile is never overwritten. */
+export async function replaceTotpSecret(db: Db, userId: number, expected: string, secret: string): Promise<void> {
+  await db.updateTable('users').set({ totp_secret: secret }).where('id', '=', userId).where('totp_secret', '=', expected).execute();
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import type { Db } from '../db';
+import type { UserRow } from '../db/schema';
+import type { Clock } from '../lib/time';
+import type { SecretBox } from '../lib/secret-box';
+import type { NodeDaemons } from '../services/node-daemons';
+import { findUserByEmail, MIN_PASSWORD_LENGTH } from '../services/users';
+
+/** A mistake on the command line or a refused action: printed as one line, non-zero exit. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliDeps {
+  db: Db;
+  nodes: NodeDaemons;
+  clock: Clock;
+  /** Seals secrets stored in the database (TOTP), with the data dir's key. */
+  box: SecretBox;
+  /** Standard input, read to the end (secrets never travel in argv); tests pass their own. */
+  readStdin?: () => string;
+}
+
+export type Options = Record<string, string | boolean | undefined>;
+
+export interface Command {
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  run: (opts: Options, deps: CliDeps) => Promise<object>;
+}
+
+export function str(opts: Options, name: string): string | undefined {
+  const value = opts[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function required(opts: Options, name: string): string {
+  const value = str(opts, name);
+  if (value === undefined || value.trim() === '') throw new CliError(`Missing --${name}.`, 2);
+  return value;
+}
+
+export function int(opts: Options, name: string): number | undefined {
+  const value = str(opts, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a whole number, got "${value}".`, 2);
+  return Number(value);
+}
+
+export async function userByEmail(db: Db, email: string): Promise<UserRow> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new CliError(`No user with email ${email}.`);
+  return user;
+}
+
+export function checkPassword(password: string, source: string): string {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new CliError(`${source} must be at least ${MIN_PASSWORD_LENGTH} characters.`, 2);
+  return password;
+}
+
+/** A password piped to standard input; one trailing line break (from `echo`) is not part of it. */
+export function passwordFromStdin(deps: CliDeps): string {
+  const text = (deps.readStdin ?? (() => fs.readFileSync(0, 'utf8')))();
+  return checkPassword(text.replace(/\r?\n$/, ''), 'The password read from standard input');
+}
+
+export function userJson(user: UserRow) {
+  return { id: user.id, uuid: user.uuid, username: user.username, email: user.email, admin: user.root_admin === 1, use_totp: user.use_totp === 1 };
+}

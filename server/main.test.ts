@@ -1,0 +1,50 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { it } from './test/fixtures';
+
+const tsx = path.resolve('node_modules/.bin/tsx');
+/** The environment of a start: this data dir, any free port, no SPA build, HOST only when given. */
+function envFor(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_DATA_DIR: dataDir, PORT: '0', AERIE_SKIP_BUILD: '1', LOG_LEVEL: 'silent', ...extra };
+  if (extra.HOST === undefined) delete env.HOST;
+  return env;
+}
+
+/** Starts `npm start`'s entry, waits until it listens, stops it, and returns what it printed. */
+function startOnce(dataDir: string, extra: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, ['server/main.ts'], { env: envFor(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Aerie listening on')) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(out));
+  });
+}
+
+describe('npm start', () => {
+  it('creates the root admin of a real first start with a password printed once, in a private data dir', { timeout: 90_000 }, async ({ tempDir }) => {
+    const dataDir = path.join(tempDir, 'data');
+    const first = await startOnce(dataDir, { PANEL_SEED_DEMO: 'false' });
+    const password = /password {2}(\S+)/.exec(first)?.[1] ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(first).toMatch(/Aerie listening on http:\/\/localhost:\d+/);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+
+    const second = await startOnce(dataDir, { PANEL_SEED_DEMO: 'false' });
+    expect(second).toContain('Aerie listening on');
+    expect(second).not.toContain(password);
+    expect(second).not.toContain('Root admin created');
+  });
+
+  it('refuses to seed the demo on an address other machines reach, naming the flag that forces it', { timeout: 60_000 }, ({ tempDir }) => {
+    const res = spawnSync(tsx, ['server/main.ts'], { env: envFor(tempDir, { HOST: '0.0.0.0' }), encoding: 'utf8', timeout: 30_000 });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/Refusing to seed demo accounts[\s\S]*PANEL_SEED_DEMO_FORCE=true/);
+  });
+});
