@@ -99,6 +99,25 @@ describe('FileManager', () => {
     expect(posts).toEqual([{ root: '/', name: 'maps' }]);
   });
 
+  it('says a new folder name with “..” in it is not allowed, before asking the server', async () => {
+    const mock = stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.click(screen.getByRole('button', { name: 'New folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New folder' });
+    fireEvent.change(within(dialog).getByLabelText('Folder name'), { target: { value: '../x' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    expect(await within(dialog).findByText(/That name is not allowed/)).toBeInTheDocument();
+    expect(mock.mock.calls.some(([input]) => String(input).includes('create-folder'))).toBe(false);
+  });
+
+  it('counts one entry as “1 item”', async () => {
+    stubList({ '/': [fileEntry('eula.txt')] });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'eula.txt' });
+    expect(screen.getByText('1 item')).toBeInTheDocument();
+  });
+
   it('selects with click, shift-click and Ctrl+A, and offers mass actions', async () => {
     stubList({ '/': ROOT });
     renderFiles('/server/abcd1234/files');

@@ -5,6 +5,7 @@ import type { FileObject } from '../../contract/files';
 import { Button } from '../../components/ui/button';
 import { EmptyState, describeError } from '../../components/ui/states';
 import { Spinner } from '../../components/ui/spinner';
+import { formatCount, formatNumber } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { ActionStatus } from './action-status';
@@ -204,8 +205,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
       {list.isSuccess && entries.length > 0 && (
         <p className="text-xs text-zinc-400" aria-live="polite">
           {visible.length === entries.length
-            ? `${entries.length.toLocaleString()} items`
-            : `${visible.length.toLocaleString()} of ${entries.length.toLocaleString()} items`}
+            ? formatCount(entries.length, 'item')
+            : `${formatNumber(visible.length)} of ${formatCount(entries.length, 'item')}`}
           {list.isFetching && ' · refreshing…'}
         </p>
       )}
