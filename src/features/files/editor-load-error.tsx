@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { describeError } from '../../components/ui/states';
+import { formatBytes } from '../../lib/format';
 import { ApiError } from '../../lib/http';
 
 /** Why a file could not be opened, with a way out: download it instead, or back to its folder. */
@@ -20,7 +21,10 @@ export function EditorLoadError({
   let detail = describeError(error).detail;
   if (tooLarge) {
     title = 'This file is too large to edit here';
-    detail = 'The panel opens files of up to 4 MiB in the editor. Download it to view or edit it on your computer.';
+    const max = error.errors[0]?.meta?.max_bytes;
+    const limit =
+      max === undefined ? 'The panel opens only smaller files in the editor.' : `The panel opens files of up to ${formatBytes(max)} in the editor.`;
+    detail = `${limit} Download it to view or edit it on your computer.`;
   } else if (status === 404) {
     title = 'This file does not exist';
     detail = 'It may have been moved, renamed or deleted.';

@@ -66,6 +66,13 @@ describe('FileEditor', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('states the limit the panel sends with a file too large to edit', async () => {
+    const detail = 'The file you are attempting to open is too large to view in the file editor.';
+    stubFetch(() => json(400, { errors: [{ code: 'FileSizeTooLargeException', status: '400', detail, meta: { max_bytes: 5 * 1024 * 1024 } }] }));
+    renderFiles('/server/abcd1234/file/logs/huge.log');
+    expect(await screen.findByText(/The panel opens files of up to 5 MiB in the editor\./)).toBeInTheDocument();
+  });
+
   it('explains a file too large to edit and offers a download', async () => {
     stubFetch(() =>
       json(400, {
@@ -80,6 +87,8 @@ describe('FileEditor', () => {
     );
     renderFiles('/server/abcd1234/file/logs/huge.log');
     expect(await screen.findByText('This file is too large to edit here')).toBeInTheDocument();
+    // A real panel names no limit, so none is made up.
+    expect(screen.queryByText(/MiB/)).not.toBeInTheDocument();
     // Download asks the panel for a signed link to the node, then follows it.
     const followed = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     const link = 'http://node.example/download/file?token=t';
