@@ -64,6 +64,18 @@ export function readCookie(name: string): string | undefined {
   return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
 }
 
+/**
+ * Whether this browser may hold a session. Signing in sets the XSRF-TOKEN cookie (a real panel
+ * sets it on every page), so a browser without one has never signed in here, or has signed out:
+ * asking the panel who it is would only log a failed request in the console.
+ */
+export function maybeSignedIn(): boolean {
+  return readCookie('XSRF-TOKEN') !== undefined;
+}
+
+/** The 401 the panel answers a request without a session. */
+export const unauthenticatedError = () => new ApiError(401, [{ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' }]);
+
 const SAFE = new Set(['GET', 'HEAD']);
 
 async function ensureCsrfCookie(): Promise<void> {
