@@ -34,12 +34,13 @@ export function EditorLoadError({
       <h3 className="text-lg font-semibold text-white">{title}</h3>
       <p className="mt-2 text-sm text-zinc-400">{detail}</p>
       <div className="mt-4 flex flex-wrap items-center justify-center gap-4 text-sm font-medium">
-        {onDownload && status !== 404 && (
+        {/* Neither a download nor a retry helps with a refusal (403) or a server state (409). */}
+        {onDownload && ![403, 404, 409].includes(status) && (
           <button type="button" onClick={onDownload} className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
             Download
           </button>
         )}
-        {!tooLarge && status !== 404 && (
+        {!tooLarge && ![403, 404, 409].includes(status) && (
           <button type="button" onClick={onRetry} className="text-sky-400 hover:text-sky-300">
             Try again
           </button>

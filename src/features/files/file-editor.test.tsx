@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { json, stubFetch } from '../../test/server-test-fixtures';
+import { json, makeServer, stubFetch } from '../../test/server-test-fixtures';
 import { fakeLayout, renderFiles, SERVER } from '../../test/files-test-support';
 
 beforeEach(() => {
@@ -64,6 +64,15 @@ describe('FileEditor', () => {
     expect(writes[0]?.url.searchParams.get('file')).toBe('/plugins/new.txt');
     expect(writes[0]?.body).toBe('');
     await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('says why a file of an installing server cannot be opened, with no Save and no request', async () => {
+    const mock = stubContents('motd=hi');
+    renderFiles('/server/abcd1234/file/server.properties', ['*'], makeServer({ status: 'installing', is_installing: true }));
+    expect(await screen.findByText(/cannot be read or saved because the server is being installed/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Save/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(mock).not.toHaveBeenCalled();
   });
 
   it('states the limit the panel sends with a file too large to edit', async () => {

@@ -1,6 +1,6 @@
 import { Button } from '../../components/ui/button';
 import type { FileActions } from './file-actions';
-import type { FilePermissions } from './use-file-permissions';
+import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 /** Mass actions on the selected entries; only those the user may run are shown. */
 export function SelectionBar({
@@ -14,7 +14,8 @@ export function SelectionBar({
   actions: FileActions;
   onClear: () => void;
 }) {
-  if (names.length === 0) return null;
+  // Without a mass action the user may run, a selection leads nowhere: nothing to offer.
+  if (names.length === 0 || !canActOnSelection(perms)) return null;
   return (
     <div
       role="toolbar"
