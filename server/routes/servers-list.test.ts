@@ -131,6 +131,14 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?filter[*]=:255')).toEqual(['A', 'B']);
   });
 
+  it('finds a server by a bare port, exactly, besides names holding those digits', async ({ panel, owner, names }) => {
+    await panel.server(owner, { name: 'A', ip: '10.0.0.1', port: 25565 });
+    await panel.server(owner, { name: 'B', ip: '10.0.0.1', port: 25566 });
+    await panel.server(owner, { name: 'Lobby 25566', ip: '10.0.0.1', port: 30000 });
+    expect(await names(owner, '?filter[*]=25566')).toEqual(['B', 'Lobby 25566']);
+    expect(await names(owner, '?filter[*]=2556')).toEqual(['Lobby 25566']);
+  });
+
   it('pages 60 servers: page 2 of 50 holds 10 with links back', async ({ panel, owner, list }) => {
     for (let i = 0; i < 60; i += 1) await panel.server(owner, { name: `S${String(i).padStart(2, '0')}` });
     const res = await list(owner, '?page=2&filter[name]=S');

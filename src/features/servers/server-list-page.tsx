@@ -125,7 +125,7 @@ export function ServerListPage() {
           <ServerListSkeleton />
         ) : searching ? (
           <EmptyState title={`No servers match “${search.value}”`}>
-            <p>Search looks at server names, IDs and addresses (e.g. “:25565”).</p>
+            <p>Search looks at server names, IDs, addresses and ports (e.g. “25565”).</p>
             <Button variant="secondary" size="sm" className="mt-4" onClick={() => search.commit('')}>
               Clear search
             </Button>
