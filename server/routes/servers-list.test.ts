@@ -80,6 +80,15 @@ describe('GET /api/client', () => {
     expect(await names(admin, '?type=admin-all')).toEqual(['A', 'B']);
   });
 
+  it("names each server's owner to an admin only (an Aerie extension field)", async ({ panel, owner, list }) => {
+    const admin = await panel.user({ admin: true });
+    await panel.server(owner, { name: 'B' });
+    const all = serverListSchema.parse((await list(admin, '?type=admin-all')).json());
+    expect(all.data[0]?.attributes.aerie_owner).toEqual({ username: owner.username, email: owner.email });
+    const own = serverListSchema.parse((await list(owner)).json());
+    expect(own.data[0]?.attributes).not.toHaveProperty('aerie_owner');
+  });
+
   it('filters by name, case-insensitively and as a contains match', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: 'Survival World' });
     await panel.server(owner, { name: 'Creative' });
