@@ -67,7 +67,8 @@ export function FileList(p: Props) {
     scrollMargin,
     // Keep keyboard-focused rows clear of the sticky app and column headers.
     scrollPaddingStart: 104,
-    scrollPaddingEnd: 8,
+    // …and clear of the floating selection bar at the bottom.
+    scrollPaddingEnd: 72,
     initialRect: { width: 800, height: 600 },
   });
 

@@ -202,7 +202,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   }
 
   return (
-    <div className="flex flex-col gap-3" {...drop.handlers}>
+    // Room below the list for the floating selection bar, so it never hides the last rows.
+    <div className={selectedNames.length > 0 ? 'flex flex-col gap-3 pb-16' : 'flex flex-col gap-3'} {...drop.handlers}>
       <div className="flex flex-col gap-1">
         <h2 className="text-xl font-semibold text-white">Files</h2>
         <Breadcrumbs serverId={serverId} dir={dir} />

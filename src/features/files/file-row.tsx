@@ -10,7 +10,7 @@ import { RowMenu } from './row-menu';
 import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 export const ROW_HEIGHT = 44;
-export const GRID_COLUMNS = 'grid grid-cols-[2.25rem_minmax(0,1fr)_4.5rem_2.5rem] sm:grid-cols-[2.75rem_minmax(0,1fr)_6rem_11rem_2.75rem]';
+export const GRID_COLUMNS = 'grid grid-cols-[2.25rem_minmax(0,1fr)_4.5rem_2.5rem] sm:grid-cols-[2.75rem_minmax(0,1fr)_6rem_12.5rem_2.75rem]';
 
 export interface RowSelectEvent {
   shift: boolean;
