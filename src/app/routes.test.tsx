@@ -9,6 +9,7 @@ import { AppRoutes } from './routes';
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   document.cookie = 'XSRF-TOKEN=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
 });
 
@@ -34,6 +35,16 @@ describe('AppRoutes', () => {
     stubFetch(() => apiError(401, 'Unauthenticated.'));
     renderApp('/auth/login');
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('renders the sign-in page without a router or React warning', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    stubFetch(() => apiError(401, 'Unauthenticated.'));
+    renderApp('/auth/login');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).not.toHaveBeenCalled();
   });
 
   it('asks the panel nothing on a fresh visit, so no failed request shows in the console', async () => {
