@@ -79,7 +79,7 @@ describe('files/contents', () => {
     expect((await f.call('GET', 'contents')).statusCode).toBe(422);
     const big = await f.call('GET', 'contents', { query: { file: 'big.txt' } });
     expect(big.statusCode).toBe(400);
-    expect(big.json().errors[0].code).toBe('FileSizeTooLargeException');
+    expect(big.json().errors[0]).toMatchObject({ code: 'FileSizeTooLargeException', meta: { max_bytes: 10 } });
     expect((await f.call('GET', 'contents', { query: { file: 'ok.txt' } })).body).toBe('1234567890');
     expect(await f.events()).toEqual([{ event: 'server:file.read', properties: { file: 'ok.txt' } }]);
   });

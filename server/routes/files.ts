@@ -38,7 +38,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.contents,
   )(async ({ server, query, activity, daemon }) => {
-    const content = await daemonCall(() => daemon.files.read(server.uuid, query.file, deps.config.maxEditBytes), 'editor');
+    const max = deps.config.maxEditBytes;
+    const content = await daemonCall(() => daemon.files.read(server.uuid, query.file, max), 'editor', max);
     await activity('server:file.read', { file: query.file });
     return content;
   });

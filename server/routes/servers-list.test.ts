@@ -80,6 +80,15 @@ describe('GET /api/client', () => {
     expect(await names(admin, '?type=admin-all')).toEqual(['A', 'B']);
   });
 
+  it("names each server's owner to an admin only (an Aerie extension field)", async ({ panel, owner, list }) => {
+    const admin = await panel.user({ admin: true });
+    await panel.server(owner, { name: 'B' });
+    const all = serverListSchema.parse((await list(admin, '?type=admin-all')).json());
+    expect(all.data[0]?.attributes.aerie_owner).toEqual({ username: owner.username, email: owner.email });
+    const own = serverListSchema.parse((await list(owner)).json());
+    expect(own.data[0]?.attributes).not.toHaveProperty('aerie_owner');
+  });
+
   it('filters by name, case-insensitively and as a contains match', async ({ panel, owner, names }) => {
     await panel.server(owner, { name: 'Survival World' });
     await panel.server(owner, { name: 'Creative' });
@@ -129,6 +138,14 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?filter[*]=192.168.1.1')).toEqual(['A', 'B']);
     expect(await names(owner, '?filter[*]=192.168.1.1:25565')).toEqual(['A']);
     expect(await names(owner, '?filter[*]=:255')).toEqual(['A', 'B']);
+  });
+
+  it('finds a server by a bare port, exactly, besides names holding those digits', async ({ panel, owner, names }) => {
+    await panel.server(owner, { name: 'A', ip: '10.0.0.1', port: 25565 });
+    await panel.server(owner, { name: 'B', ip: '10.0.0.1', port: 25566 });
+    await panel.server(owner, { name: 'Lobby 25566', ip: '10.0.0.1', port: 30000 });
+    expect(await names(owner, '?filter[*]=25566')).toEqual(['B', 'Lobby 25566']);
+    expect(await names(owner, '?filter[*]=2556')).toEqual(['Lobby 25566']);
   });
 
   it('pages 60 servers: page 2 of 50 holds 10 with links back', async ({ panel, owner, list }) => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../db';
-import { allocations, eggs, nodes, servers as serverRepo, subusers } from '../db/repos';
+import { allocations, eggs, nodes, servers as serverRepo, subusers, users } from '../db/repos';
 import type { Egg } from '../db/repos/eggs';
 import type { AllocationRow, EggVariableRow, NodeRow, ServerRow } from '../db/schema';
 import {
@@ -37,6 +37,8 @@ interface Related {
   eggVariables: Map<number, EggVariableRow[]>;
   values: Map<string, string>;
   allocations: Map<number, AllocationRow[]>;
+  /** Loaded for admins only, who see servers of every user. */
+  owners: Map<number, { username: string; email: string }>;
 }
 
 const HIDDEN = '[hidden]';
@@ -52,7 +54,7 @@ export async function renderServers(db: Db, servers: readonly ServerRow[], viewe
         servers.map((s) => s.id),
       )
     : new Map<number, readonly string[]>();
-  const related = await loadRelated(db, servers);
+  const related = await loadRelated(db, servers, viewer.isAdmin);
   return servers.map((server) => {
     const full = viewer.isAdmin || server.owner_id === viewer.userId;
     const perms = granted.get(server.id) ?? [];
@@ -62,24 +64,26 @@ export async function renderServers(db: Db, servers: readonly ServerRow[], viewe
 
 /** The single-server view with `meta` (GET /api/client/servers/{server}), from an access check. */
 export async function renderServerWithMeta(db: Db, access: ServerAccess): Promise<ServerWithMeta> {
-  const related = await loadRelated(db, [access.server]);
   const viewer = { userId: access.caller.user.id, isAdmin: access.isAdmin };
+  const related = await loadRelated(db, [access.server], viewer.isAdmin);
   return {
     ...toResource(access.server, related, viewer, access.can),
     meta: { is_server_owner: access.isOwner, user_permissions: access.reported },
   };
 }
 
-async function loadRelated(db: Db, servers: readonly ServerRow[]): Promise<Related> {
+async function loadRelated(db: Db, servers: readonly ServerRow[], withOwners: boolean): Promise<Related> {
   const ids = servers.map((s) => s.id);
   const nodeIds = [...new Set(servers.map((s) => s.node_id))];
   const eggIds = [...new Set(servers.map((s) => s.egg_id))];
-  const [nodeRows, eggRows, eggVariables, values, allocationRows] = await Promise.all([
+  const ownerIds = withOwners ? [...new Set(servers.map((s) => s.owner_id))] : [];
+  const [nodeRows, eggRows, eggVariables, values, allocationRows, ownerRows] = await Promise.all([
     nodes.findByIds(db, nodeIds),
     eggs.findByIds(db, eggIds),
     eggs.variablesOf(db, eggIds),
     serverRepo.variableValues(db, ids),
     allocations.ofServers(db, ids),
+    users.namesByIds(db, ownerIds),
   ]);
   return {
     nodes: new Map(nodeRows.map((n) => [n.id, n])),
@@ -87,6 +91,7 @@ async function loadRelated(db: Db, servers: readonly ServerRow[]): Promise<Relat
     eggVariables: groupBy(eggVariables, (v) => v.egg_id),
     values,
     allocations: groupBy(allocationRows, (a) => a.server_id ?? 0),
+    owners: new Map(ownerRows.map((u) => [u.id, { username: u.username, email: u.email }])),
   };
 }
 
@@ -104,6 +109,7 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
   const invocation = fillStartup(server.startup, server.memory, primary, variables, canReadStartup);
   const shownAllocations = can('allocation.read') ? allocations : primary ? [primary] : [];
   const hideNotes = !can('allocation.read');
+  const owner = related.owners.get(server.owner_id);
 
   return {
     object: 'server',
@@ -136,6 +142,8 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
       is_suspended: server.status === 'suspended',
       is_installing: server.status === 'installing' || server.status === 'install_failed',
       is_transferring: server.is_transferring === 1,
+      // Aerie's extension, for admins only: whose server this is (the client API has no such field).
+      ...(owner ? { aerie_owner: owner } : {}),
       relationships: {
         allocations: {
           object: 'list',

@@ -13,6 +13,8 @@ export interface ServerPage {
   permission: PermissionCheck | null;
   /** Shown in the server navigation. */
   nav: boolean;
+  /** For a page outside the navigation: the path of the tab it belongs under (marked current while it shows). */
+  navUnder?: string;
   load: () => Promise<ComponentType>;
 }
 
@@ -36,6 +38,7 @@ export const SERVER_PAGES: ServerPage[] = [
     label: 'Edit file',
     permission: 'file.read-content',
     nav: false,
+    navUnder: 'files/*',
     load: () => import('../features/files/file-editor-page').then((m) => m.FileEditorPage),
   },
   {

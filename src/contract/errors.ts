@@ -9,7 +9,14 @@ export const errorEntrySchema = z.object({
   status: z.string(),
   detail: z.string(),
   source: z.optional(z.object({ field: z.string() })),
-  meta: z.optional(z.looseObject({ source_field: z.optional(z.string()), rule: z.optional(z.nullable(z.string())) })),
+  meta: z.optional(
+    z.looseObject({
+      source_field: z.optional(z.string()),
+      rule: z.optional(z.nullable(z.string())),
+      // Aerie's own: the limit a "too large" refusal was measured against, in bytes (a real panel omits it).
+      max_bytes: z.optional(z.number()),
+    }),
+  ),
 });
 export type ErrorEntry = z.infer<typeof errorEntrySchema>;
 

@@ -39,6 +39,9 @@ export const serverAttributes = z.object({
   is_suspended: z.boolean(),
   is_installing: z.boolean(),
   is_transferring: z.boolean(),
+  // Aerie's own, sent to root admins only: the owner, which the client API does not name. A real
+  // panel never sends it, so the SPA shows it only when present.
+  aerie_owner: z.optional(z.object({ username: z.string(), email: z.string() })),
   relationships: z.object({
     allocations: allocationListSchema,
     variables: z.union([eggVariableListSchema, nullResourceSchema]),

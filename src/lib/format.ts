@@ -57,6 +57,11 @@ export function formatNumber(value: number, locale?: string): string {
   return number(value, locale);
 }
 
+/** A count with its noun: "1 item", "1,234 items" (English plurals; pass the odd ones). */
+export function formatCount(count: number, noun: string, pluralNoun = `${noun}s`, locale?: string): string {
+  return `${number(count, locale)} ${count === 1 ? noun : pluralNoun}`;
+}
+
 function toDate(value: Date | string): Date | null {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;

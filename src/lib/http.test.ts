@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountEndpoints } from '../contract/account';
 import { authEndpoints } from '../contract/auth';
 import { fileEndpoints } from '../contract/files';
-import { ApiError, call, ContractError, onUnauthorized } from './http';
+import { ApiError, call, ContractError, onUnauthorized, REQUEST_TIMEOUT_MS } from './http';
 
 interface Sent {
   url: URL;
@@ -33,7 +33,23 @@ const UUID = 'abcd1234-5678-4abc-8def-0123456789ab';
 beforeEach(() => {
   document.cookie = 'XSRF-TOKEN=tok%3D1; path=/';
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+/** A panel that never answers, but lets the request be aborted as a real fetch does. */
+function stubSilent() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      (_input: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')));
+        }),
+    ),
+  );
+}
 
 describe('call', () => {
   it('fills the path parameters, sends the query and parses the answer with the response schema', async () => {
@@ -89,6 +105,34 @@ describe('call', () => {
     await expect(call(accountEndpoints.me, { quiet401: true })).rejects.toMatchObject({ status: 401 });
     expect(heard).toHaveBeenCalledTimes(1);
     off();
+  });
+
+  it('fails visibly when the panel does not answer in time, saying so', async () => {
+    vi.useFakeTimers();
+    stubSilent();
+    const pending = call(accountEndpoints.me, {}).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    const error = await pending;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'Timeout', message: expect.stringMatching(/did not answer within 60 seconds/) });
+  });
+
+  it('lets a long action ask for more time, and a cancel stays a cancel', async () => {
+    vi.useFakeTimers();
+    stubSilent();
+    let settled = false;
+    const long = call(accountEndpoints.me, { timeoutMs: 10 * REQUEST_TIMEOUT_MS }).catch((e: unknown) => {
+      settled = true;
+      return e;
+    });
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(9 * REQUEST_TIMEOUT_MS);
+    expect(await long).toMatchObject({ code: 'Timeout' });
+    const controller = new AbortController();
+    const cancelled = call(accountEndpoints.me, { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await cancelled).toMatchObject({ name: 'AbortError' });
   });
 
   it('says the panel could not be reached when the network fails', async () => {

@@ -64,6 +64,18 @@ export function readCookie(name: string): string | undefined {
   return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
 }
 
+/**
+ * Whether this browser may hold a session. Signing in sets the XSRF-TOKEN cookie (a real panel
+ * sets it on every page), so a browser without one has never signed in here, or has signed out:
+ * asking the panel who it is would only log a failed request in the console.
+ */
+export function maybeSignedIn(): boolean {
+  return readCookie('XSRF-TOKEN') !== undefined;
+}
+
+/** The 401 the panel answers a request without a session. */
+export const unauthenticatedError = () => new ApiError(401, [{ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' }]);
+
 const SAFE = new Set(['GET', 'HEAD']);
 
 async function ensureCsrfCookie(): Promise<void> {
@@ -90,6 +102,8 @@ type HasParams<E extends EndpointDefinition> = [keyof PathParams<E['path']>] ext
  */
 export type CallOptions<E extends EndpointDefinition> = {
   signal?: AbortSignal;
+  /** How long the whole exchange may take (default REQUEST_TIMEOUT_MS); past it, a Timeout error. */
+  timeoutMs?: number;
   /** Do not broadcast a 401 (sign-in requests answer 4xx by design). */
   quiet401?: boolean;
 } & (HasParams<E> extends true ? { params: PathParams<E['path']> } : { params?: undefined }) &
@@ -101,6 +115,54 @@ export type CallOptions<E extends EndpointDefinition> = {
  * text of a `'text'` response, nothing for `'empty'`.
  */
 export async function call<E extends EndpointDefinition>(endpoint: E, options: CallOptions<E>): Promise<EndpointResult<E>> {
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const deadline = startDeadline(options.signal, timeoutMs);
+  try {
+    return await exchange(endpoint, { ...options, signal: deadline.signal });
+  } catch (error) {
+    if (deadline.expired()) throw timeoutError(timeoutMs);
+    throw error;
+  } finally {
+    deadline.clear();
+  }
+}
+
+/**
+ * How long a request may take, answer included, before it fails visibly instead of spinning for
+ * ever: far above what any quick action needs. Long actions (compress, a large save) pass more;
+ * uploads do not come through here and have their own idle limit.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+export function timeoutError(ms: number): ApiError {
+  const seconds = Math.round(ms / 1000);
+  return new ApiError(0, [
+    { code: 'Timeout', status: '0', detail: `The panel did not answer within ${seconds} seconds. Check your connection and try again.` },
+  ]);
+}
+
+/** An AbortSignal that fires when `outer` does or when `ms` have passed, whichever comes first. */
+function startDeadline(outer: AbortSignal | undefined, ms: number) {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, ms);
+  const forward = () => controller.abort();
+  if (outer?.aborted) controller.abort();
+  else outer?.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    clear: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    },
+  };
+}
+
+async function exchange<E extends EndpointDefinition>(endpoint: E, options: CallOptions<E>): Promise<EndpointResult<E>> {
   const path = endpointPath(endpoint.path, (options.params ?? {}) as PathParams<E['path']>);
   const res = await send(endpoint.method, withQuery(path, options.query as Query | undefined), options);
   const response = endpoint.response;
@@ -109,7 +171,9 @@ export async function call<E extends EndpointDefinition>(endpoint: E, options: C
   let json: unknown;
   try {
     json = await res.json();
-  } catch {
+  } catch (error) {
+    // Cancelled (or timed out) while the answer was arriving: not a bad answer.
+    if (options.signal?.aborted) throw error;
     throw new ContractError(path, [{ code: 'custom', path: [], message: 'not JSON', input: undefined }]);
   }
   const parsed = response.safeParse(json);

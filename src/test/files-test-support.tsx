@@ -56,7 +56,8 @@ export function fakeLayout(height = 600) {
   }
 }
 
-export function renderFiles(path: string, permissions: string[] = ['*']) {
+/** The file routes at `path` for a member holding `permissions`, on `server` (e.g. a suspended one). */
+export function renderFiles(path: string, permissions: string[] = ['*'], server = SERVER) {
   return renderRoutes(
     [
       {
@@ -76,7 +77,7 @@ export function renderFiles(path: string, permissions: string[] = ['*']) {
     (client) =>
       client.setQueryData(
         serverQueries.detail(SERVER.identifier).queryKey,
-        serverDocument(SERVER, { is_server_owner: permissions.includes('*'), user_permissions: permissions }),
+        serverDocument(server, { is_server_owner: permissions.includes('*'), user_permissions: permissions }),
       ),
   );
 }

@@ -129,5 +129,19 @@ function freeText(eb: Eb, value: string): Expression<SqlBool> {
     eb('servers.uuid_short', '=', value),
     eb('servers.external_id', '=', value),
     likeExpr('servers.name', `%${escapeLike(value)}%`),
+    // Aerie's addition: people type a bare port (`25566`) more often than `:25566`. It matches an
+    // allocation's port exactly (a prefix would match half the panel from one digit), besides
+    // everything a text matches.
+    ...(BARE_PORT.test(value) ? [eb('servers.id', 'in', serversWithPort(eb, Number(value)))] : []),
   ]);
+}
+
+const BARE_PORT = /^\d{1,5}$/;
+
+function serversWithPort(eb: Eb, port: number) {
+  return eb
+    .selectFrom('allocations')
+    .select('allocations.server_id')
+    .where('allocations.server_id', 'is not', null)
+    .where('allocations.port', '=', port);
 }

@@ -24,6 +24,12 @@ export function findByUsername(db: Db, username: string): Promise<UserRow | unde
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
+/** Who several users are, for showing them (the owners of a page of servers). */
+export function namesByIds(db: Db, ids: readonly number[]): Promise<Pick<UserRow, 'id' | 'username' | 'email'>[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'username', 'email']).where('id', 'in', ids).execute();
+}
+
 export async function emailOrUsernameTaken(db: Db, email: string, username: string): Promise<boolean> {
   const row = await db
     .selectFrom('users')

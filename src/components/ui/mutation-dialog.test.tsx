@@ -112,4 +112,19 @@ describe('MutationDialog', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(seen?.aborted).toBe(true);
   });
+
+  it('closes on Escape while the request runs, which aborts it', async () => {
+    let seen: AbortSignal | undefined;
+    const run = vi.fn<Run>((_name, signal) => {
+      seen = signal;
+      return new Promise<void>(() => undefined);
+    });
+    const { dialog, ue, field } = setup(run);
+    await ue.type(field, 'maps');
+    await ue.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: /Create folder/ })).toBeDisabled());
+    await ue.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(seen?.aborted).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { cn } from './cn';
 
 export interface TabNavItem {
@@ -6,11 +6,19 @@ export interface TabNavItem {
   label: string;
   /** Active only on an exact match (an index page). */
   end?: boolean;
+  /** Marks the tab current whatever the URL says (a page that belongs under this tab). */
+  current?: boolean;
 }
 
+const tabClass = (active: boolean) =>
+  cn(
+    '-mb-px inline-flex min-h-11 items-center border-b-2 px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:rounded-t-md focus-visible:outline-offset-[-2px]',
+    active ? 'border-sky-400 text-white' : 'border-transparent text-zinc-400 hover:border-zinc-600 hover:text-zinc-200',
+  );
+
 /**
- * Page navigation styled as tabs: plain links (NavLink sets aria-current="page"), one row that
- * scrolls sideways on narrow screens instead of wrapping or hiding entries.
+ * Page navigation styled as tabs: plain links (the current one has aria-current="page"), one row
+ * that scrolls sideways on narrow screens instead of wrapping or hiding entries.
  */
 export function TabNav({ items, label }: { items: readonly TabNavItem[]; label: string }) {
   return (
@@ -18,18 +26,15 @@ export function TabNav({ items, label }: { items: readonly TabNavItem[]; label: 
       <ul className="flex min-w-max gap-1">
         {items.map((item) => (
           <li key={item.to}>
-            <NavLink
-              to={item.to}
-              end={item.end}
-              className={({ isActive }) =>
-                cn(
-                  '-mb-px inline-flex min-h-11 items-center border-b-2 px-3 text-sm font-medium whitespace-nowrap transition-colors focus-visible:rounded-t-md focus-visible:outline-offset-[-2px]',
-                  isActive ? 'border-sky-400 text-white' : 'border-transparent text-zinc-400 hover:border-zinc-600 hover:text-zinc-200',
-                )
-              }
-            >
-              {item.label}
-            </NavLink>
+            {item.current ? (
+              <Link to={item.to} aria-current="page" className={tabClass(true)}>
+                {item.label}
+              </Link>
+            ) : (
+              <NavLink to={item.to} end={item.end} className={({ isActive }) => tabClass(isActive)}>
+                {item.label}
+              </NavLink>
+            )}
           </li>
         ))}
       </ul>

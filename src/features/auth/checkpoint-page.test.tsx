@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { account, apiError, json, loginUser, renderAuth, stubFetch } from '../../test/auth-test-support';
 import { readPendingLogin, savePendingLogin } from './pending-login';
@@ -46,6 +46,24 @@ describe('CheckpointPage', () => {
     expect(screen.getByLabelText('Authentication code')).toHaveAttribute('aria-invalid', 'true');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ confirmation_token: 'tok', authentication_code: '123456' });
     expect(readPendingLogin()?.token).toBe('tok');
+  });
+
+  it('does not send a refused code again on Enter until it changes', async () => {
+    savePendingLogin('tok', null);
+    const calls = stubFetch((c) =>
+      c.path === '/auth/login/checkpoint' ? apiError(400, 'The two-factor authentication token was invalid.') : signedOut(),
+    );
+    renderAuth('/auth/login/checkpoint');
+    const ue = userEvent.setup();
+    const field = await screen.findByLabelText('Authentication code');
+    await ue.type(field, '123456');
+    await screen.findByText('The two-factor authentication token was invalid.');
+    await ue.type(field, '{Enter}');
+    await ue.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    await ue.clear(field);
+    await ue.type(field, '654321');
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
   });
 
   it('puts a reference panel’s plain 400 for a wrong code on the field too', async () => {

@@ -46,6 +46,8 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
   const [finishing, setFinishing] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const toggled = useRef(false);
+  // The value the server refused: sending it again (Enter) would only spend an attempt.
+  const rejected = useRef<string | null>(null);
   const busy = checkpoint.isPending || finishing;
 
   // The server forgets the token after five minutes; say so instead of failing on submit.
@@ -62,12 +64,17 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
   function switchMode() {
     toggled.current = true;
     setMode((m) => (m === 'code' ? 'recovery' : 'code'));
+    rejected.current = null;
     setFieldError(null);
     setFormError(null);
   }
 
   async function submit(value: string) {
     if (busy) return;
+    if (value !== '' && value === rejected.current) {
+      inputRef.current?.select();
+      return;
+    }
     const body: CheckpointRequest =
       mode === 'code'
         ? { confirmation_token: pending.token, authentication_code: value }
@@ -93,11 +100,11 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
       setFinishing(true);
       await finishSignIn(pending.redirect, result.intended);
     } catch (error) {
-      onFailure(error);
+      onFailure(error, value);
     }
   }
 
-  function onFailure(error: unknown) {
+  function onFailure(error: unknown, sent: string) {
     if (error instanceof ApiError && error.status === 400 && Object.keys(error.fieldErrors()).length === 0 && /expired/i.test(error.message)) {
       onExpired(EXPIRED);
       return;
@@ -105,7 +112,10 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
     const placed: { message?: string } = {};
     const message = applyApiErrors(error, (_name, e) => (placed.message = e.message), { fields: [FIELD[mode]] });
     // A reference panel sends a wrong code as a plain 400 without `source.field`: it is still about the field.
-    if (placed.message === undefined && error instanceof ApiError && error.status === 400) showError(error.message, null);
+    const plain = placed.message === undefined && error instanceof ApiError && error.status === 400;
+    // Only a refusal of the value itself blocks sending it again; a network error does not.
+    if (plain || placed.message !== undefined) rejected.current = sent;
+    if (plain) showError(error.message, null);
     else showError(placed.message ?? null, message);
   }
 

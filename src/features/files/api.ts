@@ -2,6 +2,9 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { fileEndpoints, type FileObject } from '../../contract/files';
 import type { EndpointBodyInput } from '../../contract/endpoint';
 import { call } from '../../lib/http';
+
+/** Compressing, extracting or saving a large file can rightly take minutes. */
+const LONG_TIMEOUT_MS = 10 * 60_000;
 import { serverQueries, type ServerRef } from '../servers/api';
 
 /*
@@ -115,7 +118,8 @@ export function useCopyFile(server: ServerRef) {
 export function useCompressFiles(server: ServerRef) {
   const onSettled = useRefreshLists(server);
   return useMutation({
-    mutationFn: (body: Body<'compress'>) => call(fileEndpoints.compress, { params: { server: server.uuid }, body }).then((r) => r.attributes),
+    mutationFn: (body: Body<'compress'>) =>
+      call(fileEndpoints.compress, { params: { server: server.uuid }, body, timeoutMs: LONG_TIMEOUT_MS }).then((r) => r.attributes),
     onSettled,
   });
 }
@@ -123,7 +127,7 @@ export function useCompressFiles(server: ServerRef) {
 export function useDecompressFile(server: ServerRef) {
   const onSettled = useRefreshLists(server);
   return useMutation({
-    mutationFn: (body: Body<'decompress'>) => call(fileEndpoints.decompress, { params: { server: server.uuid }, body }),
+    mutationFn: (body: Body<'decompress'>) => call(fileEndpoints.decompress, { params: { server: server.uuid }, body, timeoutMs: LONG_TIMEOUT_MS }),
     onSettled,
   });
 }
@@ -134,7 +138,7 @@ export function useWriteFile(server: ServerRef) {
   const onSettled = useRefreshLists(server);
   return useMutation({
     mutationFn: ({ file, content, signal }: { file: string; content: string } & Abortable) =>
-      call(fileEndpoints.write, { params: { server: server.uuid }, query: { file }, body: content, signal }),
+      call(fileEndpoints.write, { params: { server: server.uuid }, query: { file }, body: content, signal, timeoutMs: LONG_TIMEOUT_MS }),
     onSuccess: (_r, { file, content }) => qc.setQueryData(fileQueries.contents(server, file).queryKey, content),
     onSettled,
   });

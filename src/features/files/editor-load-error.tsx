@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { describeError } from '../../components/ui/states';
+import { formatBytes } from '../../lib/format';
 import { ApiError } from '../../lib/http';
 
 /** Why a file could not be opened, with a way out: download it instead, or back to its folder. */
@@ -20,7 +21,10 @@ export function EditorLoadError({
   let detail = describeError(error).detail;
   if (tooLarge) {
     title = 'This file is too large to edit here';
-    detail = 'The panel opens files of up to 4 MiB in the editor. Download it to view or edit it on your computer.';
+    const max = error.errors[0]?.meta?.max_bytes;
+    const limit =
+      max === undefined ? 'The panel opens only smaller files in the editor.' : `The panel opens files of up to ${formatBytes(max)} in the editor.`;
+    detail = `${limit} Download it to view or edit it on your computer.`;
   } else if (status === 404) {
     title = 'This file does not exist';
     detail = 'It may have been moved, renamed or deleted.';
@@ -30,12 +34,13 @@ export function EditorLoadError({
       <h3 className="text-lg font-semibold text-white">{title}</h3>
       <p className="mt-2 text-sm text-zinc-400">{detail}</p>
       <div className="mt-4 flex flex-wrap items-center justify-center gap-4 text-sm font-medium">
-        {onDownload && status !== 404 && (
+        {/* Neither a download nor a retry helps with a refusal (403) or a server state (409). */}
+        {onDownload && ![403, 404, 409].includes(status) && (
           <button type="button" onClick={onDownload} className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
             Download
           </button>
         )}
-        {!tooLarge && status !== 404 && (
+        {!tooLarge && ![403, 404, 409].includes(status) && (
           <button type="button" onClick={onRetry} className="text-sky-400 hover:text-sky-300">
             Try again
           </button>

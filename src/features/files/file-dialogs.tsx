@@ -5,7 +5,7 @@ import type { ServerRef } from '../servers/api';
 import { useCreateFolder, useDeleteFiles, useRenameFiles } from './api';
 import { DeleteDialog } from './delete-dialog';
 import { NameDialog } from './name-dialog';
-import { baseName, editorHref, joinPath, nameProblem, parentPath, relativePath } from './paths';
+import { baseName, editorHref, joinPath, nameProblem, newNameProblem, parentPath, relativePath } from './paths';
 import { moveProblem, renameProblem } from './move-rules';
 
 export type DialogState =
@@ -50,7 +50,7 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
         label="Folder name"
         initialValue=""
         confirmLabel="Create folder"
-        validate={(v) => nameProblem(v, { allowSlash: true }) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
+        validate={(v) => newNameProblem(v) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
         preview={(v) =>
           v.trim() ? (
             <>
@@ -71,7 +71,7 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
         label="File name"
         initialValue=""
         confirmLabel="Open editor"
-        validate={(v) => nameProblem(v, { allowSlash: true }) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
+        validate={(v) => newNameProblem(v) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
         preview={(v) =>
           v.trim() ? (
             <>

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { json, stubFetch } from '../../test/server-test-fixtures';
+import { json, makeServer, stubFetch } from '../../test/server-test-fixtures';
 import { fakeLayout, renderFiles, SERVER } from '../../test/files-test-support';
 
 beforeEach(() => {
@@ -66,6 +66,22 @@ describe('FileEditor', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('says why a file of an installing server cannot be opened, with no Save and no request', async () => {
+    const mock = stubContents('motd=hi');
+    renderFiles('/server/abcd1234/file/server.properties', ['*'], makeServer({ status: 'installing', is_installing: true }));
+    expect(await screen.findByText(/cannot be read or saved because the server is being installed/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Save/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(mock).not.toHaveBeenCalled();
+  });
+
+  it('states the limit the panel sends with a file too large to edit', async () => {
+    const detail = 'The file you are attempting to open is too large to view in the file editor.';
+    stubFetch(() => json(400, { errors: [{ code: 'FileSizeTooLargeException', status: '400', detail, meta: { max_bytes: 5 * 1024 * 1024 } }] }));
+    renderFiles('/server/abcd1234/file/logs/huge.log');
+    expect(await screen.findByText(/The panel opens files of up to 5 MiB in the editor\./)).toBeInTheDocument();
+  });
+
   it('explains a file too large to edit and offers a download', async () => {
     stubFetch(() =>
       json(400, {
@@ -80,6 +96,8 @@ describe('FileEditor', () => {
     );
     renderFiles('/server/abcd1234/file/logs/huge.log');
     expect(await screen.findByText('This file is too large to edit here')).toBeInTheDocument();
+    // A real panel names no limit, so none is made up.
+    expect(screen.queryByText(/MiB/)).not.toBeInTheDocument();
     // Download asks the panel for a signed link to the node, then follows it.
     const followed = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     const link = 'http://node.example/download/file?token=t';

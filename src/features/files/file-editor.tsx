@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import type { ServerRef } from '../servers/api';
+import { useBlockingCondition, type ServerRef } from '../servers/api';
 import { fileQueries, useDownloadFile, useWriteFile } from './api';
 import type { EditorHandle } from './code-editor';
 import { EditorLoadError } from './editor-load-error';
@@ -30,9 +30,11 @@ export function FileEditor({ server, file, isNew }: Props) {
   const { routeId: serverId } = server;
   const navigate = useNavigate();
   const perms = useFilePermissions();
+  // While the server is suspended, installing… the panel refuses reads and writes alike.
+  const blocked = useBlockingCondition();
   // Writing goes through files/write (file.create); changing an existing file is also an update.
   const canSave = isNew ? perms.create : perms.create && perms.update;
-  const contents = useQuery({ ...fileQueries.contents(server, file), enabled: !isNew });
+  const contents = useQuery({ ...fileQueries.contents(server, file), enabled: !isNew && !blocked });
   const write = useWriteFile(server);
 
   // The text the editor starts from: read afresh on opening (not a cached copy), then captured
@@ -40,7 +42,7 @@ export function FileEditor({ server, file, isNew }: Props) {
   const [initial, setInitial] = useState<string | null>(isNew ? '' : null);
   if (initial === null && contents.isFetchedAfterMount && contents.data !== undefined) setInitial(contents.data);
   const binary = initial !== null && initial.includes('\u0000');
-  const readOnly = !canSave || binary;
+  const readOnly = !canSave || binary || blocked !== null;
 
   const [dirty, setDirty] = useState(false);
   const editor = useRef<EditorHandle | null>(null);
@@ -75,7 +77,7 @@ export function FileEditor({ server, file, isNew }: Props) {
   const name = baseName(file);
   const language = languageIdFor(name);
   const downloadFile = useDownloadFile(server);
-  const download = perms.readContent && !isNew ? () => downloadFile.mutate(file) : null;
+  const download = perms.readContent && !isNew && !blocked ? () => downloadFile.mutate(file) : null;
   const onReady = useCallback((h: EditorHandle | null) => {
     editor.current = h;
   }, []);
@@ -123,7 +125,12 @@ export function FileEditor({ server, file, isNew }: Props) {
         <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>
       )}
       <FormError message={write.error?.message} />
-      {initial === null ? (
+      {blocked ? (
+        <div role="status" className="mx-auto my-8 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
+          <h3 className="text-lg font-semibold text-white">This file cannot be opened right now</h3>
+          <p className="mt-2 text-sm text-zinc-400">Files cannot be read or saved because {blocked.reason}.</p>
+        </div>
+      ) : initial === null ? (
         contents.isError ? (
           <EditorLoadError
             error={contents.error}

@@ -10,10 +10,12 @@ interface Props {
   someSelected: boolean;
   onSelectAll: (select: boolean) => void;
   disabled: boolean;
+  /** Whether selecting leads anywhere (some mass action is allowed); otherwise no checkboxes. */
+  selectable: boolean;
 }
 
 /** The column headers: select-all box and sort buttons (state announced through aria-sort). */
-export function FileListHeader({ sort, onSort, allSelected, someSelected, onSelectAll, disabled }: Props) {
+export function FileListHeader({ sort, onSort, allSelected, someSelected, onSelectAll, disabled, selectable }: Props) {
   const column = (key: SortKey, label: string, className?: string) => {
     const active = sort.key === key;
     return (
@@ -36,13 +38,17 @@ export function FileListHeader({ sort, onSort, allSelected, someSelected, onSele
     <div role="rowgroup" className="sticky top-14 z-10 rounded-t-lg border-b border-zinc-800 bg-zinc-900">
       <div role="row" aria-rowindex={1} className={cn(GRID_COLUMNS, 'h-10 items-center text-xs font-semibold uppercase tracking-wide')}>
         <div role="columnheader" className="flex justify-center">
-          <Checkbox
-            aria-label="Select all"
-            checked={allSelected}
-            indeterminate={someSelected && !allSelected}
-            disabled={disabled}
-            onChange={(e) => onSelectAll(e.target.checked)}
-          />
+          {selectable ? (
+            <Checkbox
+              aria-label="Select all"
+              checked={allSelected}
+              indeterminate={someSelected && !allSelected}
+              disabled={disabled}
+              onChange={(e) => onSelectAll(e.target.checked)}
+            />
+          ) : (
+            <span className="sr-only">Selection</span>
+          )}
         </div>
         {column('name', 'Name', '-ml-1')}
         {column('size', 'Size', 'flex justify-end pr-2')}

@@ -6,7 +6,7 @@ import { FileListHeader } from './file-list-header';
 import { FileRow, ROW_HEIGHT, type RowSelectEvent } from './file-row';
 import { selectAll, selectRange, toggle, EMPTY_SELECTION, type Selection } from './selection';
 import type { Sort, SortKey } from './sort';
-import type { FilePermissions } from './use-file-permissions';
+import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 interface Props {
   entries: readonly FileObject[];
@@ -67,7 +67,8 @@ export function FileList(p: Props) {
     scrollMargin,
     // Keep keyboard-focused rows clear of the sticky app and column headers.
     scrollPaddingStart: 104,
-    scrollPaddingEnd: 8,
+    // …and clear of the floating selection bar at the bottom.
+    scrollPaddingEnd: 72,
     initialRect: { width: 800, height: 600 },
   });
 
@@ -180,6 +181,7 @@ export function FileList(p: Props) {
         someSelected={selectedVisible > 0}
         onSelectAll={(on) => onSelectionChange(on ? selectAll(names) : EMPTY_SELECTION)}
         disabled={entries.length === 0}
+        selectable={canActOnSelection(p.perms)}
       />
       <div
         ref={body}

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json, stubFetch } from '../../test/server-test-fixtures';
+import { json, makeServer, stubFetch } from '../../test/server-test-fixtures';
 import { fakeLayout, fileEntry, folderEntry, listDocument, renderFiles, SERVER } from '../../test/files-test-support';
 
 beforeEach(() => fakeLayout());
@@ -99,6 +99,25 @@ describe('FileManager', () => {
     expect(posts).toEqual([{ root: '/', name: 'maps' }]);
   });
 
+  it('says a new folder name with “..” in it is not allowed, before asking the server', async () => {
+    const mock = stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'plugins' });
+    fireEvent.click(screen.getByRole('button', { name: 'New folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New folder' });
+    fireEvent.change(within(dialog).getByLabelText('Folder name'), { target: { value: '../x' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create folder' }));
+    expect(await within(dialog).findByText(/That name is not allowed/)).toBeInTheDocument();
+    expect(mock.mock.calls.some(([input]) => String(input).includes('create-folder'))).toBe(false);
+  });
+
+  it('counts one entry as “1 item”', async () => {
+    stubList({ '/': [fileEntry('eula.txt')] });
+    renderFiles('/server/abcd1234/files');
+    await screen.findByRole('row', { name: 'eula.txt' });
+    expect(screen.getByText('1 item')).toBeInTheDocument();
+  });
+
   it('selects with click, shift-click and Ctrl+A, and offers mass actions', async () => {
     stubList({ '/': ROOT });
     renderFiles('/server/abcd1234/files');
@@ -159,6 +178,39 @@ describe('FileManager', () => {
     await screen.findByRole('row', { name: 'file-00000.txt' });
     expect(screen.getAllByRole('row').length).toBeLessThan(60);
     expect(screen.getByRole('grid')).toHaveAttribute('aria-rowcount', '10001');
+  });
+
+  it('shows a suspended server’s file actions disabled with the reason, and asks for nothing that would fail', async () => {
+    const mock = stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files', ['*'], makeServer({ status: 'suspended', is_suspended: true }));
+    expect(await screen.findByText(/cannot be listed or changed because the server is suspended/)).toBeInTheDocument();
+    for (const name of ['New folder', 'New file', 'Upload']) {
+      const button = screen.getByRole('button', { name });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleDescription(/because the server is suspended/);
+    }
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(mock).not.toHaveBeenCalled();
+  });
+
+  it('offers no “Try again” for a folder the server state refuses', async () => {
+    stubFetch((url) =>
+      url.pathname.endsWith('/files/list')
+        ? json(409, { errors: [{ code: 'ServerStateConflictException', status: '409', detail: 'This server is currently suspended.' }] })
+        : json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'Not found.' }] }),
+    );
+    renderFiles('/server/abcd1234/files');
+    expect(await screen.findByText('This server is currently suspended.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('gives a read-only member no selection checkboxes', async () => {
+    stubList({ '/': ROOT });
+    renderFiles('/server/abcd1234/files', ['file.read', 'file.read-content']);
+    const row = await screen.findByRole('row', { name: 'plugins' });
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    fireEvent.keyDown(row, { key: 'a', ctrlKey: true });
+    expect(screen.queryByRole('toolbar', { name: 'Selected items' })).not.toBeInTheDocument();
   });
 
   it('explains a folder that does not exist', async () => {

@@ -1,14 +1,15 @@
-import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { FileObject } from '../../contract/files';
 import { Button } from '../../components/ui/button';
 import { EmptyState, describeError } from '../../components/ui/states';
 import { Spinner } from '../../components/ui/spinner';
+import { formatCount, formatNumber } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { ActionStatus } from './action-status';
-import type { ServerRef } from '../servers/api';
+import { serverQueries, useBlockingCondition, type ServerRef } from '../servers/api';
 import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile, useDownloadFile } from './api';
 import { Breadcrumbs } from './breadcrumbs';
 import type { FileActions } from './file-actions';
@@ -35,8 +36,17 @@ type SelectionUpdate = Selection | ((prev: Selection) => Selection);
 export function FileManager({ server, dir }: { server: ServerRef; dir: string }) {
   const { routeId: serverId } = server;
   const navigate = useNavigate();
-  const perms = useFilePermissions();
-  const list = useQuery(fileQueries.list(server, dir));
+  const blocked = useBlockingCondition();
+  // Nothing can be changed while the server is blocked: every control shows disabled instead.
+  const allowed = useFilePermissions();
+  const perms = useMemo(() => (blocked ? { ...allowed, create: false, update: false, delete: false, archive: false } : allowed), [blocked, allowed]);
+  const list = useQuery({ ...fileQueries.list(server, dir), enabled: blocked === null });
+  // A 409 means the server's state changed since it was loaded: reload it, so the page says why.
+  const qc = useQueryClient();
+  const conflict = list.error?.status === 409;
+  useEffect(() => {
+    if (conflict) void qc.invalidateQueries({ queryKey: serverQueries.detail(serverId).queryKey });
+  }, [conflict, qc, serverId]);
   const entries = list.data ?? NO_ENTRIES;
 
   // Per-directory view state: a new folder starts unselected; sort carries over. The filter is
@@ -131,7 +141,14 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   useSlashFocus(filterRef);
 
   let body;
-  if (list.isPending) {
+  if (blocked) {
+    body = (
+      <div id="files-blocked" role="status" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
+        <p className="font-semibold text-white">Files are unavailable</p>
+        <p className="mt-1 text-sm text-zinc-400">They cannot be listed or changed because {blocked.reason}.</p>
+      </div>
+    );
+  } else if (list.isPending) {
     body = (
       <div className="flex min-h-48 items-center justify-center rounded-lg ring-1 ring-zinc-800">
         <Spinner label="Loading folder…" />
@@ -144,9 +161,12 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
         <p className="font-semibold text-white">{list.error.status === 404 ? 'This folder does not exist' : title}</p>
         <p className="mt-1 text-sm text-zinc-400">{list.error.status === 404 ? 'It may have been moved or deleted.' : detail}</p>
         <div className="mt-4 flex justify-center gap-3">
-          <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
+          {/* Retrying cannot help with a refusal (403), a missing folder (404) or a server state (409). */}
+          {![403, 404, 409].includes(list.error.status) && (
+            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          )}
           {dir !== '/' && (
             <Link to={directoryHref(serverId, '/')} className="self-center text-sm font-medium text-sky-400 hover:text-sky-300">
               Go to the top folder
@@ -182,7 +202,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   }
 
   return (
-    <div className="flex flex-col gap-3" {...drop.handlers}>
+    // Room below the list for the floating selection bar, so it never hides the last rows.
+    <div className={selectedNames.length > 0 ? 'flex flex-col gap-3 pb-16' : 'flex flex-col gap-3'} {...drop.handlers}>
       <div className="flex flex-col gap-1">
         <h2 className="text-xl font-semibold text-white">Files</h2>
         <Breadcrumbs serverId={serverId} dir={dir} />
@@ -192,7 +213,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
         onFilter={filter.setDraft}
         onFilterCommit={filter.commit}
         filterRef={filterRef}
-        perms={perms}
+        perms={allowed}
+        disabledBy={blocked ? 'files-blocked' : undefined}
         onNewFolder={() => setDialog({ kind: 'new-folder' })}
         onNewFile={() => setDialog({ kind: 'new-file' })}
         onUpload={upload}
@@ -204,8 +226,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
       {list.isSuccess && entries.length > 0 && (
         <p className="text-xs text-zinc-400" aria-live="polite">
           {visible.length === entries.length
-            ? `${entries.length.toLocaleString()} items`
-            : `${visible.length.toLocaleString()} of ${entries.length.toLocaleString()} items`}
+            ? formatCount(entries.length, 'item')
+            : `${formatNumber(visible.length)} of ${formatCount(entries.length, 'item')}`}
           {list.isFetching && ' · refreshing…'}
         </p>
       )}

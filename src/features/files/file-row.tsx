@@ -7,10 +7,10 @@ import type { FileActions } from './file-actions';
 import { FileIcon } from './file-icon';
 import { formatBytes, formatDate } from './format';
 import { RowMenu } from './row-menu';
-import type { FilePermissions } from './use-file-permissions';
+import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 export const ROW_HEIGHT = 44;
-export const GRID_COLUMNS = 'grid grid-cols-[2.25rem_minmax(0,1fr)_4.5rem_2.5rem] sm:grid-cols-[2.75rem_minmax(0,1fr)_6rem_11rem_2.75rem]';
+export const GRID_COLUMNS = 'grid grid-cols-[2.25rem_minmax(0,1fr)_4.5rem_2.5rem] sm:grid-cols-[2.75rem_minmax(0,1fr)_6rem_12.5rem_2.75rem]';
 
 export interface RowSelectEvent {
   shift: boolean;
@@ -68,16 +68,18 @@ export const FileRow = memo(function FileRow(p: Props) {
       )}
     >
       <div role="gridcell" className="flex justify-center">
-        <Checkbox
-          tabIndex={-1}
-          aria-label={`Select ${entry.name}`}
-          checked={p.selected}
-          onChange={(e) => {
-            p.onActivate(p.index);
-            const shift = 'shiftKey' in e.nativeEvent && e.nativeEvent.shiftKey === true;
-            p.onSelect(entry.name, { shift, toggle: true });
-          }}
-        />
+        {canActOnSelection(p.perms) && (
+          <Checkbox
+            tabIndex={-1}
+            aria-label={`Select ${entry.name}`}
+            checked={p.selected}
+            onChange={(e) => {
+              p.onActivate(p.index);
+              const shift = 'shiftKey' in e.nativeEvent && e.nativeEvent.shiftKey === true;
+              p.onSelect(entry.name, { shift, toggle: true });
+            }}
+          />
+        )}
       </div>
       <div role="gridcell" className="flex min-w-0 items-center gap-2.5 pr-2">
         <FileIcon entry={entry} />

@@ -9,14 +9,28 @@ interface Props {
   onFilterCommit: (value: string) => void;
   filterRef: RefObject<HTMLInputElement | null>;
   perms: FilePermissions;
+  /** The id of the element saying why nothing can be changed: the buttons `perms` allow show disabled, without the filter. */
+  disabledBy?: string;
   onNewFolder: () => void;
   onNewFile: () => void;
   onUpload: (files: File[]) => void;
 }
 
 /** Name filter and the create/upload buttons the user may use. */
-export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms, onNewFolder, onNewFile, onUpload }: Props) {
+export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms, disabledBy, onNewFolder, onNewFile, onUpload }: Props) {
   const picker = useRef<HTMLInputElement>(null);
+  if (disabledBy) {
+    const labels = perms.create ? ['New folder', ...(perms.readContent ? ['New file'] : []), 'Upload'] : [];
+    return (
+      <div className="flex flex-wrap items-center gap-2">
+        {labels.map((label) => (
+          <Button key={label} variant="secondary" size="sm" disabled aria-describedby={disabledBy}>
+            {label}
+          </Button>
+        ))}
+      </div>
+    );
+  }
   return (
     <div className="flex flex-wrap items-center gap-2">
       <SearchInput

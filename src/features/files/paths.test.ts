@@ -6,6 +6,7 @@ import {
   editorHref,
   joinPath,
   nameProblem,
+  newNameProblem,
   normalizePath,
   parentPath,
   pathFromSplat,
@@ -67,5 +68,14 @@ describe('paths', () => {
     expect(nameProblem('..', { allowSlash: true })).toMatch(/Enter a name/);
     expect(nameProblem('a\0b')).toMatch(/NUL/);
     expect(nameProblem('ok.txt')).toBeNull();
+  });
+
+  it('does not allow “.” or “..” in the name of something new', () => {
+    expect(newNameProblem('../x')).toMatch(/not allowed/);
+    expect(newNameProblem('a/./b')).toMatch(/not allowed/);
+    expect(newNameProblem('..')).toMatch(/not allowed/);
+    expect(newNameProblem('a/b')).toBeNull();
+    expect(newNameProblem('..x')).toBeNull();
+    expect(newNameProblem(' ')).toMatch(/Enter a name/);
   });
 });

@@ -92,3 +92,16 @@ export function nameProblem(name: string, options: { allowSlash?: boolean } = {}
   if (trimmed.length > 4096) return 'The path may not be longer than 4096 characters.';
   return null;
 }
+
+/**
+ * Why a name for something new (a folder, a file) cannot be used: as `nameProblem` with `/`
+ * allowed for nested paths, and no `.` or `..` part, which would point outside the folder shown
+ * or at the folder itself rather than at something new.
+ */
+export function newNameProblem(name: string): string | null {
+  const dots = name
+    .trim()
+    .split('/')
+    .some((part) => part === '.' || part === '..');
+  return dots ? 'That name is not allowed: “.” and “..” cannot be part of a new name.' : nameProblem(name, { allowSlash: true });
+}

@@ -1,6 +1,6 @@
 import { Button } from '../../components/ui/button';
 import type { FileActions } from './file-actions';
-import type { FilePermissions } from './use-file-permissions';
+import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 /** Mass actions on the selected entries; only those the user may run are shown. */
 export function SelectionBar({
@@ -14,12 +14,14 @@ export function SelectionBar({
   actions: FileActions;
   onClear: () => void;
 }) {
-  if (names.length === 0) return null;
+  // Without a mass action the user may run, a selection leads nowhere: nothing to offer.
+  if (names.length === 0 || !canActOnSelection(perms)) return null;
   return (
+    // Floats over the page's foot, so selecting never pushes the list down under the pointer.
     <div
       role="toolbar"
       aria-label="Selected items"
-      className="flex flex-wrap items-center gap-2 rounded-lg bg-sky-950/40 px-3 py-2 ring-1 ring-sky-900"
+      className="fixed inset-x-4 bottom-4 z-30 mx-auto flex max-w-3xl flex-wrap items-center gap-2 rounded-lg bg-sky-950/95 px-3 py-2 shadow-lg shadow-black/40 ring-1 ring-sky-800 backdrop-blur"
     >
       <span className="mr-auto basis-full text-sm font-medium text-sky-100 sm:basis-auto" aria-live="polite">
         {names.length} selected

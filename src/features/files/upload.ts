@@ -7,6 +7,12 @@ import { ApiError } from '../../lib/http';
  * CSRF header goes along (a node may be another origin).
  */
 
+/**
+ * An upload fails once nothing has moved for this long: no bytes sent, no answer. A large file on
+ * a slow line keeps going for as long as it makes progress; a stalled one says so.
+ */
+export const UPLOAD_IDLE_MS = 2 * 60_000;
+
 export interface UploadHandle {
   done: Promise<void>;
   abort: () => void;
@@ -36,6 +42,15 @@ export function toUploadError(status: number, body: string): ApiError {
 export function uploadFile(link: () => Promise<string>, file: File, onProgress: (fraction: number) => void): UploadHandle {
   const xhr = new XMLHttpRequest();
   let aborted = false;
+  let stalled = false;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const stillMoving = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      stalled = true;
+      xhr.abort();
+    }, UPLOAD_IDLE_MS);
+  };
   const done = (async () => {
     const url = await link();
     if (aborted) throw new DOMException('Upload cancelled.', 'AbortError');
@@ -43,8 +58,11 @@ export function uploadFile(link: () => Promise<string>, file: File, onProgress: 
       xhr.open('POST', url);
       xhr.setRequestHeader('Accept', 'application/json');
       xhr.upload.onprogress = (e) => {
+        stillMoving();
         if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
       };
+      xhr.onprogress = stillMoving;
+      xhr.onloadend = () => clearTimeout(idle);
       xhr.onload = () => {
         if (xhr.status >= 200 && xhr.status < 300) {
           onProgress(1);
@@ -52,9 +70,21 @@ export function uploadFile(link: () => Promise<string>, file: File, onProgress: 
         } else reject(toUploadError(xhr.status, xhr.responseText));
       };
       xhr.onerror = () => reject(toUploadError(0, ''));
-      xhr.onabort = () => reject(new DOMException('Upload cancelled.', 'AbortError'));
+      xhr.onabort = () =>
+        reject(
+          stalled
+            ? new ApiError(0, [
+                {
+                  code: 'Timeout',
+                  status: '0',
+                  detail: `The upload stalled: nothing moved for ${UPLOAD_IDLE_MS / 60_000} minutes. Check your connection and try again.`,
+                },
+              ])
+            : new DOMException('Upload cancelled.', 'AbortError'),
+        );
       const form = new FormData();
       form.append('files', file, file.name);
+      stillMoving();
       xhr.send(form);
     });
   })();

@@ -17,3 +17,8 @@ export function useFilePermissions() {
 }
 
 export type FilePermissions = ReturnType<typeof useFilePermissions>;
+
+/** Whether a selection leads anywhere: some mass action (move, compress, delete) is allowed. */
+export function canActOnSelection(perms: FilePermissions): boolean {
+  return perms.update || perms.archive || perms.delete;
+}

@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tan
 import { useParams } from 'react-router';
 import { serverEndpoints, type Server } from '../../contract/servers';
 import { call } from '../../lib/http';
+import { serverConditions, type ServerCondition } from './server-state';
 
 export type ServerListScope = 'member' | 'admin-all';
 
@@ -90,4 +91,13 @@ export function useServer(): Server & ServerRef {
 export function useServerRef(): ServerRef {
   const { routeId, uuid } = useServer();
   return useMemo(() => ({ routeId, uuid }), [routeId, uuid]);
+}
+
+/**
+ * What keeps the open server's actions from working (suspended, installing…), most important
+ * first, or null: pages show their actions disabled with this reason instead of actions that fail.
+ */
+export function useBlockingCondition(): ServerCondition | null {
+  const server = useServer();
+  return serverConditions(server).find((c) => c.blocking) ?? null;
 }

@@ -22,7 +22,9 @@ export function ServerHeader({ server, adminView }: { server: Server; adminView:
         <span aria-hidden="true" className="px-1.5">
           /
         </span>
-        <span className="text-zinc-300">{server.identifier}</span>
+        <span aria-current="page" className="break-words text-zinc-300">
+          {server.name}
+        </span>
       </nav>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <h1 className="min-w-0 text-2xl font-semibold break-words text-white">{server.name}</h1>

@@ -24,6 +24,15 @@ describe('ServerLayout', () => {
     expect(screen.getByRole('link', { name: 'Activity' })).not.toHaveAttribute('aria-current');
   });
 
+  it('keeps the Files tab current inside the editor, and names the server in the breadcrumb', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
+    renderServerRoutes('/server/abcd1234/file/server.properties');
+    expect(await screen.findByText('Edit file page')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Files' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current');
+    expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByText('Survival')).toHaveAttribute('aria-current', 'page');
+  });
+
   it('shows a subuser only the pages their permissions allow', async () => {
     stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
     renderServerRoutes('/server/abcd1234');

@@ -136,6 +136,23 @@ describe('ServerListPage', () => {
     await waitFor(() => expect(listCalls(fetch).at(-1)?.searchParams.get('type')).toBe('admin-all'));
   });
 
+  it('names the owner of each server when the panel sends it (to an admin), and nothing otherwise', async () => {
+    stubFetch(() =>
+      json(
+        200,
+        listDocument([
+          makeServer({ server_owner: false, aerie_owner: { username: 'dana', email: 'dana@example.test' } }),
+          makeServer({ identifier: 'b', uuid: 'bbbb0000-5678-4abc-8def-0123456789ab', name: 'B' }),
+        ]),
+      ),
+    );
+    renderList('/?all=1', { ...testAccount, admin: true });
+    const row = (await screen.findByRole('link', { name: 'Survival' })).closest('li') as HTMLElement;
+    expect(within(row).getByText('Owner')).toBeInTheDocument();
+    expect(within(row).getByText('dana')).toHaveAttribute('title', 'dana@example.test');
+    expect(within(screen.getByRole('link', { name: 'B' }).closest('li') as HTMLElement).queryByText('Owner')).not.toBeInTheDocument();
+  });
+
   it('ignores ?all=1 for everyone else', async () => {
     const fetch = stubFetch(() => json(200, listDocument([makeServer()])));
     renderList('/?all=1');

@@ -8,6 +8,7 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { Switch } from '../../components/ui/switch';
 import { cn } from '../../components/ui/cn';
+import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { serverQueries } from './api';
@@ -124,7 +125,7 @@ export function ServerListPage() {
           <ServerListSkeleton />
         ) : searching ? (
           <EmptyState title={`No servers match “${search.value}”`}>
-            <p>Search looks at server names, IDs and addresses (e.g. “:25565”).</p>
+            <p>Search looks at server names, IDs, addresses and ports (e.g. “25565”).</p>
             <Button variant="secondary" size="sm" className="mt-4" onClick={() => search.commit('')}>
               Clear search
             </Button>
@@ -152,6 +153,6 @@ export function ServerListPage() {
 function countLabel(total: number, searching: boolean): string {
   // Nothing to count: the empty state says it.
   if (total === 0) return '';
-  const noun = total === 1 ? 'server' : 'servers';
-  return searching ? `${total} ${noun} found` : `${total} ${noun}`;
+  const count = formatCount(total, 'server');
+  return searching ? `${count} found` : count;
 }

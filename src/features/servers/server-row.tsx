@@ -53,10 +53,19 @@ export function ServerRow({ server }: { server: Server }) {
                 <span className="truncate font-mono text-zinc-300">{address}</span>
               </span>
             )}
+            {server.aerie_owner && (
+              <span className="inline-flex min-w-0 items-center gap-1.5">
+                <span className="text-zinc-500">Owner</span>
+                <span className="truncate text-zinc-300" title={server.aerie_owner.email}>
+                  {server.server_owner ? 'you' : server.aerie_owner.username}
+                </span>
+              </span>
+            )}
           </p>
         </div>
-        <div className="flex flex-wrap items-center justify-between gap-3 sm:justify-end">
-          <dl className="grid grid-cols-3 gap-x-4 text-sm sm:gap-x-6">
+        {/* Fixed widths, so every card's figures and copy button sit in the same columns. */}
+        <div className="flex flex-wrap items-center justify-between gap-3 sm:shrink-0 sm:justify-end">
+          <dl className="grid grid-cols-3 gap-x-4 text-sm sm:grid-cols-[repeat(3,5.5rem)] sm:gap-x-4">
             {limits.map(([label, value]) => (
               <div key={label} className="min-w-0">
                 <dt className="text-xs text-zinc-400">{label}</dt>
@@ -64,7 +73,7 @@ export function ServerRow({ server }: { server: Server }) {
               </div>
             ))}
           </dl>
-          {address && <CopyButton value={address} label="Copy address" className="relative z-10" />}
+          <div className="flex justify-end sm:w-28">{address && <CopyButton value={address} label="Copy address" className="relative z-10" />}</div>
         </div>
       </div>
     </li>

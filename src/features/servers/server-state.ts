@@ -8,6 +8,10 @@ export interface ServerCondition {
   tone: StateTone;
   /** One sentence for the banner: what is going on and what it means for the user. */
   message: string;
+  /** Why an action is unavailable, to follow "…because": "the server is suspended". */
+  reason: string;
+  /** The panel refuses the server's actions (409) while this lasts. */
+  blocking: boolean;
 }
 
 /**
@@ -20,22 +24,39 @@ export function serverConditions(
   const out: ServerCondition[] = [];
   const status = server.status;
   if (status === 'suspended' || server.is_suspended) {
-    out.push({ label: 'Suspended', tone: 'danger', message: 'This server is suspended; most actions are unavailable.' });
+    out.push({
+      label: 'Suspended',
+      tone: 'danger',
+      message: 'This server is suspended; most actions are unavailable.',
+      reason: 'the server is suspended',
+      blocking: true,
+    });
   }
   if (status === 'install_failed' || status === 'reinstall_failed') {
     out.push({
       label: status === 'install_failed' ? 'Install failed' : 'Reinstall failed',
       tone: 'danger',
       message: 'The installation of this server failed; most actions are unavailable until an administrator fixes it.',
+      reason: 'the installation of the server failed',
+      // The reference panel refuses actions after a failed install, not after a failed reinstall.
+      blocking: status === 'install_failed',
     });
   } else if (status === 'installing' || server.is_installing) {
-    out.push({ label: 'Installing', tone: 'info', message: 'This server is being installed; most actions are unavailable until it finishes.' });
+    out.push({
+      label: 'Installing',
+      tone: 'info',
+      message: 'This server is being installed; most actions are unavailable until it finishes.',
+      reason: 'the server is being installed',
+      blocking: true,
+    });
   }
   if (status === 'restoring_backup') {
     out.push({
       label: 'Restoring backup',
       tone: 'info',
       message: 'This server is restoring a backup; most actions are unavailable until it finishes.',
+      reason: 'the server is restoring a backup',
+      blocking: true,
     });
   }
   if (server.is_transferring) {
@@ -43,10 +64,18 @@ export function serverConditions(
       label: 'Transferring',
       tone: 'info',
       message: 'This server is being moved to another node; most actions are unavailable until it finishes.',
+      reason: 'the server is being moved to another node',
+      blocking: true,
     });
   }
   if (server.is_node_under_maintenance) {
-    out.push({ label: 'Node maintenance', tone: 'warning', message: 'The node of this server is under maintenance; most actions are unavailable.' });
+    out.push({
+      label: 'Node maintenance',
+      tone: 'warning',
+      message: 'The node of this server is under maintenance; most actions are unavailable.',
+      reason: 'the node of the server is under maintenance',
+      blocking: true,
+    });
   }
   return out;
 }
