@@ -17,9 +17,10 @@ test('a subuser with only file.read sees no write controls', async ({ page, cli,
   await expect(page.getByRole('button', { name: /^Actions for / })).toHaveCount(0);
   // Without file.read-content a file cannot be opened; folders still can.
   await expect(row(page, 'server.properties').getByRole('link')).toHaveCount(0);
-  await page.getByRole('checkbox', { name: 'Select all' }).check();
-  const bar = page.getByRole('toolbar', { name: 'Selected items' });
-  for (const name of ['Move', 'Compress', 'Delete']) await expect(bar.getByRole('button', { name })).toHaveCount(0);
+  // Nothing to do with a selection, so nothing to select: no checkboxes, no selection bar.
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  await row(page, 'server.properties').click();
+  await expect(page.getByRole('toolbar', { name: 'Selected items' })).toHaveCount(0);
 });
 
 test('a 10,000-entry folder opens and scrolls to its last entry', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
