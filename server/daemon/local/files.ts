@@ -12,11 +12,13 @@ import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
 import { lstatEach } from './listing';
 import type { ServerLocks } from './locks';
 import { isBelow, missing, resolveBeneath, resolveIn } from './paths';
-import { BLOCK, type Budget, type DiskQuotas } from './quota';
+import type { Budget, DiskQuotas } from './quota';
 import { toFileStat } from './stat';
 import type { Volumes } from './volumes';
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
+/** Files and folders one server may hold (PANEL_MAX_SERVER_ENTRIES); a host's inodes run out before its disk. */
+export const DEFAULT_MAX_ENTRIES = 250_000;
 
 /** The disk limit of a configuration in bytes (`disk_space` is MiB; 0 = unlimited). */
 export const diskLimitBytes = (configuration: ServerConfiguration): number => Math.max(0, configuration.settings.build.disk_space) * 1024 * 1024;
@@ -35,6 +37,8 @@ export class LocalFiles implements FileCapability {
     private readonly configurations: Configurations,
     private readonly locks: ServerLocks,
     private readonly quotas: DiskQuotas,
+    /** Files and folders a server may hold; enforced on every write path here (0 = no cap). */
+    public maxEntries = DEFAULT_MAX_ENTRIES,
   ) {}
 
   private async volume(server: string): Promise<Volume> {
@@ -44,8 +48,8 @@ export class LocalFiles implements FileCapability {
 
   /** Runs a change to the volume under the server's lock and disk limit. */
   private async changing<T>(server: string, vol: Volume, fn: (budget: Budget) => Promise<T>, kind: 'write' | 'move' = 'write'): Promise<T> {
-    const limit = diskLimitBytes(await this.configurations.get(server));
-    return this.locks.write(server, () => this.quotas.run(server, vol, limit, fn, kind));
+    const limits = { bytes: diskLimitBytes(await this.configurations.get(server)), entries: this.maxEntries };
+    return this.locks.write(server, () => this.quotas.run(server, vol, limits, fn, kind));
   }
 
   async list(server: string, directory: string): Promise<DaemonFileStat[]> {
@@ -170,7 +174,7 @@ export class LocalFiles implements FileCapability {
     const last = comps.pop();
     if (last === undefined) throw new DaemonError('bad_request', 'A file or directory with that name already exists.');
     await this.changing(server, vol, (budget) => {
-      const beforeCreate = () => budget.charge(BLOCK);
+      const beforeCreate = () => budget.newDirectory();
       return vol.withDir(comps, async (dir) => beforeCreate().then(() => fs.mkdir(dir.at(last), 0o755)), { create: true, beforeCreate });
     });
   }
@@ -183,7 +187,7 @@ export class LocalFiles implements FileCapability {
       if (from.length === 0 || to.length === 0) throw new DaemonError('bad_request', 'The root of the server cannot be renamed.');
       if (isBelow(from, to)) throw new DaemonError('bad_request', 'A directory cannot be moved into itself.');
     }
-    return this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.charge(BLOCK)), 'move');
+    return this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.newDirectory()), 'move');
   }
 
   async compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat> {
@@ -193,7 +197,7 @@ export class LocalFiles implements FileCapability {
     if (members.some((m) => !isBelow(rootComps, m))) throw missing();
     const relative = members.map((m) => m.slice(rootComps.length));
     try {
-      return await this.changing(server, vol, (budget) => compressInto(vol, rootComps, relative, now, budget.fileMeter()));
+      return await this.changing(server, vol, async (budget) => compressInto(vol, rootComps, relative, now, await budget.fileMeter()));
     } catch (error) {
       throw mapFsError(error);
     }
