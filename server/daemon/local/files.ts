@@ -9,9 +9,9 @@ import { lstatOrNull, mapFsError, type Volume } from './confined';
 import type { Configurations } from './configurations';
 import { copyWithin, uploadInto, writeInto } from './file-writes';
 import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
-import { lstatEach } from './listing';
+import { lstatEach, readNames } from './listing';
 import type { ServerLocks } from './locks';
-import { isBelow, missing, resolveBeneath, resolveIn } from './paths';
+import { display, isBelow, missing, resolveBeneath, resolveIn } from './paths';
 import type { Budget, DiskQuotas } from './quota';
 import { toFileStat } from './stat';
 import type { Volumes } from './volumes';
@@ -19,6 +19,8 @@ import type { Volumes } from './volumes';
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
 /** Files and folders one server may hold (PANEL_MAX_SERVER_ENTRIES); a host's inodes run out before its disk. */
 export const DEFAULT_MAX_ENTRIES = 250_000;
+/** Entries one listing may return: a larger folder is refused rather than held in memory. */
+export const DEFAULT_MAX_LIST_ENTRIES = 100_000;
 
 /** The disk limit of a configuration in bytes (`disk_space` is MiB; 0 = unlimited). */
 export const diskLimitBytes = (configuration: ServerConfiguration): number => Math.max(0, configuration.settings.build.disk_space) * 1024 * 1024;
@@ -31,6 +33,10 @@ export const diskLimitBytes = (configuration: ServerConfiguration): number => Ma
 export class LocalFiles implements FileCapability {
   /** Caps for decompress; tests and operators may lower them. */
   extractLimits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+  /** Caps on what one compress reads. */
+  compressLimits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+  /** Entries a listing may return. */
+  maxListEntries = DEFAULT_MAX_LIST_ENTRIES;
 
   constructor(
     private readonly volumes: Volumes,
@@ -56,7 +62,11 @@ export class LocalFiles implements FileCapability {
     const vol = await this.volume(server);
     return vol.withDir(resolveBeneath([], directory), async (dir) => {
       // Names as bytes, so names that are not valid UTF-8 are still listed (shown with U+FFFD).
-      const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
+      const names = await readNames(dir, this.maxListEntries);
+      if (!names) {
+        const max = this.maxListEntries.toLocaleString('en-US');
+        throw new DaemonError('bad_request', `This folder has more than ${max} entries; it is too large to list here.`);
+      }
       const out: (DaemonFileStat | null)[] = new Array(names.length).fill(null);
       await lstatEach(dir, names, (i, name, st) => {
         out[i] = toFileStat(name, st);
@@ -190,14 +200,28 @@ export class LocalFiles implements FileCapability {
     return this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.newDirectory()), 'move');
   }
 
-  async compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat> {
+  async compress(server: string, root: string, files: string[], now: Date, options: { signal?: AbortSignal } = {}): Promise<DaemonFileStat> {
     const vol = await this.volume(server);
     const rootComps = resolveBeneath([], root);
     const members = files.map((f) => resolveIn(root, f));
     if (members.some((m) => !isBelow(rootComps, m))) throw missing();
+    // Each would be archived twice: as itself and again inside the folder (or under the second name).
+    const named = new Set<string>();
+    for (const m of members) {
+      if (named.has(m.join('/'))) throw new DaemonError('bad_request', `${display(m)} is named twice.`);
+      named.add(m.join('/'));
+    }
+    for (const m of members) {
+      for (let i = 1; i < m.length; i += 1) {
+        const outer = m.slice(0, i);
+        if (named.has(outer.join('/')))
+          throw new DaemonError('bad_request', `${display(m)} is inside ${display(outer)}, which is compressed already.`);
+      }
+    }
     const relative = members.map((m) => m.slice(rootComps.length));
+    const input = { limits: this.compressLimits, signal: options.signal };
     try {
-      return await this.changing(server, vol, async (budget) => compressInto(vol, rootComps, relative, now, await budget.fileMeter()));
+      return await this.changing(server, vol, async (budget) => compressInto(vol, rootComps, relative, now, await budget.fileMeter(), input));
     } catch (error) {
       throw mapFsError(error);
     }
