@@ -9,8 +9,9 @@ import { DaemonError, noSpaceError } from '../types';
  * on disk: allocated blocks (st.blocks × 512, so a sparse file counts what it really uses), each
  * inode once (a thousand hard links to one file are one file), links never followed, and every
  * entry (the root included) at least one block, so empty files are not free. Besides the bytes,
- * the entries are capped per server, limit or not: inodes run out long before the disk does. Writes of a
- * server run one at a time (the caller holds the server's write lock, `locks.ts`), so "check,
+ * the entries are capped per server, limit or not: a host's inodes can run out before its disk
+ * does. Writes of a server run one at a time (the caller holds the server's write lock,
+ * `locks.ts`), so "check,
  * then write" cannot be raced by a parallel write, and each write charges its bytes against a
  * budget *while* it streams, in whole blocks, before writing them: a refused write stops at the
  * limit rather than finding out at the end.
