@@ -26,7 +26,12 @@ async function main(argv: string[]): Promise<number> {
     await migrateToLatest(db);
     const box = loadSecretBox(config.dataDir);
     await sealPlaintextTotpSecrets(db, box);
-    const daemon = localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
+    const daemon = localDaemon(db, {
+      dataDir: config.dataDir,
+      clock: systemClock,
+      maxUploadBytes: config.maxUploadBytes,
+      maxEntriesPerServer: config.maxEntriesPerServer,
+    });
     const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

@@ -33,6 +33,8 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(100 * 1024 * 1024),
+  // Files and folders one server's volume may hold, disk limit or not (inodes run out first); 0 = no cap.
+  PANEL_MAX_SERVER_ENTRIES: z.coerce.number().int().min(0).default(250_000),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -61,6 +63,8 @@ export interface Config {
   maxBodyBytes: number;
   maxEditBytes: number;
   maxUploadBytes: number;
+  /** Files and folders a server may hold (enforced on the panel's own writes); 0 = no cap. */
+  maxEntriesPerServer: number;
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -102,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: e.PANEL_MAX_BODY_BYTES,
     maxEditBytes: e.PANEL_MAX_EDIT_BYTES,
     maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
+    maxEntriesPerServer: e.PANEL_MAX_SERVER_ENTRIES,
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

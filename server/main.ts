@@ -90,7 +90,14 @@ async function start(): Promise<void> {
     retentionDays: config.activityRetentionDays,
     warn: (message) => console.warn(message),
   });
-  const nodes = nodeDaemons(localDaemon(db, { dataDir: config.dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes }));
+  const nodes = nodeDaemons(
+    localDaemon(db, {
+      dataDir: config.dataDir,
+      clock: systemClock,
+      maxUploadBytes: config.maxUploadBytes,
+      maxEntriesPerServer: config.maxEntriesPerServer,
+    }),
+  );
   const first = await firstStart(db, nodes, config, systemClock.now());
 
   await ensureSpaBuilt();

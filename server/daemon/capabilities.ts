@@ -81,8 +81,13 @@ export interface FileCapability {
   createDirectory(server: string, root: string, name: string): Promise<void>;
   /** Renames or moves within the volume; a missing source is skipped, an existing destination is `bad_request`. Returns the pairs moved. */
   rename(server: string, root: string, files: { from: string; to: string }[]): Promise<{ from: string; to: string }[]>;
-  /** Writes `archive-<timestamp>.tar.gz` into `root` holding `files`; it counts against the disk limit. */
-  compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat>;
+  /**
+   * Writes `archive-<timestamp>.tar.gz` into `root` holding `files`; it counts against the disk
+   * limit. A file named twice (or inside a folder also named) is `bad_request`, as is more input
+   * than the daemon's caps; `signal` stops it (the client went away). A refused or stopped
+   * compress leaves no archive.
+   */
+  compress(server: string, root: string, files: string[], now: Date, options?: { signal?: AbortSignal }): Promise<DaemonFileStat>;
   /** Extracts a .tar, .tar.gz/.tgz or .zip archive into `root`; hostile, oversized or over-quota archives write nothing. */
   decompress(server: string, root: string, file: string, options?: { limits?: Partial<ExtractLimits> }): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../services/authentication';
 import { unauthenticated } from './errors';
 
@@ -18,6 +18,18 @@ export function requireCaller(request: FastifyRequest): Caller {
 /** The client's user agent as stored with sessions and auth events. */
 export function userAgentOf(request: FastifyRequest): string {
   return String(request.headers['user-agent'] ?? '').slice(0, 512);
+}
+
+/**
+ * Aborted when the client goes away before its answer is sent, so long work it asked for stops.
+ * The response's `close` (the request's fires as soon as its body is read) before it finished.
+ */
+export function hangUpSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const res = reply.raw;
+  if (res.destroyed && !res.writableFinished) controller.abort();
+  else res.once('close', () => res.writableFinished || controller.abort());
+  return controller.signal;
 }
 
 /** The body length a client declared, when it declared a plain one. */

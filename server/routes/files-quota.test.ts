@@ -10,7 +10,7 @@ import { it } from '../test/fixtures';
 /*
  * A server's disk limit holds on every write path, and hard links to one file count once.
  * S1 gets a 1 MiB limit; usage is measured here independently (allocated blocks, each inode
- * once) and the headroom is set exactly with a filler file. ext4 and tmpfs allocate 4 KiB
+ * once, every entry and the root at least one block) and the headroom is set exactly with a filler file. ext4 and tmpfs allocate 4 KiB
  * blocks, so a file of N bytes costs N rounded up to 4 KiB: "1 byte over" is a body one byte
  * longer than the headroom, which needs one block more than there is.
  */
@@ -32,16 +32,20 @@ async function setDiskMiB(f: FileFixture, mib: number): Promise<void> {
   await f.panel.reconfigure(f.s1);
 }
 
-/** Allocated bytes below S1's root, each inode once, links not followed. */
+/** A file system block: every entry takes at least one, even an empty file. */
+const BLOCK = 4096;
+const allocated = (st: fs.Stats): number => Math.max(st.blocks * 512, BLOCK);
+
+/** Allocated bytes of S1's volume, its root included, each inode once, links not followed. */
 function usage(f: FileFixture): number {
   const seen = new Set<number>();
-  let total = 0;
+  let total = allocated(fs.lstatSync(f.v1));
   const walk = (dir: string) => {
     for (const name of fs.readdirSync(dir)) {
       const st = fs.lstatSync(path.join(dir, name));
       if (seen.has(st.ino)) continue;
       seen.add(st.ino);
-      total += st.blocks * 512;
+      total += allocated(st);
       if (st.isDirectory()) walk(path.join(dir, name));
     }
   };
@@ -92,6 +96,25 @@ function tarGzOf(size: number): Buffer {
   const header = new Header({ path: 'out.bin', type: 'File', size, mode: 0o644, mtime: new Date('2026-01-01T00:00:00Z') });
   header.encode();
   return zlib.gzipSync(Buffer.concat([header.block as Buffer, Buffer.alloc(size + ((512 - (size % 512)) % 512)), Buffer.alloc(1024)]));
+}
+
+/** A .tar.gz of `count` empty files. */
+function emptyFilesTarGz(count: number): Buffer {
+  const headers = Array.from({ length: count }, (_, i) => {
+    const header = new Header({ path: `e${i}.txt`, type: 'File', size: 0, mode: 0o644, mtime: new Date('2026-01-01T00:00:00Z') });
+    header.encode();
+    return header.block as Buffer;
+  });
+  return zlib.gzipSync(Buffer.concat([...headers, Buffer.alloc(1024)]));
+}
+
+function expectTooManyFiles(res: Reply, max: number): void {
+  expect(res.statusCode, res.body).toBe(400);
+  expect(res.json().errors[0]).toEqual({
+    code: 'InsufficientDiskSpaceException',
+    status: '400',
+    detail: `The server has too many files: it may hold at most ${max} files and folders.`,
+  });
 }
 
 /** Each path: what it needs in the volume for a body of `size` bytes, then the request. */
@@ -212,5 +235,45 @@ describe('hard links count once', () => {
     setHeadroom(f, H);
     expect((await write(f, 'fits.bin', H)).statusCode).toBe(204);
     expect(usage(f)).toBe(LIMIT);
+  });
+});
+
+describe('every new entry counts, and a server holds a capped number of them', () => {
+  it('charges a 0-byte file and an empty folder a block each', async ({ files: f }) => {
+    setHeadroom(f, 2 * BLOCK);
+    expect((await write(f, 'empty.txt', 0)).statusCode).toBe(204);
+    expect((await f.call('POST', 'create-folder', { body: { root: '/', name: 'dir' } })).statusCode).toBe(204);
+    expect(usage(f)).toBe(LIMIT);
+    expectNoSpace(await write(f, 'empty2.txt', 0));
+    expectNoSpace(await f.call('POST', 'create-folder', { body: { root: '/', name: 'dir2' } }));
+    f.put('plugins/blank.yml', '');
+    expect(tree(f).sort()).toEqual(['dir', 'empty.txt', 'filler.bin', 'plugins', 'plugins/blank.yml']);
+  });
+
+  it('refuses an archive of empty files past the entry cap (no disk limit) with nothing left, and every write path at the cap', async ({
+    files: f,
+  }) => {
+    await setDiskMiB(f, 0);
+    f.panel.daemon.files.maxEntries = 40;
+    // The volume holds its root and the archive: 48 more entries do not fit in 40.
+    f.put('many.tar.gz', emptyFilesTarGz(48));
+    const before = tree(f);
+    expectTooManyFiles(await f.call('POST', 'decompress', { body: { root: '/', file: 'many.tar.gz' } }), 40);
+    expect(tree(f)).toEqual(before);
+    // 2 + 38 = 40 fit exactly.
+    fs.rmSync(path.join(f.v1, 'many.tar.gz'));
+    f.put('some.tar.gz', emptyFilesTarGz(37));
+    expect((await f.call('POST', 'decompress', { body: { root: '/', file: 'some.tar.gz' } })).statusCode).toBe(204);
+    expect((await write(f, 'last.txt', 0)).statusCode).toBe(204);
+    expect(tree(f)).toHaveLength(39);
+    const full = tree(f);
+    expectTooManyFiles(await write(f, 'one-more.txt', 0), 40);
+    expectTooManyFiles(await upload(f, 1), 40);
+    expectTooManyFiles(await f.call('POST', 'copy', { body: { location: 'last.txt' } }), 40);
+    expectTooManyFiles(await f.call('POST', 'create-folder', { body: { root: '/', name: 'dir' } }), 40);
+    expectTooManyFiles(await f.call('POST', 'compress', { body: { root: '/', files: ['last.txt'] } }), 40);
+    expect(tree(f)).toEqual(full);
+    // Replacing a file adds no entry.
+    expect((await write(f, 'last.txt', 10)).statusCode).toBe(204);
   });
 });

@@ -5,7 +5,7 @@ import type { ServerRow, UserRow } from '../db/schema';
 import { daemonCall } from '../http/daemon-errors';
 import { HttpError } from '../http/errors';
 import { publicOrigin } from '../http/origin';
-import { declaredLength } from '../http/request-context';
+import { declaredLength, hangUpSignal } from '../http/request-context';
 import { serverRoute } from '../http/routes';
 import { renameProperties } from '../services/activity-files';
 import { renderFileObject } from '../services/files';
@@ -89,8 +89,10 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app,
     deps,
     fileEndpoints.compress,
-  )(async ({ server, body, activity, daemon }) => {
-    const archive = await daemonCall(() => daemon.files.compress(server.uuid, body.root, body.files, deps.clock.now()));
+  )(async ({ reply, server, body, activity, daemon }) => {
+    // Reading a large tree takes a while: a client that hangs up stops it (nothing is left behind).
+    const signal = hangUpSignal(reply);
+    const archive = await daemonCall(() => daemon.files.compress(server.uuid, body.root, body.files, deps.clock.now(), { signal }));
     await activity('server:file.compress', { directory: body.root, files: body.files });
     return renderFileObject(archive);
   });

@@ -10,7 +10,7 @@ import { removePart, writeAll, PART_PREFIX } from './parts';
 import { missing } from './paths';
 import type { Meter } from './quota';
 import { toFileStat } from './stat';
-import { DaemonError, type DaemonFileStat } from '../types';
+import { DaemonError, type DaemonFileStat, type ExtractLimits } from '../types';
 
 /*
  * files/compress: a portable (no owners) gzip'd tar written by hand from directory handles, so
@@ -22,6 +22,32 @@ import { DaemonError, type DaemonFileStat } from '../types';
 
 const READ_CHUNK = 1024 * 1024;
 const ZERO = Buffer.alloc(1024);
+
+/** What one compress has read, against its caps; it stops once `signal` is aborted (the client left). */
+class Input {
+  private entries = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly limits: ExtractLimits,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  check(): void {
+    if (this.signal?.aborted) throw new DaemonError('bad_request', 'The archive was not created: the request was cancelled.');
+  }
+
+  /** Counts one entry and the bytes of its body, refusing past either cap before they are read. */
+  add(size: number): void {
+    this.check();
+    this.entries += 1;
+    this.bytes += size;
+    if (this.entries > this.limits.maxEntries) throw tooMuch(`more than ${this.limits.maxEntries.toLocaleString('en-US')} files and folders`);
+    if (this.bytes > this.limits.maxBytes) throw tooMuch(`more than ${this.limits.maxBytes.toLocaleString('en-US')} bytes`);
+  }
+}
+
+const tooMuch = (what: string): DaemonError => new DaemonError('bad_request', `The archive was not created: the selection holds ${what}.`);
 
 class TarStream {
   private readonly gzip = zlib.createGzip({ chunkSize: 256 * 1024 });
@@ -66,9 +92,10 @@ class TarStream {
 }
 
 /** Copies exactly `size` bytes of an open file into the tar (zero-padded if it shrank meanwhile). */
-async function copyBody(tar: TarStream, file: FileHandle, size: number): Promise<void> {
+async function copyBody(tar: TarStream, file: FileHandle, size: number, input: Input): Promise<void> {
   let position = 0;
   while (position < size) {
+    input.check();
     const want = Math.min(READ_CHUNK, size - position);
     const buf = Buffer.allocUnsafe(want);
     const { bytesRead } = await file.read(buf, 0, want, position);
@@ -90,11 +117,19 @@ interface Skip {
   ino: number;
 }
 
-async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, memberPath: string, skip: Skip, depth: number): Promise<boolean> {
+interface Walk {
+  tar: TarStream;
+  skip: Skip;
+  input: Input;
+}
+
+async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberPath: string, depth: number): Promise<boolean> {
+  const { tar, skip, input } = walk;
   const st = await lstatOrNull(dir.at(name));
   if (!st) return false;
   if (st.dev === skip.dev && st.ino === skip.ino) return true;
   if (st.isDirectory()) {
+    input.add(0);
     if (depth >= MAX_DEPTH) throw new DaemonError('bad_request', 'The directory tree is too deeply nested.');
     let sub: Dir;
     try {
@@ -106,7 +141,7 @@ async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, mem
       const dst = await sub.handle.stat();
       await tar.header(`${memberPath}/`, dst, 'Directory', 0);
       const names = (await fs.readdir(sub.ref)).sort();
-      for (const child of names) await addEntry(vol, tar, sub, child, `${memberPath}/${child}`, skip, depth + 1);
+      for (const child of names) await addEntry(vol, walk, sub, child, `${memberPath}/${child}`, depth + 1);
     } finally {
       await sub.close();
     }
@@ -122,8 +157,9 @@ async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, mem
   try {
     const fst = await file.stat();
     if (!fst.isFile()) return true;
+    input.add(fst.size);
     await tar.header(memberPath, fst, 'File', fst.size);
-    await copyBody(tar, file, fst.size);
+    await copyBody(tar, file, fst.size, input);
   } finally {
     await file.close();
   }
@@ -132,22 +168,33 @@ async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, mem
 
 /**
  * Writes `archive-<timestamp>.tar.gz` (the reference panel's name with `:` removed) into the
- * directory `rootComps`, holding `members` (component lists relative to that directory).
+ * directory `rootComps`, holding `members` (component lists relative to that directory). What it
+ * reads is capped by `limits`; past them, or once `signal` is aborted, it stops and leaves nothing.
  */
-export async function compressInto(vol: Volume, rootComps: string[], members: string[][], now: Date, meter: Meter): Promise<DaemonFileStat> {
+export async function compressInto(
+  vol: Volume,
+  rootComps: string[],
+  members: string[][],
+  now: Date,
+  meter: Meter,
+  options: { limits: ExtractLimits; signal?: AbortSignal },
+): Promise<DaemonFileStat> {
+  const input = new Input(options.limits, options.signal);
+  input.check(); // gone while it waited for the lock
   return vol.withDir(rootComps, async (root) => {
     const part = `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`;
     const out = await vol.openFileAt(root, part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o644);
     const tar = new TarStream(out, meter);
     try {
       const outStat = await out.stat();
-      const skip = { dev: outStat.dev, ino: outStat.ino };
+      const walk = { tar, skip: { dev: outStat.dev, ino: outStat.ino }, input };
       for (const member of members) {
         const name = member[member.length - 1] as string;
-        const found = await vol.withDir([...rootComps, ...member.slice(0, -1)], (dir) => addEntry(vol, tar, dir, name, member.join('/'), skip, 0));
+        const found = await vol.withDir([...rootComps, ...member.slice(0, -1)], (dir) => addEntry(vol, walk, dir, name, member.join('/'), 0));
         if (!found) throw missing();
       }
       await tar.finish();
+      input.check();
       const st = await out.stat();
       await out.close();
       const base = `archive-${isoOffset(now).replace(/:/g, '')}`;

@@ -55,7 +55,8 @@ export class ExtractSink {
     if (this.entries > this.limits.maxEntries) throw refused(`it has more than ${this.limits.maxEntries} entries`);
     this.declared += declaredSize;
     if (this.declared > this.limits.maxBytes) throw refused(`it expands to more than ${this.limits.maxBytes} bytes`);
-    await this.budget.ensure(blocksFor(declaredSize));
+    // Every member is a new entry of at least one block, empty or not.
+    await this.budget.ensure(Math.max(blocksFor(declaredSize), BLOCK), 1);
   }
 
   /** The open directory `components` below the staging directory, created when missing. */
@@ -69,7 +70,7 @@ export class ExtractSink {
       try {
         await fs.mkdir(parent.at(name), 0o755);
         // Charged once made (an EEXIST costs nothing); a refusal removes it with the staging tree.
-        await this.budget.charge(BLOCK);
+        await this.budget.newDirectory();
       } catch (error) {
         if (!isErrno(error, 'EEXIST')) throw error;
       }
@@ -97,7 +98,7 @@ export class ExtractSink {
       throw error;
     }
     try {
-      const meter = this.budget.fileMeter();
+      const meter = await this.budget.fileMeter();
       for await (const chunk of data) {
         this.written += chunk.length;
         if (this.written > this.limits.maxBytes) throw refused(`it expands to more than ${this.limits.maxBytes} bytes`);

@@ -6,7 +6,7 @@ import { lstatOrNull, type Volume } from './confined';
 import { copyNames, replaceableMode } from './file-rules';
 import { removePart, writePart } from './parts';
 import { cleanName, missing } from './paths';
-import { BLOCK, blocksFor, replacedBytes, type Budget } from './quota';
+import { blocksFor, replacedBytes, type Budget } from './quota';
 import { DaemonError, type UploadPart } from '../types';
 
 /*
@@ -30,7 +30,7 @@ export async function writeInto(
       const mode = await replaceableMode(dir.at(name));
       // The old content is freed by the rename, so an edit that does not grow the file fits.
       budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
-      const part = await writePart(vol, dir, content, maxBytes, mode, budget.fileMeter());
+      const part = await writePart(vol, dir, content, maxBytes, mode, await budget.fileMeter());
       try {
         await fs.rename(dir.at(part), dir.at(name));
       } catch (error) {
@@ -38,7 +38,7 @@ export async function writeInto(
         throw error;
       }
     },
-    { create: true, beforeCreate: () => budget.charge(BLOCK) },
+    { create: true, beforeCreate: () => budget.newDirectory() },
   );
 }
 
@@ -63,7 +63,7 @@ export async function uploadInto(
         const mode = await replaceableMode(dir.at(name));
         if (!credited.has(name)) budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
         credited.add(name);
-        parts.push({ part: await writePart(vol, dir, upload.stream, maxBytes, mode, budget.fileMeter()), name });
+        parts.push({ part: await writePart(vol, dir, upload.stream, maxBytes, mode, await budget.fileMeter()), name });
       }
       if (parts.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
       // Checked again for every name before the first rename, so a late refusal stores nothing.
@@ -96,7 +96,9 @@ export async function copyWithin(vol: Volume, parent: string[], name: string, bu
       // Refused before a byte is copied; apparent size, as a copy of a sparse file is not sparse.
       await budget.ensure(blocksFor(st.size));
       const stream = source.createReadStream({ autoClose: false, start: 0 });
-      const part = await writePart(vol, dir, stream, Number.MAX_SAFE_INTEGER, st.mode & 0o777, budget.fileMeter()).finally(() => stream.destroy());
+      const part = await writePart(vol, dir, stream, Number.MAX_SAFE_INTEGER, st.mode & 0o777, await budget.fileMeter()).finally(() =>
+        stream.destroy(),
+      );
       try {
         for (const candidate of copyNames(name)) {
           if (await lstatOrNull(dir.at(candidate))) continue;

@@ -9,14 +9,18 @@ import { lstatOrNull, mapFsError, type Volume } from './confined';
 import type { Configurations } from './configurations';
 import { copyWithin, uploadInto, writeInto } from './file-writes';
 import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
-import { lstatEach } from './listing';
+import { lstatEach, readNames } from './listing';
 import type { ServerLocks } from './locks';
-import { isBelow, missing, resolveBeneath, resolveIn } from './paths';
-import { BLOCK, type Budget, type DiskQuotas } from './quota';
+import { display, isBelow, missing, resolveBeneath, resolveIn } from './paths';
+import type { Budget, DiskQuotas } from './quota';
 import { toFileStat } from './stat';
 import type { Volumes } from './volumes';
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
+/** Files and folders one server may hold (PANEL_MAX_SERVER_ENTRIES); a host's inodes run out before its disk. */
+export const DEFAULT_MAX_ENTRIES = 250_000;
+/** Entries one listing may return: a larger folder is refused rather than held in memory. */
+export const DEFAULT_MAX_LIST_ENTRIES = 100_000;
 
 /** The disk limit of a configuration in bytes (`disk_space` is MiB; 0 = unlimited). */
 export const diskLimitBytes = (configuration: ServerConfiguration): number => Math.max(0, configuration.settings.build.disk_space) * 1024 * 1024;
@@ -29,12 +33,18 @@ export const diskLimitBytes = (configuration: ServerConfiguration): number => Ma
 export class LocalFiles implements FileCapability {
   /** Caps for decompress; tests and operators may lower them. */
   extractLimits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+  /** Caps on what one compress reads. */
+  compressLimits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS };
+  /** Entries a listing may return. */
+  maxListEntries = DEFAULT_MAX_LIST_ENTRIES;
 
   constructor(
     private readonly volumes: Volumes,
     private readonly configurations: Configurations,
     private readonly locks: ServerLocks,
     private readonly quotas: DiskQuotas,
+    /** Files and folders a server may hold; enforced on every write path here (0 = no cap). */
+    public maxEntries = DEFAULT_MAX_ENTRIES,
   ) {}
 
   private async volume(server: string): Promise<Volume> {
@@ -44,15 +54,19 @@ export class LocalFiles implements FileCapability {
 
   /** Runs a change to the volume under the server's lock and disk limit. */
   private async changing<T>(server: string, vol: Volume, fn: (budget: Budget) => Promise<T>, kind: 'write' | 'move' = 'write'): Promise<T> {
-    const limit = diskLimitBytes(await this.configurations.get(server));
-    return this.locks.write(server, () => this.quotas.run(server, vol, limit, fn, kind));
+    const limits = { bytes: diskLimitBytes(await this.configurations.get(server)), entries: this.maxEntries };
+    return this.locks.write(server, () => this.quotas.run(server, vol, limits, fn, kind));
   }
 
   async list(server: string, directory: string): Promise<DaemonFileStat[]> {
     const vol = await this.volume(server);
     return vol.withDir(resolveBeneath([], directory), async (dir) => {
       // Names as bytes, so names that are not valid UTF-8 are still listed (shown with U+FFFD).
-      const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
+      const names = await readNames(dir, this.maxListEntries);
+      if (!names) {
+        const max = this.maxListEntries.toLocaleString('en-US');
+        throw new DaemonError('bad_request', `This folder has more than ${max} entries; it is too large to list here.`);
+      }
       const out: (DaemonFileStat | null)[] = new Array(names.length).fill(null);
       await lstatEach(dir, names, (i, name, st) => {
         out[i] = toFileStat(name, st);
@@ -170,7 +184,7 @@ export class LocalFiles implements FileCapability {
     const last = comps.pop();
     if (last === undefined) throw new DaemonError('bad_request', 'A file or directory with that name already exists.');
     await this.changing(server, vol, (budget) => {
-      const beforeCreate = () => budget.charge(BLOCK);
+      const beforeCreate = () => budget.newDirectory();
       return vol.withDir(comps, async (dir) => beforeCreate().then(() => fs.mkdir(dir.at(last), 0o755)), { create: true, beforeCreate });
     });
   }
@@ -183,17 +197,31 @@ export class LocalFiles implements FileCapability {
       if (from.length === 0 || to.length === 0) throw new DaemonError('bad_request', 'The root of the server cannot be renamed.');
       if (isBelow(from, to)) throw new DaemonError('bad_request', 'A directory cannot be moved into itself.');
     }
-    return this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.charge(BLOCK)), 'move');
+    return this.changing(server, vol, (budget) => movePairs(vol, pairs, () => budget.newDirectory()), 'move');
   }
 
-  async compress(server: string, root: string, files: string[], now: Date): Promise<DaemonFileStat> {
+  async compress(server: string, root: string, files: string[], now: Date, options: { signal?: AbortSignal } = {}): Promise<DaemonFileStat> {
     const vol = await this.volume(server);
     const rootComps = resolveBeneath([], root);
     const members = files.map((f) => resolveIn(root, f));
     if (members.some((m) => !isBelow(rootComps, m))) throw missing();
+    // Each would be archived twice: as itself and again inside the folder (or under the second name).
+    const named = new Set<string>();
+    for (const m of members) {
+      if (named.has(m.join('/'))) throw new DaemonError('bad_request', `${display(m)} is named twice.`);
+      named.add(m.join('/'));
+    }
+    for (const m of members) {
+      for (let i = 1; i < m.length; i += 1) {
+        const outer = m.slice(0, i);
+        if (named.has(outer.join('/')))
+          throw new DaemonError('bad_request', `${display(m)} is inside ${display(outer)}, which is compressed already.`);
+      }
+    }
     const relative = members.map((m) => m.slice(rootComps.length));
+    const input = { limits: this.compressLimits, signal: options.signal };
     try {
-      return await this.changing(server, vol, (budget) => compressInto(vol, rootComps, relative, now, budget.fileMeter()));
+      return await this.changing(server, vol, async (budget) => compressInto(vol, rootComps, relative, now, await budget.fileMeter(), input));
     } catch (error) {
       throw mapFsError(error);
     }

@@ -24,6 +24,8 @@ export interface LocalDaemonOptions {
   key?: () => Promise<string | undefined>;
   /** The largest file one upload may carry. */
   maxUploadBytes?: number;
+  /** Files and folders one server may hold (0 = no cap); `DEFAULT_MAX_ENTRIES` by default. */
+  maxEntriesPerServer?: number;
 }
 
 /**
@@ -49,7 +51,7 @@ export class LocalDaemon implements NodeDaemon {
     const log = options.log ?? consoleLog;
     this.events = new DaemonEvents(log);
     this.socketTokens = new SocketTokenDenylist(options.now);
-    this.files = new LocalFiles(this.volumes, configurations, locks, quotas);
+    this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
     this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
   }
 

@@ -1,4 +1,5 @@
 import fsc, { type Stats } from 'node:fs';
+import fs from 'node:fs/promises';
 import type { Dir } from './confined';
 
 const SLICE = 256;
@@ -24,6 +25,20 @@ function inDirectory(handlePath: string, fn: (relative: boolean) => void): void 
   } finally {
     process.chdir(previous);
   }
+}
+
+/**
+ * The raw names in `dir` (bytes, so names that are not valid UTF-8 are kept), read a slice at a
+ * time; `null` as soon as there are more than `max`, before a huge folder is held in memory.
+ */
+export async function readNames(dir: Dir, max: number): Promise<Buffer[] | null> {
+  const names: Buffer[] = [];
+  // Node reads raw names with 'buffer' (its types know only text encodings).
+  for await (const entry of await fs.opendir(dir.ref, { encoding: 'buffer' as BufferEncoding, bufferSize: SLICE })) {
+    if (names.length >= max) return null; // leaving the loop closes the directory
+    names.push(entry.name as unknown as Buffer);
+  }
+  return names;
 }
 
 /** An entry removed between readdir and lstat is simply skipped. */

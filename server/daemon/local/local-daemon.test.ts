@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { test } from '../../test/fixtures';
 import { testConfiguration } from '../../test/daemon-contract';
 import { writeDemoTree } from '../demo-tree';
+import { DaemonError } from '../types';
 import { LocalDaemon } from '.';
 
 const SERVER = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c10';
@@ -50,6 +52,30 @@ describe('LocalDaemon', () => {
     };
     walk(daemon.volumePath(uuid));
     expect(total).toBeLessThan(1024 * 1024);
+  });
+
+  it('stops a compress whose signal is aborted midway, leaving no archive and the server free', async ({ daemon }) => {
+    const vol = daemon.volumePath(uuid);
+    fs.mkdirSync(path.join(vol, 'world'));
+    fs.writeFileSync(path.join(vol, 'world', 'region.bin'), randomBytes(32 * 1024 * 1024));
+    const controller = new AbortController();
+    // Aborted as soon as the archive's temporary file appears.
+    const watcher = fs.watch(vol, (_event, name) => {
+      if (name?.startsWith('.aerie-')) controller.abort();
+    });
+    try {
+      const error = await daemon.files.compress(uuid, '/', ['world'], new Date(), { signal: controller.signal }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(controller.signal.aborted).toBe(true);
+      expect(error).toBeInstanceOf(DaemonError);
+      expect(fs.readdirSync(vol)).toEqual(['world']);
+      await daemon.files.write(uuid, 'after.txt', Buffer.from('x'), { maxBytes: 10 });
+      expect(fs.readdirSync(vol).sort()).toEqual(['after.txt', 'world']);
+    } finally {
+      watcher.close();
+    }
   });
 
   it('lists names that are not valid UTF-8 and every entry of a 3,000-entry directory', async ({ daemon }) => {

@@ -197,5 +197,21 @@ export function describeFiles(under: () => DaemonUnderTest): void {
       expect(await outcome(daemon.files.compress(s, '/world', ['../../etc'], new Date()))).toBe('not_found');
       expect(await outcome(daemon.files.decompress(s, '/', 'world/level.dat'))).toBe('bad_request');
     });
+
+    it('refuses a compress naming a file twice or inside a folder it names, and stops one whose signal is aborted', async () => {
+      const { daemon } = under();
+      const s = await newServer(daemon);
+      await put(daemon, s, 'world/level.dat', 'level');
+      const now = new Date('2026-03-01T12:00:00Z');
+      expect(await outcome(daemon.files.compress(s, '/', ['world', 'world'], now))).toBe('bad_request');
+      expect(await outcome(daemon.files.compress(s, '/', ['world/level.dat', 'world'], now))).toBe('bad_request');
+      const controller = new AbortController();
+      controller.abort();
+      expect(await outcome(daemon.files.compress(s, '/', ['world'], now, { signal: controller.signal }))).not.toBe('ok');
+      expect(await names(daemon, s)).toEqual(['world']);
+      // Nothing holds the server: the next write goes through.
+      await put(daemon, s, 'after.txt', 'x');
+      expect(await names(daemon, s)).toEqual(['world', 'after.txt']);
+    });
   });
 }
