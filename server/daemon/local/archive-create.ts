@@ -7,7 +7,7 @@ import { Header, Pax } from 'tar';
 import { isoOffset } from '../../lib/time';
 import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { removePart, writeAll, PART_PREFIX } from './parts';
-import { missing } from './paths';
+import { isTempName, missing } from './paths';
 import type { Meter } from './quota';
 import { toFileStat } from './stat';
 import { DaemonError, type DaemonFileStat } from '../types';
@@ -105,7 +105,8 @@ async function addEntry(vol: Volume, tar: TarStream, dir: Dir, name: string, mem
     try {
       const dst = await sub.handle.stat();
       await tar.header(`${memberPath}/`, dst, 'Directory', 0);
-      const names = (await fs.readdir(sub.ref)).sort();
+      // The daemon's temporary files never leave it, not even inside an archive.
+      const names = (await fs.readdir(sub.ref)).filter((n) => !isTempName(n)).sort();
       for (const child of names) await addEntry(vol, tar, sub, child, `${memberPath}/${child}`, skip, depth + 1);
     } finally {
       await sub.close();

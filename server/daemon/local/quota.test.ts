@@ -111,6 +111,26 @@ describe('DiskQuotas', () => {
     expect(calls.measures).toBe(4);
   });
 
+  it('holds reservations beside each other and beside a running write, the placing write counting its own once', async ({ vol }) => {
+    let real = 0;
+    const { quotas } = counted(() => real);
+    const limit = 10 * BLOCK;
+    const a = quotas.reserve('s', vol, limit);
+    await a.fileMeter()(6 * BLOCK);
+    const b = quotas.reserve('s', vol, limit);
+    expect(await refusal(b.fileMeter()(5 * BLOCK))).toBe('no_space');
+    expect(await refusal(quotas.run('s', vol, limit, (budget) => budget.charge(5 * BLOCK)))).toBe('no_space');
+    await quotas.run('s', vol, limit, (budget) => budget.charge(6 * BLOCK), 'write', a);
+    real = 6 * BLOCK;
+    a.release();
+    // What a body replaces is credited before it arrives: an edit that does not grow a file fits.
+    b.credit(3 * BLOCK);
+    await b.fileMeter()(7 * BLOCK);
+    expect(await refusal(b.fileMeter()(BLOCK))).toBe('no_space');
+    b.release();
+    await quotas.run('s', vol, limit, (budget) => budget.charge(4 * BLOCK));
+  });
+
   it('never measures an unlimited server', async ({ vol }) => {
     const { quotas, calls } = counted(() => 0);
     await quotas.run('u', vol, 0, (b) => b.fileMeter()(10 * 1024 ** 3));

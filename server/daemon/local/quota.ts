@@ -13,6 +13,13 @@ import { DaemonError, noSpaceError } from '../types';
  * budget *while* it streams, in whole blocks, before writing them: a refused write stops at the
  * limit rather than finding out at the end.
  *
+ * A body from a client (a write, an upload) is received outside the lock, into the daemon's
+ * receive area beside the volumes, against a reservation: bytes held provisionally, charged the
+ * same way as they arrive. Every reservation and running budget of a server is held in one
+ * registry, and each of them fits only beside all the others, so concurrent uploads and writes
+ * cannot together pass the limit. Placing a received file charges its real size under the lock
+ * and gives its reservation back.
+ *
  * The figure is cached per server for a few seconds and moved by each write, so a burst of
  * writes does not walk the tree each time. The cache is never what refuses a write, nor what
  * lets one come close to the limit: a budget from the cache stops short of the limit by a
@@ -78,6 +85,8 @@ export class Budget {
     /** `base` comes from a measure taken for this operation, not from the cache. */
     private fresh: boolean,
     private readonly remeasure: () => Promise<number>,
+    /** What the server's other writes hold meanwhile (reservations of bodies being received). */
+    private readonly others: () => number = () => 0,
   ) {}
 
   static unlimited(): Budget {
@@ -86,7 +95,7 @@ export class Budget {
 
   private fits(bytes: number): boolean {
     const margin = this.fresh ? 0 : this.limit * CACHE_MARGIN;
-    return this.charged + bytes <= this.limit - margin - this.base + this.freed;
+    return this.charged + bytes <= this.limit - margin - this.base - this.others() + this.freed;
   }
 
   /** Refuses (`no_space`) unless `bytes` more fit; a cached figure is measured afresh before refusing. */
@@ -113,12 +122,12 @@ export class Budget {
 
   /** A meter for one new file: its bytes are charged as whole blocks as they arrive. */
   fileMeter(): Meter {
-    let size = 0;
-    return async (bytes) => {
-      const more = blocksFor(size + bytes) - blocksFor(size);
-      if (more > 0) await this.charge(more);
-      size += bytes;
-    };
+    return blockMeter((bytes) => this.charge(bytes));
+  }
+
+  /** What this operation holds against the limit while it runs, as the other writes see it. */
+  held(): number {
+    return this.charged;
   }
 
   /** The volume's usage once the operation has completed. */
@@ -127,14 +136,42 @@ export class Budget {
   }
 }
 
+/** Charges `charge` the whole blocks of one new file as its bytes arrive. */
+function blockMeter(charge: (bytes: number) => Promise<void>): Meter {
+  let size = 0;
+  return async (bytes) => {
+    const more = blocksFor(size + bytes) - blocksFor(size);
+    if (more > 0) await charge(more);
+    size += bytes;
+  };
+}
+
+/** Bytes of a body being received outside the lock, held against the limit until it is placed or dropped. */
+export interface Reservation {
+  /** The bytes it holds now. */
+  held(): number;
+  /** A meter for one received file; throws `no_space` before the reservation would pass the limit. */
+  fileMeter(): Meter;
+  /** Space the write is expected to free (the files it replaces): provisional, the placing budget checks again. */
+  credit(bytes: number): void;
+  /** Gives the bytes back; idempotent. */
+  release(): void;
+}
+
 /** Allocated bytes a replaced file gives back: none when another name still links to it. */
 export function replacedBytes(st: Stats | null): number {
   return st?.isFile() && st.nlink === 1 ? st.blocks * 512 : 0;
 }
 
-/** Per-server usage cache of one daemon; callers serialise the writes of a server themselves. */
+type Holder = Pick<Reservation, 'held'>;
+
+/** Per-server usage cache of one daemon, and what the server's writes in flight hold against its limit. */
 export class DiskQuotas {
-  private readonly cache = new Map<string, { usage: number; at: number }>();
+  private readonly cache = new Map<string, { usage: number; at: number; exact: boolean }>();
+  /** Each reservation and running budget of a server (what they hold is read at every check). */
+  private readonly holders = new Map<string, Set<Holder>>();
+  /** Servers whose write (under the lock) is running: a measure taken meanwhile is not cached. */
+  private readonly running = new Set<string>();
 
   constructor(
     private readonly measure: (vol: Volume) => Promise<number> = measureUsage,
@@ -145,7 +182,8 @@ export class DiskQuotas {
    * Runs a write operation under the server's limit (bytes, 0 = unlimited). A `write` is refused
    * up front on a server already over its limit; a `move` allocates nothing itself (only the
    * directories it creates are charged), so it may tidy up an over-quota server. Must run under
-   * the server's write lock: the budget assumes nothing else writes meanwhile.
+   * the server's write lock: the budget assumes no other write *under the lock* runs meanwhile,
+   * and sees the reservations of bodies being received apart from `own` (the body this write places).
    */
   async run<T>(
     serverUuid: string,
@@ -153,6 +191,7 @@ export class DiskQuotas {
     limitBytes: number,
     fn: (budget: Budget) => Promise<T>,
     kind: 'write' | 'move' = 'write',
+    own?: Reservation,
   ): Promise<T> {
     if (limitBytes <= 0) {
       // Nothing to check; a later limit must not trust an old figure.
@@ -162,28 +201,96 @@ export class DiskQuotas {
         this.forget(serverUuid);
       }
     }
-    const cached = this.cache.get(serverUuid);
-    const useCache = cached !== undefined && this.now() - cached.at < CACHE_MS;
-    let at = useCache ? cached.at : this.now();
+    const cached = this.fresh(serverUuid);
+    let at = cached ? cached.at : this.now();
     const remeasure = (): Promise<number> => {
       at = this.now();
       return this.measure(vol);
     };
-    const budget = useCache ? new Budget(limitBytes, cached.usage, false, remeasure) : new Budget(limitBytes, await remeasure(), true, remeasure);
+    let budget: Budget | undefined;
+    const others = (): number => this.heldBy(serverUuid, budget, own);
+    this.running.add(serverUuid);
     try {
+      budget = cached
+        ? new Budget(limitBytes, cached.usage, cached.exact, remeasure, others)
+        : new Budget(limitBytes, await remeasure(), true, remeasure, others);
+      this.hold(serverUuid, budget);
       if (kind === 'write') await budget.ensure(0);
       const result = await fn(budget);
-      this.cache.set(serverUuid, { usage: budget.usageAfter(), at });
+      this.cache.set(serverUuid, { usage: budget.usageAfter(), at, exact: false });
       return result;
     } catch (error) {
       // A refused write leaves nothing behind, but an odd failure might have: measure next time.
       this.forget(serverUuid);
       throw error;
+    } finally {
+      this.running.delete(serverUuid);
+      if (budget) this.unhold(serverUuid, budget);
     }
+  }
+
+  /**
+   * A reservation for a body received outside the lock: each block is held only if it fits beside
+   * the volume's usage and everything the server's other writes hold, measured afresh before a
+   * refusal as a budget does. The caller releases it once the body is placed or dropped.
+   */
+  reserve(serverUuid: string, vol: Volume, limitBytes: number): Reservation {
+    let bytes = 0;
+    let credited = 0;
+    const held = (): number => Math.max(0, bytes - credited);
+    const fits = (usage: number, margin: number, more: number): boolean => usage + this.heldBy(serverUuid) + more <= limitBytes - margin;
+    const charge = async (more: number): Promise<void> => {
+      const grows = Math.max(0, bytes + more - credited) - held();
+      if (limitBytes > 0 && grows > 0) {
+        const cached = this.fresh(serverUuid);
+        if (!cached || !fits(cached.usage, cached.exact ? 0 : limitBytes * CACHE_MARGIN, grows)) {
+          const at = this.now();
+          const usage = await this.measure(vol);
+          // A write running under the lock will set its own figure; this measure saw it half done.
+          if (!this.running.has(serverUuid)) this.cache.set(serverUuid, { usage, at, exact: true });
+          if (!fits(usage, 0, grows)) throw noSpaceError();
+        }
+      }
+      bytes += more;
+    };
+    const reservation: Reservation = {
+      held,
+      fileMeter: () => blockMeter(charge),
+      credit: (freed) => {
+        credited += freed;
+      },
+      release: () => this.unhold(serverUuid, reservation),
+    };
+    this.hold(serverUuid, reservation);
+    return reservation;
   }
 
   /** Drops the cached figure (after deletes, or anything else that changes usage unmetered). */
   forget(serverUuid: string): void {
     this.cache.delete(serverUuid);
+  }
+
+  private fresh(serverUuid: string): { usage: number; at: number; exact: boolean } | undefined {
+    const cached = this.cache.get(serverUuid);
+    return cached !== undefined && this.now() - cached.at < CACHE_MS ? cached : undefined;
+  }
+
+  /** What the server's writes in flight hold, apart from `except`. */
+  private heldBy(serverUuid: string, ...except: (Holder | undefined)[]): number {
+    let total = 0;
+    for (const holder of this.holders.get(serverUuid) ?? []) if (!except.includes(holder)) total += holder.held();
+    return total;
+  }
+
+  private hold(serverUuid: string, holder: Holder): void {
+    let set = this.holders.get(serverUuid);
+    if (!set) this.holders.set(serverUuid, (set = new Set()));
+    set.add(holder);
+  }
+
+  private unhold(serverUuid: string, holder: Holder): void {
+    const set = this.holders.get(serverUuid);
+    set?.delete(holder);
+    if (set?.size === 0) this.holders.delete(serverUuid);
   }
 }
