@@ -18,10 +18,13 @@ const it = test.extend('daemon', async ({ tempDir }) => {
 
 /** Everything below `dir`, relative, directories with a trailing `/`. */
 function tree(dir: string, prefix = ''): string[] {
-  return fs.readdirSync(dir).flatMap((n) => {
-    const st = fs.lstatSync(path.join(dir, n));
-    return st.isDirectory() ? [`${prefix}${n}/`, ...tree(path.join(dir, n), `${prefix}${n}/`)] : [`${prefix}${n}`];
-  });
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .flatMap((n) => {
+      const st = fs.lstatSync(path.join(dir, n));
+      return st.isDirectory() ? [`${prefix}${n}/`, ...tree(path.join(dir, n), `${prefix}${n}/`)] : [`${prefix}${n}`];
+    });
 }
 
 describe('temporary files', () => {
@@ -115,25 +118,36 @@ describe('temporary files', () => {
     expect(tree(daemon.volumePath(SERVER))).toEqual(['after.txt']);
   });
 
-  it('left by a crash are swept when a daemon starts, user files and what links point at kept', async ({ daemon, tempDir }) => {
+  it('left by a crash are swept when a daemon starts, at any depth, by their exact names only, links never followed', async ({ daemon, tempDir }) => {
     const vol = daemon.volumePath(SERVER);
     const area = path.join(tempDir, 'volumes', '.aerie-tmp');
-    fs.writeFileSync(path.join(area, '.aerie-00aa.part'), 'half an upload');
+    fs.writeFileSync(path.join(area, '.aerie-00aa00aa00aa00aa.part'), 'half an upload');
     fs.mkdirSync(path.join(area, 'odd', 'deeper'), { recursive: true });
-    fs.writeFileSync(path.join(vol, '.aerie-11bb.part'), 'half a compress');
-    fs.mkdirSync(path.join(vol, '.aerie-extract-22cc', 'plugins'), { recursive: true });
-    fs.writeFileSync(path.join(vol, '.aerie-extract-22cc', 'plugins', 'a.jar'), 'staged');
+    fs.writeFileSync(path.join(vol, '.aerie-11bb11bb11bb11bb.part'), 'half a compress');
+    fs.mkdirSync(path.join(vol, 'plugins', 'deep', '.aerie-extract-22cc22cc22cc22cc', 'x'), { recursive: true });
+    fs.writeFileSync(path.join(vol, 'plugins', 'deep', '.aerie-extract-22cc22cc22cc22cc', 'x', 'a.jar'), 'staged');
+    fs.writeFileSync(path.join(vol, 'plugins', 'deep', '.aerie-33dd33dd33dd33dd.part'), 'half a copy');
     const outside = path.join(tempDir, 'outside');
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'keep.txt'), 'KEEP');
-    fs.symlinkSync(outside, path.join(vol, '.aerie-link'));
-    fs.writeFileSync(path.join(vol, 'aerie-tmp.txt'), 'user file');
-    fs.writeFileSync(path.join(vol, '.aerie'), 'user file');
+    fs.symlinkSync(outside, path.join(vol, '.aerie-extract-44ee44ee44ee44ee'));
+    fs.symlinkSync(outside, path.join(vol, 'plugins', 'linked'));
+    // Files the server's own process made: not the daemon's names, so they stay (hidden from clients).
+    fs.writeFileSync(path.join(vol, '.aerie-notes'), 'made by the game');
+    fs.writeFileSync(path.join(vol, 'plugins', 'deep', 'aerie-00aa00aa00aa00aa.part'), 'user file');
 
     const restarted = new LocalDaemon(tempDir);
     await restarted.servers.configure(testConfiguration(SERVER));
-    expect((await restarted.files.list(SERVER, '/')).map((e) => e.name)).toEqual(['.aerie', 'aerie-tmp.txt']);
-    expect(tree(vol)).toEqual(['.aerie', 'aerie-tmp.txt']);
+    // A write waits for the sweep of its volume.
+    await restarted.files.write(SERVER, 'after.txt', Buffer.from('x'), { maxBytes: MiB });
+    expect(tree(vol)).toEqual([
+      '.aerie-notes',
+      'after.txt',
+      'plugins/',
+      'plugins/deep/',
+      'plugins/deep/aerie-00aa00aa00aa00aa.part',
+      'plugins/linked',
+    ]);
     expect(fs.readdirSync(area)).toEqual([]);
     expect(tree(outside)).toEqual(['keep.txt']);
   });

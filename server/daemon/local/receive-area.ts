@@ -1,8 +1,8 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { lstatOrNull, type Dir, type Volume } from './confined';
+import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
+import { lstatEach } from './listing';
 import { fillPart, openPart, removePart } from './parts';
-import { isTempName } from './paths';
 import type { Meter } from './quota';
 import { DaemonError } from '../types';
 
@@ -66,9 +66,34 @@ export class Received {
   }
 }
 
-/** Removes the daemon's temporary entries a crash left at the root of a volume (`.aerie-extract-*`, parts), never following a link. */
+/** The names the daemon gives its own temporary files and staging directories (`parts.ts`, `archive-extract.ts`). */
+const LEFTOVER = /^\.aerie-(?:[0-9a-f]{16}\.part|extract-[0-9a-f]{16})$/;
+
+/**
+ * Removes the temporary files and staging directories a crash left anywhere in a volume, by their
+ * exact names only (anything else, even under the reserved prefix, stays), links removed and
+ * never followed. Must run under the server's write lock: the operations that make them hold it.
+ */
 export async function sweepTemporaries(vol: Volume): Promise<void> {
-  await vol.withDir([], async (root) => {
-    for (const name of await fs.readdir(root.ref)) if (isTempName(name)) await vol.removeAt(root, name);
-  });
+  const walk = async (dir: Dir, depth: number): Promise<void> => {
+    const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
+    const leftovers: string[] = [];
+    const subdirs: Buffer[] = [];
+    await lstatEach(dir, names, (i, name, st) => {
+      if (LEFTOVER.test(name)) leftovers.push(name);
+      else if (st.isDirectory()) subdirs.push(names[i] as Buffer);
+    });
+    for (const name of leftovers) await vol.removeAt(dir, name);
+    if (depth >= MAX_DEPTH) return;
+    for (const name of subdirs) {
+      const sub = await vol.openChildDir(dir, name).catch(() => null); // swapped for a link or removed meanwhile
+      if (!sub) continue;
+      try {
+        await walk(sub, depth + 1);
+      } finally {
+        await sub.close();
+      }
+    }
+  };
+  await vol.withDir([], (root) => walk(root, 0));
 }

@@ -18,22 +18,23 @@ export class Volumes {
   }
 
   /**
-   * Removes what a crash left behind: everything in the receive area, and the daemon's temporary
-   * entries at each volume's root (`sweepTemporaries`), through handles, links never followed.
-   * Started once, when the daemon starts; what cannot be removed is reported to `log`.
+   * Removes what a crash left behind: at once everything in the receive area, and in each volume
+   * the daemon's temporary files and staging directories (`sweepTemporaries`), each volume as a
+   * write under its server's lock (`locked`), queued before any volume is opened so that every
+   * write waits for it. Started once, when the daemon starts; a failure is reported to `log`.
    */
-  sweep(log: DaemonLog): void {
-    const swept = async (what: string, work: () => Promise<void>) =>
-      work().catch((error: unknown) => log(`could not remove the temporary files in ${what}`, error));
+  sweep(log: DaemonLog, locked: (server: string, work: () => Promise<void>) => Promise<void>): void {
+    const report = (what: string) => (error: unknown) => log(`could not remove the temporary files in ${what}`, error);
     this.swept = (async () => {
-      await swept(path.join(this.root, TEMP_DIR), async () => {
-        const area = await this.receiveArea();
-        await area.withDir([], async (dir) => {
-          for (const name of await fs.readdir(dir.ref)) await area.removeAt(dir, name);
-        });
-      });
+      await this.receiveArea()
+        .then((area) =>
+          area.withDir([], async (dir) => {
+            for (const name of await fs.readdir(dir.ref)) await area.removeAt(dir, name);
+          }),
+        )
+        .catch(report(path.join(this.root, TEMP_DIR)));
       for (const name of (await fs.readdir(this.root).catch(() => [])).filter(isServerUuid)) {
-        await swept(this.path(name), async () => sweepTemporaries(await Volume.open(this.path(name))));
+        void locked(name, async () => sweepTemporaries(await Volume.open(this.path(name)))).catch(report(this.path(name)));
       }
     })();
   }
