@@ -167,6 +167,7 @@ type Holder = Pick<Reservation, 'held'>;
 
 /** Per-server usage cache of one daemon, and what the server's writes in flight hold against its limit. */
 export class DiskQuotas {
+  /** `exact`: a measure (not a figure moved by writes), which a reservation trusts without the margin. */
   private readonly cache = new Map<string, { usage: number; at: number; exact: boolean }>();
   /** Each reservation and running budget of a server (what they hold is read at every check). */
   private readonly holders = new Map<string, Set<Holder>>();
@@ -212,7 +213,7 @@ export class DiskQuotas {
     this.running.add(serverUuid);
     try {
       budget = cached
-        ? new Budget(limitBytes, cached.usage, cached.exact, remeasure, others)
+        ? new Budget(limitBytes, cached.usage, false, remeasure, others)
         : new Budget(limitBytes, await remeasure(), true, remeasure, others);
       this.hold(serverUuid, budget);
       if (kind === 'write') await budget.ensure(0);
