@@ -96,7 +96,7 @@ export async function uploadInto(
     if (received.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
     return await guard.place((budget) =>
       vol.withDir(directory, async (dir) => {
-        // Every name is checked and every size charged before the first rename, so a late refusal stores nothing.
+        // Every name and file is checked and every size charged before the first rename, so a late refusal stores nothing.
         const modes = new Map<string, number>();
         for (const { name, file } of received) {
           if (!modes.has(name)) {
@@ -104,6 +104,7 @@ export async function uploadInto(
             budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
           }
           await budget.charge(blocksFor(file.size));
+          await file.verify();
         }
         const stored: string[] = [];
         for (const { name, file } of received) {

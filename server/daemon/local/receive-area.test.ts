@@ -83,14 +83,15 @@ describe('temporary files', () => {
     expect(tree(vol).filter((n) => n.startsWith('archive-'))).toHaveLength(1);
   });
 
-  it('refuses to place a body whose temporary file was swapped meanwhile', async ({ daemon, tempDir }) => {
+  it('refuses to place an upload one of whose temporary files was swapped meanwhile, storing none of it', async ({ daemon, tempDir }) => {
     const area = path.join(tempDir, 'volumes', '.aerie-tmp');
     const body = gatedStream();
-    const upload = daemon.files.upload(SERVER, '/', uploads({ filename: 'plugin.jar', content: body.stream }), { maxBytes: MiB });
+    const files = uploads({ filename: 'readme.txt', content: Buffer.from('fine') }, { filename: 'plugin.jar', content: body.stream });
+    const upload = daemon.files.upload(SERVER, '/', files, { maxBytes: MiB });
     body.push('the real plugin');
     await settle();
-    const [part] = fs.readdirSync(area);
-    if (part === undefined) throw new Error('no file in the receive area');
+    const part = fs.readdirSync(area).find((n) => fs.readFileSync(path.join(area, n), 'utf8') === 'the real plugin');
+    if (part === undefined) throw new Error('no such file in the receive area');
     fs.unlinkSync(path.join(area, part));
     fs.writeFileSync(path.join(area, part), 'somebody else');
     body.end();

@@ -49,13 +49,18 @@ export class Received {
    * refused (`conflict`) rather than placed.
    */
   async place(dir: Dir, name: string, mode: number): Promise<void> {
+    await this.verify();
+    await this.handle.chmod(mode);
+    await fs.rename(this.area.at(this.part), dir.at(name));
+    this.placed = true;
+  }
+
+  /** Refuses (`conflict`) unless the name in the area still holds the file written through the handle. */
+  async verify(): Promise<void> {
     const [written, named] = await Promise.all([this.handle.stat(), lstatOrNull(this.area.at(this.part))]);
     if (!named?.isFile() || named.dev !== written.dev || named.ino !== written.ino) {
       throw new DaemonError('conflict', 'The uploaded file was changed on the server before it could be stored. Try again.');
     }
-    await this.handle.chmod(mode);
-    await fs.rename(this.area.at(this.part), dir.at(name));
-    this.placed = true;
   }
 
   /** Closes the handle and removes the file if it was not placed; idempotent. */
