@@ -59,8 +59,9 @@ export interface ServerConfiguration {
 /**
  * The file manager's operations. Every path is the client's string, unchanged: the daemon
  * resolves it beneath the server's volume and answers an escape exactly like a missing file
- * (`not_found`), so there is no existence oracle. Operations that change the volume run one at a
- * time per server and are refused with `conflict` while a reinstall or restore holds the server.
+ * (`not_found`), so there is no existence oracle. Operations that change the volume take effect
+ * one at a time per server (a body is received first, so a slow one holds up no other) and are
+ * refused with `conflict` while a reinstall or restore holds the server.
  */
 export interface FileCapability {
   /** Every entry of a directory, symlinks reported as links and never followed. */

@@ -7,7 +7,7 @@ import { Header, Pax } from 'tar';
 import { isoOffset } from '../../lib/time';
 import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { removePart, writeAll, PART_PREFIX } from './parts';
-import { missing } from './paths';
+import { isTempName, missing } from './paths';
 import type { Meter } from './quota';
 import { toFileStat } from './stat';
 import { DaemonError, type DaemonFileStat, type ExtractLimits } from '../types';
@@ -140,7 +140,8 @@ async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberP
     try {
       const dst = await sub.handle.stat();
       await tar.header(`${memberPath}/`, dst, 'Directory', 0);
-      const names = (await fs.readdir(sub.ref)).sort();
+      // The daemon's temporary files never leave it, not even inside an archive.
+      const names = (await fs.readdir(sub.ref)).filter((n) => !isTempName(n)).sort();
       for (const child of names) await addEntry(vol, walk, sub, child, `${memberPath}/${child}`, depth + 1);
     } finally {
       await sub.close();

@@ -2,7 +2,7 @@ import { constants as C } from 'node:fs';
 import fs from 'node:fs/promises';
 import { isErrno, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { writeAll } from './parts';
-import { MAX_PATH_BYTES } from './paths';
+import { isTempName, MAX_PATH_BYTES } from './paths';
 import { BLOCK, blocksFor, type Budget } from './quota';
 import { DaemonError, type ExtractLimits } from '../types';
 
@@ -28,6 +28,7 @@ export function memberComponents(raw: string): string[] {
   for (const part of raw.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') throw refused('a member name leaves the target directory');
+    if (isTempName(part)) throw refused("a member name is reserved for the daemon's temporary files");
     if (Buffer.byteLength(part) > 255) throw refused('a member name has a component longer than 255 bytes');
     out.push(part);
   }

@@ -7,13 +7,42 @@ import { copyNames, replaceableMode } from './file-rules';
 import { removePart, writePart } from './parts';
 import { cleanName, missing } from './paths';
 import { blocksFor, replacedBytes, type Budget } from './quota';
+import type { Received } from './receive-area';
 import { DaemonError, type UploadPart } from '../types';
 
 /*
- * The file operations that bring new bytes into a volume: a write, an upload, a copy. Each runs
- * under the server's write lock with a disk budget, lands under a temporary name and is renamed
- * into place only once complete, so a refused or interrupted operation leaves nothing behind.
+ * The file operations that bring new bytes into a volume: a write, an upload, a copy. Each lands
+ * under a temporary name and is renamed into place only once complete, so a refused or interrupted
+ * operation leaves nothing behind. A client's body (write, upload) is received first, outside the
+ * server's write lock, against a reservation (`receive-area.ts`, `quota.ts`); only the final checks
+ * (the target's kind, the budget with the real size) and the rename run under the lock. A copy
+ * runs under the lock throughout.
  */
+
+/** What a write of a client's body is given by its server: a receive against its reservation, and the lock and limit to place it under. */
+export interface WriteGuard {
+  /** `replacing`: what the file it replaces is expected to free (`replacing()`). */
+  receive(content: Buffer | Readable, maxBytes: number, replacing: number): Promise<Received>;
+  place<T>(fn: (budget: Budget) => Promise<T>): Promise<T>;
+}
+
+/**
+ * What replacing `name` in `parent` would free, known before a body is read (so an edit that does
+ * not grow a file fits at the limit); a target that cannot be replaced is refused before the body
+ * is read. Both are checked again when the file is placed.
+ */
+async function replacing(vol: Volume, parent: string[], name: string): Promise<number> {
+  try {
+    return await vol.withDir(parent, async (dir) => {
+      await replaceableMode(dir.at(name));
+      return replacedBytes(await lstatOrNull(dir.at(name)));
+    });
+  } catch (error) {
+    // A folder the write is yet to create.
+    if (error instanceof DaemonError && error.kind === 'not_found') return 0;
+    throw error;
+  }
+}
 
 /** Creates or replaces the file `name` in `parent`, missing directories included. */
 export async function writeInto(
@@ -22,24 +51,26 @@ export async function writeInto(
   name: string,
   content: Buffer | Readable,
   maxBytes: number,
-  budget: Budget,
+  guard: WriteGuard,
 ): Promise<void> {
-  await vol.withDir(
-    parent,
-    async (dir) => {
-      const mode = await replaceableMode(dir.at(name));
-      // The old content is freed by the rename, so an edit that does not grow the file fits.
-      budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
-      const part = await writePart(vol, dir, content, maxBytes, mode, await budget.fileMeter());
-      try {
-        await fs.rename(dir.at(part), dir.at(name));
-      } catch (error) {
-        await removePart(dir, part);
-        throw error;
-      }
-    },
-    { create: true, beforeCreate: () => budget.newDirectory() },
-  );
+  const received = await guard.receive(content, maxBytes, await replacing(vol, parent, name));
+  try {
+    await guard.place((budget) =>
+      vol.withDir(
+        parent,
+        async (dir) => {
+          const mode = await replaceableMode(dir.at(name));
+          // The old content is freed by the rename, so an edit that does not grow the file fits.
+          budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
+          await budget.newFile(received.size);
+          await received.place(dir, name, mode);
+        },
+        { create: true, beforeCreate: () => budget.newDirectory() },
+      ),
+    );
+  } finally {
+    await received.drop();
+  }
 }
 
 /** Stores every upload in `directory` under its base name, all or nothing; returns the stored names. */
@@ -48,39 +79,44 @@ export async function uploadInto(
   directory: string[],
   files: AsyncIterable<UploadPart>,
   maxBytes: number,
-  budget: Budget,
+  guard: WriteGuard,
 ): Promise<string[]> {
-  return vol.withDir(directory, async (dir) => {
-    const parts: { part: string; name: string }[] = [];
-    const credited = new Set<string>();
-    try {
-      for await (const upload of files) {
-        const name = cleanName(path.posix.basename(upload.filename));
-        if (!name) {
-          upload.stream.resume();
-          throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
-        }
-        const mode = await replaceableMode(dir.at(name));
-        if (!credited.has(name)) budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
-        credited.add(name);
-        parts.push({ part: await writePart(vol, dir, upload.stream, maxBytes, mode, await budget.fileMeter()), name });
+  // A missing folder is refused before a body is read.
+  await vol.withDir(directory, async () => undefined);
+  const received: { name: string; file: Received }[] = [];
+  try {
+    for await (const upload of files) {
+      const name = cleanName(path.posix.basename(upload.filename));
+      if (!name) {
+        upload.stream.resume();
+        throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
       }
-      if (parts.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
-      // Checked again for every name before the first rename, so a late refusal stores nothing.
-      for (const p of parts) await replaceableMode(dir.at(p.name));
-      const stored: string[] = [];
-      while (parts.length) {
-        const p = parts[0] as { part: string; name: string };
-        await fs.rename(dir.at(p.part), dir.at(p.name));
-        parts.shift();
-        stored.push(p.name);
-      }
-      return stored;
-    } catch (error) {
-      for (const p of parts) await removePart(dir, p.part);
-      throw error;
+      received.push({ name, file: await guard.receive(upload.stream, maxBytes, await replacing(vol, directory, name)) });
     }
-  });
+    if (received.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
+    return await guard.place((budget) =>
+      vol.withDir(directory, async (dir) => {
+        // Every name and file is checked and every size charged before the first rename, so a late refusal stores nothing.
+        const modes = new Map<string, number>();
+        for (const { name, file } of received) {
+          if (!modes.has(name)) {
+            modes.set(name, await replaceableMode(dir.at(name)));
+            budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
+          }
+          await budget.newFile(file.size);
+          await file.verify();
+        }
+        const stored: string[] = [];
+        for (const { name, file } of received) {
+          await file.place(dir, name, modes.get(name) ?? 0o644);
+          stored.push(name);
+        }
+        return stored;
+      }),
+    );
+  } finally {
+    for (const { file } of received) await file.drop();
+  }
 }
 
 /** Copies the regular file `name` in `parent` next to itself under the first free copy name; returns that name. */

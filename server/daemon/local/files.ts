@@ -7,13 +7,14 @@ import { compressInto } from './archive-create';
 import { extractInto } from './archive-extract';
 import { lstatOrNull, mapFsError, type Volume } from './confined';
 import type { Configurations } from './configurations';
-import { copyWithin, uploadInto, writeInto } from './file-writes';
+import { copyWithin, uploadInto, writeInto, type WriteGuard } from './file-writes';
 import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
 import { lstatEach, readNames } from './listing';
 import type { ServerLocks } from './locks';
-import { display, isBelow, missing, resolveBeneath, resolveIn } from './paths';
-import type { Budget, DiskQuotas } from './quota';
+import { display, isBelow, isTempName, missing, resolveBeneath, resolveIn } from './paths';
+import type { Budget, DiskQuotas, Limits, Reservation } from './quota';
 import { toFileStat } from './stat';
+import { Received } from './receive-area';
 import type { Volumes } from './volumes';
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxEntries: 100_000 };
@@ -28,7 +29,8 @@ export const diskLimitBytes = (configuration: ServerConfiguration): number => Ma
 /**
  * The local daemon's file manager. Every client path is resolved lexically (`paths.ts`) and then
  * walked through directory handles (`confined.ts`); everything that changes the volume runs under
- * the server's write lock and its disk limit, taken from the configuration the daemon holds.
+ * the server's write lock and its disk limit, taken from the configuration the daemon holds. A
+ * client's body is received before the lock is taken, against a reservation (`receiving`).
  */
 export class LocalFiles implements FileCapability {
   /** Caps for decompress; tests and operators may lower them. */
@@ -52,10 +54,38 @@ export class LocalFiles implements FileCapability {
     return this.volumes.open(server);
   }
 
-  /** Runs a change to the volume under the server's lock and disk limit. */
-  private async changing<T>(server: string, vol: Volume, fn: (budget: Budget) => Promise<T>, kind: 'write' | 'move' = 'write'): Promise<T> {
-    const limits = { bytes: diskLimitBytes(await this.configurations.get(server)), entries: this.maxEntries };
-    return this.locks.write(server, () => this.quotas.run(server, vol, limits, fn, kind));
+  /** The server's limits: its disk space, and the entries any server may hold. */
+  private async limits(server: string): Promise<Limits> {
+    return { bytes: diskLimitBytes(await this.configurations.get(server)), entries: this.maxEntries };
+  }
+
+  /** Runs a change to the volume under the server's lock and limits (`own`: the reservation of the body it places). */
+  private async changing<T>(
+    server: string,
+    vol: Volume,
+    fn: (budget: Budget) => Promise<T>,
+    kind: 'write' | 'move' = 'write',
+    own?: Reservation,
+  ): Promise<T> {
+    const limits = await this.limits(server);
+    return this.locks.write(server, () => this.quotas.run(server, vol, limits, fn, kind, own));
+  }
+
+  /** Receives a client's body outside the lock against a reservation (given back at the end), then places it with `changing`. */
+  private async receiving<T>(server: string, vol: Volume, fn: (guard: WriteGuard) => Promise<T>): Promise<T> {
+    this.locks.admit(server);
+    const reservation = this.quotas.reserve(server, vol, await this.limits(server));
+    try {
+      return await fn({
+        receive: async (content, maxBytes, replacing) => {
+          reservation.credit(replacing);
+          return Received.receive(await this.volumes.receiveArea(), content, maxBytes, await reservation.fileMeter());
+        },
+        place: (write) => this.changing(server, vol, write, 'write', reservation),
+      });
+    } finally {
+      reservation.release();
+    }
   }
 
   async list(server: string, directory: string): Promise<DaemonFileStat[]> {
@@ -69,7 +99,7 @@ export class LocalFiles implements FileCapability {
       }
       const out: (DaemonFileStat | null)[] = new Array(names.length).fill(null);
       await lstatEach(dir, names, (i, name, st) => {
-        out[i] = toFileStat(name, st);
+        if (!isTempName(name)) out[i] = toFileStat(name, st);
       });
       const entries = out.filter((e): e is DaemonFileStat => e !== null);
       return entries.sort((a, b) => (a.isDirectory !== b.isDirectory ? (a.isDirectory ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -136,13 +166,13 @@ export class LocalFiles implements FileCapability {
     const comps = resolveBeneath([], file);
     const name = comps.pop();
     if (name === undefined) throw isDirectoryError();
-    await this.changing(server, vol, (budget) => writeInto(vol, comps, name, content, options.maxBytes, budget));
+    await this.receiving(server, vol, (guard) => writeInto(vol, comps, name, content, options.maxBytes, guard));
   }
 
   async upload(server: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number }): Promise<string[]> {
     const vol = await this.volume(server);
     const comps = resolveBeneath([], directory);
-    return this.changing(server, vol, (budget) => uploadInto(vol, comps, files, options.maxBytes, budget));
+    return this.receiving(server, vol, (guard) => uploadInto(vol, comps, files, options.maxBytes, guard));
   }
 
   async copy(server: string, location: string): Promise<string> {

@@ -50,7 +50,10 @@ export class LocalDaemon implements NodeDaemon {
     const quotas = new DiskQuotas();
     const log = options.log ?? consoleLog;
     this.events = new DaemonEvents(log);
+
     this.socketTokens = new SocketTokenDenylist(options.now);
+    // What a crash left in the volumes goes before anything is written to them.
+    this.volumes.sweep(log, (server, work) => locks.write(server, work));
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
     this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
   }

@@ -78,6 +78,19 @@ describe('ServerLocks', () => {
     expect(locks.busy('s')).toBe(false);
   });
 
+  it('admits a body to be received unless an exclusive holder waits or runs', async () => {
+    const locks = new ServerLocks();
+    const order: string[] = [];
+    const restore = step(order, 'restore');
+    expect(() => locks.admit('s')).not.toThrow();
+    const exclusive = locks.exclusive('s', 'The server is currently being restored.', restore.run);
+    expect(() => locks.admit('s')).toThrow(expect.objectContaining({ kind: 'conflict', message: 'The server is currently being restored.' }));
+    expect(() => locks.admit('t')).not.toThrow();
+    restore.release();
+    await exclusive;
+    expect(() => locks.admit('s')).not.toThrow();
+  });
+
   it('releases an exclusive hold that failed', async () => {
     const locks = new ServerLocks();
     expect(await kindOf(locks.exclusive('s', 'busy', () => Promise.reject(new Error('failed'))))).toBe('Error: failed');

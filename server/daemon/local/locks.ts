@@ -5,7 +5,9 @@ import { DaemonError } from '../types';
  *
  * - Writes (every file operation that creates, replaces, moves or removes anything, limited or
  *   not) run one at a time, first come first served: the disk budget's "check, then write" may not
- *   be raced by a parallel write, and a later exclusive holder must find the volume at rest.
+ *   be raced by a parallel write, and a later exclusive holder must find the volume at rest. A
+ *   body from a client is received before its write takes the lock (into the volume's receive
+ *   area, `file-writes.ts`), so a slow uploader holds the lock only to place what it sent.
  * - An exclusive holder (reinstall, restore, delete) is queued behind the writes already waiting,
  *   and from the moment it asks, new writes and power actions are refused at once with `conflict`
  *   rather than queued behind it: a restore can take minutes, and a file saved into a volume that
@@ -42,6 +44,15 @@ export class ServerLocks {
     const result = lock.tail.then(fn);
     this.enqueue(server, lock, result);
     return result;
+  }
+
+  /**
+   * Refuses (`conflict`) while an exclusive holder waits or runs: a body about to be received
+   * outside the lock is refused at once rather than after it arrived.
+   */
+  admit(server: string): void {
+    const reason = this.locks.get(server)?.exclusive;
+    if (reason) throw conflict(reason);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBelow, resolveBeneath, resolveIn } from './paths';
+import { cleanName, isBelow, resolveBeneath, resolveIn } from './paths';
 import { DaemonError } from '../types';
 
 describe('lexical path resolution', () => {
@@ -21,6 +21,21 @@ describe('lexical path resolution', () => {
     } catch (error) {
       expect((error as DaemonError).kind).toBe('not_found');
     }
+  });
+
+  it.each(['.aerie-tmp', '/.aerie-tmp/x.part', 'a/.aerie-0123456789abcdef.part', 'a/.aerie-extract-00/m', '.aerie-tmp/..', '/.aerie-'])(
+    'refuses the temporary-file path %j as not found',
+    (p) => {
+      expect(() => resolveBeneath([], p)).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    },
+  );
+
+  it('refuses a temporary file name as a new name and keeps similar names', () => {
+    expect(cleanName('.aerie-tmp')).toBeNull();
+    expect(cleanName('.aerie-x.part')).toBeNull();
+    expect(cleanName('aerie-tmp')).toBe('aerie-tmp');
+    expect(cleanName('.aerie')).toBe('.aerie');
+    expect(resolveIn('/', '.aerietmp/x')).toEqual(['.aerietmp', 'x']);
   });
 
   it('knows what lies below what', () => {

@@ -145,6 +145,53 @@ describe('DiskQuotas', () => {
     expect(calls.measures).toBe(4);
   });
 
+  it('holds reservations beside each other and beside a running write, the placing write counting its own once', async ({ vol }) => {
+    let real = 0;
+    const { quotas } = counted(() => real);
+    const limit = bytes(10 * BLOCK);
+    const a = quotas.reserve('s', vol, limit);
+    await (
+      await a.fileMeter()
+    )(6 * BLOCK);
+    const b = quotas.reserve('s', vol, limit);
+    expect(await refusal(b.fileMeter().then((meter) => meter(5 * BLOCK)))).toBe('no_space');
+    b.release();
+    expect(await refusal(quotas.run('s', vol, limit, (budget) => budget.charge(5 * BLOCK)))).toBe('no_space');
+    await quotas.run('s', vol, limit, (budget) => budget.charge(6 * BLOCK), 'write', a);
+    real = 6 * BLOCK;
+    a.release();
+    // What a body replaces is credited before it arrives: an edit that does not grow a file fits.
+    const c = quotas.reserve('s', vol, limit);
+    c.credit(3 * BLOCK);
+    const meter = await c.fileMeter();
+    await meter(7 * BLOCK);
+    expect(await refusal(meter(BLOCK))).toBe('no_space');
+    c.release();
+    await quotas.run('s', vol, limit, (budget) => budget.charge(4 * BLOCK));
+  });
+
+  it("holds a received file's entry too, refusing the file past the entry cap until the holder lets go", async ({ vol }) => {
+    const { quotas } = counted(
+      () => 0,
+      () => 8,
+    );
+    const limits = { bytes: 0, entries: 10 };
+    const a = quotas.reserve('s', vol, limits);
+    await a.fileMeter();
+    await a.fileMeter();
+    const b = quotas.reserve('s', vol, limits);
+    const error = await b.fileMeter().then(
+      () => null,
+      (e: unknown) => e as DaemonError,
+    );
+    expect(error?.message).toMatch(/too many files/);
+    a.release();
+    await (
+      await b.fileMeter()
+    )(BLOCK);
+    b.release();
+  });
+
   it('measures afresh under a new limit rather than trust a figure taken under another', async ({ vol }) => {
     const { quotas, calls } = counted(() => 0);
     await quotas.run('s', vol, { bytes: 0, entries: 1000 }, (b) => b.charge(BLOCK));

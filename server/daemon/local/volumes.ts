@@ -4,13 +4,45 @@ import { randomBytes } from 'node:crypto';
 import { isErrno, Volume } from './confined';
 import { isServerUuid } from './configurations';
 import type { DaemonLog } from './events';
+import { TEMP_DIR } from './paths';
+import { sweepTemporaries } from './receive-area';
 
-/** Where the local daemon keeps each server's volume: `<data dir>/volumes/<uuid>`. */
+/** Where the local daemon keeps each server's volume: `<data dir>/volumes/<uuid>`, and the receive area beside them. */
 export class Volumes {
   readonly root: string;
+  /** The sweep of what a crash left behind; no volume is opened before it is done. */
+  private swept: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'volumes');
+  }
+
+  /**
+   * Removes what a crash left behind: at once everything in the receive area, and in each volume
+   * the daemon's temporary files and staging directories (`sweepTemporaries`), each volume as a
+   * write under its server's lock (`locked`), queued before any volume is opened so that every
+   * write waits for it. Started once, when the daemon starts; a failure is reported to `log`.
+   */
+  sweep(log: DaemonLog, locked: (server: string, work: () => Promise<void>) => Promise<void>): void {
+    const report = (what: string) => (error: unknown) => log(`could not remove the temporary files in ${what}`, error);
+    this.swept = (async () => {
+      await this.receiveArea()
+        .then((area) =>
+          area.withDir([], async (dir) => {
+            for (const name of await fs.readdir(dir.ref)) await area.removeAt(dir, name);
+          }),
+        )
+        .catch(report(path.join(this.root, TEMP_DIR)));
+      for (const name of (await fs.readdir(this.root).catch(() => [])).filter(isServerUuid)) {
+        void locked(name, async () => sweepTemporaries(await Volume.open(this.path(name)))).catch(report(this.path(name)));
+      }
+    })();
+  }
+
+  /** The receive area (`receive-area.ts`), made when missing. */
+  async receiveArea(): Promise<Volume> {
+    await fs.mkdir(path.join(this.root, TEMP_DIR), { recursive: true, mode: 0o700 });
+    return Volume.open(path.join(this.root, TEMP_DIR));
   }
 
   path(server: string): string {
@@ -19,12 +51,15 @@ export class Volumes {
   }
 
   /** The server's volume for confined access; `not_found` when it is missing or not a plain directory. */
-  open(server: string): Promise<Volume> {
-    return Volume.open(this.path(server));
+  async open(server: string): Promise<Volume> {
+    const at = this.path(server);
+    await this.swept;
+    return Volume.open(at);
   }
 
   /** Idempotent. */
   async create(server: string): Promise<void> {
+    await this.swept;
     // Private to the panel's user: one server's files are no business of other local accounts.
     await fs.mkdir(this.path(server), { recursive: true, mode: 0o700 });
   }

@@ -108,18 +108,21 @@ export function describeFiles(under: () => DaemonUnderTest): void {
       expect(await outcome(daemon.files.upload(s, '/', uploads(), { maxBytes: 1000 }))).toBe('bad_request');
     });
 
-    it('runs the writes of one server one at a time, in the order they came', async () => {
+    it('holds up no other write while a body arrives: each write lands when its body is complete', async () => {
       const { daemon } = under();
-      const s = await newServer(daemon);
+      const s = await newServer(daemon, { diskMiB: 1 });
       const slow = gatedStream();
       const first = daemon.files.write(s, 'same.txt', slow.stream, { maxBytes: MiB });
+      slow.push('fir');
       await settle();
-      const second = put(daemon, s, 'same.txt', 'second');
-      await settle();
-      slow.push('first');
-      slow.end();
-      await Promise.all([first, second]);
+      await put(daemon, s, 'same.txt', 'second');
+      await daemon.files.createDirectory(s, '/', 'made meanwhile');
       expect(await text(daemon, s, 'same.txt')).toBe('second');
+      slow.push('st');
+      slow.end();
+      await first;
+      expect(await text(daemon, s, 'same.txt')).toBe('first');
+      expect(await names(daemon, s)).toEqual(['made meanwhile', 'same.txt']);
     });
   });
 

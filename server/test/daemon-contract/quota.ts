@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MiB, names, newServer, outcome, put, testConfiguration, uploads, type DaemonUnderTest } from './support';
+import { gatedStream, MiB, names, newServer, outcome, put, settle, testConfiguration, uploads, type DaemonUnderTest } from './support';
 
 /*
  * The disk limit comes from the configuration the node holds (`build.disk_space`, MiB, 0 =
@@ -22,6 +22,42 @@ export function describeQuota(under: () => DaemonUnderTest): void {
       await put(daemon, s, 'half.bin', Buffer.alloc(600 * 1024));
       expect(await outcome(daemon.files.copy(s, 'half.bin'))).toBe('no_space');
       expect(await names(daemon, s)).toEqual(['half.bin', 'small.txt']);
+    });
+
+    it('receives a body without holding up the server: other writes go on, and see what it holds', async () => {
+      const { daemon } = under();
+      const s = await newServer(daemon, { diskMiB: 1 });
+      const a = gatedStream();
+      const b = gatedStream();
+      const first = daemon.files.upload(s, '/', uploads({ filename: 'a.bin', content: a.stream }), { maxBytes: MiB });
+      a.push(Buffer.alloc(600 * 1024));
+      await settle();
+      // Meanwhile the server's other writes complete, within what the arriving body leaves.
+      await daemon.files.createDirectory(s, '/', 'dir');
+      await put(daemon, s, 'dir/small.txt', 'fits');
+      expect(await outcome(put(daemon, s, 'big.bin', Buffer.alloc(600 * 1024)))).toBe('no_space');
+      // A second body that fits alone but not beside the first is refused while it arrives.
+      const second = daemon.files.upload(s, '/', uploads({ filename: 'b.bin', content: b.stream }), { maxBytes: MiB });
+      b.push(Buffer.alloc(600 * 1024));
+      expect(await outcome(second)).toBe('no_space');
+      a.end();
+      b.end();
+      expect(await first).toEqual(['a.bin']);
+      expect(await names(daemon, s)).toEqual(['dir', 'a.bin']);
+    });
+
+    it('gives back at once what an abandoned body held', async () => {
+      const { daemon } = under();
+      const s = await newServer(daemon, { diskMiB: 1 });
+      const gone = gatedStream();
+      const upload = daemon.files.upload(s, '/', uploads({ filename: 'gone.bin', content: gone.stream }), { maxBytes: MiB });
+      gone.push(Buffer.alloc(900 * 1024));
+      await settle();
+      expect(await outcome(put(daemon, s, 'big.bin', Buffer.alloc(300 * 1024)))).toBe('no_space');
+      gone.fail(new Error('the client went away'));
+      expect(await outcome(upload)).not.toBe('ok');
+      await put(daemon, s, 'big.bin', Buffer.alloc(900 * 1024));
+      expect(await names(daemon, s)).toEqual(['big.bin']);
     });
 
     it('follows a new configuration: 0 is unlimited, and a server over its limit may still delete and rename', async () => {
