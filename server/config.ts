@@ -33,6 +33,10 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(100 * 1024 * 1024),
+  // A connection that sends nothing for this long (mid-body, or idle between requests) is closed.
+  PANEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
+  // A request's headers must all arrive within this (slow-loris); bodies have only the idle timeout.
+  PANEL_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -61,6 +65,10 @@ export interface Config {
   maxBodyBytes: number;
   maxEditBytes: number;
   maxUploadBytes: number;
+  /** Milliseconds a connection may stay silent (mid-request or between requests) before it is closed. */
+  idleTimeoutMs: number;
+  /** Milliseconds within which a request's headers must have arrived. */
+  headersTimeoutMs: number;
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -102,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: e.PANEL_MAX_BODY_BYTES,
     maxEditBytes: e.PANEL_MAX_EDIT_BYTES,
     maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
+    idleTimeoutMs: e.PANEL_IDLE_TIMEOUT_MS,
+    headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

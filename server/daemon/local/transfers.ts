@@ -85,8 +85,8 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
     });
     up.post<{ Querystring: { token?: unknown; directory?: unknown } }>('/upload/file', async (request, reply) => {
       const token = await claimed(request.query.token, uploadTokenSchema);
-      // A refused upload may leave its body unread: close the connection rather than drain it.
-      if (!token) return fail(reply.header('Connection', 'close'), invalidLink());
+      // A body left unread is drained, or its connection closed, by the server this node is mounted on.
+      if (!token) return fail(reply, invalidLink());
       try {
         const directory = typeof request.query.directory === 'string' && request.query.directory !== '' ? request.query.directory : '/';
         if (!request.isMultipart()) throw new DaemonError('bad_request', 'The upload must be a multipart/form-data request.');
@@ -114,7 +114,7 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         }
         return await reply.status(204).send();
       } catch (error) {
-        return fail(reply.header('Connection', 'close'), refusalOf(error));
+        return fail(reply, refusalOf(error));
       }
     });
   });
