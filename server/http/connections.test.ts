@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, vi } from 'vitest';
-import { nodePath, type FileFixture } from '../test/files-support';
+import type { FileFixture } from '../test/files-support';
 import { it } from '../test/fixtures';
-import { listen, RawConnection, requestHead } from '../test/raw-http';
+import { listen, multipartFile, RawConnection, requestHead } from '../test/raw-http';
 
 /*
  * A request refused before its body was read leaves the connection usable: a small rest is drained
@@ -11,28 +11,11 @@ import { listen, RawConnection, requestHead } from '../test/raw-http';
  */
 
 const KiB = 1024;
-const boundary = 'aerieBoundary';
-
-const multipart = {
-  head: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  tail: `\r\n--${boundary}--\r\n`,
-  contentType: `multipart/form-data; boundary=${boundary}`,
-};
-
-/** A signed upload URL (path and query) for S1. */
-async function uploadUrl(f: FileFixture): Promise<string> {
-  const res = await f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/files/upload`, headers: f.ownerHeaders });
-  expect(res.statusCode).toBe(200);
-  return nodePath(res.json());
-}
 
 /** A multipart upload of `size` bytes of which only `sent` body bytes go out now. */
-async function startUpload(conn: RawConnection, url: string, size: number, sent: number): Promise<Buffer> {
-  const { head, tail, contentType } = multipart;
-  const body = Buffer.concat([Buffer.from(head), Buffer.alloc(size, 'x'), Buffer.from(tail)]);
-  await conn.write(requestHead('POST', url, { 'content-type': contentType, 'content-length': String(body.length) }));
-  await conn.write(body.subarray(0, sent));
-  return body.subarray(sent);
+function startUpload(conn: RawConnection, url: string, size: number, sent: number): Promise<Buffer> {
+  const { body, contentType } = multipartFile('big.bin', Buffer.alloc(size, 'x'));
+  return conn.sendPart('POST', url, { 'content-type': contentType }, body, sent);
 }
 
 async function setDiskMiB(f: FileFixture, mib: number): Promise<void> {
@@ -71,7 +54,7 @@ describe('a request refused before its body was read', () => {
 
   it('closes cleanly, after the answer, a connection whose refused upload has a large rest', async ({ files: f }) => {
     const conn = await RawConnection.open(await listen(f.panel.app));
-    const url = (await uploadUrl(f)).replace(/token=[^&]+/, 'token=forged');
+    const url = (await f.uploadPath()).replace(/token=[^&]+/, 'token=forged');
     const rest = await startUpload(conn, url, 2048 * KiB, 16 * KiB);
     const refused = await conn.response();
     expect(refused.status).toBe(403);
@@ -113,7 +96,7 @@ describe('a request refused before its body was read', () => {
   it('closes cleanly the connection of an upload refused at the disk limit, and frees the lock', async ({ files: f }) => {
     await setDiskMiB(f, 1);
     const conn = await RawConnection.open(await listen(f.panel.app));
-    const rest = await startUpload(conn, await uploadUrl(f), 4096 * KiB, 1536 * KiB);
+    const rest = await startUpload(conn, await f.uploadPath(), 4096 * KiB, 1536 * KiB);
     const refused = await conn.response();
     expect(refused.status, refused.body).toBe(400);
     expect(refused.headers.connection).toBe('close');

@@ -26,6 +26,17 @@ export function rawRequest(method: string, url: string, headers: Record<string, 
   return Buffer.concat([Buffer.from(requestHead(method, url, headers, body)), Buffer.from(body)]);
 }
 
+const BOUNDARY = 'aerieRawBoundary';
+
+/** A multipart/form-data body holding one file, as a browser uploads it. */
+export function multipartFile(name: string, content: Buffer): { body: Buffer; contentType: string } {
+  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+  };
+}
+
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
@@ -65,6 +76,13 @@ export class RawConnection {
 
   write(data: string | Buffer): Promise<void> {
     return new Promise((resolve, reject) => this.socket.write(data, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /** Sends the head of a request for `body` and only its first `sent` bytes; returns the rest. */
+  async sendPart(method: string, url: string, headers: Record<string, string>, body: Buffer, sent: number): Promise<Buffer> {
+    await this.write(requestHead(method, url, headers, body));
+    await this.write(body.subarray(0, sent));
+    return body.subarray(sent);
   }
 
   /** The next complete response (Content-Length bodies only), or an error after `timeoutMs`. */
