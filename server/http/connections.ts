@@ -36,8 +36,18 @@ export function connectionOptions(config: Config): {
   };
 }
 
-/** Every response to a request whose body is not all read drains it or closes its connection cleanly. */
+/**
+ * Every response to a request whose body is not all read drains it or closes its connection
+ * cleanly; the idle timeout cuts off clients, not the panel's own slow work.
+ */
 export function registerConnectionHandling(app: FastifyInstance): void {
+  // Silent for the idle timeout: a request still arriving (slow-loris) or an answer the client
+  // stopped reading is cut off; a handler still working on a complete request (a large compress) is not.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.on('timeout', (socket: Socket) => {
+      if (!request.raw.complete || reply.raw.headersSent) socket.destroy();
+    });
+  });
   app.addHook('onSend', async (request, reply) => {
     const incoming = request.raw;
     if (incoming.complete || incoming.destroyed) return;

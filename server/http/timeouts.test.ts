@@ -64,6 +64,22 @@ describe('slow clients', () => {
   });
 });
 
+describe("the panel's own slow work", () => {
+  it('is not cut off by the idle timeout once the request has arrived', async ({ makePanel }) => {
+    const panel = await makePanel({ idleTimeoutMs: 200 });
+    // Stands for a long compress or extract: nothing is sent until the work is done.
+    panel.app.get('/test/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      return { done: true };
+    });
+    const conn = await RawConnection.open(await listen(panel.app));
+    await conn.write(rawRequest('GET', '/test/slow', {}));
+    const res = await conn.response(3000);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ done: true });
+  });
+});
+
 describe('an upload whose client hangs up', () => {
   it('frees the write lock when the client sent its whole body and left', async ({ files: f }) => {
     const conn = await RawConnection.open(await listen(f.panel.app));
