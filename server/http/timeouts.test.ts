@@ -36,6 +36,29 @@ describe('slow clients', () => {
     await expect(conn.end(3000)).resolves.toBeTruthy();
   });
 
+  it('cuts off a client that trickles its headers a byte at a time', async ({ makePanel }) => {
+    const panel = await makePanel({ headersTimeoutMs: 300, idleTimeoutMs: 5000 });
+    const conn = await RawConnection.open(await listen(panel.app));
+    await conn.write('GET /api/client HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
+    // Never silent for the idle timeout, so only the headers timeout can end it.
+    const trickle = setInterval(() => conn.socket.write('a', () => undefined), 50);
+    try {
+      await expect(conn.end(3000)).resolves.toBeTruthy();
+    } finally {
+      clearInterval(trickle);
+    }
+  });
+
+  it('keeps a quiet keep-alive connection past the headers timeout until the idle timeout', async ({ makePanel }) => {
+    const panel = await makePanel({ headersTimeoutMs: 200, idleTimeoutMs: 5000 });
+    const conn = await RawConnection.open(await listen(panel.app));
+    await conn.write(rawRequest('GET', '/api/client', {}));
+    expect((await conn.response()).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await conn.write(rawRequest('GET', '/api/client', {}));
+    expect((await conn.response()).status).toBe(401);
+  });
+
   it('cuts off an upload whose body stops arriving, and frees the write lock', async ({ makeFiles }) => {
     const f = await makeFiles({ idleTimeoutMs: 300 });
     const conn = await RawConnection.open(await listen(f.panel.app));
