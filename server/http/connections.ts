@@ -13,9 +13,9 @@ import { declaredLength } from './request-context';
  */
 
 /** A refused request's body up to this size is read and dropped, and its connection kept. */
-export const DRAIN_BYTES = 64 * 1024;
+const DRAIN_BYTES = 64 * 1024;
 /** How long a connection closed on an unread body goes on reading what the client still sends. */
-export const LINGER_MS = 10_000;
+const LINGER_MS = 10_000;
 
 /**
  * The server's timeouts. Bodies get an idle timeout, never a total one: a large upload on a slow
@@ -71,6 +71,11 @@ export function registerConnectionHandling(app: FastifyInstance): void {
 function lingerOnClose(socket: Socket): void {
   socket.destroySoon = () => {
     socket.end();
+    // A client already gone sends nothing more.
+    if (socket.readableEnded) {
+      socket.destroy();
+      return;
+    }
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     socket.once('end', () => socket.destroy());
     socket.once('close', () => clearTimeout(timer));
