@@ -93,6 +93,21 @@ describe('a request refused before its body was read', () => {
     expect(f.exists('big.txt')).toBe(false);
   });
 
+  it('closes cleanly the connection of an upload over the upload size cap, and frees the lock', async ({ makeFiles }) => {
+    const f = await makeFiles({ maxUploadBytes: 256 * KiB });
+    const conn = await RawConnection.open(await listen(f.panel.app));
+    const rest = await startUpload(conn, await f.uploadPath(), 4096 * KiB, 1024 * KiB);
+    const refused = await conn.response();
+    expect(refused.status, refused.body).toBe(413);
+    expect(refused.headers.connection).toBe('close');
+    await conn.write(rest.subarray(0, 256 * KiB)).catch(() => undefined);
+    expect(await conn.end()).toBe('end');
+    await expectNoConnections(f.panel.app);
+    const folder = await f.call('POST', 'create-folder', { body: { root: '/', name: 'next' } });
+    expect(folder.statusCode).toBe(204);
+    expect(f.exists('big.bin')).toBe(false);
+  });
+
   it('closes cleanly the connection of an upload refused at the disk limit, and frees the lock', async ({ files: f }) => {
     await setDiskMiB(f, 1);
     const conn = await RawConnection.open(await listen(f.panel.app));

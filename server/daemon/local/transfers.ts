@@ -95,8 +95,10 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         if (declared > options.maxUploadBytes * MAX_UPLOAD_FILES + 1024 * 1024) throw new DaemonError('too_large', 'The upload is too large.');
         async function* parts(): AsyncGenerator<UploadPart> {
           for await (const part of request.files()) {
+            // Refused at the limit, not once the rest of the body has arrived (it may never, if the client waits for an answer).
+            part.file.once('limit', () => part.file.destroy(new DaemonError('too_large', 'The file is larger than the allowed upload size.')));
             yield { filename: part.filename, stream: part.file };
-            // busboy ends a stream cut at the size limit normally and only flags it.
+            // busboy ends a stream cut at the size limit normally and only flags it: the flag is the last word.
             if (part.file.truncated) throw new DaemonError('too_large', 'The file is larger than the allowed upload size.');
           }
         }
