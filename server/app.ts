@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { AppDeps } from './deps';
 import { nodes } from './db/repos';
 import { API_PREFIXES, registerAuthentication } from './http/authenticate';
+import { connectionOptions, registerConnectionHandling } from './http/connections';
 import { fromZodError, HttpError, notFound } from './http/errors';
 import { keepPeerAddresses } from './http/peer-address';
 import { registerApiRateLimit } from './http/rate-limit';
@@ -34,9 +35,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: options.config.trustProxy,
     // `filter[name]=x` stays one literal key; arrays are not built from repeated keys.
     routerOptions: { ignoreTrailingSlash: true },
+    ...connectionOptions(options.config),
   });
 
   keepPeerAddresses(app.server);
+  registerConnectionHandling(app);
   await app.register(cookie);
   app.decorateRequest('caller', null);
 

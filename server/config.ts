@@ -35,6 +35,10 @@ const envSchema = z.object({
     .default(100 * 1024 * 1024),
   // Files and folders one server's volume may hold, disk limit or not (inodes run out first); 0 = no cap.
   PANEL_MAX_SERVER_ENTRIES: z.coerce.number().int().min(0).default(250_000),
+  // A connection that sends nothing for this long (mid-body, or idle between requests) is closed.
+  PANEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
+  // A request's headers must all arrive within this (slow-loris); bodies have only the idle timeout.
+  PANEL_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -65,6 +69,10 @@ export interface Config {
   maxUploadBytes: number;
   /** Files and folders a server may hold (enforced on the panel's own writes); 0 = no cap. */
   maxEntriesPerServer: number;
+  /** Milliseconds a connection may stay silent (mid-request or between requests) before it is closed. */
+  idleTimeoutMs: number;
+  /** Milliseconds within which a request's headers must have arrived. */
+  headersTimeoutMs: number;
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -107,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEditBytes: e.PANEL_MAX_EDIT_BYTES,
     maxUploadBytes: e.PANEL_MAX_UPLOAD_BYTES,
     maxEntriesPerServer: e.PANEL_MAX_SERVER_ENTRIES,
+    idleTimeoutMs: e.PANEL_IDLE_TIMEOUT_MS,
+    headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

@@ -1,7 +1,7 @@
 import net from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { describe, expect, vi } from 'vitest';
 import { it } from '../test/fixtures';
+import { listen, rawRequest } from '../test/raw-http';
 
 /*
  * A client that sends its whole request and hangs up without waiting for the answer: the action
@@ -9,7 +9,7 @@ import { it } from '../test/fixtures';
  */
 
 /** Sends `request` on a fresh connection and closes it as soon as the bytes are written. */
-function sendAndHangUp(port: number, request: string): Promise<void> {
+function sendAndHangUp(port: number, request: string | Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
       socket.write(request, () => {
@@ -19,11 +19,6 @@ function sendAndHangUp(port: number, request: string): Promise<void> {
     });
     socket.on('error', reject);
   });
-}
-
-function rawRequest(method: string, url: string, headers: Record<string, string>, body: string): string {
-  const lines = Object.entries({ host: 'localhost', ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(([k, v]) => `${k}: ${v}`);
-  return `${method} ${url} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
 describe('activity of a client that hung up', () => {
@@ -40,10 +35,3 @@ describe('activity of a client that hung up', () => {
     expect(f.exists('logs')).toBe(false);
   });
 });
-
-async function listen(app: FastifyInstance): Promise<number> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the panel is not listening on a TCP port');
-  return address.port;
-}

@@ -117,6 +117,12 @@ export async function makeFileFixture(panel: TestPanel) {
       fs.mkdirSync(path.dirname(p), { recursive: true });
       fs.symlinkSync(target, p);
     },
+    /** A signed upload link for S1 (path and query), as the SPA gets one before it uploads. */
+    async uploadPath(directory = '/') {
+      const signed = await inject('GET', `/api/client/servers/${s1.uuid}/files/upload`, {}, ownerHeaders);
+      expect(signed.statusCode).toBe(200);
+      return `${nodePath(signed.json())}&directory=${encodeURIComponent(directory)}`;
+    },
     exists: (rel: string) => fs.existsSync(path.join(v1, rel)),
     read: (rel: string) => fs.readFileSync(path.join(v1, rel), 'utf8'),
     /** Every activity entry written so far, oldest first, with parsed properties. */

@@ -109,6 +109,8 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
       if (closed) return;
       closed = true;
       try {
+        // A socket a test left open (a raw-socket test that failed) must not keep the panel from closing.
+        app.server.closeAllConnections();
         await app.close();
       } finally {
         try {

@@ -85,8 +85,8 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
     });
     up.post<{ Querystring: { token?: unknown; directory?: unknown } }>('/upload/file', async (request, reply) => {
       const token = await claimed(request.query.token, uploadTokenSchema);
-      // A refused upload may leave its body unread: close the connection rather than drain it.
-      if (!token) return fail(reply.header('Connection', 'close'), invalidLink());
+      // A body left unread is drained, or its connection closed, by the server this node is mounted on.
+      if (!token) return fail(reply, invalidLink());
       try {
         const directory = typeof request.query.directory === 'string' && request.query.directory !== '' ? request.query.directory : '/';
         if (!request.isMultipart()) throw new DaemonError('bad_request', 'The upload must be a multipart/form-data request.');
@@ -95,8 +95,10 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         if (declared > options.maxUploadBytes * MAX_UPLOAD_FILES + 1024 * 1024) throw new DaemonError('too_large', 'The upload is too large.');
         async function* parts(): AsyncGenerator<UploadPart> {
           for await (const part of request.files()) {
+            // Refused at the limit, not once the rest of the body has arrived (it may never, if the client waits for an answer).
+            part.file.once('limit', () => part.file.destroy(new DaemonError('too_large', 'The file is larger than the allowed upload size.')));
             yield { filename: part.filename, stream: part.file };
-            // busboy ends a stream cut at the size limit normally and only flags it.
+            // busboy ends a stream cut at the size limit normally and only flags it: the flag is the last word.
             if (part.file.truncated) throw new DaemonError('too_large', 'The file is larger than the allowed upload size.');
           }
         }
@@ -114,7 +116,7 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         }
         return await reply.status(204).send();
       } catch (error) {
-        return fail(reply.header('Connection', 'close'), refusalOf(error));
+        return fail(reply, refusalOf(error));
       }
     });
   });
