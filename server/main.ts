@@ -90,14 +90,15 @@ async function start(): Promise<void> {
     retentionDays: config.activityRetentionDays,
     warn: (message) => console.warn(message),
   });
-  const nodes = nodeDaemons(
-    localDaemon(db, {
-      dataDir: config.dataDir,
-      clock: systemClock,
-      maxUploadBytes: config.maxUploadBytes,
-      maxEntriesPerServer: config.maxEntriesPerServer,
-    }),
-  );
+  const daemon = localDaemon(db, {
+    dataDir: config.dataDir,
+    clock: systemClock,
+    maxUploadBytes: config.maxUploadBytes,
+    maxEntriesPerServer: config.maxEntriesPerServer,
+  });
+  // This process serves the node: what a crash left in its volumes goes (never from the CLI).
+  daemon.sweepLeftovers();
+  const nodes = nodeDaemons(daemon);
   const first = await firstStart(db, nodes, config, systemClock.now());
 
   await ensureSpaBuilt();

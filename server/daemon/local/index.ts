@@ -39,6 +39,12 @@ export class LocalDaemon implements NodeDaemon {
   readonly events: DaemonEvents;
   private readonly volumes: Volumes;
   private readonly socketTokens: SocketTokenDenylist;
+  /**
+   * Removes what a crash left in the volumes (half-received bodies, staging directories), before
+   * anything is written to them. Only the process that serves the node calls it, once at start:
+   * another process on the same data dir (the admin CLI) would remove a running write's files.
+   */
+  readonly sweepLeftovers: () => void;
   private readonly mountOptions: { key: () => Promise<string | undefined>; maxUploadBytes: number; now: () => Date };
 
   constructor(dataDir: string, options: LocalDaemonOptions = {}) {
@@ -52,8 +58,7 @@ export class LocalDaemon implements NodeDaemon {
     this.events = new DaemonEvents(log);
 
     this.socketTokens = new SocketTokenDenylist(options.now);
-    // What a crash left in the volumes goes before anything is written to them.
-    this.volumes.sweep(log, (server, work) => locks.write(server, work));
+    this.sweepLeftovers = () => this.volumes.sweep(log, (server, work) => locks.write(server, work));
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
     this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
   }

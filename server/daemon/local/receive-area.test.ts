@@ -119,9 +119,13 @@ describe('temporary files', () => {
     expect(tree(daemon.volumePath(SERVER))).toEqual(['after.txt']);
   });
 
-  it('left by a crash are swept when a daemon starts, at any depth, by their exact names only, links never followed', async ({ daemon, tempDir }) => {
+  it('left by a crash are swept when the serving daemon starts, at any depth, by their exact names only, links never followed', async ({
+    daemon,
+    tempDir,
+  }) => {
     const vol = daemon.volumePath(SERVER);
     const area = path.join(tempDir, 'volumes', '.aerie-tmp');
+    fs.mkdirSync(area, { recursive: true });
     fs.writeFileSync(path.join(area, '.aerie-00aa00aa00aa00aa.part'), 'half an upload');
     fs.mkdirSync(path.join(area, 'odd', 'deeper'), { recursive: true });
     fs.writeFileSync(path.join(vol, '.aerie-11bb11bb11bb11bb.part'), 'half a compress');
@@ -137,7 +141,16 @@ describe('temporary files', () => {
     fs.writeFileSync(path.join(vol, '.aerie-notes'), 'made by the game');
     fs.writeFileSync(path.join(vol, 'plugins', 'deep', 'aerie-00aa00aa00aa00aa.part'), 'user file');
 
+    // Another process on the data dir (the admin CLI) leaves them alone: they may be a running write's.
+    const cli = new LocalDaemon(tempDir);
+    await cli.servers.configure(testConfiguration(SERVER));
+    await cli.files.write(SERVER, 'from-cli.txt', Buffer.from('x'), { maxBytes: MiB });
+    expect(fs.readdirSync(area)).toContain('.aerie-00aa00aa00aa00aa.part');
+    expect(tree(vol)).toContain('plugins/deep/.aerie-extract-22cc22cc22cc22cc/x/a.jar');
+    fs.rmSync(path.join(vol, 'from-cli.txt'));
+
     const restarted = new LocalDaemon(tempDir);
+    restarted.sweepLeftovers();
     await restarted.servers.configure(testConfiguration(SERVER));
     // A write waits for the sweep of its volume.
     await restarted.files.write(SERVER, 'after.txt', Buffer.from('x'), { maxBytes: MiB });

@@ -6,6 +6,9 @@ import { isServerUuid } from './configurations';
 import type { DaemonLog } from './events';
 import { TEMP_DIR } from './paths';
 import { sweepTemporaries } from './receive-area';
+import { DaemonError } from '../types';
+
+const isMissing = (error: unknown): boolean => (error instanceof DaemonError && error.kind === 'not_found') || isErrno(error, 'ENOENT');
 
 /** Where the local daemon keeps each server's volume: `<data dir>/volumes/<uuid>`, and the receive area beside them. */
 export class Volumes {
@@ -21,10 +24,14 @@ export class Volumes {
    * Removes what a crash left behind: at once everything in the receive area, and in each volume
    * the daemon's temporary files and staging directories (`sweepTemporaries`), each volume as a
    * write under its server's lock (`locked`), queued before any volume is opened so that every
-   * write waits for it. Started once, when the daemon starts; a failure is reported to `log`.
+   * write waits for it. Started once, by the process that serves the node (`LocalDaemon.sweepLeftovers`); a failure is
+   * reported to `log`.
    */
   sweep(log: DaemonLog, locked: (server: string, work: () => Promise<void>) => Promise<void>): void {
-    const report = (what: string) => (error: unknown) => log(`could not remove the temporary files in ${what}`, error);
+    // A data dir or volume removed meanwhile has nothing left to sweep.
+    const report = (what: string) => (error: unknown) => {
+      if (!isMissing(error)) log(`could not remove the temporary files in ${what}`, error);
+    };
     this.swept = (async () => {
       await this.receiveArea()
         .then((area) =>
