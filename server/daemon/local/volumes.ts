@@ -48,8 +48,12 @@ export class Volumes {
 
   /** The receive area (`receive-area.ts`), made when missing. */
   async receiveArea(): Promise<Volume> {
-    await fs.mkdir(path.join(this.root, TEMP_DIR), { recursive: true, mode: 0o700 });
+    await this.makeReceiveArea();
     return Volume.open(path.join(this.root, TEMP_DIR));
+  }
+
+  private async makeReceiveArea(): Promise<void> {
+    await fs.mkdir(path.join(this.root, TEMP_DIR), { recursive: true, mode: 0o700 });
   }
 
   path(server: string): string {
@@ -69,6 +73,8 @@ export class Volumes {
     await this.swept;
     // Private to the panel's user: one server's files are no business of other local accounts.
     await fs.mkdir(this.path(server), { recursive: true, mode: 0o700 });
+    // Made with the volumes, so the first upload does not change what lies beside them.
+    await this.makeReceiveArea();
   }
 
   /**
