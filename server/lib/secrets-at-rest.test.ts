@@ -39,7 +39,12 @@ describe('TOTP secrets at rest', () => {
     const sealed = loadSecretBox(path.join(tempDir)).seal('JBSWY3DPEHPK3PXP');
     fs.mkdirSync(path.join(tempDir, 'other'));
     expect(loadSecretBox(path.join(tempDir, 'other')).open(sealed)).toBeNull();
-    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    // One bit of the sealed bytes flipped (the last one: the ciphertext).
+    const [prefix, encoded] = [sealed.slice(0, sealed.lastIndexOf(':') + 1), sealed.slice(sealed.lastIndexOf(':') + 1)];
+    const bytes = Buffer.from(encoded, 'base64url');
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1;
+    const flipped = prefix + bytes.toString('base64url');
+    expect(flipped).not.toBe(sealed);
     expect(loadSecretBox(tempDir).open(flipped)).toBeNull();
     expect(loadSecretBox(tempDir).open(sealed)).toBe('JBSWY3DPEHPK3PXP');
   });
