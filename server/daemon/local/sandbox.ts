@@ -1,0 +1,117 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DaemonError } from '../types';
+
+/*
+ * The sandbox a server's process runs in: bubblewrap (`bwrap`), as Wings runs one in a container.
+ * The volume is the process's home at /home/container, the system's programs and libraries are
+ * read-only, and it has its own /tmp, /proc, pid, ipc, uts and user namespaces, no capabilities,
+ * and dies with the daemon. It sees nothing else of the host: no other volume, no data dir, no
+ * panel database, and only the environment it is given (bwrap itself is started with that
+ * environment alone, so not even the sandbox's pid 1 holds the panel's). Without bwrap nothing
+ * runs: a tenant's process is never started unsandboxed.
+ */
+
+/** Where the volume appears inside the sandbox: the path Wings' containers use. */
+export const CONTAINER_HOME = '/home/container';
+
+/** What to install when bwrap is missing (shown in the console, the power buttons and at start-up). */
+export const MISSING_BWRAP =
+  'Servers cannot be started: the sandbox program bwrap is not installed on this machine. Install the Debian package "bubblewrap" (apt-get install bubblewrap) and restart the panel.';
+
+/** Top-level system folders bound read-only (or re-created as the same links, on merged-/usr systems). */
+const SYSTEM = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
+/** Of /etc, only what programs need to run, resolve names and trust certificates: no shadow file, no keys. */
+const ETC = [
+  'alternatives',
+  'ssl',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'resolv.conf',
+  'hosts',
+  'nsswitch.conf',
+  'localtime',
+  'passwd',
+  'group',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+];
+/** The user the process runs as inside its user namespace (Wings' containers run as 988 or 1000). */
+const UID = '1000';
+
+/** The bwrap program on PATH, or null. */
+export function findBwrap(searchPath = process.env.PATH ?? ''): string | null {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, 'bwrap');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+export interface SandboxSpec {
+  /** The server's volume on the host (mounted read-write at CONTAINER_HOME). */
+  volume: string;
+  /** The startup command, run by /bin/sh as a Wings entrypoint runs STARTUP. */
+  command: string;
+  /** The whole environment the process sees. */
+  env: Record<string, string>;
+}
+
+/** bwrap's arguments for `spec`, the command included. */
+export function sandboxArgs(spec: SandboxSpec): string[] {
+  const args: string[] = [];
+  for (const name of SYSTEM) {
+    const at = `/${name}`;
+    const st = fs.lstatSync(at, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isSymbolicLink()) args.push('--symlink', fs.readlinkSync(at), at);
+    else if (st.isDirectory()) args.push('--ro-bind', at, at);
+  }
+  for (const name of ETC) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
+  args.push(
+    '--bind',
+    spec.volume,
+    CONTAINER_HOME,
+    '--tmpfs',
+    '/tmp',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--unshare-user',
+    '--uid',
+    UID,
+    '--gid',
+    UID,
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--hostname',
+    'container',
+    '--cap-drop',
+    'ALL',
+    '--die-with-parent',
+    '--new-session',
+    '--chdir',
+    CONTAINER_HOME,
+    '--',
+    '/bin/sh',
+    '-c',
+    spec.command,
+  );
+  return args;
+}
+
+/** Starts `spec` in the sandbox; `unavailable` (with what to install) when bwrap is missing. */
+export function spawnSandboxed(spec: SandboxSpec, bwrap = findBwrap()): ChildProcessWithoutNullStreams {
+  if (!bwrap) throw new DaemonError('unavailable', MISSING_BWRAP);
+  return spawn(bwrap, sandboxArgs(spec), { env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
+}
