@@ -1,0 +1,336 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { ProcessState } from '../../../src/contract';
+import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, ServerConfiguration } from '../capabilities';
+import { DaemonError } from '../types';
+import type { DaemonLog } from './events';
+import { CONTAINER_HOME, MISSING_BWRAP, spawnSandboxed } from './sandbox';
+
+/*
+ * Servers' processes, as Wings runs them: the startup command (the egg's invocation with its
+ * `{{VARIABLE}}`s filled in) in the server's sandbox, its volume as the working directory. States
+ * are Wings' own: `offline` → `starting` → `running` once an egg's "done" line appears (at once
+ * when the egg has none) → `stopping` → `offline`. Stop sends the egg's stop command (a console
+ * line, or a signal such as `^C`), waits, then kills. A process that ends by itself while running
+ * has crashed: a console line says so, and it is started again once if it had run for a minute.
+ *
+ * Each server's recent console output is kept (a bounded number of lines) and appended to a log
+ * file in the data dir, outside the volume, so the console replays after a reload or a restart.
+ */
+
+export interface ProcessOptions {
+  /** Where console logs go (`<dir>/<uuid>.log`): the data dir, never a volume. */
+  logDir: string;
+  /** The server's configuration, as the daemon holds it. */
+  configuration: (server: string) => Promise<ServerConfiguration>;
+  /** The server's volume on the host. */
+  volumePath: (server: string) => string;
+  /** Power actions run one at a time per server, and never during a restore or reinstall. */
+  exclusive: <T>(server: string, fn: () => Promise<T>) => Promise<T>;
+  /** The sandbox program; null when missing (nothing starts then). */
+  bwrap: string | null;
+  log: DaemonLog;
+  now?: () => number;
+  /** How long a stop waits for the process before killing it. */
+  stopTimeoutMs?: number;
+  /** Lines of console output kept per server. */
+  historyLines?: number;
+  /** A crash after running this long is restarted once (Wings: a minute). */
+  crashRestartAfterMs?: number;
+}
+
+/** Longest console line kept; a program printing without newlines cannot grow memory past it. */
+const MAX_LINE = 8192;
+const DAEMON_PREFIX = '[Aerie Daemon]:';
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  startedAt: number;
+  exited: Promise<void>;
+  /** Set by stop and kill: the exit that follows is not a crash. */
+  stopping: boolean;
+}
+
+class ServerProcess {
+  state: ProcessState = 'offline';
+  running: Running | null = null;
+  readonly history: string[] = [];
+  readonly listeners = new Set<(event: ConsoleEvent) => void>();
+}
+
+/** The signal a Wings stop value names (`^C` is SIGINT, `^X`-style values and names such as `SIGTERM`). */
+export function stopSignal(value: string): NodeJS.Signals {
+  const v = value.trim().toUpperCase();
+  if (v === '^C') return 'SIGINT';
+  if (v === '^\\') return 'SIGQUIT';
+  const name = v.startsWith('SIG') ? v : `SIG${v}`;
+  return (['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGKILL', 'SIGUSR1', 'SIGUSR2'] as const).find((s) => s === name) ?? 'SIGTERM';
+}
+
+/** The invocation with `{{VARIABLE}}` (and `{{env.VARIABLE}}`) placeholders filled from the environment. */
+export function startupCommand(invocation: string, environment: Record<string, string>): string {
+  return invocation.replace(/\{\{\s*(?:env\.)?([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => environment[name] ?? '');
+}
+
+/** What the process sees: the egg's variables and Wings' own, nothing of the panel's environment. */
+export function processEnvironment(configuration: ServerConfiguration): Record<string, string> {
+  const { environment, build, allocations } = configuration.settings;
+  return {
+    ...environment,
+    STARTUP: configuration.settings.invocation,
+    SERVER_MEMORY: String(build.memory_limit),
+    SERVER_IP: allocations.default.ip,
+    SERVER_PORT: String(allocations.default.port),
+    P_SERVER_UUID: configuration.settings.uuid,
+    TZ: environment.TZ ?? 'UTC',
+    HOME: CONTAINER_HOME,
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+  };
+}
+
+export class LocalProcesses implements ProcessCapability, Pick<ConsoleCapability, 'history' | 'subscribe'> {
+  private readonly servers = new Map<string, ServerProcess>();
+  private readonly now: () => number;
+  private readonly stopTimeoutMs: number;
+  private readonly historyLines: number;
+  private readonly crashRestartAfterMs: number;
+
+  constructor(private readonly options: ProcessOptions) {
+    this.now = options.now ?? Date.now;
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
+    this.historyLines = options.historyLines ?? 150;
+    this.crashRestartAfterMs = options.crashRestartAfterMs ?? 60_000;
+  }
+
+  state(server: string): ProcessState {
+    return this.servers.get(server)?.state ?? 'offline';
+  }
+
+  async power(server: string, action: PowerAction): Promise<void> {
+    await this.options.exclusive(server, async () => {
+      const proc = this.of(server);
+      if (action === 'start') await this.start(server, proc);
+      else if (action === 'stop') await this.stop(server, proc);
+      else if (action === 'kill') await this.kill(proc);
+      else {
+        await this.stop(server, proc).catch((error: unknown) => {
+          if (!(error instanceof DaemonError && error.kind === 'offline')) throw error;
+        });
+        await this.start(server, proc);
+      }
+    });
+  }
+
+  async command(server: string, line: string): Promise<void> {
+    const proc = this.of(server);
+    if (!proc.running || proc.state === 'offline') throw new DaemonError('offline', 'Server must be online in order to send commands.');
+    proc.running.child.stdin.write(`${line}\n`);
+  }
+
+  history(server: string, lines: number): Promise<string[]> {
+    const proc = this.of(server);
+    if (proc.history.length === 0) this.loadHistory(server, proc);
+    return Promise.resolve(proc.history.slice(-lines));
+  }
+
+  subscribe(server: string, listener: (event: ConsoleEvent) => void): () => void {
+    const proc = this.of(server);
+    proc.listeners.add(listener);
+    return () => proc.listeners.delete(listener);
+  }
+
+  /** Stops every running server (panel shutdown): their stop commands, then kills past the timeout. */
+  async stopAll(): Promise<void> {
+    const running = [...this.servers.entries()].filter(([, proc]) => proc.running);
+    await Promise.all(running.map(([server, proc]) => this.stop(server, proc).catch(() => undefined)));
+  }
+
+  private of(server: string): ServerProcess {
+    let proc = this.servers.get(server);
+    if (!proc) this.servers.set(server, (proc = new ServerProcess()));
+    return proc;
+  }
+
+  private async start(server: string, proc: ServerProcess): Promise<void> {
+    if (proc.state !== 'offline') return; // Wings: starting what runs changes nothing
+    const configuration = await this.options.configuration(server);
+    if (configuration.settings.suspended) throw new DaemonError('conflict', 'This server is suspended.');
+    if (!this.options.bwrap) {
+      this.daemonLine(server, proc, MISSING_BWRAP);
+      throw new DaemonError('unavailable', MISSING_BWRAP);
+    }
+    const env = processEnvironment(configuration);
+    const command = startupCommand(configuration.settings.invocation, env);
+    this.setState(server, proc, 'starting');
+    this.daemonLine(server, proc, 'Starting the server in its sandbox.');
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawnSandboxed({ volume: this.options.volumePath(server), command, env }, this.options.bwrap);
+    } catch (error) {
+      this.setState(server, proc, 'offline');
+      throw error;
+    }
+    const done = configuration.process_configuration.startup.done.filter((d) => d !== '');
+    const running: Running = {
+      child,
+      startedAt: this.now(),
+      stopping: false,
+      exited: new Promise((resolve) => child.on('close', () => resolve())),
+    };
+    proc.running = running;
+    const onLine = (line: string) => {
+      this.output(server, proc, line);
+      if (proc.state === 'starting' && done.some((d) => line.includes(d))) this.setState(server, proc, 'running');
+    };
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
+    }
+    child.on('error', (error) => this.options.log(`the process of ${server} failed`, error));
+    child.stdin.on('error', () => undefined); // writing to a process that just ended
+    void running.exited.then(() => this.exited(server, proc, running));
+    if (done.length === 0) this.setState(server, proc, 'running');
+  }
+
+  private async stop(server: string, proc: ServerProcess): Promise<void> {
+    const running = proc.running;
+    if (!running) throw new DaemonError('offline', 'The server is not running.');
+    if (proc.state !== 'stopping') {
+      running.stopping = true;
+      this.setState(server, proc, 'stopping');
+      const { stop } = (await this.options.configuration(server)).process_configuration;
+      if (stop.type === 'signal') signalTree(running.child, stopSignal(stop.value));
+      else running.child.stdin.write(`${stop.value}\n`);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.stopTimeoutMs)));
+    const late = await Promise.race([running.exited.then(() => false), timedOut]);
+    clearTimeout(timer);
+    if (late) {
+      this.daemonLine(server, proc, 'The server did not stop in time: killing it.');
+      await this.kill(proc);
+    }
+  }
+
+  private async kill(proc: ServerProcess): Promise<void> {
+    const running = proc.running;
+    if (!running) return;
+    running.stopping = true;
+    // bwrap dies with SIGKILL, and everything in the sandbox with it (--die-with-parent).
+    running.child.kill('SIGKILL');
+    await running.exited;
+  }
+
+  private exited(server: string, proc: ServerProcess, running: Running): void {
+    if (proc.running !== running) return;
+    proc.running = null;
+    const crashed = !running.stopping;
+    const ranFor = this.now() - running.startedAt;
+    this.setState(server, proc, 'offline');
+    if (!crashed) return;
+    const code = running.child.exitCode;
+    this.daemonLine(server, proc, `The server has crashed (exit code ${code ?? running.child.signalCode ?? 'unknown'}).`);
+    // Restarted only when it had run a while, so one that crashes at once is not restarted in a loop.
+    if (ranFor >= this.crashRestartAfterMs) {
+      this.daemonLine(server, proc, 'Restarting it, as it had run for over a minute.');
+      void this.power(server, 'start').catch((error: unknown) => this.options.log(`could not restart ${server} after a crash`, error));
+    } else {
+      this.daemonLine(server, proc, 'It is not restarted: it crashed within a minute of starting.');
+    }
+  }
+
+  private setState(server: string, proc: ServerProcess, state: ProcessState): void {
+    if (proc.state === state) return;
+    proc.state = state;
+    this.emit(proc, { type: 'status', state });
+  }
+
+  private daemonLine(server: string, proc: ServerProcess, message: string): void {
+    this.output(server, proc, `${DAEMON_PREFIX} ${message}`);
+  }
+
+  private output(server: string, proc: ServerProcess, raw: string): void {
+    const line = raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw;
+    proc.history.push(line);
+    if (proc.history.length > this.historyLines) proc.history.splice(0, proc.history.length - this.historyLines);
+    fs.appendFile(this.logFile(server), `${line}\n`, (error) => {
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        fs.mkdir(this.options.logDir, { recursive: true, mode: 0o700 }, () => fs.appendFile(this.logFile(server), `${line}\n`, () => undefined));
+      }
+    });
+    this.emit(proc, { type: 'console output', line });
+  }
+
+  private emit(proc: ServerProcess, event: ConsoleEvent): void {
+    for (const listener of proc.listeners) listener(event);
+  }
+
+  private logFile(server: string): string {
+    return path.join(this.options.logDir, `${server}.log`);
+  }
+
+  /** After a panel restart: the tail of the log file. */
+  private loadHistory(server: string, proc: ServerProcess): void {
+    let text: string;
+    try {
+      const fd = fs.openSync(this.logFile(server), 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        const length = Math.min(size, this.historyLines * MAX_LINE);
+        const buf = Buffer.alloc(length);
+        fs.readSync(fd, buf, 0, length, size - length);
+        text = buf.toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return;
+    }
+    proc.history.push(
+      ...text
+        .split('\n')
+        .filter((l) => l !== '')
+        .slice(-this.historyLines),
+    );
+  }
+}
+
+/**
+ * Sends `signal` to the program inside the sandbox: every process below bwrap that is not bwrap
+ * itself (bwrap would die of it and take the program with it before it could shut down cleanly).
+ */
+function signalTree(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  const below = (pid: number): number[] => {
+    let children: number[] = [];
+    try {
+      for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+        children = children.concat(
+          fs
+            .readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+            .split(' ')
+            .filter((s) => s !== '')
+            .map(Number),
+        );
+      }
+    } catch {
+      return [];
+    }
+    return children.flatMap((c) => [c, ...below(c)]);
+  };
+  if (child.pid === undefined) return;
+  for (const pid of below(child.pid)) {
+    let comm: string;
+    try {
+      comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm === 'bwrap' || comm === 'sh') continue;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
