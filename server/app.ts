@@ -17,6 +17,7 @@ import { handleDaemonEvent } from './services/daemon-events';
 import { accountRoutes } from './routes/account';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
+import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
 import { serverRoutes } from './routes/servers';
 import { websocketRoutes } from './routes/websocket';
@@ -88,6 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await serverRoutes(api, deps);
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
+    await consoleRoutes(api, deps);
     await websocketRoutes(api, deps);
   });
 

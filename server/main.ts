@@ -11,6 +11,7 @@ import { loadSecretBox } from './lib/secret-box';
 import { startActivityPruning } from './services/activity-retention';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
+import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
 import { sealPlaintextTotpSecrets } from './services/totp';
@@ -62,7 +63,7 @@ async function start(): Promise<void> {
   prepareDataDir(config.dataDir, databaseFile(config.dataDir));
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
-  const running: { app?: FastifyInstance; stopPruning?: () => void } = {};
+  const running: { app?: FastifyInstance; stopPruning?: () => void; stopServers?: () => Promise<void> } = {};
   let stopping = false;
 
   const stop = async (signal: string) => {
@@ -71,6 +72,8 @@ async function start(): Promise<void> {
     console.log(`\n${signal} received, shutting down...`);
     try {
       running.stopPruning?.();
+      // Every server's process is stopped cleanly (its stop command, then a kill past the timeout).
+      await running.stopServers?.();
       await running.app?.close();
       await db.destroy();
       process.exit(0);
@@ -98,6 +101,8 @@ async function start(): Promise<void> {
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
+  running.stopServers = () => daemon.process.stopAll();
+  if (!findBwrap()) console.warn(MISSING_BWRAP);
   const nodes = nodeDaemons(daemon);
   const first = await firstStart(db, nodes, config, systemClock.now());
 

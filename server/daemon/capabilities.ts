@@ -177,6 +177,8 @@ export interface NodeDaemon {
   files: FileCapability;
   servers: ServerCapability;
   events: DaemonEventChannel;
+  /** Servers' processes: power and console commands (a node that runs none has no such part yet). */
+  process?: ProcessCapability;
   /**
    * A node served by this very process mounts what Wings serves itself (signed transfers, and
    * later the console socket) on the panel's server, on the panel's origin. A remote node has none.

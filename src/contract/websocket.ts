@@ -97,6 +97,24 @@ export const SOCKET_EVENTS = {
 export const socketMessageSchema = z.object({ event: z.string(), args: z.optional(z.array(z.string())) });
 export type SocketMessage = z.infer<typeof socketMessageSchema>;
 
+/** The body power takes on the wire: any signal, so a subuser's unknown one is refused as a permission (403). */
+const powerRequestSchema = z.object({
+  signal: text('The signal field is required.').check(z.trim(), z.minLength(1, 'The signal field is required.')),
+});
+
+/** The console over HTTP (reference panel: command and power, each the node's call in turn). */
+export const consoleEndpoints = {
+  command: endpoint({
+    method: 'POST',
+    path: '/api/client/servers/:server/command',
+    body: commandSchema,
+    response: 'empty',
+    permission: 'control.console',
+  }),
+  /** The permission depends on the signal (start, stop and kill, restart): checked in the handler. */
+  power: endpoint({ method: 'POST', path: '/api/client/servers/:server/power', body: powerRequestSchema, response: 'empty', permission: 'request' }),
+};
+
 export const websocketEndpoints = {
   /**
    * A token for the node's websocket and its address. The permission is checked in the handler:

@@ -1,10 +1,13 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { NodeDaemon } from '../capabilities';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
 import { LocalFiles } from './files';
 import { ServerLocks } from './locks';
+import { LocalProcesses } from './processes';
 import { DiskQuotas } from './quota';
+import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
 import { SocketTokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
@@ -26,6 +29,8 @@ export interface LocalDaemonOptions {
   maxUploadBytes?: number;
   /** Files and folders one server may hold (0 = no cap); `DEFAULT_MAX_ENTRIES` by default. */
   maxEntriesPerServer?: number;
+  /** The sandbox program servers run in; found on PATH by default (null: none, so nothing starts). */
+  bwrap?: string | null;
 }
 
 /**
@@ -36,6 +41,7 @@ export interface LocalDaemonOptions {
 export class LocalDaemon implements NodeDaemon {
   readonly files: LocalFiles;
   readonly servers: LocalServers;
+  readonly process: LocalProcesses;
   readonly events: DaemonEvents;
   private readonly volumes: Volumes;
   private readonly socketTokens: SocketTokenDenylist;
@@ -61,6 +67,15 @@ export class LocalDaemon implements NodeDaemon {
     this.sweepLeftovers = () => this.volumes.sweep(log, (server, work) => locks.write(server, work));
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
     this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
+    this.process = new LocalProcesses({
+      // Console logs live in the data dir, never in a volume a tenant could rewrite.
+      logDir: path.join(dataDir, 'logs'),
+      configuration: (server) => configurations.get(server),
+      volumePath: (server) => this.volumes.path(server),
+      exclusive: (server, fn) => locks.power(server, fn),
+      bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
+      log,
+    });
   }
 
   /** The signed transfer endpoints, on the panel's own server (this node has no listener of its own). */

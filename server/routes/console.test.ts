@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import { setServerStatus } from '../services/servers';
+import { test } from '../test/fixtures';
+
+/*
+ * command and power through the API, against the demo game really running in its sandbox:
+ * statuses, permissions per signal, the reference panel's 502 for an offline server, activity.
+ */
+
+const DEMO_GAME = path.join(import.meta.dirname, '..', 'daemon', 'local', 'demo-game.mjs');
+
+const it = test.extend('game', async ({ panel }, { onCleanup }) => {
+  const owner = await panel.user();
+  const server = await panel.server(owner);
+  // The demo game, copied into the volume, as the server's startup.
+  await panel.db.updateTable('servers').set({ startup: 'node game.mjs' }).where('id', '=', server.id).execute();
+  await panel.reconfigure(server);
+  fs.copyFileSync(DEMO_GAME, path.join(panel.daemon.volumePath(server.uuid), 'game.mjs'));
+  onCleanup(() => panel.daemon.process.stopAll());
+  const headers = await panel.bearerHeaders(owner);
+  const post = (endpoint: 'command' | 'power', body: unknown, as = headers) =>
+    panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/${endpoint}`, headers: as, payload: body as object });
+  const history = () => panel.daemon.process.history(server.uuid, 150);
+  const events = async () => (await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute()).map((r) => r.event);
+  return { owner, server, headers, post, history, events };
+});
+
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('power and command', () => {
+  it('start, a command and its reply, stop: 204s, the console and the activity log show each', { timeout: 30_000 }, async ({ panel, game }) => {
+    const offline = await game.post('command', { command: 'say hi' });
+    expect(offline.statusCode).toBe(502);
+    expect(offline.json().errors[0]).toMatchObject({ code: 'HttpException', detail: 'Server must be online in order to send commands.' });
+
+    expect((await game.post('power', { signal: ' start ' })).statusCode).toBe(204);
+    expect(panel.daemon.process.state(game.server.uuid)).toBe('running');
+    await eventually(async () => (await game.history()).some((l) => l.includes('For help')));
+
+    expect((await game.post('command', { command: '   ' })).json().errors[0]).toMatchObject({ status: '422', source: { field: 'command' } });
+    expect((await game.post('command', { command: 'say hello' })).statusCode).toBe(204);
+    await eventually(async () => (await game.history()).some((l) => l.includes('[Server] hello')));
+
+    expect((await game.post('power', { signal: 'stop' })).statusCode).toBe(204);
+    expect(panel.daemon.process.state(game.server.uuid)).toBe('offline');
+    expect(await game.events()).toEqual(['server:power.start', 'server:console.command', 'server:power.stop']);
+    const command = await panel.db
+      .selectFrom('activity_logs')
+      .select('properties')
+      .where('event', '=', 'server:console.command')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(command.properties)).toEqual({ command: 'say hello' });
+  });
+
+  it('takes the permission of each signal; an unknown signal is 403 for a subuser and 422 for the owner', async ({ panel, game }) => {
+    const starter = await panel.user();
+    await panel.subuser(game.server, starter, ['control.start']);
+    const asStarter = await panel.bearerHeaders(starter);
+    for (const signal of ['stop', 'kill', 'restart', 'nonsense']) {
+      expect((await game.post('power', { signal }, asStarter)).statusCode, signal).toBe(403);
+    }
+    expect((await game.post('command', { command: 'say x' }, asStarter)).statusCode).toBe(403);
+    const unknown = await game.post('power', { signal: 'nonsense' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors[0]).toMatchObject({ detail: 'The selected signal is invalid.', source: { field: 'signal' } });
+    expect((await game.post('power', {})).statusCode).toBe(422);
+    // Kill of a server that is not running changes nothing and is no error (Wings).
+    expect((await game.post('power', { signal: 'kill' })).statusCode).toBe(204);
+    expect(await game.events()).toEqual(['server:power.kill']);
+
+    const stranger = await panel.user();
+    expect((await game.post('power', { signal: 'start' }, await panel.bearerHeaders(stranger))).statusCode).toBe(404);
+    await setServerStatus(panel.db, game.server.uuid, 'suspended', panel.clock.now());
+    expect((await game.post('power', { signal: 'start' })).statusCode).toBe(409);
+    expect(panel.daemon.process.state(game.server.uuid)).toBe('offline');
+  });
+});

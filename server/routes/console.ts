@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { consoleEndpoints, POWER_SIGNALS, powerSchema, type PowerSignal } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import type { NodeDaemon, ProcessCapability } from '../daemon/capabilities';
+import { DaemonError } from '../daemon/types';
+import { daemonCall } from '../http/daemon-errors';
+import { forbidden, parseWith } from '../http/errors';
+import { serverRoute } from '../http/routes';
+
+/*
+ * The console over HTTP (reference panel): a command for the server's console, and the power
+ * signals, each passed to the server's node. The live console itself is the node's websocket.
+ */
+
+/** Which permission each power signal takes (reference panel). */
+const SIGNAL_PERMISSION = { start: 'control.start', stop: 'control.stop', kill: 'control.stop', restart: 'control.restart' } as const;
+
+function processesOf(daemon: NodeDaemon): ProcessCapability {
+  if (!daemon.process) throw new DaemonError('unavailable', "This server's node cannot run servers.");
+  return daemon.process;
+}
+
+export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  await serverRoute(
+    app,
+    deps,
+    consoleEndpoints.command,
+  )(async ({ server, body, activity, daemon }) => {
+    await daemonCall(async () => processesOf(daemon).command(server.uuid, body.command));
+    await activity('server:console.command', { command: body.command });
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    consoleEndpoints.power,
+  )(async ({ server, body, access, activity, daemon }) => {
+    const known = (POWER_SIGNALS as readonly string[]).includes(body.signal);
+    // An unknown signal needs a permission nobody has: 403 for subusers, the 422 below for the rest.
+    if (known ? !access.can(SIGNAL_PERMISSION[body.signal as PowerSignal]) : !(access.isOwner || access.isAdmin)) {
+      throw forbidden();
+    }
+    const { signal } = parseWith(powerSchema, body);
+    await daemonCall(async () => processesOf(daemon).power(server.uuid, signal as PowerSignal));
+    await activity(`server:power.${signal as PowerSignal}`);
+  });
+}
