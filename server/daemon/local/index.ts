@@ -66,7 +66,9 @@ export class LocalDaemon implements NodeDaemon {
     this.socketTokens = new SocketTokenDenylist(options.now);
     this.sweepLeftovers = () => this.volumes.sweep(log, (server, work) => locks.write(server, work));
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
-    this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log);
+    this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log, (server, how) =>
+      this.process.halt(server, how),
+    );
     this.process = new LocalProcesses({
       // Console logs live in the data dir, never in a volume a tenant could rewrite.
       logDir: path.join(dataDir, 'logs'),

@@ -230,4 +230,36 @@ describe('LocalDaemon servers', () => {
     expect(daemon.socketTokenDenied(uuid, 'jti-b', at('2026-03-01T12:04:59Z'))).toBe(false);
     expect(daemon.socketTokenDenied('0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c23', 'jti-a', at('2026-03-01T12:04:59Z'))).toBe(false);
   });
+
+  it('stops a running server before a reinstall and kills it before a delete', { timeout: 30_000 }, async ({ daemon }) => {
+    const configuration = testConfiguration(SERVER);
+    configuration.settings.invocation = 'node game.mjs';
+    configuration.process_configuration.startup.done = ['For help'];
+    await daemon.servers.configure(configuration);
+    fs.copyFileSync(path.join(import.meta.dirname, 'demo-game.mjs'), path.join(daemon.volumePath(SERVER), 'game.mjs'));
+    const running = () =>
+      new Promise<void>((resolve) => {
+        const stop = daemon.process.subscribe(SERVER, (e) => {
+          if (e.type === 'status' && e.state === 'running') {
+            stop();
+            resolve();
+          }
+        });
+      });
+    let up = running();
+    await daemon.process.power(SERVER, 'start');
+    await up;
+    await daemon.servers.reinstall(SERVER);
+    expect(daemon.process.state(SERVER)).toBe('offline');
+    const history = await daemon.process.history(SERVER, 20);
+    expect(history).toContainEqual(expect.stringContaining('Goodbye')); // stopped with its stop command
+    expect(history.some((l) => l.includes('crashed'))).toBe(false);
+
+    up = running();
+    await daemon.process.power(SERVER, 'start');
+    await up;
+    await daemon.servers.delete(SERVER);
+    expect(daemon.process.state(SERVER)).toBe('offline');
+    expect(fs.existsSync(daemon.volumePath(SERVER))).toBe(false);
+  });
 });

@@ -141,6 +141,17 @@ export class LocalProcesses implements ProcessCapability, Pick<ConsoleCapability
     return () => proc.listeners.delete(listener);
   }
 
+  /**
+   * Ends the server's process outside the power lock, for whoever holds the server exclusively (a
+   * reinstall stops it, a delete kills it); nothing when it does not run.
+   */
+  async halt(server: string, how: 'stop' | 'kill'): Promise<void> {
+    const proc = this.servers.get(server);
+    if (!proc?.running) return;
+    if (how === 'kill') await this.kill(proc);
+    else await this.stop(server, proc);
+  }
+
   /** Stops every running server (panel shutdown): their stop commands, then kills past the timeout. */
   async stopAll(): Promise<void> {
     const running = [...this.servers.entries()].filter(([, proc]) => proc.running);

@@ -21,6 +21,8 @@ export class LocalServers implements ServerCapability {
     private readonly events: DaemonEvents,
     private readonly socketTokens: SocketTokenDenylist,
     private readonly log: DaemonLog,
+    /** Ends the server's process, if it runs: a reinstall stops it, a delete kills it (Wings). */
+    private readonly halt: (server: string, how: 'stop' | 'kill') => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async configure(configuration: ServerConfiguration): Promise<void> {
@@ -48,6 +50,7 @@ export class LocalServers implements ServerCapability {
     try {
       await guard(async () => {
         started = true;
+        if (reinstall) await this.halt(server, 'stop');
         await this.volumes.create(server);
         successful = true;
       });
@@ -60,6 +63,7 @@ export class LocalServers implements ServerCapability {
   async delete(server: string): Promise<void> {
     if (!isServerUuid(server)) return;
     await this.locks.exclusive(server, 'The server is being deleted.', async () => {
+      await this.halt(server, 'kill');
       await this.volumes.remove(server, this.log);
       this.configurations.forget(server);
       this.quotas.forget(server);
