@@ -179,6 +179,8 @@ export interface NodeDaemon {
   events: DaemonEventChannel;
   /** Servers' processes: power and console commands (a node that runs none has no such part yet). */
   process?: ProcessCapability;
+  /** What a server uses now (memory, CPU, disk, uptime). */
+  stats?: StatsCapability;
   /**
    * A node served by this very process mounts what Wings serves itself (signed transfers, and
    * later the console socket) on the panel's server, on the panel's origin. A remote node has none.

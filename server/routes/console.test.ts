@@ -22,9 +22,10 @@ const it = test.extend('game', async ({ panel }, { onCleanup }) => {
   const headers = await panel.bearerHeaders(owner);
   const post = (endpoint: 'command' | 'power', body: unknown, as = headers) =>
     panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/${endpoint}`, headers: as, payload: body as object });
+  const resources = (as = headers) => panel.app.inject({ method: 'GET', url: `/api/client/servers/${server.uuid}/resources`, headers: as });
   const history = () => panel.daemon.process.history(server.uuid, 150);
   const events = async () => (await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute()).map((r) => r.event);
-  return { owner, server, headers, post, history, events };
+  return { owner, server, headers, post, resources, history, events };
 });
 
 async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
@@ -45,12 +46,22 @@ describe('power and command', () => {
     expect(panel.daemon.process.state(game.server.uuid)).toBe('running');
     await eventually(async () => (await game.history()).some((l) => l.includes('For help')));
 
+    const busy = (await game.resources()).json();
+    expect(busy).toMatchObject({ object: 'stats', attributes: { current_state: 'running', is_suspended: false } });
+    expect(busy.attributes.resources.memory_bytes).toBeGreaterThan(10 * 1024 * 1024); // a Node program's resident memory
+    expect(busy.attributes.resources.uptime).toBeGreaterThan(0);
+    expect(busy.attributes.resources.disk_bytes).toBeGreaterThan(0);
+    expect(busy.attributes.resources.cpu_absolute).toBeGreaterThanOrEqual(0);
+
     expect((await game.post('command', { command: '   ' })).json().errors[0]).toMatchObject({ status: '422', source: { field: 'command' } });
     expect((await game.post('command', { command: 'say hello' })).statusCode).toBe(204);
     await eventually(async () => (await game.history()).some((l) => l.includes('[Server] hello')));
 
     expect((await game.post('power', { signal: 'stop' })).statusCode).toBe(204);
     expect(panel.daemon.process.state(game.server.uuid)).toBe('offline');
+    const idle = (await game.resources()).json().attributes;
+    expect(idle.current_state).toBe('offline');
+    expect(idle.resources).toMatchObject({ memory_bytes: 0, cpu_absolute: 0, uptime: 0, network_rx_bytes: 0, network_tx_bytes: 0 });
     expect(await game.events()).toEqual(['server:power.start', 'server:console.command', 'server:power.stop']);
     const command = await panel.db
       .selectFrom('activity_logs')
@@ -68,6 +79,10 @@ describe('power and command', () => {
       expect((await game.post('power', { signal }, asStarter)).statusCode, signal).toBe(403);
     }
     expect((await game.post('command', { command: 'say x' }, asStarter)).statusCode).toBe(403);
+    // Any member reads what the server uses.
+    const resources = await game.resources(asStarter);
+    expect(resources.statusCode).toBe(200);
+    expect(resources.json().attributes.current_state).toBe('offline');
     const unknown = await game.post('power', { signal: 'nonsense' });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().errors[0]).toMatchObject({ detail: 'The selected signal is invalid.', source: { field: 'signal' } });
@@ -80,6 +95,7 @@ describe('power and command', () => {
     expect((await game.post('power', { signal: 'start' }, await panel.bearerHeaders(stranger))).statusCode).toBe(404);
     await setServerStatus(panel.db, game.server.uuid, 'suspended', panel.clock.now());
     expect((await game.post('power', { signal: 'start' })).statusCode).toBe(409);
+    expect((await game.resources()).statusCode).toBe(409);
     expect(panel.daemon.process.state(game.server.uuid)).toBe('offline');
   });
 });

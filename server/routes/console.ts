@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { consoleEndpoints, POWER_SIGNALS, powerSchema, type PowerSignal } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import type { NodeDaemon, ProcessCapability } from '../daemon/capabilities';
+import type { NodeDaemon, ProcessCapability, StatsCapability } from '../daemon/capabilities';
 import { DaemonError } from '../daemon/types';
 import { daemonCall } from '../http/daemon-errors';
 import { forbidden, parseWith } from '../http/errors';
@@ -15,8 +15,10 @@ import { serverRoute } from '../http/routes';
 /** Which permission each power signal takes (reference panel). */
 const SIGNAL_PERMISSION = { start: 'control.start', stop: 'control.stop', kill: 'control.stop', restart: 'control.restart' } as const;
 
+const CANNOT_RUN = "This server's node cannot run servers.";
+
 function processesOf(daemon: NodeDaemon): ProcessCapability {
-  if (!daemon.process) throw new DaemonError('unavailable', "This server's node cannot run servers.");
+  if (!daemon.process) throw new DaemonError('unavailable', CANNOT_RUN);
   return daemon.process;
 }
 
@@ -44,4 +46,32 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
     await daemonCall(async () => processesOf(daemon).power(server.uuid, signal as PowerSignal));
     await activity(`server:power.${signal as PowerSignal}`);
   });
+
+  await serverRoute(
+    app,
+    deps,
+    consoleEndpoints.resources,
+  )(async ({ server, daemon }) => {
+    const stats = await daemonCall(async () => statsOf(daemon).resources(server.uuid));
+    return {
+      object: 'stats' as const,
+      attributes: {
+        current_state: stats.state,
+        is_suspended: server.status === 'suspended',
+        resources: {
+          memory_bytes: stats.memory_bytes,
+          cpu_absolute: stats.cpu_absolute,
+          disk_bytes: stats.disk_bytes,
+          network_rx_bytes: stats.network.rx_bytes,
+          network_tx_bytes: stats.network.tx_bytes,
+          uptime: stats.uptime,
+        },
+      },
+    };
+  });
+}
+
+function statsOf(daemon: NodeDaemon): StatsCapability {
+  if (!daemon.stats) throw new DaemonError('unavailable', CANNOT_RUN);
+  return daemon.stats;
 }

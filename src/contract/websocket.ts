@@ -97,6 +97,24 @@ export const SOCKET_EVENTS = {
 export const socketMessageSchema = z.object({ event: z.string(), args: z.optional(z.array(z.string())) });
 export type SocketMessage = z.infer<typeof socketMessageSchema>;
 
+/** GET resources: what the server uses now (reference panel's `stats` object). */
+export const serverStatsSchema = z.object({
+  object: z.literal('stats'),
+  attributes: z.object({
+    current_state: z.enum(PROCESS_STATES),
+    is_suspended: z.boolean(),
+    resources: z.object({
+      memory_bytes: z.number(),
+      cpu_absolute: z.number(),
+      disk_bytes: z.number(),
+      network_rx_bytes: z.number(),
+      network_tx_bytes: z.number(),
+      uptime: z.number(),
+    }),
+  }),
+});
+export type ServerStats = z.infer<typeof serverStatsSchema>;
+
 /** The body power takes on the wire: any signal, so a subuser's unknown one is refused as a permission (403). */
 const powerRequestSchema = z.object({
   signal: text('The signal field is required.').check(z.trim(), z.minLength(1, 'The signal field is required.')),
@@ -113,6 +131,8 @@ export const consoleEndpoints = {
   }),
   /** The permission depends on the signal (start, stop and kill, restart): checked in the handler. */
   power: endpoint({ method: 'POST', path: '/api/client/servers/:server/power', body: powerRequestSchema, response: 'empty', permission: 'request' }),
+  /** Any member may read it. */
+  resources: endpoint({ method: 'GET', path: '/api/client/servers/:server/resources', response: serverStatsSchema, permission: null }),
 };
 
 export const websocketEndpoints = {

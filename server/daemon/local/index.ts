@@ -6,7 +6,7 @@ import { consoleLog, DaemonEvents, type DaemonLog } from './events';
 import { LocalFiles } from './files';
 import { ServerLocks } from './locks';
 import { LocalProcesses } from './processes';
-import { DiskQuotas } from './quota';
+import { DiskQuotas, measureUsage } from './quota';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
 import { SocketTokenDenylist } from './socket-tokens';
@@ -42,6 +42,7 @@ export class LocalDaemon implements NodeDaemon {
   readonly files: LocalFiles;
   readonly servers: LocalServers;
   readonly process: LocalProcesses;
+  readonly stats: LocalProcesses;
   readonly events: DaemonEvents;
   private readonly volumes: Volumes;
   private readonly socketTokens: SocketTokenDenylist;
@@ -77,7 +78,9 @@ export class LocalDaemon implements NodeDaemon {
       exclusive: (server, fn) => locks.power(server, fn),
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log,
+      diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
     });
+    this.stats = this.process;
   }
 
   /** The signed transfer endpoints, on the panel's own server (this node has no listener of its own). */

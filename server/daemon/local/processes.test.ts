@@ -192,6 +192,30 @@ describe('a server process', () => {
     expect(replayed).toContain('line 1999');
   });
 
+  it('measures the memory and CPU of what runs in the sandbox, one core being 100', { timeout: 30_000 }, async ({ setup: s }) => {
+    fs.writeFileSync(
+      path.join(s.volume, 'busy.mjs'),
+      'const keep = Buffer.alloc(64 * 1024 * 1024, 1); console.log("busy", keep.length); for (;;) {}',
+    );
+    s.configure((c) => {
+      c.settings.invocation = 'node busy.mjs';
+      c.process_configuration.startup.done = ['busy'];
+    });
+    await s.processes.power(SERVER, 'start');
+    await s.untilState('running');
+    await s.processes.resources(SERVER);
+    await new Promise((r) => setTimeout(r, 1000));
+    const stats = await s.processes.resources(SERVER);
+    expect(stats.state).toBe('running');
+    expect(stats.memory_bytes).toBeGreaterThan(64 * 1024 * 1024);
+    expect(stats.memory_limit_bytes).toBe(1024 * 1024 * 1024);
+    expect(stats.cpu_absolute).toBeGreaterThan(20); // a busy loop keeps one core busy (less on a loaded machine)
+    expect(stats.cpu_absolute).toBeLessThan(150);
+    expect(stats.uptime).toBeGreaterThanOrEqual(1000);
+    await s.processes.power(SERVER, 'kill');
+    expect(await s.processes.resources(SERVER)).toMatchObject({ state: 'offline', memory_bytes: 0, cpu_absolute: 0, uptime: 0 });
+  });
+
   it('never starts without the sandbox, and says what to install', async ({ setup: s }) => {
     const unsandboxed = s.make({ bwrap: null });
     expect(await outcome(unsandboxed.power(SERVER, 'start'))).toBe('unavailable');

@@ -2,8 +2,8 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { ProcessState } from '../../../src/contract';
-import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, ServerConfiguration } from '../capabilities';
+import type { ProcessState, SocketStats } from '../../../src/contract';
+import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, ServerConfiguration, StatsCapability } from '../capabilities';
 import { DaemonError } from '../types';
 import type { DaemonLog } from './events';
 import { CONTAINER_HOME, MISSING_BWRAP, spawnSandboxed } from './sandbox';
@@ -39,7 +39,14 @@ export interface ProcessOptions {
   historyLines?: number;
   /** A crash after running this long is restarted once (Wings: a minute). */
   crashRestartAfterMs?: number;
+  /** What the server's volume holds on disk (the quota's figure). */
+  diskBytes?: (server: string) => Promise<number>;
 }
+
+/** How long a disk figure is shown before the volume is measured again. */
+const DISK_FIGURE_MS = 10_000;
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux architecture Node runs on). */
+const TICKS_PER_SECOND = 100;
 
 /** Longest console line kept; a program printing without newlines cannot grow memory past it. */
 const MAX_LINE = 8192;
@@ -55,6 +62,9 @@ interface Running {
 
 class ServerProcess {
   state: ProcessState = 'offline';
+  /** The last CPU sample (ticks of every process in the sandbox, and when), for the next figure. */
+  cpuSample: { ticks: number; at: number } | null = null;
+  disk: { bytes: number; at: number } | null = null;
   running: Running | null = null;
   readonly history: string[] = [];
   readonly listeners = new Set<(event: ConsoleEvent) => void>();
@@ -90,7 +100,7 @@ export function processEnvironment(configuration: ServerConfiguration): Record<s
   };
 }
 
-export class LocalProcesses implements ProcessCapability, Pick<ConsoleCapability, 'history' | 'subscribe'> {
+export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<ConsoleCapability, 'history' | 'subscribe'> {
   private readonly servers = new Map<string, ServerProcess>();
   private readonly now: () => number;
   private readonly stopTimeoutMs: number;
@@ -139,6 +149,39 @@ export class LocalProcesses implements ProcessCapability, Pick<ConsoleCapability
     const proc = this.of(server);
     proc.listeners.add(listener);
     return () => proc.listeners.delete(listener);
+  }
+
+  /** What the server uses now: memory and CPU of every process in its sandbox, its disk, its uptime. */
+  async resources(server: string): Promise<SocketStats> {
+    const proc = this.of(server);
+    const configuration = await this.options.configuration(server);
+    const now = this.now();
+    let memory = 0;
+    let cpu = 0;
+    const running = proc.running;
+    if (running?.child.pid !== undefined) {
+      const pids = [running.child.pid, ...descendants(running.child.pid)];
+      const ticks = pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+      memory = pids.reduce((sum, pid) => sum + residentBytes(pid), 0);
+      // Since the last sample, or since the start for the first one; 100 is one core.
+      const since = proc.cpuSample ?? { ticks: 0, at: running.startedAt };
+      const seconds = (now - since.at) / 1000;
+      if (seconds > 0) cpu = Math.max(0, ((ticks - since.ticks) / TICKS_PER_SECOND / seconds) * 100);
+      proc.cpuSample = { ticks, at: now };
+    } else proc.cpuSample = null;
+    if (this.options.diskBytes && (!proc.disk || now - proc.disk.at >= DISK_FIGURE_MS)) {
+      proc.disk = { bytes: await this.options.diskBytes(server).catch(() => proc.disk?.bytes ?? 0), at: now };
+    }
+    return {
+      memory_bytes: memory,
+      memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * 1024 * 1024,
+      cpu_absolute: Math.round(cpu * 1000) / 1000,
+      // The sandbox shares the host's network: what one server sends is not told apart.
+      network: { rx_bytes: 0, tx_bytes: 0 },
+      uptime: running ? now - running.startedAt : 0,
+      state: proc.state,
+      disk_bytes: proc.disk?.bytes ?? 0,
+    };
   }
 
   /**
@@ -307,30 +350,54 @@ export class LocalProcesses implements ProcessCapability, Pick<ConsoleCapability
   }
 }
 
+/** Every process below `pid` (through /proc's children lists), deepest last. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+      children = children.concat(
+        list
+          .split(' ')
+          .filter((s) => s !== '')
+          .map(Number),
+      );
+    }
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+/** User and system CPU time of a process, in clock ticks (0 when it is gone). */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process in bytes (0 when it is gone). */
+function residentBytes(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Sends `signal` to the program inside the sandbox: every process below bwrap that is not bwrap
  * itself (bwrap would die of it and take the program with it before it could shut down cleanly).
  */
 function signalTree(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  const below = (pid: number): number[] => {
-    let children: number[] = [];
-    try {
-      for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-        children = children.concat(
-          fs
-            .readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
-            .split(' ')
-            .filter((s) => s !== '')
-            .map(Number),
-        );
-      }
-    } catch {
-      return [];
-    }
-    return children.flatMap((c) => [c, ...below(c)]);
-  };
   if (child.pid === undefined) return;
-  for (const pid of below(child.pid)) {
+  for (const pid of descendants(child.pid)) {
     let comm: string;
     try {
       comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
