@@ -93,12 +93,15 @@ describe('a request refused before its body was read', () => {
     expect(f.exists('big.txt')).toBe(false);
   });
 
-  it('closes cleanly the connection of an upload over the upload size cap, and frees the lock', async ({ makeFiles }) => {
-    const f = await makeFiles({ maxUploadBytes: 256 * KiB });
+  /**
+   * Sends `sent` bytes of a 4 MiB upload and expects its refusal with `status`, a clean close after
+   * the client sends a little more, and the server's lock free: the next write answers at once.
+   */
+  async function expectRefusedUpload(f: FileFixture, status: number, sent: number): Promise<void> {
     const conn = await RawConnection.open(await listen(f.panel.app));
-    const rest = await startUpload(conn, await f.uploadPath(), 4096 * KiB, 1024 * KiB);
+    const rest = await startUpload(conn, await f.uploadPath(), 4096 * KiB, sent);
     const refused = await conn.response();
-    expect(refused.status, refused.body).toBe(413);
+    expect(refused.status, refused.body).toBe(status);
     expect(refused.headers.connection).toBe('close');
     await conn.write(rest.subarray(0, 256 * KiB)).catch(() => undefined);
     expect(await conn.end()).toBe('end');
@@ -106,20 +109,14 @@ describe('a request refused before its body was read', () => {
     const folder = await f.call('POST', 'create-folder', { body: { root: '/', name: 'next' } });
     expect(folder.statusCode).toBe(204);
     expect(f.exists('big.bin')).toBe(false);
+  }
+
+  it('closes cleanly the connection of an upload over the upload size cap, and frees the lock', async ({ makeFiles }) => {
+    await expectRefusedUpload(await makeFiles({ maxUploadBytes: 256 * KiB }), 413, 1024 * KiB);
   });
 
   it('closes cleanly the connection of an upload refused at the disk limit, and frees the lock', async ({ files: f }) => {
     await setDiskMiB(f, 1);
-    const conn = await RawConnection.open(await listen(f.panel.app));
-    const rest = await startUpload(conn, await f.uploadPath(), 4096 * KiB, 1536 * KiB);
-    const refused = await conn.response();
-    expect(refused.status, refused.body).toBe(400);
-    expect(refused.headers.connection).toBe('close');
-    await conn.write(rest.subarray(0, 256 * KiB)).catch(() => undefined);
-    expect(await conn.end()).toBe('end');
-    await expectNoConnections(f.panel.app);
-    // The lock is free: the next write answers at once.
-    const folder = await f.call('POST', 'create-folder', { body: { root: '/', name: 'next' } });
-    expect(folder.statusCode).toBe(204);
+    await expectRefusedUpload(f, 400, 1536 * KiB);
   });
 });

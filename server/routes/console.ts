@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { consoleEndpoints, POWER_SIGNALS, powerSchema, type PowerSignal } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import type { NodeDaemon, ProcessCapability, StatsCapability } from '../daemon/capabilities';
 import { DaemonError } from '../daemon/types';
 import { daemonCall } from '../http/daemon-errors';
 import { forbidden, parseWith } from '../http/errors';
@@ -15,11 +14,10 @@ import { serverRoute } from '../http/routes';
 /** Which permission each power signal takes (reference panel). */
 const SIGNAL_PERMISSION = { start: 'control.start', stop: 'control.stop', kill: 'control.stop', restart: 'control.restart' } as const;
 
-const CANNOT_RUN = "This server's node cannot run servers.";
-
-function processesOf(daemon: NodeDaemon): ProcessCapability {
-  if (!daemon.process) throw new DaemonError('unavailable', CANNOT_RUN);
-  return daemon.process;
+/** A part of the node that only nodes running servers have (`process`, `stats`). */
+function running<T>(part: T | undefined): T {
+  if (!part) throw new DaemonError('unavailable', "This server's node cannot run servers.");
+  return part;
 }
 
 export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -28,7 +26,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
     deps,
     consoleEndpoints.command,
   )(async ({ server, body, activity, daemon }) => {
-    await daemonCall(async () => processesOf(daemon).command(server.uuid, body.command));
+    await daemonCall(async () => running(daemon.process).command(server.uuid, body.command));
     await activity('server:console.command', { command: body.command });
   });
 
@@ -43,7 +41,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
       throw forbidden();
     }
     const { signal } = parseWith(powerSchema, body);
-    await daemonCall(async () => processesOf(daemon).power(server.uuid, signal as PowerSignal));
+    await daemonCall(async () => running(daemon.process).power(server.uuid, signal as PowerSignal));
     await activity(`server:power.${signal as PowerSignal}`);
   });
 
@@ -52,7 +50,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
     deps,
     consoleEndpoints.resources,
   )(async ({ server, daemon }) => {
-    const stats = await daemonCall(async () => statsOf(daemon).resources(server.uuid));
+    const stats = await daemonCall(async () => running(daemon.stats).resources(server.uuid));
     return {
       object: 'stats' as const,
       attributes: {
@@ -69,9 +67,4 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
       },
     };
   });
-}
-
-function statsOf(daemon: NodeDaemon): StatsCapability {
-  if (!daemon.stats) throw new DaemonError('unavailable', CANNOT_RUN);
-  return daemon.stats;
 }

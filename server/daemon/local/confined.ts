@@ -150,6 +150,22 @@ export class Volume {
     }
   }
 
+  /**
+   * Runs `fn` in each of the named child directories of `dir` in turn, closing each after; one
+   * swapped for a link or removed meanwhile is skipped (walks of a whole tree).
+   */
+  async inEachChildDir(dir: Dir, names: Buffer[], fn: (sub: Dir) => Promise<void>): Promise<void> {
+    for (const name of names) {
+      const sub = await this.openChildDir(dir, name).catch(() => null);
+      if (!sub) continue;
+      try {
+        await fn(sub);
+      } finally {
+        await sub.close();
+      }
+    }
+  }
+
   /** Opens a child directory of an open directory (no links); a raw name is for names that are not UTF-8. */
   async openChildDir(dir: Dir, name: string | Buffer): Promise<Dir> {
     const handle = await fs.open(typeof name === 'string' ? dir.at(name) : dir.atRaw(name), DIR_FLAGS);

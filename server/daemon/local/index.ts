@@ -75,7 +75,7 @@ export class LocalDaemon implements NodeDaemon {
       logDir: path.join(dataDir, 'logs'),
       configuration: (server) => configurations.get(server),
       volumePath: (server) => this.volumes.path(server),
-      exclusive: (server, fn) => locks.power(server, fn),
+      powerLock: (server, fn) => locks.power(server, fn),
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,

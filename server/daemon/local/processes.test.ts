@@ -37,7 +37,7 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
       logDir: path.join(tempDir, 'logs'),
       configuration: () => Promise.resolve(configuration),
       volumePath: () => volume,
-      exclusive: (server, fn) => locks.power(server, fn),
+      powerLock: (server, fn) => locks.power(server, fn),
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log: () => undefined,
       now: options.now,

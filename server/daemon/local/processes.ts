@@ -27,8 +27,8 @@ export interface ProcessOptions {
   configuration: (server: string) => Promise<ServerConfiguration>;
   /** The server's volume on the host. */
   volumePath: (server: string) => string;
-  /** Power actions run one at a time per server, and never during a restore or reinstall. */
-  exclusive: <T>(server: string, fn: () => Promise<T>) => Promise<T>;
+  /** The server's power lock: power actions run one at a time, never during a restore or reinstall. */
+  powerLock: <T>(server: string, fn: () => Promise<T>) => Promise<T>;
   /** The sandbox program; null when missing (nothing starts then). */
   bwrap: string | null;
   log: DaemonLog;
@@ -119,7 +119,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   }
 
   async power(server: string, action: PowerAction): Promise<void> {
-    await this.options.exclusive(server, async () => {
+    await this.options.powerLock(server, async () => {
       const proc = this.of(server);
       if (action === 'start') await this.start(server, proc);
       else if (action === 'stop') await this.stop(server, proc);

@@ -79,15 +79,7 @@ export async function measureUsage(vol: Volume): Promise<Usage> {
       entries += 1;
     });
     if (subdirs.length > 0 && depth >= MAX_DEPTH) throw new DaemonError('bad_request', 'The directory tree is too deeply nested.');
-    for (const name of subdirs) {
-      const sub = await vol.openChildDir(dir, name).catch(() => null); // swapped for a link or removed meanwhile
-      if (!sub) continue;
-      try {
-        await walk(sub, depth + 1);
-      } finally {
-        await sub.close();
-      }
-    }
+    await vol.inEachChildDir(dir, subdirs, (sub) => walk(sub, depth + 1));
   };
   await vol.withDir([], async (root) => {
     total += allocated(await root.handle.stat());

@@ -28,7 +28,7 @@ function tree(dir: string, prefix = ''): string[] {
 }
 
 describe('temporary files', () => {
-  it('are out of reach of every client path, at any depth, as source or target', async ({ daemon }) => {
+  it('are out of reach of every client path, at every depth, as source or target', async ({ daemon }) => {
     const vol = daemon.volumePath(SERVER);
     fs.writeFileSync(path.join(vol, '.aerie-0123456789abcdef.part'), 'half a save');
     fs.mkdirSync(path.join(vol, 'sub', '.aerie-extract-00'), { recursive: true });
@@ -119,7 +119,7 @@ describe('temporary files', () => {
     expect(tree(daemon.volumePath(SERVER))).toEqual(['after.txt']);
   });
 
-  it('left by a crash are swept when the serving daemon starts, at any depth, by their exact names only, links never followed', async ({
+  it('left by a crash are swept when the serving daemon starts, at every depth, by their exact names only, links never followed', async ({
     daemon,
     tempDir,
   }) => {

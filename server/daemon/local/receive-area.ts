@@ -90,15 +90,7 @@ export async function sweepTemporaries(vol: Volume): Promise<void> {
     });
     for (const name of leftovers) await vol.removeAt(dir, name);
     if (depth >= MAX_DEPTH) return;
-    for (const name of subdirs) {
-      const sub = await vol.openChildDir(dir, name).catch(() => null); // swapped for a link or removed meanwhile
-      if (!sub) continue;
-      try {
-        await walk(sub, depth + 1);
-      } finally {
-        await sub.close();
-      }
-    }
+    await vol.inEachChildDir(dir, subdirs, (sub) => walk(sub, depth + 1));
   };
   await vol.withDir([], (root) => walk(root, 0));
 }
