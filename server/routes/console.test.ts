@@ -91,6 +91,10 @@ describe('power and command', () => {
     expect((await game.post('power', { signal: 'kill' })).statusCode).toBe(204);
     expect(await game.events()).toEqual(['server:power.kill']);
 
+    // A signed-in browser without the CSRF header starts nothing.
+    const { 'x-xsrf-token': _csrf, ...noCsrf } = await panel.sessionHeaders(game.owner);
+    expect((await game.post('power', { signal: 'start' }, noCsrf)).statusCode).toBe(419);
+    expect(panel.daemon.process.state(game.server.uuid)).toBe('offline');
     const stranger = await panel.user();
     expect((await game.post('power', { signal: 'start' }, await panel.bearerHeaders(stranger))).statusCode).toBe(404);
     await setServerStatus(panel.db, game.server.uuid, 'suspended', panel.clock.now());
