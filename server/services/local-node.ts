@@ -9,12 +9,16 @@ import { serverConfiguration } from './server-configuration';
  * database for the configuration of a server it was not told about (one the admin CLI created in
  * another process, say), and checks transfer tokens with its node's key.
  */
-export function localDaemon(db: Db, options: { dataDir: string; clock: Clock; maxUploadBytes: number; maxEntriesPerServer?: number }): LocalDaemon {
+export function localDaemon(
+  db: Db,
+  options: { dataDir: string; clock: Clock; maxUploadBytes: number; maxEntriesPerServer?: number; pidsLimit?: number },
+): LocalDaemon {
   return new LocalDaemon(options.dataDir, {
     configurationSource: (uuid) => serverConfiguration(db, uuid),
     now: () => options.clock.now(),
     key: () => nodes.localKey(db),
     maxUploadBytes: options.maxUploadBytes,
     maxEntriesPerServer: options.maxEntriesPerServer,
+    pidsLimit: options.pidsLimit,
   });
 }

@@ -77,6 +77,10 @@ const COMMANDS = {
   stop: () => stop(0),
 };
 
+// Before the "Done" line: a stop signal right after it must find its handler.
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
 log('info', `Starting demo game server version 1.0 (${process.version})`);
 log('info', 'Loading properties');
 log('info', `Default game type: SURVIVAL`);
@@ -95,6 +99,3 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (command) command(rest.join(' '));
   else log('info', `Unknown command "${name}". Type "help" for help.`);
 });
-
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));

@@ -31,6 +31,8 @@ export interface LocalDaemonOptions {
   maxEntriesPerServer?: number;
   /** The sandbox program servers run in; found on PATH by default (null: none, so nothing starts). */
   bwrap?: string | null;
+  /** Processes (and threads) one server may run at once, where cgroups allow it; 0 = none (512 by default, as Wings). */
+  pidsLimit?: number;
 }
 
 /**
@@ -79,6 +81,7 @@ export class LocalDaemon implements NodeDaemon {
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
+      pidsLimit: options.pidsLimit,
     });
     this.stats = this.process;
   }
