@@ -103,16 +103,20 @@ export async function ensureDefaultNode(db: Db): Promise<NodeRow> {
  * the demo game has a Paper egg of its own) and returns the default one's id, the demo game's.
  */
 export async function ensureDefaultEgg(db: Db): Promise<number> {
-  await writeTransaction(db, async (trx) => {
+  const existing = (trx: Db, egg: BuiltInEgg) => eggs.findByUuid(trx, egg.uuid).then((found) => found ?? eggs.findByIdOrName(trx, egg.name));
+  const demo = await existing(db, DEMO_EGG);
+  // Read first: creating servers in bulk checks this every time.
+  if (demo && (await existing(db, PAPER_EGG))) return demo.id;
+  return writeTransaction(db, async (trx) => {
     for (const egg of BUILT_IN_EGGS) {
-      if ((await eggs.findByUuid(trx, egg.uuid)) ?? (await eggs.findByIdOrName(trx, egg.name))) continue;
+      if (await existing(trx, egg)) continue;
       const { files: _files, ...row } = egg;
       await eggs.insert(trx, { ...row, variables: egg.variables.map((v) => ({ ...v, user_viewable: 1, user_editable: 1 })) });
     }
+    const created = await existing(trx, DEMO_EGG);
+    if (!created) throw new Error('The demo game egg is missing.');
+    return created.id;
   });
-  const demo = (await eggs.findByUuid(db, DEMO_EGG.uuid)) ?? (await eggs.findByIdOrName(db, DEMO_EGG.name));
-  if (!demo) throw new Error('The demo game egg is missing.');
-  return demo.id;
 }
 
 /** An egg by id or name (the built-in ones are created first), or undefined. */

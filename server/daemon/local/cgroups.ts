@@ -58,16 +58,43 @@ function usable(dir: string): boolean {
   }
 }
 
+/** Removes the empty groups a daemon that is gone left behind (it was killed before it could). */
+function sweep(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    const pid = /^aerie-(\d+)-/.exec(name)?.[1];
+    if (!pid || alive(Number(pid))) continue;
+    try {
+      fs.rmdirSync(path.join(dir, name));
+    } catch {
+      // still holds a process, or another daemon swept it first
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 let detected: Partial<Record<Controller, string | null>> = {};
 
 /** The daemon's group of `controller` when servers can be limited with it, else null (found out once). */
 export function cgroupRoot(controller: Controller): string | null {
   if (detected[controller] === undefined) {
     const dir = ownGroup(controller);
-    detected = { ...detected, [controller]: dir && usable(dir) ? dir : null };
+    const root = dir && usable(dir) ? dir : null;
+    if (root) sweep(root);
+    detected = { ...detected, [controller]: root };
   }
   return detected[controller] ?? null;
 }
+
+/** Numbers each start's groups: a start never reuses the groups of one still being removed. */
+let starts = 0;
 
 /** One server's groups while its process runs. */
 export class ServerCgroups {
@@ -80,6 +107,7 @@ export class ServerCgroups {
    */
   static create(server: string, limits: { memoryBytes: number; pids: number }): ServerCgroups {
     const dirs: Partial<Record<Controller, string>> = {};
+    starts += 1;
     const wanted: [Controller, string, number][] = [
       ['memory', 'memory.limit_in_bytes', limits.memoryBytes],
       ['pids', 'pids.max', limits.pids],
@@ -87,9 +115,9 @@ export class ServerCgroups {
     for (const [controller, file, value] of wanted) {
       const root = value > 0 ? cgroupRoot(controller) : null;
       if (!root) continue;
-      const dir = path.join(root, `aerie-${process.pid}-${server}`);
+      const dir = path.join(root, `aerie-${process.pid}-${server}-${starts}`);
       try {
-        fs.mkdirSync(dir, { recursive: true });
+        fs.mkdirSync(dir);
         fs.writeFileSync(path.join(dir, file), String(value));
         dirs[controller] = dir;
       } catch {
@@ -109,9 +137,8 @@ export class ServerCgroups {
     if (!this.dirs.memory) return false;
     try {
       const control = fs.readFileSync(path.join(this.dirs.memory, 'memory.oom_control'), 'utf8');
-      const kills = /^oom_kill (\d+)$/m.exec(control);
-      if (kills) return Number(kills[1]) > 0;
-      return Number(fs.readFileSync(path.join(this.dirs.memory, 'memory.failcnt'), 'utf8')) > 0;
+      // Kernels before 4.13 do not count kills: such a stop looks like a crash there.
+      return Number(/^oom_kill (\d+)$/m.exec(control)?.[1] ?? 0) > 0;
     } catch {
       return false;
     }
