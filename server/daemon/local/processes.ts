@@ -328,6 +328,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       memoryLimit,
     };
     proc.running = running;
+    proc.cpuSample = null; // the last run's figures say nothing of this one
     this.syncTicker(server, proc);
     const onLine = (line: string) => {
       this.output(server, proc, line);
