@@ -18,7 +18,9 @@ if (!process.env.E2E_DATA_DIR) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   process.env.E2E_DATA_DIR = dir;
-  process.env.E2E_CLI_BUNDLE = `${dir}-cli.mjs`;
+  // Two folders below the repository, as the CLI's own modules are: it finds the repository's
+  // files (the demo game, the SPA build) from where it sits.
+  process.env.E2E_CLI_BUNDLE = path.join(`${dir}-cli`, 'cli.mjs');
 }
 const DATA_DIR = process.env.E2E_DATA_DIR;
 

@@ -1,4 +1,5 @@
 import { benchApi } from './api';
+import { benchConsole } from './console';
 import { benchFiles } from './files';
 import { benchPages } from './pages';
 
@@ -11,6 +12,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   api: { what: 'server list, filter[*] search and activity page latency (1,000 servers, 10,000 entries)', run: benchApi },
   pages: { what: 'JS and CSS each page loads in Chromium, against its budget', run: benchPages },
   files: { what: 'files/list of 10,000 entries against bare listings; files/compress against tar -czf', run: benchFiles },
+  console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -13,6 +13,7 @@ export default function globalSetup(): void {
   const out = process.env.E2E_CLI_BUNDLE;
   if (!out) return;
   fs.rmSync(out, { force: true });
+  fs.mkdirSync(path.dirname(out), { recursive: true });
   const result = spawnSync(
     path.join(ROOT, 'node_modules', '.bin', 'esbuild'),
     [

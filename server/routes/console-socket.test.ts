@@ -217,31 +217,38 @@ describe('the console socket: tokens that lapse', () => {
 });
 
 describe('the console socket: the server through it', () => {
-  it('start, the log, a command and its reply, stats, stop; each action in the activity log', { timeout: 30_000 }, async ({ panel, socket }) => {
-    const client = await socket.connect();
-    client.send('set state', 'start');
-    await client.next('status', (f) => f.args?.[0] === 'starting');
-    await client.next('console output', (f) => f.args?.[0]?.includes('For help, type "help"') ?? false);
-    await client.next('status', (f) => f.args?.[0] === 'running');
-    client.send('send command', 'say hello');
-    await client.next('console output', (f) => f.args?.[0]?.includes('[Server] hello') ?? false);
-    client.send('send stats');
-    const stats = JSON.parse((await client.next('stats', (f) => JSON.parse(f.args?.[0] ?? '{}').state === 'running')).args?.[0] ?? '');
-    expect(stats.memory_bytes).toBeGreaterThan(10 * 1024 * 1024);
+  it(
+    'start, the log, a command and its reply, stats every second, stop; each action in the activity log',
+    { timeout: 30_000 },
+    async ({ panel, socket }) => {
+      const client = await socket.connect();
+      client.send('set state', 'start');
+      await client.next('status', (f) => f.args?.[0] === 'starting');
+      await client.next('console output', (f) => f.args?.[0]?.includes('For help, type "help"') ?? false);
+      await client.next('status', (f) => f.args?.[0] === 'running');
+      client.send('send command', 'say hello');
+      await client.next('console output', (f) => f.args?.[0]?.includes('[Server] hello') ?? false);
+      // Pushed every second while it runs, unasked.
+      const stats = JSON.parse((await client.next('stats', (f) => JSON.parse(f.args?.[0] ?? '{}').state === 'running')).args?.[0] ?? '');
+      expect(stats.memory_bytes).toBeGreaterThan(10 * 1024 * 1024);
+      await client.next('stats', (f) => JSON.parse(f.args?.[0] ?? '{}').state === 'running', 2500);
+      // What the node itself says comes as daemon messages, apart from the program's output.
+      expect(client.events()).toContain('daemon message');
 
-    // A second viewer asks for the logs: the history, oldest first.
-    const late = await socket.connect();
-    late.send('send logs');
-    await late.next('console output', (f) => f.args?.[0]?.includes('[Server] hello') ?? false);
+      // A second viewer asks for the logs: the history, oldest first.
+      const late = await socket.connect();
+      late.send('send logs');
+      await late.next('console output', (f) => f.args?.[0]?.includes('[Server] hello') ?? false);
 
-    client.send('set state', 'stop');
-    await client.next('status', (f) => f.args?.[0] === 'offline');
-    expect(state(panel, socket.server.uuid)).toBe('offline');
-    const rows = await panel.db.selectFrom('activity_logs').select(['event', 'properties', 'ip']).orderBy('id').execute();
-    expect(rows.map((r) => r.event)).toEqual(['server:power.start', 'server:console.command', 'server:power.stop']);
-    expect(JSON.parse(rows[1]?.properties ?? '')).toEqual({ command: 'say hello' });
-    expect(rows[0]?.ip).toBe('127.0.0.1');
-  });
+      client.send('set state', 'stop');
+      await client.next('status', (f) => f.args?.[0] === 'offline');
+      expect(state(panel, socket.server.uuid)).toBe('offline');
+      const rows = await panel.db.selectFrom('activity_logs').select(['event', 'properties', 'ip']).orderBy('id').execute();
+      expect(rows.map((r) => r.event)).toEqual(['server:power.start', 'server:console.command', 'server:power.stop']);
+      expect(JSON.parse(rows[1]?.properties ?? '')).toEqual({ command: 'say hello' });
+      expect(rows[0]?.ip).toBe('127.0.0.1');
+    },
+  );
 
   it('permissions come from the token: without them set state and send command do nothing', { timeout: 30_000 }, async ({ panel, socket }) => {
     const watcher = await panel.user();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { REPO_ROOT } from '../lib/spa-build';
 import { writeTransaction, type Db } from '../db';
 import type { NodeDaemons } from './node-daemons';
 import { allocations, eggs, nodes, servers } from '../db/repos';
@@ -19,7 +20,7 @@ import { pushServerConfiguration } from './server-configuration';
  */
 
 /** The program the demo game egg runs, part of the repository. */
-const DEMO_GAME_PROGRAM = path.join(import.meta.dirname, '..', 'daemon', 'local', 'demo-game.mjs');
+export const DEMO_GAME_PROGRAM = path.join(REPO_ROOT, 'server', 'daemon', 'local', 'demo-game.mjs');
 
 interface BuiltInEgg extends Omit<eggs.NewEgg, 'variables'> {
   variables: Omit<eggs.NewEgg['variables'][number], 'user_viewable' | 'user_editable'>[];

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEMO_GAME_PROGRAM } from '../services/servers';
 import type { TestPanel } from './harness';
 
 /*
@@ -7,15 +8,13 @@ import type { TestPanel } from './harness';
  * its owner, the server, and a way to wait for what the console shows.
  */
 
-const DEMO_GAME = path.join(import.meta.dirname, '..', 'daemon', 'local', 'demo-game.mjs');
-
 export async function makeGame(panel: TestPanel) {
   const owner = await panel.user();
   const server = await panel.server(owner);
   // The demo game, copied into the volume, as the server's startup.
   await panel.db.updateTable('servers').set({ startup: 'node game.mjs' }).where('id', '=', server.id).execute();
   await panel.reconfigure(server);
-  fs.copyFileSync(DEMO_GAME, path.join(panel.daemon.volumePath(server.uuid), 'game.mjs'));
+  fs.copyFileSync(DEMO_GAME_PROGRAM, path.join(panel.daemon.volumePath(server.uuid), 'game.mjs'));
   const history = () => panel.daemon.process.history(server.uuid, 150);
   const events = async () => (await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute()).map((r) => r.event);
   return { owner, server, history, events };
