@@ -101,7 +101,7 @@ export function stubFetch(handler: Handler) {
 }
 
 const PAGES: Record<string, () => ReactNode> = {
-  '': () => <ServerOverviewPage />,
+  overview: () => <ServerOverviewPage />,
   activity: () => <ActivityPage />,
 };
 

@@ -101,3 +101,5 @@ export function useBlockingCondition(): ServerCondition | null {
   const server = useServer();
   return serverConditions(server).find((c) => c.blocking) ?? null;
 }
+
+export { primaryAddress } from './server-list-format';
