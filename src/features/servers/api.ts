@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { serverEndpoints, type Server } from '../../contract/servers';
+import { consoleEndpoints } from '../../contract/websocket';
 import { call } from '../../lib/http';
 import { serverConditions, type ServerCondition } from './server-state';
 
@@ -60,6 +61,15 @@ export const serverQueries = {
       queryKey: [...serverQueries.root(routeId), 'detail'] as const,
       queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
+    }),
+  /** What the server's process is doing and using now (the server list's live status). */
+  resources: (server: ServerRef) =>
+    queryOptions({
+      queryKey: [...serverQueries.root(server.routeId), 'resources'] as const,
+      queryFn: ({ signal }) => call(consoleEndpoints.resources, { signal, params: { server: server.uuid } }),
+      // A node that does not answer leaves the status blank; it is not worth a toast per row.
+      meta: { quiet: true },
+      retry: false,
     }),
 };
 
