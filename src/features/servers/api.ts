@@ -62,10 +62,11 @@ export const serverQueries = {
       queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
     }),
+  resourcesKey: (server: ServerRef) => [...serverQueries.root(server.routeId), 'resources'] as const,
   /** What the server's process is doing and using now (the server list's live status). */
   resources: (server: ServerRef) =>
     queryOptions({
-      queryKey: [...serverQueries.root(server.routeId), 'resources'] as const,
+      queryKey: serverQueries.resourcesKey(server),
       queryFn: ({ signal }) => call(consoleEndpoints.resources, { signal, params: { server: server.uuid } }),
       // A node that does not answer leaves the status blank; it is not worth a toast per row.
       meta: { quiet: true },
