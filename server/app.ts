@@ -21,6 +21,7 @@ import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
 import { serverRoutes } from './routes/servers';
 import { websocketRoutes } from './routes/websocket';
+import { publicOrigin } from './http/origin';
 
 export interface BuildAppOptions extends AppDeps {
   /** Directory of the built SPA; when absent or missing only the API is served. */
@@ -81,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // A node served by this process answers its signed links on the panel's origin, as Wings would on its own.
-  if (deps.nodes.local.mount) await deps.nodes.local.mount(app);
+  if (deps.nodes.local.mount) await deps.nodes.local.mount(app, { panelOrigin: (request) => publicOrigin(request, deps.config.appUrl) });
 
   await app.register(async (api) => {
     await authRoutes(api, deps);

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ActivityEvent, ProcessState, SocketStats } from '../../src/contract';
 import type { DaemonFileStat, ExtractLimits, UploadPart } from './types';
 
@@ -182,8 +182,13 @@ export interface NodeDaemon {
   /** What a server uses now (memory, CPU, disk, uptime). */
   stats?: StatsCapability;
   /**
-   * A node served by this very process mounts what Wings serves itself (signed transfers, and
-   * later the console socket) on the panel's server, on the panel's origin. A remote node has none.
+   * A node served by this very process mounts what Wings serves itself (signed transfers, the
+   * console socket) on the panel's server, on the panel's origin. A remote node has none.
    */
-  mount?(app: FastifyInstance): Promise<void>;
+  mount?(app: FastifyInstance, options: MountOptions): Promise<void>;
+}
+
+export interface MountOptions {
+  /** The panel's origin as a request sees it: the console socket accepts pages of the panel only. */
+  panelOrigin: (request: FastifyRequest) => string;
 }

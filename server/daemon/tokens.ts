@@ -1,4 +1,4 @@
-import { jwtVerify } from 'jose';
+import { errors, jwtVerify } from 'jose';
 import * as z from 'zod/mini';
 
 /*
@@ -32,6 +32,7 @@ export const socketTokenSchema = z.object({
   permissions: z.array(z.string()),
   jti: z.string(),
   iat: z.number(),
+  exp: z.number(),
 });
 export type SocketToken = z.infer<typeof socketTokenSchema>;
 
@@ -42,13 +43,28 @@ export function tokenKey(secret: string): Uint8Array {
 
 /** The payload of a valid, unexpired token of this shape; null for anything else (no detail leaks). */
 export async function verifyToken<S extends z.ZodMiniType>(token: string, secret: string, schema: S, now: Date): Promise<z.output<S> | null> {
-  if (!token || token.length > 8192) return null;
+  const checked = await checkToken(token, secret, schema, now);
+  return checked.ok ? checked.payload : null;
+}
+
+/**
+ * As `verifyToken`, telling an expired token (genuine, past its `exp`) from any other refusal:
+ * the console socket asks for a fresh token then, as Wings does.
+ */
+export async function checkToken<S extends z.ZodMiniType>(
+  token: string,
+  secret: string,
+  schema: S,
+  now: Date,
+): Promise<{ ok: true; payload: z.output<S> } | { ok: false; expired: boolean }> {
+  if (!token || token.length > 8192) return { ok: false, expired: false };
   try {
     const { payload } = await jwtVerify(token, tokenKey(secret), { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp'] });
     const parsed = schema.safeParse(payload);
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
+    return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, expired: false };
+  } catch (error) {
+    // jose checks the signature before the claims: an expired token is a genuine one.
+    return { ok: false, expired: error instanceof errors.JWTExpired };
   }
 }
 

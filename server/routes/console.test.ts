@@ -1,40 +1,22 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { setServerStatus } from '../services/servers';
 import { test } from '../test/fixtures';
+import { eventually, makeGame } from '../test/game-support';
 
 /*
  * command and power through the API, against the demo game really running in its sandbox:
  * statuses, permissions per signal, the reference panel's 502 for an offline server, activity.
  */
 
-const DEMO_GAME = path.join(import.meta.dirname, '..', 'daemon', 'local', 'demo-game.mjs');
-
 const it = test.extend('game', async ({ panel }, { onCleanup }) => {
-  const owner = await panel.user();
-  const server = await panel.server(owner);
-  // The demo game, copied into the volume, as the server's startup.
-  await panel.db.updateTable('servers').set({ startup: 'node game.mjs' }).where('id', '=', server.id).execute();
-  await panel.reconfigure(server);
-  fs.copyFileSync(DEMO_GAME, path.join(panel.daemon.volumePath(server.uuid), 'game.mjs'));
+  const game = await makeGame(panel);
   onCleanup(() => panel.daemon.process.stopAll());
-  const headers = await panel.bearerHeaders(owner);
+  const headers = await panel.bearerHeaders(game.owner);
   const post = (endpoint: 'command' | 'power', body: unknown, as = headers) =>
-    panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/${endpoint}`, headers: as, payload: body as object });
-  const resources = (as = headers) => panel.app.inject({ method: 'GET', url: `/api/client/servers/${server.uuid}/resources`, headers: as });
-  const history = () => panel.daemon.process.history(server.uuid, 150);
-  const events = async () => (await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute()).map((r) => r.event);
-  return { owner, server, headers, post, resources, history, events };
+    panel.app.inject({ method: 'POST', url: `/api/client/servers/${game.server.uuid}/${endpoint}`, headers: as, payload: body as object });
+  const resources = (as = headers) => panel.app.inject({ method: 'GET', url: `/api/client/servers/${game.server.uuid}/resources`, headers: as });
+  return { ...game, headers, post, resources };
 });
-
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('power and command', () => {
   it('start, a command and its reply, stop: 204s, the console and the activity log show each', { timeout: 30_000 }, async ({ panel, game }) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { consoleEndpoints, POWER_SIGNALS, powerSchema, type PowerSignal } from '../../src/contract';
+import { consoleEndpoints, isPowerSignal, POWER_PERMISSIONS, powerSchema, type PowerSignal } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { DaemonError } from '../daemon/types';
 import { daemonCall } from '../http/daemon-errors';
@@ -10,9 +10,6 @@ import { serverRoute } from '../http/routes';
  * The console over HTTP (reference panel): a command for the server's console, and the power
  * signals, each passed to the server's node. The live console itself is the node's websocket.
  */
-
-/** Which permission each power signal takes (reference panel). */
-const SIGNAL_PERMISSION = { start: 'control.start', stop: 'control.stop', kill: 'control.stop', restart: 'control.restart' } as const;
 
 /** A part of the node that only nodes running servers have (`process`, `stats`). */
 function running<T>(part: T | undefined): T {
@@ -35,9 +32,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
     deps,
     consoleEndpoints.power,
   )(async ({ server, body, access, activity, daemon }) => {
-    const known = (POWER_SIGNALS as readonly string[]).includes(body.signal);
     // An unknown signal needs a permission nobody has: 403 for subusers, the 422 below for the rest.
-    if (known ? !access.can(SIGNAL_PERMISSION[body.signal as PowerSignal]) : !(access.isOwner || access.isAdmin)) {
+    if (isPowerSignal(body.signal) ? !access.can(POWER_PERMISSIONS[body.signal]) : !(access.isOwner || access.isAdmin)) {
       throw forbidden();
     }
     const { signal } = parseWith(powerSchema, body);

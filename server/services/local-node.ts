@@ -1,4 +1,4 @@
-import { LocalDaemon } from '../daemon/local';
+import { LocalDaemon, type LocalDaemonOptions } from '../daemon/local';
 import type { Db } from '../db';
 import { nodes } from '../db/repos';
 import type { Clock } from '../lib/time';
@@ -9,12 +9,22 @@ import { serverConfiguration } from './server-configuration';
  * database for the configuration of a server it was not told about (one the admin CLI created in
  * another process, say), and checks transfer tokens with its node's key.
  */
-export function localDaemon(db: Db, options: { dataDir: string; clock: Clock; maxUploadBytes: number; maxEntriesPerServer?: number }): LocalDaemon {
+export function localDaemon(
+  db: Db,
+  options: {
+    dataDir: string;
+    clock: Clock;
+    maxUploadBytes: number;
+    maxEntriesPerServer?: number;
+    socketTimings?: LocalDaemonOptions['socketTimings'];
+  },
+): LocalDaemon {
   return new LocalDaemon(options.dataDir, {
     configurationSource: (uuid) => serverConfiguration(db, uuid),
     now: () => options.clock.now(),
     key: () => nodes.localKey(db),
     maxUploadBytes: options.maxUploadBytes,
     maxEntriesPerServer: options.maxEntriesPerServer,
+    socketTimings: options.socketTimings,
   });
 }

@@ -30,7 +30,13 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
     const config = testConfig({ dataDir, ...overrides });
     db = await openTestDatabase();
     const clock = fixedClock('2026-03-01T12:00:00Z');
-    const daemon = localDaemon(db, { dataDir, clock, maxUploadBytes: config.maxUploadBytes });
+    // The console socket's timers shortened, so tests see expiry and re-authentication in moments.
+    const daemon = localDaemon(db, {
+      dataDir,
+      clock,
+      maxUploadBytes: config.maxUploadBytes,
+      socketTimings: { expiryCheckMs: 50, reauthGraceMs: 400 },
+    });
     const nodes = nodeDaemons(daemon);
     const app: FastifyInstance = await buildApp({ config, db, nodes, clock });
     return panelOf({ dataDir, config, db, clock, daemon, nodes, app });

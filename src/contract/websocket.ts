@@ -20,12 +20,17 @@ export const commandSchema = z.object({
 export const POWER_SIGNALS = ['start', 'stop', 'restart', 'kill'] as const;
 export type PowerSignal = (typeof POWER_SIGNALS)[number];
 
+/** The permission each power signal takes, over HTTP and on the node's socket alike (kill is a stop). */
+export const POWER_PERMISSIONS = { start: 'control.start', stop: 'control.stop', kill: 'control.stop', restart: 'control.restart' } as const;
+
+/** Is this one of the power signals? */
+export function isPowerSignal(value: string): value is PowerSignal {
+  return (POWER_SIGNALS as readonly string[]).includes(value);
+}
+
 // POST power (reference panel: surrounding spaces are trimmed)
 export const powerSchema = z.object({
-  signal: text('The signal field is required.').check(
-    z.trim(),
-    z.refine((s) => (POWER_SIGNALS as readonly string[]).includes(s), 'The selected signal is invalid.'),
-  ),
+  signal: text('The signal field is required.').check(z.trim(), z.refine(isPowerSignal, 'The selected signal is invalid.')),
 });
 
 /** GET servers/{server}/websocket: a 10-minute token and the node's socket URL (no fractal envelope). */

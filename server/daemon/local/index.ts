@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { NodeDaemon } from '../capabilities';
+import type { DaemonEvent, MountOptions, NodeDaemon } from '../capabilities';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
 import { LocalFiles } from './files';
@@ -12,6 +12,7 @@ import { LocalServers } from './servers';
 import { SocketTokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
 import { Volumes } from './volumes';
+import { consoleSocketRoutes, type ConsoleSocketOptions } from './websocket';
 
 export type { ConfigurationSource } from './configurations';
 export { DEFAULT_EXTRACT_LIMITS } from './files';
@@ -31,6 +32,8 @@ export interface LocalDaemonOptions {
   maxEntriesPerServer?: number;
   /** The sandbox program servers run in; found on PATH by default (null: none, so nothing starts). */
   bwrap?: string | null;
+  /** The console socket's timers (tests shorten them): how often a token's expiry is checked, how long a fresh one is awaited. */
+  socketTimings?: Pick<ConsoleSocketOptions, 'expiryCheckMs' | 'reauthGraceMs'>;
 }
 
 /**
@@ -53,15 +56,19 @@ export class LocalDaemon implements NodeDaemon {
    */
   readonly sweepLeftovers: () => void;
   private readonly mountOptions: { key: () => Promise<string | undefined>; maxUploadBytes: number; now: () => Date };
+  private readonly configurations: Configurations;
+  private readonly log: DaemonLog;
+  private readonly socketTimings: LocalDaemonOptions['socketTimings'];
 
   constructor(dataDir: string, options: LocalDaemonOptions = {}) {
     this.volumes = new Volumes(dataDir);
     const now = options.now ?? (() => new Date());
+    this.socketTimings = options.socketTimings;
     this.mountOptions = { key: options.key ?? (async () => undefined), maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024, now };
-    const configurations = new Configurations(options.configurationSource, () => now().getTime());
+    const configurations = (this.configurations = new Configurations(options.configurationSource, () => now().getTime()));
     const locks = new ServerLocks();
     const quotas = new DiskQuotas();
-    const log = options.log ?? consoleLog;
+    const log = (this.log = options.log ?? consoleLog);
     this.events = new DaemonEvents(log);
 
     this.socketTokens = new SocketTokenDenylist(options.now);
@@ -83,9 +90,32 @@ export class LocalDaemon implements NodeDaemon {
     this.stats = this.process;
   }
 
-  /** The signed transfer endpoints, on the panel's own server (this node has no listener of its own). */
-  async mount(app: FastifyInstance): Promise<void> {
-    await transferRoutes(app, { files: this.files, report: (event) => this.events.emit(event), ...this.mountOptions });
+  /** The signed transfer endpoints and the console socket, on the panel's own server (this node has no listener of its own). */
+  async mount(app: FastifyInstance, options: MountOptions): Promise<void> {
+    const report = (event: DaemonEvent) => this.events.emit(event);
+    await transferRoutes(app, { files: this.files, report, ...this.mountOptions });
+    const connections = await consoleSocketRoutes(app, {
+      processes: this.process,
+      tokens: this.socketTokens,
+      key: this.mountOptions.key,
+      now: this.mountOptions.now,
+      report,
+      log: this.log,
+      known: (server) =>
+        this.configurations.get(server).then(
+          () => true,
+          () => false,
+        ),
+      panelOrigin: options.panelOrigin,
+      ...this.socketTimings,
+    });
+    // A revocation reaches open consoles at once; a deleted server's consoles are closed (Wings: "server deleted").
+    this.socketTokens.watch((server, change) => {
+      for (const connection of connections.of(server)) {
+        if (change === 'denied') connection.recheck();
+        else connection.close(1001, 'server deleted');
+      }
+    });
   }
 
   /** Where a server's volume lives on this machine (tests and benchmarks plant files there). */

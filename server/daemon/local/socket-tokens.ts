@@ -10,6 +10,8 @@ export class SocketTokenDenylist {
   private readonly bootedAt: number;
   /** server → jti → when it was revoked (epoch ms). */
   private readonly denied = new Map<string, Map<string, number>>();
+  /** Told of every change, so open connections can look at their tokens again (or close, when the server went). */
+  private readonly watchers = new Set<(server: string, change: 'denied' | 'forgotten') => void>();
 
   constructor(private readonly now: () => Date = () => new Date()) {
     this.bootedAt = now().getTime();
@@ -23,6 +25,12 @@ export class SocketTokenDenylist {
       this.denied.set(server, ids);
     }
     for (const jti of jtis) ids.set(jti, at);
+    for (const watcher of this.watchers) watcher(server, 'denied');
+  }
+
+  watch(watcher: (server: string, change: 'denied' | 'forgotten') => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /**
@@ -38,7 +46,9 @@ export class SocketTokenDenylist {
     return revokedAt !== undefined && issued < revokedAt;
   }
 
+  /** The server is gone from the node. */
   forget(server: string): void {
     this.denied.delete(server);
+    for (const watcher of this.watchers) watcher(server, 'forgotten');
   }
 }
