@@ -36,11 +36,15 @@ export function ConsolePage() {
     <div className="space-y-4">
       {/* On phones the power bar stays reachable above the long terminal. */}
       <div className="sticky top-0 z-20 -mx-1 flex flex-wrap items-center justify-between gap-3 bg-zinc-950/90 px-1 py-2 backdrop-blur sm:static sm:bg-transparent sm:backdrop-blur-none">
-        <div className="flex items-center gap-2" aria-live="polite">
-          {status && <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>}
-          {live && state.connection !== 'connected' && (
-            <Badge tone={state.connection === 'error' ? 'danger' : 'warning'}>{CONNECTION[state.connection]}</Badge>
-          )}
+        <div className="flex items-center gap-2">
+          <span role="status" aria-label="Server status">
+            {status && <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>}
+          </span>
+          <span role="status" aria-label="Connection">
+            {live && state.connection !== 'connected' && (
+              <Badge tone={state.connection === 'error' ? 'danger' : 'warning'}>{CONNECTION[state.connection]}</Badge>
+            )}
+          </span>
         </div>
         <PowerBar uuid={server.uuid} status={status} blocked={blocking ? `Unavailable: ${blocking.reason}.` : null} />
       </div>
