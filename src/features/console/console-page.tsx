@@ -34,8 +34,8 @@ export function ConsolePage() {
 
   return (
     <div className="space-y-4">
-      {/* On phones the power bar stays reachable above the long terminal. */}
-      <div className="sticky top-0 z-20 -mx-1 flex flex-wrap items-center justify-between gap-3 bg-zinc-950/90 px-1 py-2 backdrop-blur sm:static sm:bg-transparent sm:backdrop-blur-none">
+      {/* On phones the power bar stays reachable (below the app's sticky header) above the long terminal. */}
+      <div className="sticky top-14 z-20 -mx-1 flex flex-wrap items-center justify-between gap-3 bg-zinc-950/90 px-1 py-2 backdrop-blur sm:static sm:bg-transparent sm:backdrop-blur-none">
         <div className="flex items-center gap-2">
           <span role="status" aria-label="Server status">
             {status && <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>}

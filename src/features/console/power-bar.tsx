@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { PowerSignal, ProcessState } from '../../contract/websocket';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { useCan } from '../../lib/permissions';
 import { usePowerAction } from './api';
+
+// The dialog library loads only when someone asks to kill a server, not with every console.
+const ConfirmDialog = lazy(() => import('../../components/ui/confirm-dialog').then((m) => ({ default: m.ConfirmDialog })));
 
 /**
  * Start, restart and stop, each only with its permission. Stop turns into Kill while the server is
@@ -64,16 +66,20 @@ export function PowerBar({ uuid, status, blocked }: { uuid: string; status: Proc
             Stop
           </Button>
         ))}
-      <ConfirmDialog
-        open={confirmKill}
-        onOpenChange={setConfirmKill}
-        title="Kill the server?"
-        description="Killing ends the server's processes at once, without saving: unsaved progress may be lost."
-        confirmLabel="Kill"
-        danger
-        mutation={power}
-        onConfirm={() => power.mutateAsync('kill')}
-      />
+      {confirmKill && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            onOpenChange={setConfirmKill}
+            title="Kill the server?"
+            description="Killing ends the server's processes at once, without saving: unsaved progress may be lost."
+            confirmLabel="Kill"
+            danger
+            mutation={power}
+            onConfirm={() => power.mutateAsync('kill')}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

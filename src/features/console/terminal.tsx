@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Terminal as XTerm } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
-import { SearchAddon } from '@xterm/addon-search';
+import type { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import type { ConsoleSocket, OutputEvent } from './socket-client';
@@ -46,9 +46,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
       allowProposedApi: true,
     });
     const fit = new FitAddon();
-    const finder = new SearchAddon();
     t.loadAddon(fit);
-    t.loadAddon(finder);
     t.loadAddon(new WebLinksAddon());
     t.open(el);
     // Ctrl/Cmd+C copies the selection (the terminal takes no input, so nothing else needs the keys).
@@ -78,7 +76,6 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
       else t.writeln(e.line);
     });
     term.current = t;
-    search.current = finder;
     return () => {
       unsubscribe();
       observer.disconnect();
@@ -91,7 +88,16 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
   }, [socket]);
 
   useEffect(() => {
-    if (searching) searchInput.current?.focus();
+    if (!searching) return;
+    searchInput.current?.focus();
+    // The search addon is loaded the first time someone searches: most visits never do.
+    if (search.current) return;
+    void import('@xterm/addon-search').then(({ SearchAddon }) => {
+      const t = term.current;
+      if (!t || search.current) return;
+      search.current = new SearchAddon();
+      t.loadAddon(search.current);
+    });
   }, [searching]);
 
   // Ctrl/Cmd+F searches the scrollback only while the console has focus; elsewhere the browser finds.
