@@ -3,7 +3,7 @@ import { loadHistory, pushHistory, step } from './command-history';
 
 /**
  * The command line below the terminal: Enter sends, ↑/↓ walk this server's history (kept in the
- * browser). `disabledReason` replaces the field's placeholder and disables it.
+ * browser). `disabledReason` disables the field and shows below it.
  */
 export function CommandInput({
   serverUuid,
@@ -39,32 +39,35 @@ export function CommandInput({
     }
   }
 
+  const reasonId = `${serverUuid}-command-reason`;
   return (
-    <div className="flex items-center gap-2 border-t border-zinc-800 bg-zinc-950 px-3 py-2">
-      <span aria-hidden="true" className="font-mono text-sky-400">
-        &gt;
-      </span>
-      <input
-        type="text"
-        aria-label="Console command"
-        aria-describedby={disabledReason ? `${serverUuid}-command-reason` : undefined}
-        placeholder={disabledReason ?? 'Type a command and press Enter'}
-        disabled={disabledReason !== null}
-        value={value}
-        onChange={(e) => {
-          setValue(e.target.value);
-          setIndex(history.length);
-        }}
-        onKeyDown={onKeyDown}
-        autoComplete="off"
-        autoCapitalize="off"
-        spellCheck={false}
-        className="min-h-11 min-w-0 flex-1 bg-transparent font-mono text-base text-zinc-100 placeholder:text-zinc-500 outline-none disabled:cursor-not-allowed sm:min-h-9 sm:text-sm"
-      />
-      {disabledReason && (
-        <span id={`${serverUuid}-command-reason`} className="sr-only">
-          {disabledReason}
+    <div className="border-t border-zinc-800 bg-zinc-950 px-3 py-2">
+      <div className="flex items-center gap-2">
+        <span aria-hidden="true" className="font-mono text-sky-400">
+          &gt;
         </span>
+        <input
+          type="text"
+          aria-label="Console command"
+          aria-describedby={disabledReason ? reasonId : undefined}
+          placeholder="Type a command and press Enter"
+          disabled={disabledReason !== null}
+          value={value}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setIndex(history.length);
+          }}
+          onKeyDown={onKeyDown}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          className="min-h-11 min-w-0 flex-1 bg-transparent font-mono text-base text-zinc-100 placeholder:text-zinc-500 outline-none disabled:cursor-not-allowed disabled:placeholder:text-zinc-600 sm:min-h-9 sm:text-sm"
+        />
+      </div>
+      {disabledReason && (
+        <p id={reasonId} className="pb-1 text-xs text-zinc-400">
+          {disabledReason}
+        </p>
       )}
     </div>
   );
