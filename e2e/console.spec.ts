@@ -127,3 +127,22 @@ test('a dropped socket reconnects, keeping the output on screen and the console 
   await expect(terminal(page).getByText(/Done \(/)).toHaveCount(1);
   await stopServer(page);
 });
+
+test('Ctrl+F searches the console while it has focus, and leaves the browser’s find alone elsewhere', async ({
+  page,
+  makeUser,
+  makeServer,
+  signIn,
+}) => {
+  await openAsOwner(page, { makeUser, makeServer, signIn });
+  const search = page.getByRole('searchbox', { name: 'Search the console' });
+  await page.getByRole('heading', { level: 1 }).click();
+  await page.keyboard.press('ControlOrMeta+f');
+  await expect(search).toHaveCount(0);
+
+  await page.getByRole('region', { name: 'Console' }).locator('.xterm-screen').click();
+  await page.keyboard.press('ControlOrMeta+f');
+  await expect(search).toBeFocused();
+  await search.press('Escape');
+  await expect(search).toHaveCount(0);
+});

@@ -71,7 +71,8 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
     const scroll = t.onScroll(atBottom);
     const written = t.onWriteParsed(atBottom);
     const unsubscribe = socket.onOutput((e: OutputEvent) => {
-      if (e.kind === 'clear') t.clear();
+      // Through the write queue (clear() would run before lines still queued): screen, scrollback, home.
+      if (e.kind === 'clear') t.write('\x1b[2J\x1b[3J\x1b[H');
       else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}\x1b[0m`);
       else t.writeln(e.line);
     });
