@@ -146,3 +146,24 @@ test('Ctrl+F searches the console while it has focus, and leaves the browser’s
   await search.press('Escape');
   await expect(search).toHaveCount(0);
 });
+
+test('scrolling up the output offers a jump back to the bottom', async ({ page, makeUser, makeServer, signIn }) => {
+  await openAsOwner(page, { makeUser, makeServer, signIn });
+  await startServer(page);
+  for (let i = 0; i < 40; i += 1) {
+    await command(page).fill(`say line ${i}`);
+    await command(page).press('Enter');
+  }
+  await expect(terminal(page)).toContainText('[Server] line 39');
+  const jump = page.getByRole('button', { name: 'Jump to bottom' });
+  await expect(jump).toHaveCount(0);
+
+  await page.getByRole('region', { name: 'Console' }).locator('.xterm-screen').hover();
+  await page.mouse.wheel(0, -2000);
+  await expect(jump).toBeVisible();
+  await expect(terminal(page)).not.toContainText('[Server] line 39');
+  await jump.click();
+  await expect(terminal(page)).toContainText('[Server] line 39');
+  await expect(jump).toHaveCount(0);
+  await stopServer(page);
+});
