@@ -167,3 +167,16 @@ test('scrolling up the output offers a jump back to the bottom', async ({ page, 
   await expect(jump).toHaveCount(0);
   await stopServer(page);
 });
+
+test('the server list shows each row’s live state', async ({ page, makeUser, makeServer, signIn }) => {
+  const { server } = await openAsOwner(page, { makeUser, makeServer, signIn });
+  await startServer(page);
+  await page.goto('/');
+  const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: server.name }) });
+  await expect(row.getByText('Running', { exact: true })).toBeVisible();
+
+  await page.goto(`/server/${server.identifier}`);
+  await stopServer(page);
+  await page.goto('/');
+  await expect(row.getByText('Offline', { exact: true })).toBeVisible();
+});
