@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ProcessState } from '../../contract/websocket';
 import { ServerPermissionsProvider } from '../../lib/permissions';
-import { apiError, stubFetch } from '../../test/server-test-fixtures';
+import { apiError } from '../../test/server-test-fixtures';
 import { PowerBar } from './power-bar';
 
 afterEach(() => {
@@ -26,13 +26,20 @@ function renderBar(status: ProcessState | null, permissions: string[] = ['*'], b
 }
 
 const buttons = () => within(screen.getByRole('group', { name: 'Power' })).getAllByRole('button');
-const button = (name: string) => screen.getByRole('button', { name, exact: true });
+const button = (name: string) => screen.getByRole('button', { name });
 
-/** The power signals the page posted. */
-function powerCalls(fetch: ReturnType<typeof stubFetch>) {
-  return fetch.mock.calls
-    .filter(([input]) => String(input).endsWith('/power'))
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as { signal: string });
+/** Answers every request with `answer`; returns the power signals the page posted. */
+function stubPower(answer: () => Response): { signal: string }[] {
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+  const signals: { signal: string }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/power')) signals.push(JSON.parse(String(init?.body)) as { signal: string });
+      return Promise.resolve(answer());
+    }),
+  );
+  return signals;
 }
 
 describe('PowerBar', () => {
@@ -55,19 +62,19 @@ describe('PowerBar', () => {
   });
 
   it('turns Stop into Kill while stopping, and kills only once confirmed', async () => {
-    const fetch = stubFetch(() => new Response(null, { status: 204 }));
+    const signals = stubPower(() => new Response(null, { status: 204 }));
     renderBar('stopping');
     expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument();
     await userEvent.click(button('Kill'));
     const dialog = await screen.findByRole('dialog', { name: 'Kill the server?' });
-    expect(powerCalls(fetch)).toEqual([]);
+    expect(signals).toEqual([]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Kill' }));
-    await waitFor(() => expect(powerCalls(fetch)).toEqual([{ signal: 'kill' }]));
+    await waitFor(() => expect(signals).toEqual([{ signal: 'kill' }]));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('keeps the reason a start was refused on the Start button', async () => {
-    stubFetch(() => apiError(502, 'Servers cannot start: install bubblewrap (the Debian package bubblewrap).'));
+    stubPower(() => apiError(502, 'Servers cannot start: install bubblewrap (the Debian package bubblewrap).'));
     renderBar('offline');
     await userEvent.click(button('Start'));
     await waitFor(() =>
