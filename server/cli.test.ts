@@ -81,6 +81,48 @@ describe('admin CLI commands', () => {
     expect((await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--memory', 'lots'])).message).toMatch(/whole number/);
   });
 
+  it(
+    'creates a server on the demo game egg by default, which starts and runs; --egg picks another',
+    { timeout: 30_000 },
+    async ({ run, failure, deps, database: db }) => {
+      await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
+      const server = await run('server:create', '--owner', 'o@example.com', '--name', 'Demo');
+      const uuid = String(server.uuid);
+      const eggOf = async (id: string) =>
+        (
+          await db
+            .selectFrom('servers')
+            .innerJoin('eggs', 'eggs.id', 'servers.egg_id')
+            .select('eggs.name')
+            .where('servers.uuid', '=', id)
+            .executeTakeFirstOrThrow()
+        ).name;
+      expect(await eggOf(uuid)).toBe('Demo game');
+      const processes = deps.nodes.local.process;
+      if (!processes) throw new Error('the local node runs processes');
+      try {
+        await processes.power(uuid, 'start');
+        for (let i = 0; i < 250 && processes.state(uuid) !== 'running'; i += 1) await new Promise((r) => setTimeout(r, 20));
+        expect(processes.state(uuid)).toBe('running');
+        await processes.power(uuid, 'stop');
+        expect(processes.state(uuid)).toBe('offline');
+      } finally {
+        if (processes.state(uuid) !== 'offline') await processes.power(uuid, 'kill');
+      }
+
+      const paper = await run('server:create', '--owner', 'o@example.com', '--name', 'Java', '--egg', 'paper');
+      expect(await eggOf(String(paper.uuid))).toBe('Paper');
+      const eggId = (await db.selectFrom('eggs').select('id').where('name', '=', 'Paper').executeTakeFirstOrThrow()).id;
+      expect(await eggOf(String((await run('server:create', '--owner', 'o@example.com', '--name', 'J2', '--egg', String(eggId))).uuid))).toBe(
+        'Paper',
+      );
+      expect(await failure(['server:create', '--owner', 'o@example.com', '--name', 'X', '--egg', 'Bedrock'])).toEqual({
+        message: 'No egg named or numbered "Bedrock".',
+        exitCode: 2,
+      });
+    },
+  );
+
   it('creates a numbered fleet of servers in one call with --count', async ({ run, failure }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const out = await run('server:create', '--owner', 'o@example.com', '--name', 'Fleet', '--count', '12');

@@ -39,6 +39,10 @@ const envSchema = z.object({
   PANEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   // A request's headers must all arrive within this (slow-loris); bodies have only the idle timeout.
   PANEL_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
+  // Wings' default pids limit per container: processes and threads one server may run at once; 0 = none.
+  PANEL_SERVER_PIDS_LIMIT: z.coerce.number().int().min(0).default(512),
+  // Servers that ran when the panel stopped are started again at its next start only when set.
+  PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(false),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -73,6 +77,10 @@ export interface Config {
   idleTimeoutMs: number;
   /** Milliseconds within which a request's headers must have arrived. */
   headersTimeoutMs: number;
+  /** Processes (and threads) one server may run at once; 0 = no limit. */
+  serverPidsLimit: number;
+  /** Start again at start-up the servers that ran when the panel last stopped. */
+  restartRunningServers: boolean;
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -117,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEntriesPerServer: e.PANEL_MAX_SERVER_ENTRIES,
     idleTimeoutMs: e.PANEL_IDLE_TIMEOUT_MS,
     headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
+    serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
+    restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

@@ -98,6 +98,7 @@ async function start(): Promise<void> {
     clock: systemClock,
     maxUploadBytes: config.maxUploadBytes,
     maxEntriesPerServer: config.maxEntriesPerServer,
+    pidsLimit: config.serverPidsLimit,
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
@@ -105,6 +106,9 @@ async function start(): Promise<void> {
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   const nodes = nodeDaemons(daemon);
   const first = await firstStart(db, nodes, config, systemClock.now());
+  // What ran at the last shutdown starts again only when configured (PANEL_RESTART_RUNNING_SERVERS).
+  const resumed = await daemon.process.resume(config.restartRunningServers);
+  if (resumed.length > 0) console.log(`Started again ${resumed.length} server(s) that were running when the panel stopped.`);
 
   await ensureSpaBuilt();
   const spaDir = path.join(REPO_ROOT, 'dist');

@@ -6,7 +6,7 @@ import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import { ImportError, importActivity } from '../services/activity-import';
 import { readImportFile } from './activity-import';
 import { seedDemo, isPanelEmpty } from '../services/demo';
-import { createServer, findServer, setServerStatus } from '../services/servers';
+import { createServer, findEgg, findServer, setServerStatus } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { findUserByEmail } from '../services/users';
 import { ACCOUNT_COMMANDS } from './accounts';
@@ -24,8 +24,10 @@ Commands:
                                           signs the user out everywhere
   user:2fa --email E                      turn TOTP on; prints the secret and recovery tokens; signs the user out everywhere
   session:revoke --email E                signs the user out of every browser session
-  server:create --owner EMAIL --name N [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
-                                          with --count, K servers named "N 01"…; prints {"servers": [...]}
+  server:create --owner EMAIL --name N [--egg EGG] [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
+                                          EGG is an egg's name or id: "Demo game" (the default, runs on Node)
+                                          or "Paper" (needs Java and a server jar); with --count, K servers
+                                          named "N 01"…; prints {"servers": [...]}
   server:status --server ID --status suspended|installing|install_failed|reinstall_failed|restoring_backup|none
   subuser:add --server ID --email E --permissions a,b,c
   apikey:create --email E [--description D] [--allowed-ips 203.0.113.4,10.0.0.0/8]
@@ -72,9 +74,13 @@ const COMMANDS: Record<string, Command> = {
       disk: { type: 'string' },
       cpu: { type: 'string' },
       count: { type: 'string' },
+      egg: { type: 'string' },
     },
     async run(opts, { db, nodes, clock }) {
       const owner = await userByEmail(db, required(opts, 'owner'));
+      const eggName = str(opts, 'egg');
+      const egg = eggName === undefined ? undefined : await findEgg(db, eggName);
+      if (eggName !== undefined && !egg) throw new CliError(`No egg named or numbered "${eggName}".`, 2);
       const name = required(opts, 'name');
       if (name.length > 185) throw new CliError('--name must be at most 185 characters.', 2);
       const count = int(opts, 'count');
@@ -90,6 +96,7 @@ const COMMANDS: Record<string, Command> = {
             memory: int(opts, 'memory'),
             disk: int(opts, 'disk'),
             cpu: int(opts, 'cpu'),
+            eggId: egg?.id,
           },
           clock.now(),
         );

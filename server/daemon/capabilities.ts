@@ -141,6 +141,8 @@ export interface ConsoleCapability {
 
 export type ConsoleEvent =
   | { type: 'console output'; line: string }
+  /** What the daemon itself says about the server (starting, a crash, the memory watchdog); not in the console's history. */
+  | { type: 'daemon message'; line: string }
   | { type: 'install output'; line: string }
   | { type: 'status'; state: ProcessState }
   | { type: 'stats'; stats: SocketStats };

@@ -19,4 +19,18 @@ describe('migrations', () => {
       await db.destroy();
     }
   });
+
+  it('give existing eggs the old start and stop rules: running at once, stopped with `stop`', async () => {
+    const db = openDatabase(':memory:');
+    try {
+      await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('003-activity-retention');
+      await sql`INSERT INTO eggs (uuid, name, startup) VALUES ('e', 'Paper', 'java -jar server.jar')`.execute(db);
+      await migrateToLatest(db);
+      expect(await db.selectFrom('eggs').select(['name', 'config_startup', 'config_stop']).execute()).toEqual([
+        { name: 'Paper', config_startup: '{}', config_stop: 'stop' },
+      ]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'k
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-node-daemons';
 import * as m003 from './migrations/003-activity-retention';
+import * as m004 from './migrations/004-egg-process-rules';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -9,6 +10,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
   '002-node-daemons': m002,
   '003-activity-retention': m003,
+  '004-egg-process-rules': m004,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

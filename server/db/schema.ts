@@ -85,6 +85,10 @@ export interface EggsTable {
   docker_images: string;
   /** JSON array of feature names. */
   features: string;
+  /** JSON `{"done": "line" | ["line", …]}`: output that means the program has started. */
+  config_startup: Generated<string>;
+  /** How the program stops: a console line (`stop`), `^C`, or a signal name (`SIGTERM`). */
+  config_stop: Generated<string>;
 }
 
 export interface EggVariablesTable {

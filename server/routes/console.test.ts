@@ -25,8 +25,9 @@ describe('power and command', () => {
     expect(offline.json().errors[0]).toMatchObject({ code: 'HttpException', detail: 'Server must be online in order to send commands.' });
 
     expect((await game.post('power', { signal: ' start ' })).statusCode).toBe(204);
-    expect(panel.daemon.process.state(game.server.uuid)).toBe('running');
-    await eventually(async () => (await game.history()).some((l) => l.includes('For help')));
+    // Running once the egg's done line (`)! For help, type `) is printed.
+    await eventually(async () => panel.daemon.process.state(game.server.uuid) === 'running');
+    expect((await game.history()).some((l) => l.includes('For help'))).toBe(true);
 
     const busy = (await game.resources()).json();
     expect(busy).toMatchObject({ object: 'stats', attributes: { current_state: 'running', is_suspended: false } });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { LocalDaemon } from '../daemon/local';
 import { test } from '../test/fixtures';
@@ -42,7 +43,7 @@ it('gives servers extra allocations with notes, free ports, variables, a subuser
   expect(allocations.filter((a) => a.server_id === null).length).toBeGreaterThan(0);
 
   const variables = await db.selectFrom('server_variables').selectAll().execute();
-  expect(variables.length).toBe(18);
+  expect(variables.length).toBe(6); // each server's message of the day
 
   const subusers = await db.selectFrom('subusers').selectAll().execute();
   expect(subusers).toHaveLength(1);
@@ -70,3 +71,28 @@ it('refuses to seed a panel that already has users', async ({ database: db, daem
   await seedDemo(db, nodeDaemons(daemon), now);
   await expect(seedDemo(db, nodeDaemons(daemon), now)).rejects.toThrow(/already has users/);
 });
+
+it(
+  'puts the servers on the demo game egg, its program in each volume, so one starts at once',
+  { timeout: 30_000 },
+  async ({ database: db, daemon }) => {
+    await seedDemo(db, nodeDaemons(daemon), now);
+    const servers = await db
+      .selectFrom('servers')
+      .innerJoin('eggs', 'eggs.id', 'servers.egg_id')
+      .select(['servers.uuid', 'servers.status', 'eggs.name'])
+      .execute();
+    expect(new Set(servers.map((s) => s.name))).toEqual(new Set(['Demo game']));
+    for (const s of servers) expect(fs.existsSync(path.join(daemon.volumePath(s.uuid), 'demo-game.mjs'))).toBe(true);
+
+    const server = servers.find((s) => s.status === null)?.uuid ?? '';
+    try {
+      await daemon.process.power(server, 'start');
+      for (let i = 0; i < 250 && daemon.process.state(server) !== 'running'; i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(daemon.process.state(server)).toBe('running');
+      expect(await daemon.process.history(server, 50)).toContainEqual(expect.stringContaining('Welcome to'));
+    } finally {
+      await daemon.process.stopAll();
+    }
+  },
+);

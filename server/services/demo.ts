@@ -40,7 +40,6 @@ interface DemoServerSpec {
   disk: number;
   cpu: number;
   status?: 'suspended' | 'installing';
-  version: string;
   /** Extra allocations: port offset from 25600 and the note shown in the network tab. */
   extra?: { port: number; notes: string | null }[];
 }
@@ -54,7 +53,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 4096,
     disk: 20480,
     cpu: 200,
-    version: '1.21.4',
     extra: [
       { port: 25600, notes: 'Dynmap web map' },
       { port: 25601, notes: 'Voice chat (UDP)' },
@@ -68,7 +66,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 2048,
     disk: 10240,
     cpu: 100,
-    version: '1.21.1',
     status: 'suspended',
   },
   {
@@ -79,7 +76,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 6144,
     disk: 30720,
     cpu: 300,
-    version: '1.20.1',
     status: 'installing',
   },
   {
@@ -90,7 +86,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 2048,
     disk: 8192,
     cpu: 100,
-    version: 'latest',
     extra: [{ port: 25602, notes: 'Query port' }],
   },
   {
@@ -101,7 +96,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 3072,
     disk: 10240,
     cpu: 150,
-    version: '1.21.4',
     extra: [{ port: 25603, notes: null }],
   },
   {
@@ -112,7 +106,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 1024,
     disk: 5120,
     cpu: 100,
-    version: '1.20.4',
   },
 ];
 
@@ -157,7 +150,7 @@ export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<D
       { ownerId: owner.id, name: spec.name, description: spec.description, memory: spec.memory, disk: spec.disk, cpu: spec.cpu },
       created,
     );
-    await setVariables(db, server, spec.version);
+    await setVariables(db, server, spec.name);
     if (spec.status) {
       server = await serverRepo.setStatus(db, server.id, spec.status, created);
     }
@@ -204,10 +197,10 @@ export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<D
   };
 }
 
-/** Server-specific values for the default egg's variables (the rest keep their defaults). */
-async function setVariables(db: Db, server: ServerRow, version: string): Promise<void> {
+/** Server-specific values for the demo game egg's variables (the rest keep their defaults). */
+async function setVariables(db: Db, server: ServerRow, name: string): Promise<void> {
   const vars = await eggs.variablesOf(db, [server.egg_id]);
-  const values: Record<string, string> = { SERVER_JARFILE: 'server.jar', MINECRAFT_VERSION: version, BUILD_NUMBER: 'latest' };
+  const values: Record<string, string> = { MOTD: `Welcome to ${name}` };
   const rows = vars
     .filter((v) => values[v.env_variable] !== undefined)
     .map((v) => ({ server_id: server.id, variable_id: v.id, variable_value: values[v.env_variable] ?? '' }));

@@ -16,6 +16,7 @@ export function localDaemon(
     clock: Clock;
     maxUploadBytes: number;
     maxEntriesPerServer?: number;
+    pidsLimit?: number;
     socketTimings?: LocalDaemonOptions['socketTimings'];
   },
 ): LocalDaemon {
@@ -26,5 +27,6 @@ export function localDaemon(
     maxUploadBytes: options.maxUploadBytes,
     maxEntriesPerServer: options.maxEntriesPerServer,
     socketTimings: options.socketTimings,
+    pidsLimit: options.pidsLimit,
   });
 }

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { LocalDaemon } from '../daemon/local';
 import { nodeDaemons } from './node-daemons';
 import { it } from '../test/fixtures';
-import { serverConfiguration } from './server-configuration';
+import { serverConfiguration, stopConfiguration } from './server-configuration';
 import { createServer } from './servers';
 
 it("builds Wings' configuration document from the server, its egg, variables and allocations", async ({ panel }) => {
@@ -19,7 +19,7 @@ it("builds Wings' configuration document from the server, its egg, variables and
     .insertInto('allocations')
     .values({ node_id: server.node_id, ip: '10.0.0.2', ip_alias: null, port: 27015, server_id: server.id, notes: null })
     .execute();
-  const egg = await panel.db.selectFrom('eggs').select('uuid').executeTakeFirstOrThrow();
+  const egg = await panel.db.selectFrom('eggs').select('uuid').where('id', '=', server.egg_id).executeTakeFirstOrThrow();
 
   const configuration = await serverConfiguration(panel.db, server.uuid);
   expect(configuration).toEqual({
@@ -49,7 +49,11 @@ it("builds Wings' configuration document from the server, its egg, variables and
       },
       egg: { id: egg.uuid, file_denylist: [] },
     },
-    process_configuration: { startup: { done: [], user_interaction: [], strip_ansi: false }, stop: { type: 'command', value: 'stop' } },
+    // The Paper egg's done line and stop command.
+    process_configuration: {
+      startup: { done: [')! For help, type '], user_interaction: [], strip_ansi: false },
+      stop: { type: 'command', value: 'stop' },
+    },
   });
   await panel.db.updateTable('servers').set({ status: 'suspended', threads: '0-1' }).where('id', '=', server.id).execute();
   expect((await serverConfiguration(panel.db, server.uuid))?.settings).toMatchObject({ suspended: true, build: { threads: '0-1' } });
@@ -73,4 +77,23 @@ it('serves a server created by another process after the panel started, with its
   });
   expect(big.statusCode, big.body).toBe(400);
   expect(big.json().errors[0].code).toBe('InsufficientDiskSpaceException');
+});
+
+it("gives the egg's done lines and its stop as a command or a signal", async ({ panel }) => {
+  const owner = await panel.user();
+  const server = await panel.server(owner);
+  const setEgg = (values: { config_startup: string; config_stop: string }) =>
+    panel.db.updateTable('eggs').set(values).where('id', '=', server.egg_id).execute();
+  const process = async () => (await serverConfiguration(panel.db, server.uuid))?.process_configuration;
+
+  await setEgg({ config_startup: '{"done": ["Ready", ""]}', config_stop: '^C' });
+  expect(await process()).toMatchObject({ startup: { done: ['Ready'] }, stop: { type: 'signal', value: '^C' } });
+  await setEgg({ config_startup: '{"done": "Listening"}', config_stop: 'SIGTERM' });
+  expect(await process()).toMatchObject({ startup: { done: ['Listening'] }, stop: { type: 'signal', value: 'SIGTERM' } });
+  // What the migration gives an existing egg, and a column that does not parse: running at once, stopped with `stop`.
+  await setEgg({ config_startup: '{}', config_stop: 'stop' });
+  expect(await process()).toMatchObject({ startup: { done: [] }, stop: { type: 'command', value: 'stop' } });
+  await setEgg({ config_startup: 'not json', config_stop: 'end now' });
+  expect(await process()).toMatchObject({ startup: { done: [] }, stop: { type: 'command', value: 'end now' } });
+  expect(stopConfiguration('^c')).toEqual({ type: 'signal', value: '^C' });
 });

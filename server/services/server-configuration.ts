@@ -16,9 +16,19 @@ export async function pushServerConfiguration(db: Db, daemon: NodeDaemon, uuid: 
 }
 
 /**
- * The server's configuration, or undefined when there is no such server. Eggs carry no stop
- * command or "done" lines yet, so every server stops with the `stop` console command and counts
- * as started as soon as its process runs.
+ * How the egg's stop value is given to a node (the reference panel's conversion): `^C` and other
+ * `^X` values, and signal names (`SIGTERM`), are signals; anything else is a console line.
+ */
+export function stopConfiguration(stop: string): ServerConfiguration['process_configuration']['stop'] {
+  const value = stop.trim();
+  if (value.startsWith('^')) return { type: 'signal', value: value.toUpperCase() };
+  if (/^SIG[A-Z0-9]+$/i.test(value)) return { type: 'signal', value: value.toUpperCase() };
+  return { type: 'command', value: value === '' ? 'stop' : value };
+}
+
+/**
+ * The server's configuration, or undefined when there is no such server. The egg says when its
+ * program has started (its done lines; none: as soon as it runs) and how it stops.
  */
 export async function serverConfiguration(db: Db, uuid: string): Promise<ServerConfiguration | undefined> {
   const server = await servers.findByIdentifier(db, uuid);
@@ -71,8 +81,8 @@ export async function serverConfiguration(db: Db, uuid: string): Promise<ServerC
       egg: { id: egg.uuid, file_denylist: [] },
     },
     process_configuration: {
-      startup: { done: [], user_interaction: [], strip_ansi: false },
-      stop: { type: 'command', value: 'stop' },
+      startup: { done: egg.config_startup.done, user_interaction: [], strip_ansi: false },
+      stop: stopConfiguration(egg.config_stop),
     },
   };
 }

@@ -1,23 +1,68 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { writeTransaction, type Db } from '../db';
 import type { NodeDaemons } from './node-daemons';
 import { allocations, eggs, nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
+import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { randomToken } from '../lib/crypto';
 import { pushServerConfiguration } from './server-configuration';
 
 /*
- * Creating servers (CLI, demo data, tests). The embedded panel has one local node and a default
- * egg; both are created on first use.
+ * Creating servers (CLI, demo data, tests). The embedded panel has one local node and two eggs of
+ * its own, created on first use: the demo game (the default: a Node program from this repository,
+ * placed into each new server's volume, so a server starts on any machine with Node) and Paper
+ * (which needs Java and a server jar of one's own).
  */
 
-const DEFAULT_EGG = {
+/** The program the demo game egg runs, part of the repository. */
+const DEMO_GAME_PROGRAM = path.join(import.meta.dirname, '..', 'daemon', 'local', 'demo-game.mjs');
+
+interface BuiltInEgg extends Omit<eggs.NewEgg, 'variables'> {
+  variables: Omit<eggs.NewEgg['variables'][number], 'user_viewable' | 'user_editable'>[];
+  /** Files placed into a new server's volume (name → the repository file), until eggs have install scripts. */
+  files?: Record<string, string>;
+}
+
+const DEMO_EGG: BuiltInEgg = {
+  uuid: '5c0a6a43-9a53-4d8e-8f4c-6d3f2a9e7b10',
+  name: 'Demo game',
+  startup: 'node demo-game.mjs --port {{SERVER_PORT}}',
+  docker_images: { 'Node.js 22': 'ghcr.io/parkervcp/yolks:nodejs_22' },
+  features: [],
+  // The program's `Done (0.012s)! For help, type "help"`.
+  done: ['For help, type "help"'],
+  stop: 'stop',
+  files: { 'demo-game.mjs': DEMO_GAME_PROGRAM },
+  variables: [
+    {
+      name: 'Message of the day',
+      description: 'What the server says to players as they join.',
+      env_variable: 'MOTD',
+      default_value: 'An Aerie demo server',
+      rules: 'required|string|max:60',
+    },
+    {
+      name: 'Max players',
+      description: 'How many players may be online at once.',
+      env_variable: 'MAX_PLAYERS',
+      default_value: '20',
+      rules: 'required|integer|between:1,100',
+    },
+  ],
+};
+
+const PAPER_EGG: BuiltInEgg = {
+  uuid: '9b2d3f6e-1c4a-4b7e-a0d5-3e8f7c6b5a42',
   name: 'Paper',
   startup: 'java -Xms128M -XX:MaxRAMPercentage=95.0 -Dterminal.jline=false -Dterminal.ansi=true -jar {{SERVER_JARFILE}}',
   docker_images: { 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21', 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' },
   features: ['eula', 'java_version', 'pid_limit'],
+  done: [')! For help, type '],
+  stop: 'stop',
   variables: [
     {
       name: 'Server Jar File',
@@ -43,6 +88,8 @@ const DEFAULT_EGG = {
   ],
 };
 
+const BUILT_IN_EGGS = [DEMO_EGG, PAPER_EGG];
+
 export async function ensureDefaultNode(db: Db): Promise<NodeRow> {
   const existing = await nodes.first(db);
   if (existing) return existing;
@@ -51,19 +98,31 @@ export async function ensureDefaultNode(db: Db): Promise<NodeRow> {
   return nodes.insert(db, { ...node, daemon_token: randomToken(32) });
 }
 
+/**
+ * Adds the built-in eggs a panel lacks (one of the same uuid or name counts: a panel from before
+ * the demo game has a Paper egg of its own) and returns the default one's id, the demo game's.
+ */
 export async function ensureDefaultEgg(db: Db): Promise<number> {
-  const egg = await eggs.first(db);
-  if (egg) return egg.id;
-  return writeTransaction(db, (trx) =>
-    eggs.insert(trx, {
-      uuid: randomUUID(),
-      name: DEFAULT_EGG.name,
-      startup: DEFAULT_EGG.startup,
-      docker_images: DEFAULT_EGG.docker_images,
-      features: DEFAULT_EGG.features,
-      variables: DEFAULT_EGG.variables.map((v) => ({ ...v, user_viewable: 1, user_editable: 1 })),
-    }),
-  );
+  const existing = (trx: Db, egg: BuiltInEgg) => eggs.findByUuid(trx, egg.uuid).then((found) => found ?? eggs.findByIdOrName(trx, egg.name));
+  const demo = await existing(db, DEMO_EGG);
+  // Read first: creating servers in bulk checks this every time.
+  if (demo && (await existing(db, PAPER_EGG))) return demo.id;
+  return writeTransaction(db, async (trx) => {
+    for (const egg of BUILT_IN_EGGS) {
+      if (await existing(trx, egg)) continue;
+      const { files: _files, ...row } = egg;
+      await eggs.insert(trx, { ...row, variables: egg.variables.map((v) => ({ ...v, user_viewable: 1, user_editable: 1 })) });
+    }
+    const created = await existing(trx, DEMO_EGG);
+    if (!created) throw new Error('The demo game egg is missing.');
+    return created.id;
+  });
+}
+
+/** An egg by id or name (the built-in ones are created first), or undefined. */
+export async function findEgg(db: Db, idOrName: string): Promise<eggs.Egg | undefined> {
+  await ensureDefaultEgg(db);
+  return eggs.findByIdOrName(db, idOrName);
 }
 
 export interface CreateServerInput {
@@ -77,14 +136,17 @@ export interface CreateServerInput {
   /** Port of the primary allocation; the next free one from 25565 when absent. */
   port?: number;
   ip?: string;
+  /** The egg's id; the demo game when absent. */
+  eggId?: number;
 }
 
 export async function createServer(db: Db, daemons: NodeDaemons, input: CreateServerInput, now: Date): Promise<ServerRow> {
   const node = await ensureDefaultNode(db);
   const nodeId = node.id;
   const daemon = daemons.forNode(node);
-  const egg = await eggs.findById(db, await ensureDefaultEgg(db));
-  if (!egg) throw new Error('The default egg is missing.');
+  const defaultEgg = await ensureDefaultEgg(db);
+  const egg = await eggs.findById(db, input.eggId ?? defaultEgg);
+  if (!egg) throw notFound();
   const ip = input.ip ?? '127.0.0.1';
   const server = await writeTransaction(db, async (trx) => {
     const port = input.port ?? Math.max(25564, (await allocations.highestPort(trx, nodeId, ip)) ?? 25564) + 1;
@@ -124,7 +186,17 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
   });
   await pushServerConfiguration(db, daemon, server.uuid);
   await daemon.servers.create(server.uuid);
+  await placeEggFiles(daemon, egg.uuid, server.uuid);
   return server;
+}
+
+/** The egg's files, written through the node's file capability (so a remote node gets them too). */
+async function placeEggFiles(daemon: NodeDaemon, eggUuid: string, server: string): Promise<void> {
+  const files = BUILT_IN_EGGS.find((e) => e.uuid === eggUuid)?.files ?? {};
+  for (const [name, source] of Object.entries(files)) {
+    const content = await fs.promises.readFile(source);
+    await daemon.files.write(server, name, content, { maxBytes: content.length });
+  }
 }
 
 /** Finds a server by its 8-character identifier or its full uuid; any other string names no server. */

@@ -11,7 +11,7 @@ import { createUser, enableTotp } from '../services/users';
 import { localDaemon } from '../services/local-node';
 import { nodeDaemons } from '../services/node-daemons';
 import { pushServerConfiguration } from '../services/server-configuration';
-import { createServer, type CreateServerInput } from '../services/servers';
+import { createServer, findEgg, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
 import { createApiKey } from '../services/api-keys';
@@ -85,9 +85,11 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
         clock.now(),
       );
     },
+    /** A server on the Paper egg unless `eggId` says otherwise: an empty volume, no program placed in it. */
     async server(owner: UserRow, opts: Partial<CreateServerInput> = {}): Promise<ServerRow> {
       counter += 1;
-      return createServer(db, nodes, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts }, clock.now());
+      const eggId = opts.eggId ?? (await findEgg(db, 'Paper'))?.id;
+      return createServer(db, nodes, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts, eggId }, clock.now());
     },
     /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
     reconfigure: (server: ServerRow) => pushServerConfiguration(db, daemon, server.uuid),

@@ -17,6 +17,11 @@ const world = path.resolve('world');
 const started = Date.now();
 const players = new Set();
 const NAMES = ['Alex', 'Steve', 'Robin', 'Sam', 'Kai'];
+// The egg's variables come from the environment, the port from the startup command (`--port N`).
+const argPort = process.argv.indexOf('--port');
+const port = (argPort > 0 ? process.argv[argPort + 1] : undefined) ?? process.env.SERVER_PORT ?? '25565';
+const maxPlayers = Number(process.env.MAX_PLAYERS) > 0 ? Number(process.env.MAX_PLAYERS) : 20;
+const motd = process.env.MOTD ?? 'A demo server';
 
 function log(level, message) {
   const time = new Date().toISOString().slice(11, 19);
@@ -43,8 +48,10 @@ const joins = setInterval(() => {
     players.delete(name);
     log('info', `${name} left the game`);
   } else {
+    if (players.size >= maxPlayers) return;
     players.add(name);
     log('info', `${name} joined the game`);
+    log('chat', `[Server] ${motd}`);
   }
 }, 45_000);
 
@@ -60,7 +67,7 @@ function stop(code = 0) {
 
 const COMMANDS = {
   help: () => log('info', 'Commands: help, list, say <message>, save-all, stop'),
-  list: () => log('info', `There are ${players.size} of a max of 20 players online: ${[...players].join(', ')}`),
+  list: () => log('info', `There are ${players.size} of a max of ${maxPlayers} players online: ${[...players].join(', ')}`),
   say: (rest) => log('chat', `[Server] ${rest}`),
   'save-all': () => {
     log('info', 'Saving the game (this may take a moment!)');
@@ -70,10 +77,14 @@ const COMMANDS = {
   stop: () => stop(0),
 };
 
-const port = process.env.SERVER_PORT ?? '25565';
+// Before the "Done" line: a stop signal right after it must find its handler.
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
 log('info', `Starting demo game server version 1.0 (${process.version})`);
 log('info', 'Loading properties');
 log('info', `Default game type: SURVIVAL`);
+log('info', `Message of the day: ${motd}`);
 log('warn', 'This is a demo server: it plays no game, it only behaves like one.');
 log('info', `Starting server on ${process.env.SERVER_IP ?? '0.0.0.0'}:${port}`);
 log('info', 'Preparing level "world"');
@@ -88,6 +99,3 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (command) command(rest.join(' '));
   else log('info', `Unknown command "${name}". Type "help" for help.`);
 });
-
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));

@@ -34,6 +34,8 @@ export interface LocalDaemonOptions {
   bwrap?: string | null;
   /** The console socket's timers (tests shorten them): how often a token's expiry is checked, how long a fresh one is awaited. */
   socketTimings?: Pick<ConsoleSocketOptions, 'expiryCheckMs' | 'reauthGraceMs'>;
+  /** Processes (and threads) one server may run at once, where cgroups allow it; 0 = none (512 by default, as Wings). */
+  pidsLimit?: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export class LocalDaemon implements NodeDaemon {
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
+      pidsLimit: options.pidsLimit,
     });
     this.stats = this.process;
   }

@@ -5,7 +5,8 @@ import { test } from '../../test/fixtures';
 import { outcome, testConfiguration } from '../../test/daemon-contract/support';
 import type { ConsoleEvent, ServerConfiguration } from '../capabilities';
 import { ServerLocks } from './locks';
-import { LocalProcesses, processEnvironment, startupCommand, stopSignal } from './processes';
+import { LocalProcesses, processEnvironment, startupCommand, stopSignal, type ProcessOptions } from './processes';
+import { cgroupRoot } from './cgroups';
 import { findBwrap } from './sandbox';
 
 /*
@@ -32,15 +33,15 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
   fs.copyFileSync(DEMO_GAME, path.join(volume, 'demo-game.mjs'));
   let configuration = demoConfiguration();
   const locks = new ServerLocks();
-  const make = (options: { bwrap?: string | null; now?: () => number; stopTimeoutMs?: number } = {}) =>
+  const make = (options: Partial<Pick<ProcessOptions, 'bwrap' | 'now' | 'stopTimeoutMs' | 'pidsLimit' | 'statsIntervalMs' | 'cgroups'>> = {}) =>
     new LocalProcesses({
+      ...options,
       logDir: path.join(tempDir, 'logs'),
       configuration: () => Promise.resolve(configuration),
       volumePath: () => volume,
       powerLock: (server, fn) => locks.power(server, fn),
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log: () => undefined,
-      now: options.now,
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
     });
   const processes = make();
@@ -48,6 +49,7 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
   processes.subscribe(SERVER, (e) => events.push(e));
   onCleanup(() => processes.stopAll());
   const lines = () => events.flatMap((e) => (e.type === 'console output' ? [e.line] : []));
+  const messages = () => events.flatMap((e) => (e.type === 'daemon message' ? [e.line] : []));
   const states = () => events.flatMap((e) => (e.type === 'status' ? [e.state] : []));
   /** Settles once an event matching `match` has been seen. */
   const until = async (match: (e: ConsoleEvent) => boolean, ms = 10_000) => {
@@ -63,6 +65,7 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
     volume,
     tempDir,
     lines,
+    messages,
     states,
     until,
     untilState: (state: string) => until((e) => e.type === 'status' && e.state === state),
@@ -114,12 +117,37 @@ describe('a server process', () => {
     expect(await outcome(s.processes.power(SERVER, 'stop'))).toBe('offline');
   });
 
-  it('stops by signal (^C), kills at once, and kills a server that ignores its stop', { timeout: 30_000 }, async ({ setup: s }) => {
-    s.configure((c) => (c.process_configuration.stop = { type: 'signal', value: '^C' }));
+  it('stops by signal (^C, SIGTERM), kills at once, and kills a server that ignores its stop', { timeout: 30_000 }, async ({ setup: s }) => {
+    // The demo game says which signal it got as it stops.
+    fs.writeFileSync(
+      path.join(s.volume, 'signals.mjs'),
+      'for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { console.log("got " + sig); process.exit(0); }); setInterval(() => {}, 1000); console.log("Ready");',
+    );
+    s.configure((c) => {
+      c.settings.invocation = 'node signals.mjs';
+      c.process_configuration.startup.done = ['Ready'];
+      c.process_configuration.stop = { type: 'signal', value: '^C' };
+    });
     await s.processes.power(SERVER, 'start');
     await s.untilState('running');
     await s.processes.power(SERVER, 'stop');
-    expect(s.lines()).toContainEqual(expect.stringContaining('Goodbye')); // it shut down cleanly on SIGINT
+    expect(s.lines()).toContain('got SIGINT'); // it shut down cleanly on ^C
+    s.configure((c) => {
+      c.settings.invocation = 'node signals.mjs';
+      c.process_configuration.startup.done = ['Ready'];
+      c.process_configuration.stop = { type: 'signal', value: 'SIGTERM' };
+    });
+    await s.processes.power(SERVER, 'start');
+    await s.until(() => s.states().filter((state) => state === 'running').length === 2);
+    await s.processes.power(SERVER, 'stop');
+    expect(s.lines()).toContain('got SIGTERM');
+    expect(s.messages().some((l) => l.includes('crashed'))).toBe(false);
+
+    s.configure((c) => (c.process_configuration.stop = { type: 'signal', value: '^C' }));
+    await s.processes.power(SERVER, 'start');
+    await s.until(() => s.states().filter((state) => state === 'running').length === 3);
+    await s.processes.power(SERVER, 'stop');
+    expect(s.lines()).toContainEqual(expect.stringContaining('Goodbye')); // the demo game saves and says goodbye on SIGINT
 
     await s.processes.power(SERVER, 'start');
     await s.untilLine('For help');
@@ -129,11 +157,13 @@ describe('a server process', () => {
     // A stop command the program does not know: the stop times out and kills it.
     s.configure((c) => (c.process_configuration.stop = { type: 'command', value: 'quit-please' }));
     const slow = s.make({ stopTimeoutMs: 500 });
+    const said: string[] = [];
+    slow.subscribe(SERVER, (e) => e.type === 'daemon message' && said.push(e.line));
     await slow.power(SERVER, 'start');
     await new Promise((r) => setTimeout(r, 1000));
     await slow.power(SERVER, 'stop');
     expect(slow.state(SERVER)).toBe('offline');
-    expect(await slow.history(SERVER, 5)).toContainEqual(expect.stringContaining('did not stop in time'));
+    expect(said).toContainEqual(expect.stringContaining('did not stop in time'));
   });
 
   it('is running at once without done lines, and restarts with a restart', { timeout: 30_000 }, async ({ setup: s }) => {
@@ -151,6 +181,7 @@ describe('a server process', () => {
     const seen: ConsoleEvent[] = [];
     processes.subscribe(SERVER, (e) => seen.push(e));
     const states = () => seen.flatMap((e) => (e.type === 'status' ? [e.state] : []));
+    const said = () => seen.flatMap((e) => (e.type === 'daemon message' ? [e.line] : []));
     const waitFor = async (fn: () => boolean) => {
       for (let i = 0; i < 500 && !fn(); i += 1) await new Promise((r) => setTimeout(r, 20));
       expect(fn()).toBe(true);
@@ -163,8 +194,10 @@ describe('a server process', () => {
     });
     await processes.power(SERVER, 'start');
     await waitFor(() => states().filter((x) => x === 'offline').length === 1);
-    expect(await processes.history(SERVER, 10)).toContainEqual(expect.stringContaining('crashed (exit code 3)'));
-    expect(await processes.history(SERVER, 10)).toContainEqual(expect.stringContaining('not restarted'));
+    expect(said()).toContainEqual(expect.stringContaining('crashed (exit code 3)'));
+    expect(said()).toContainEqual(expect.stringContaining('not restarted'));
+    // The daemon's messages are live only: the console's history is the program's own output.
+    expect(await processes.history(SERVER, 10)).toEqual(['Ready']);
 
     await processes.power(SERVER, 'start');
     clock = 61_000; // it has run over a minute when it crashes
@@ -218,8 +251,167 @@ describe('a server process', () => {
 
   it('never starts without the sandbox, and says what to install', async ({ setup: s }) => {
     const unsandboxed = s.make({ bwrap: null });
+    const said: ConsoleEvent[] = [];
+    unsandboxed.subscribe(SERVER, (e) => said.push(e));
     expect(await outcome(unsandboxed.power(SERVER, 'start'))).toBe('unavailable');
     expect(unsandboxed.state(SERVER)).toBe('offline');
-    expect(await unsandboxed.history(SERVER, 5)).toContainEqual(expect.stringContaining('bubblewrap'));
+    expect(said).toEqual([{ type: 'daemon message', line: expect.stringContaining('bubblewrap') }]);
+  });
+});
+
+describe('stats and limits', () => {
+  /** A program that allocates `mib` MiB in 8 MiB steps (touching every page), says so, then waits. */
+  const allocate = (volume: string, mib: number) =>
+    fs.writeFileSync(
+      path.join(volume, 'hungry.mjs'),
+      `console.log("Ready"); const keep = []; const t = setInterval(() => { keep.push(Buffer.alloc(8 * 1024 * 1024, 1)); if (keep.length * 8 >= ${mib}) { clearInterval(t); console.log("holding " + keep.length * 8); } }, 50); setInterval(() => {}, 1000);`,
+    );
+
+  it('sends stats about every second while running, a last offline one, then none', { timeout: 30_000 }, async ({ setup: s }) => {
+    const processes = s.make({ statsIntervalMs: 200 });
+    const stats: { at: number; state: string; memory: number }[] = [];
+    const unsubscribe = processes.subscribe(SERVER, (e) => {
+      if (e.type === 'stats') stats.push({ at: Date.now(), state: e.stats.state, memory: e.stats.memory_bytes });
+    });
+    expect(processes.tickers).toBe(0); // offline: nothing ticks, listener or not
+    await processes.power(SERVER, 'start');
+    expect(processes.tickers).toBe(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    const running = stats.length;
+    expect(running).toBeGreaterThanOrEqual(3);
+    expect(running).toBeLessThanOrEqual(7);
+    expect(stats.at(-1)).toMatchObject({ state: 'running' });
+    expect(stats.at(-1)?.memory).toBeGreaterThan(0);
+    await processes.power(SERVER, 'stop');
+    expect(processes.tickers).toBe(0);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(stats.slice(running).at(-1)).toMatchObject({ state: 'offline', memory: 0 });
+    const after = stats.length;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(stats.length).toBe(after);
+
+    // Without listeners (and no memory to watch) a running server has no ticker either.
+    unsubscribe();
+    await processes.power(SERVER, 'start');
+    expect(processes.tickers).toBe(0);
+    const again = processes.subscribe(SERVER, () => undefined);
+    expect(processes.tickers).toBe(1);
+    again();
+    expect(processes.tickers).toBe(0);
+    await processes.power(SERVER, 'kill');
+  });
+
+  it.for([
+    { how: 'by the watchdog', cgroups: false },
+    { how: 'by the watchdog or the cgroup limit, whichever comes first', cgroups: true },
+  ])(
+    'kills a server past its memory limit ($how), says why, and does not restart it as a crash',
+    { timeout: 30_000 },
+    async ({ cgroups }, { setup: s }) => {
+      allocate(s.volume, 256);
+      s.configure((c) => {
+        c.settings.invocation = 'node hungry.mjs';
+        c.process_configuration.startup.done = ['Ready'];
+        c.settings.build.memory_limit = 64;
+        c.settings.build.oom_disabled = false;
+      });
+      // No listener needed: the watchdog ticks for a watched server on its own.
+      const processes = s.make({ statsIntervalMs: 250, cgroups });
+      const seen: ConsoleEvent[] = [];
+      await processes.power(SERVER, 'start');
+      expect(processes.tickers).toBe(1);
+      processes.subscribe(SERVER, (e) => seen.push(e));
+      for (let i = 0; i < 500 && processes.state(SERVER) !== 'offline'; i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(processes.state(SERVER)).toBe('offline');
+      expect(processes.tickers).toBe(0);
+      const said = seen.flatMap((e) => (e.type === 'daemon message' ? [e.line] : []));
+      expect(said).toEqual(['Server is exceeding its memory limit of 64 MiB, stopping it.']); // once, and no crash
+      expect(seen.flatMap((e) => (e.type === 'console output' ? [e.line] : []))).not.toContainEqual(expect.stringContaining('holding'));
+    },
+  );
+
+  it('lets a server with its OOM killer disabled use more than its limit', { timeout: 30_000 }, async ({ setup: s }) => {
+    allocate(s.volume, 128);
+    s.configure((c) => {
+      c.settings.invocation = 'node hungry.mjs';
+      c.process_configuration.startup.done = ['Ready'];
+      c.settings.build.memory_limit = 64;
+      c.settings.build.oom_disabled = true;
+    });
+    const processes = s.make({ statsIntervalMs: 250 });
+    const seen: ConsoleEvent[] = [];
+    processes.subscribe(SERVER, (e) => seen.push(e));
+    await processes.power(SERVER, 'start');
+    for (let i = 0; i < 500 && !seen.some((e) => e.type === 'console output' && e.line.startsWith('holding')); i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 1000)); // a few ticks over the limit
+    expect(processes.state(SERVER)).toBe('running');
+    expect((await processes.resources(SERVER)).memory_bytes).toBeGreaterThan(128 * 1024 * 1024);
+    expect(seen.some((e) => e.type === 'daemon message' && e.line.includes('memory limit'))).toBe(false);
+    await processes.power(SERVER, 'kill');
+  });
+
+  it.runIf(cgroupRoot('pids') !== null)('caps the processes a server may run (cgroup pids.max)', { timeout: 30_000 }, async ({ setup: s }) => {
+    // 60 sleeps at most, whatever the limit; it says how many the kernel let it start.
+    fs.writeFileSync(
+      path.join(s.volume, 'forks.mjs'),
+      `import { spawn } from 'node:child_process';
+      let spawned = 0;
+      let refused = 0;
+      const settle = () => spawned + refused === 60 && console.log('spawned ' + spawned + ' refused ' + refused);
+      for (let i = 0; i < 60; i += 1) {
+        const child = spawn('sleep', ['5'], { stdio: 'ignore' });
+        child.on('spawn', () => { spawned += 1; settle(); });
+        child.on('error', () => { refused += 1; settle(); });
+      }
+      setInterval(() => {}, 1000);`,
+    );
+    s.configure((c) => {
+      c.settings.invocation = 'node forks.mjs';
+      c.process_configuration.startup.done = ['spawned'];
+    });
+    const processes = s.make({ pidsLimit: 32 });
+    const seen: string[] = [];
+    processes.subscribe(SERVER, (e) => e.type === 'console output' && seen.push(e.line));
+    await processes.power(SERVER, 'start');
+    for (let i = 0; i < 500 && processes.state(SERVER) !== 'running'; i += 1) await new Promise((r) => setTimeout(r, 20));
+    const [, spawned, , refused] = (seen.find((l) => l.startsWith('spawned')) ?? '').split(' ').map(Number);
+    expect(spawned).toBeGreaterThan(0);
+    expect(spawned).toBeLessThan(32); // node's own threads count too
+    expect(refused).toBeGreaterThan(28);
+    await processes.power(SERVER, 'kill');
+  });
+});
+
+describe('after a panel restart', () => {
+  it('starts the servers that ran at shutdown again only when configured, and forgets them either way', { timeout: 30_000 }, async ({ setup: s }) => {
+    const first = s.make();
+    await first.power(SERVER, 'start');
+    await first.stopAll();
+    expect(first.state(SERVER)).toBe('offline');
+    const file = path.join(s.tempDir, 'logs', 'running.json');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual([SERVER]);
+
+    // Not configured: nothing starts, and the list is gone.
+    const quiet = s.make();
+    expect(await quiet.resume(false)).toEqual([]);
+    expect(quiet.state(SERVER)).toBe('offline');
+    expect(fs.existsSync(file)).toBe(false);
+
+    const second = s.make();
+    await second.power(SERVER, 'start');
+    await second.stopAll();
+    const restarted = s.make();
+    expect(await restarted.resume(true)).toEqual([SERVER]);
+    expect(restarted.state(SERVER)).not.toBe('offline');
+    expect(fs.existsSync(file)).toBe(false);
+    // Once only: the next start finds nothing to resume.
+    expect(await s.make().resume(true)).toEqual([]);
+    await restarted.power(SERVER, 'kill');
+
+    // A shutdown with nothing running leaves an empty list.
+    await restarted.stopAll();
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import type { ProcessState, SocketStats } from '../../../src/contract';
 import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, ServerConfiguration, StatsCapability } from '../capabilities';
 import { DaemonError } from '../types';
 import type { DaemonLog } from './events';
+import { hardMemoryLimit, ServerCgroups } from './cgroups';
 import { CONTAINER_HOME, MISSING_BWRAP, spawnSandboxed } from './sandbox';
 
 /*
@@ -14,10 +15,18 @@ import { CONTAINER_HOME, MISSING_BWRAP, spawnSandboxed } from './sandbox';
  * are Wings' own: `offline` → `starting` → `running` once an egg's "done" line appears (at once
  * when the egg has none) → `stopping` → `offline`. Stop sends the egg's stop command (a console
  * line, or a signal such as `^C`), waits, then kills. A process that ends by itself while running
- * has crashed: a console line says so, and it is started again once if it had run for a minute.
+ * has crashed: the daemon says so, and starts it again once if it had run for a minute.
+ *
+ * Limits come from the configuration's build: the process count (and the memory, with some
+ * overhead) are hard cgroup limits where the machine allows them (`cgroups.ts`); the memory limit
+ * is also watched: while a server runs, its stats are taken every second (sent to whoever listens),
+ * and one whose processes use more than its limit is killed, unless its OOM killer is disabled.
+ * Such a stop, like one the kernel made, is not a crash.
  *
  * Each server's recent console output is kept (a bounded number of lines) and appended to a log
  * file in the data dir, outside the volume, so the console replays after a reload or a restart.
+ * What the daemon itself says (`daemon message`: starting, crashes, the watchdog) is not part of
+ * that log, as in Wings: it is sent live only.
  */
 
 export interface ProcessOptions {
@@ -41,16 +50,26 @@ export interface ProcessOptions {
   crashRestartAfterMs?: number;
   /** What the server's volume holds on disk (the quota's figure). */
   diskBytes?: (server: string) => Promise<number>;
+  /** Processes (and threads) one server may run at once; 0 = no limit (Wings: 512). */
+  pidsLimit?: number;
+  /** How often a running server's stats are taken (and its memory checked). */
+  statsIntervalMs?: number;
+  /** Hard limits from cgroups where the machine allows them (true by default); the watchdog either way. */
+  cgroups?: boolean;
 }
 
 /** How long a disk figure is shown before the volume is measured again. */
 const DISK_FIGURE_MS = 10_000;
+/** A CPU figure is measured over at least this long (the ticker's interval, about). */
+const MIN_CPU_WINDOW_MS = 500;
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux architecture Node runs on). */
 const TICKS_PER_SECOND = 100;
 
 /** Longest console line kept; a program printing without newlines cannot grow memory past it. */
 const MAX_LINE = 8192;
-const DAEMON_PREFIX = '[Aerie Daemon]:';
+const MIB = 1024 * 1024;
+/** The servers that ran when the daemon stopped, in the log dir, for `resume`. */
+const RUNNING_FILE = 'running.json';
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -58,14 +77,24 @@ interface Running {
   exited: Promise<void>;
   /** Set by stop and kill: the exit that follows is not a crash. */
   stopping: boolean;
+  /** Its groups (hard limits), removed when it ends. */
+  cgroups: ServerCgroups;
+  /** Bytes the watchdog allows (0: not watched: no limit, or the OOM killer disabled). */
+  memoryLimit: number;
 }
 
 class ServerProcess {
   state: ProcessState = 'offline';
-  /** The last CPU sample (ticks of every process in the sandbox, and when), for the next figure. */
-  cpuSample: { ticks: number; at: number } | null = null;
+  /** The last CPU sample (ticks of every process in the sandbox, when, and the figure it gave), for the next figure. */
+  cpuSample: { ticks: number; at: number; cpu: number } | null = null;
   disk: { bytes: number; at: number } | null = null;
   running: Running | null = null;
+  /** Takes the stats every second while it runs and someone listens or its memory is watched. */
+  ticker: NodeJS.Timeout | null = null;
+  ticking = false;
+  /** Console output not yet in the log file, and whether a write of it is under way. */
+  logPending = '';
+  logWriting = false;
   readonly history: string[] = [];
   readonly listeners = new Set<(event: ConsoleEvent) => void>();
 }
@@ -106,12 +135,16 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   private readonly stopTimeoutMs: number;
   private readonly historyLines: number;
   private readonly crashRestartAfterMs: number;
+  private readonly pidsLimit: number;
+  private readonly statsIntervalMs: number;
 
   constructor(private readonly options: ProcessOptions) {
     this.now = options.now ?? Date.now;
     this.stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     this.historyLines = options.historyLines ?? 150;
     this.crashRestartAfterMs = options.crashRestartAfterMs ?? 60_000;
+    this.pidsLimit = options.pidsLimit ?? 512;
+    this.statsIntervalMs = options.statsIntervalMs ?? 1000;
   }
 
   state(server: string): ProcessState {
@@ -148,7 +181,16 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   subscribe(server: string, listener: (event: ConsoleEvent) => void): () => void {
     const proc = this.of(server);
     proc.listeners.add(listener);
-    return () => proc.listeners.delete(listener);
+    this.syncTicker(server, proc);
+    return () => {
+      proc.listeners.delete(listener);
+      this.syncTicker(server, proc);
+    };
+  }
+
+  /** How many servers' stats tickers run (none once every server is offline). */
+  get tickers(): number {
+    return [...this.servers.values()].filter((proc) => proc.ticker !== null).length;
   }
 
   /** What the server uses now: memory and CPU of every process in its sandbox, its disk, its uptime. */
@@ -161,20 +203,26 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const running = proc.running;
     if (running?.child.pid !== undefined) {
       const pids = [running.child.pid, ...descendants(running.child.pid)];
-      const ticks = pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
       memory = pids.reduce((sum, pid) => sum + residentBytes(pid), 0);
-      // Since the last sample, or since the start for the first one; 100 is one core.
-      const since = proc.cpuSample ?? { ticks: 0, at: running.startedAt };
-      const seconds = (now - since.at) / 1000;
-      if (seconds > 0) cpu = Math.max(0, ((ticks - since.ticks) / TICKS_PER_SECOND / seconds) * 100);
-      proc.cpuSample = { ticks, at: now };
+      const last = proc.cpuSample;
+      if (last && now - last.at < MIN_CPU_WINDOW_MS) {
+        // Asked again right after the ticker: a few clock ticks would give a coarse figure.
+        cpu = last.cpu;
+      } else {
+        const ticks = pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
+        // Since the last sample, or since the start for the first one; 100 is one core.
+        const since = last ?? { ticks: 0, at: running.startedAt };
+        const seconds = (now - since.at) / 1000;
+        if (seconds > 0) cpu = Math.max(0, ((ticks - since.ticks) / TICKS_PER_SECOND / seconds) * 100);
+        proc.cpuSample = { ticks, at: now, cpu };
+      }
     } else proc.cpuSample = null;
     if (this.options.diskBytes && (!proc.disk || now - proc.disk.at >= DISK_FIGURE_MS)) {
       proc.disk = { bytes: await this.options.diskBytes(server).catch(() => proc.disk?.bytes ?? 0), at: now };
     }
     return {
       memory_bytes: memory,
-      memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * 1024 * 1024,
+      memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * MIB,
       cpu_absolute: Math.round(cpu * 1000) / 1000,
       // The sandbox shares the host's network: what one server sends is not told apart.
       network: { rx_bytes: 0, tx_bytes: 0 },
@@ -195,10 +243,46 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     else await this.stop(server, proc);
   }
 
-  /** Stops every running server (panel shutdown): their stop commands, then kills past the timeout. */
+  /**
+   * Stops every running server (panel shutdown): their stop commands, then kills past the timeout.
+   * Which ones ran is written down first, for `resume` at the next start.
+   */
   async stopAll(): Promise<void> {
     const running = [...this.servers.entries()].filter(([, proc]) => proc.running);
+    try {
+      fs.mkdirSync(this.options.logDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(this.runningFile(), JSON.stringify(running.map(([server]) => server)));
+    } catch (error) {
+      this.options.log('could not write down the running servers', error);
+    }
     await Promise.all(running.map(([server, proc]) => this.stop(server, proc).catch(() => undefined)));
+  }
+
+  /**
+   * At start: forgets which servers ran when the daemon last stopped, and with `restart` starts
+   * them again (servers are not started behind their owners' backs unless configured). Returns the
+   * servers started.
+   */
+  async resume(restart: boolean): Promise<string[]> {
+    let servers: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(this.runningFile(), 'utf8'));
+      if (Array.isArray(parsed)) servers = parsed.filter((s): s is string => typeof s === 'string');
+    } catch {
+      return []; // none written (a first start, or the last one ended without a shutdown)
+    }
+    fs.rmSync(this.runningFile(), { force: true });
+    if (!restart) return [];
+    const started: string[] = [];
+    for (const server of servers) {
+      try {
+        await this.power(server, 'start');
+        started.push(server);
+      } catch (error) {
+        this.options.log(`could not start ${server} again`, error);
+      }
+    }
+    return started;
   }
 
   private of(server: string): ServerProcess {
@@ -212,17 +296,25 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const configuration = await this.options.configuration(server);
     if (configuration.settings.suspended) throw new DaemonError('conflict', 'This server is suspended.');
     if (!this.options.bwrap) {
-      this.daemonLine(server, proc, MISSING_BWRAP);
+      this.daemonMessage(proc, MISSING_BWRAP);
       throw new DaemonError('unavailable', MISSING_BWRAP);
     }
     const env = processEnvironment(configuration);
     const command = startupCommand(configuration.settings.invocation, env);
+    const { memory_limit, oom_disabled } = configuration.settings.build;
+    const memoryLimit = oom_disabled ? 0 : Math.max(0, memory_limit) * MIB;
     this.setState(server, proc, 'starting');
-    this.daemonLine(server, proc, 'Starting the server in its sandbox.');
+    this.daemonMessage(proc, 'Starting the server in its sandbox.');
+    const hard = this.options.cgroups ?? true;
+    const cgroups = ServerCgroups.create(server, {
+      memoryBytes: hard && memoryLimit > 0 ? hardMemoryLimit(memoryLimit) : 0,
+      pids: hard ? this.pidsLimit : 0,
+    });
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawnSandboxed({ volume: this.options.volumePath(server), command, env }, this.options.bwrap);
+      child = spawnSandboxed({ volume: this.options.volumePath(server), command, env, cgroupProcs: cgroups.procsFiles() }, this.options.bwrap);
     } catch (error) {
+      cgroups.remove();
       this.setState(server, proc, 'offline');
       throw error;
     }
@@ -232,8 +324,12 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       startedAt: this.now(),
       stopping: false,
       exited: new Promise((resolve) => child.on('close', () => resolve())),
+      cgroups,
+      memoryLimit,
     };
     proc.running = running;
+    proc.cpuSample = null; // the last run's figures say nothing of this one
+    this.syncTicker(server, proc);
     const onLine = (line: string) => {
       this.output(server, proc, line);
       if (proc.state === 'starting' && done.some((d) => line.includes(d))) this.setState(server, proc, 'running');
@@ -262,7 +358,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const late = await Promise.race([running.exited.then(() => false), timedOut]);
     clearTimeout(timer);
     if (late) {
-      this.daemonLine(server, proc, 'The server did not stop in time: killing it.');
+      this.daemonMessage(proc, 'The server did not stop in time: killing it.');
       await this.kill(proc);
     }
   }
@@ -279,19 +375,67 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   private exited(server: string, proc: ServerProcess, running: Running): void {
     if (proc.running !== running) return;
     proc.running = null;
-    const crashed = !running.stopping;
+    // The kernel's own kill at the hard limit (before the watchdog saw it) is a memory stop too.
+    const killedForMemory = !running.stopping && running.cgroups.oomKilled();
+    running.cgroups.remove();
+    const crashed = !running.stopping && !killedForMemory;
     const ranFor = this.now() - running.startedAt;
     this.setState(server, proc, 'offline');
+    this.syncTicker(server, proc);
+    // One last figure, all zeros, so a chart does not keep the last running one.
+    if (proc.listeners.size > 0) {
+      void this.resources(server)
+        .then((stats) => this.emit(proc, { type: 'stats', stats }))
+        .catch((error: unknown) => this.options.log(`could not read the stats of ${server}`, error));
+    }
+    if (killedForMemory) this.daemonMessage(proc, this.memoryMessage(running.memoryLimit));
     if (!crashed) return;
     const code = running.child.exitCode;
-    this.daemonLine(server, proc, `The server has crashed (exit code ${code ?? running.child.signalCode ?? 'unknown'}).`);
+    this.daemonMessage(proc, `The server has crashed (exit code ${code ?? running.child.signalCode ?? 'unknown'}).`);
     // Restarted only when it had run a while, so one that crashes at once is not restarted in a loop.
     if (ranFor >= this.crashRestartAfterMs) {
-      this.daemonLine(server, proc, 'Restarting it, as it had run for over a minute.');
+      this.daemonMessage(proc, 'Restarting it, as it had run for over a minute.');
       void this.power(server, 'start').catch((error: unknown) => this.options.log(`could not restart ${server} after a crash`, error));
     } else {
-      this.daemonLine(server, proc, 'It is not restarted: it crashed within a minute of starting.');
+      this.daemonMessage(proc, 'It is not restarted: it crashed within a minute of starting.');
     }
+  }
+
+  /** Runs the server's ticker while it runs and someone listens or its memory is watched; stops it otherwise. */
+  private syncTicker(server: string, proc: ServerProcess): void {
+    const running = proc.running;
+    const wanted = running !== null && (proc.listeners.size > 0 || running.memoryLimit > 0);
+    if (wanted && !proc.ticker) {
+      proc.ticker = setInterval(() => void this.tick(server, proc), this.statsIntervalMs);
+      proc.ticker.unref();
+    } else if (!wanted && proc.ticker) {
+      clearInterval(proc.ticker);
+      proc.ticker = null;
+    }
+  }
+
+  /** One figure for the listeners, and the watchdog: past its memory limit, the server is killed. */
+  private async tick(server: string, proc: ServerProcess): Promise<void> {
+    const running = proc.running;
+    if (!running || proc.ticking) return;
+    proc.ticking = true;
+    try {
+      const stats = await this.resources(server);
+      if (proc.running !== running) return;
+      this.emit(proc, { type: 'stats', stats });
+      if (running.memoryLimit > 0 && stats.memory_bytes > running.memoryLimit && !running.stopping) {
+        this.daemonMessage(proc, this.memoryMessage(running.memoryLimit));
+        await this.kill(proc);
+      }
+    } catch (error) {
+      this.options.log(`could not read the stats of ${server}`, error);
+    } finally {
+      proc.ticking = false;
+    }
+  }
+
+  private memoryMessage(limit: number): string {
+    return `Server is exceeding its memory limit of ${Math.round(limit / MIB)} MiB, stopping it.`;
   }
 
   private setState(server: string, proc: ServerProcess, state: ProcessState): void {
@@ -300,20 +444,34 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     this.emit(proc, { type: 'status', state });
   }
 
-  private daemonLine(server: string, proc: ServerProcess, message: string): void {
-    this.output(server, proc, `${DAEMON_PREFIX} ${message}`);
+  /** What the daemon says about the server: live only, never in its console log (as Wings). */
+  private daemonMessage(proc: ServerProcess, line: string): void {
+    this.emit(proc, { type: 'daemon message', line });
   }
 
   private output(server: string, proc: ServerProcess, raw: string): void {
     const line = raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw;
     proc.history.push(line);
     if (proc.history.length > this.historyLines) proc.history.splice(0, proc.history.length - this.historyLines);
-    fs.appendFile(this.logFile(server), `${line}\n`, (error) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        fs.mkdir(this.options.logDir, { recursive: true, mode: 0o700 }, () => fs.appendFile(this.logFile(server), `${line}\n`, () => undefined));
-      }
-    });
+    proc.logPending += `${line}\n`;
+    if (!proc.logWriting) this.flushLog(server, proc);
     this.emit(proc, { type: 'console output', line });
+  }
+
+  /** Appends what is pending to the log file, one write at a time so lines stay in order. */
+  private flushLog(server: string, proc: ServerProcess): void {
+    const text = proc.logPending;
+    proc.logPending = '';
+    proc.logWriting = true;
+    const done = () => {
+      proc.logWriting = false;
+      if (proc.logPending !== '') this.flushLog(server, proc);
+    };
+    fs.appendFile(this.logFile(server), text, (error) => {
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+        fs.mkdir(this.options.logDir, { recursive: true, mode: 0o700 }, () => fs.appendFile(this.logFile(server), text, done));
+      } else done();
+    });
   }
 
   private emit(proc: ServerProcess, event: ConsoleEvent): void {
@@ -322,6 +480,10 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
 
   private logFile(server: string): string {
     return path.join(this.options.logDir, `${server}.log`);
+  }
+
+  private runningFile(): string {
+    return path.join(this.options.logDir, RUNNING_FILE);
   }
 
   /** After a panel restart: the tail of the log file. */

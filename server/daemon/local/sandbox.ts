@@ -63,7 +63,15 @@ export interface SandboxSpec {
   command: string;
   /** The whole environment the process sees. */
   env: Record<string, string>;
+  /** cgroup `cgroup.procs` files the sandbox is placed in before it starts (its limits). */
+  cgroupProcs?: string[];
 }
+
+/**
+ * Writes its own pid into each `cgroup.procs` file named (their count first), then becomes bwrap:
+ * the sandbox starts inside its groups, with the same pid the daemon spawned.
+ */
+const ENTER_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
 
 /** bwrap's arguments for `spec`, the command included. */
 export function sandboxArgs(spec: SandboxSpec): string[] {
@@ -113,5 +121,10 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
 /** Starts `spec` in the sandbox; `unavailable` (with what to install) when bwrap is missing. */
 export function spawnSandboxed(spec: SandboxSpec, bwrap = findBwrap()): ChildProcessWithoutNullStreams {
   if (!bwrap) throw new DaemonError('unavailable', MISSING_BWRAP);
-  return spawn(bwrap, sandboxArgs(spec), { env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const procs = spec.cgroupProcs ?? [];
+  const [program, args] =
+    procs.length === 0
+      ? [bwrap, sandboxArgs(spec)]
+      : ['/bin/sh', ['-c', ENTER_CGROUPS, 'sh', String(procs.length), ...procs, bwrap, ...sandboxArgs(spec)]];
+  return spawn(program, args, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
 }
