@@ -202,26 +202,6 @@ describe('ConsoleSocket', () => {
     expect(client.getSnapshot()).toMatchObject({ status: 'offline', stats: null, history: [] });
   });
 
-  it('asks for stats each second while the server runs and the node pushes none, never while it pushes or is offline', async () => {
-    const client = makeClient();
-    const s = await connected(client);
-    const asked = () => s.sent.filter((f) => f.event === 'send stats').length;
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(asked()).toBe(0);
-
-    s.frame('status', 'running');
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(asked()).toBeGreaterThanOrEqual(2);
-
-    const before = asked();
-    for (let i = 0; i < 3; i += 1) {
-      s.frame('stats', stats());
-      await vi.advanceTimersByTimeAsync(1000);
-    }
-    expect(asked()).toBe(before);
-    client.stop();
-  });
-
   it('opens nothing once stopped, even when the token arrives afterwards', async () => {
     const client = makeClient();
     client.start();

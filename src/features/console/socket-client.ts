@@ -49,9 +49,6 @@ export interface ConsoleSocketSnapshot {
 
 export const HISTORY_POINTS = 60;
 
-/** How old the last pushed stats may be before the client asks for them. */
-const STATS_STALE_MS = 1500;
-
 /** The reference panel's wording for a token the node refuses for any other reason. */
 export const BAD_CREDENTIALS = 'There was an error validating the credentials provided for the websocket. Please refresh the page.';
 export const ACCESS_LOST = 'You no longer have access to this server’s console.';
@@ -85,9 +82,6 @@ export class ConsoleSocket {
   private generation = 0;
   /** Whether the current socket has authenticated once (the first `auth success` asks for the history). */
   private authed = false;
-  /** Asks for stats while the server runs and the node has not pushed any lately (see `pollStats`). */
-  private statsTimer: ReturnType<typeof setInterval> | null = null;
-  private lastStatsAt = 0;
   private readonly open: (url: string) => SocketLike;
   private readonly backoff: (attempt: number) => number;
 
@@ -142,8 +136,6 @@ export class ConsoleSocket {
   }
 
   private drop(): void {
-    if (this.statsTimer) clearInterval(this.statsTimer);
-    this.statsTimer = null;
     const s = this.socket;
     this.socket = null;
     if (!s) return;
@@ -227,7 +219,6 @@ export class ConsoleSocket {
           // A fresh connection replays the history: clear first so no line shows twice.
           this.emit({ kind: 'clear' });
           this.send('send logs');
-          this.pollStats();
         }
         return;
       case SOCKET_EVENTS.tokenExpiring:
@@ -260,18 +251,6 @@ export class ConsoleSocket {
     }
   }
 
-  /**
-   * Wings pushes stats every second while a server runs; a node that pushes none (or lets them
-   * lapse) is asked with `send stats`, so the tiles and charts stay live either way.
-   */
-  private pollStats(): void {
-    if (this.statsTimer) clearInterval(this.statsTimer);
-    this.statsTimer = setInterval(() => {
-      const { status } = this.snapshot;
-      if ((status === 'starting' || status === 'running') && Date.now() - this.lastStatsAt > STATS_STALE_MS) this.send('send stats');
-    }, 1000);
-  }
-
   private receiveStats(arg: string): void {
     let json: unknown;
     try {
@@ -281,7 +260,6 @@ export class ConsoleSocket {
     }
     const stats = socketStatsSchema.safeParse(json);
     if (!stats.success) return;
-    this.lastStatsAt = Date.now();
     const history = [...this.snapshot.history.slice(1 - HISTORY_POINTS), stats.data];
     this.set({ stats: stats.data, status: stats.data.state, history: stats.data.state === 'offline' ? [] : history });
   }
