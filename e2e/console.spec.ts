@@ -180,3 +180,21 @@ test('the server list shows each row’s live state', async ({ page, makeUser, m
   await page.goto('/');
   await expect(row.getByText('Offline', { exact: true })).toBeVisible();
 });
+
+test('Ctrl+C copies the text selected in the console', async ({ page, context, makeUser, makeServer, signIn }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openAsOwner(page, { makeUser, makeServer, signIn });
+  await startServer(page);
+  await command(page).fill('say copyable');
+  await command(page).press('Enter');
+  const word = terminal(page).getByText('copyable');
+  await expect(word).toBeVisible();
+  // A double click selects the word under the pointer (xterm's own selection).
+  const box = await page.getByRole('region', { name: 'Console' }).locator('.xterm-screen').boundingBox();
+  const at = await word.boundingBox();
+  if (!box || !at) throw new Error('the console is not laid out');
+  await page.mouse.dblclick(at.x + at.width - 4, at.y + at.height / 2);
+  await page.keyboard.press('ControlOrMeta+c');
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('copyable');
+  await stopServer(page);
+});
