@@ -195,6 +195,6 @@ test('Ctrl+C copies the text selected in the console', async ({ page, context, m
   if (!box || !at) throw new Error('the console is not laid out');
   await page.mouse.dblclick(at.x + at.width - 4, at.y + at.height / 2);
   await page.keyboard.press('ControlOrMeta+c');
-  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('copyable');
+  await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toContain('copyable');
   await stopServer(page);
 });
