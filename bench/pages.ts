@@ -31,7 +31,7 @@ interface PageSpec {
    * The page's own heavy library: the budget applies to what the page loads apart from the
    * chunks made mostly of these packages, and the whole figure is shown beside it.
    */
-  heavy?: { library: string; packages: RegExp };
+  heavy?: { library: string; packages: RegExp; /** Budget for the whole page, the library included (gzip KB). */ budgetKb?: number };
 }
 
 const SERVER_PAGE_KB = 200;
@@ -40,8 +40,18 @@ export const PAGES: readonly PageSpec[] = [
   { name: 'sign-in', path: () => '/auth/login', signedIn: false, budgetKb: 120, ready: (p) => p.getByLabel('Username or email') },
   { name: 'server list', path: () => '/', signedIn: true, budgetKb: 150, ready: (p) => p.getByRole('list', { name: 'Servers' }) },
   {
-    name: 'server overview',
+    name: 'console',
     path: (c) => `/server/${c.server.identifier}`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    // The terminal has drawn its rows once xterm.js has loaded and opened.
+    ready: (p) => p.getByRole('region', { name: 'Console' }).locator('.xterm-rows'),
+    // xterm.js and its fit, search and web-links addons; issue 8 wants the page under 200 KB with them.
+    heavy: { library: 'xterm.js', packages: /^@xterm\//, budgetKb: 200 },
+  },
+  {
+    name: 'server overview',
+    path: (c) => `/server/${c.server.identifier}/overview`,
     signedIn: true,
     budgetKb: SERVER_PAGE_KB,
     ready: (p) => p.getByRole('region', { name: 'SFTP' }),
@@ -213,7 +223,10 @@ export async function benchPages(): Promise<string[]> {
         const own = assets.filter((a) => a.kind === 'css' || (shares.get(a.file) ?? 0) <= 0.5);
         lines.push(row(`${spec.name}, before ${spec.heavy.library}`, own, spec.budgetKb));
       }
-      lines.push(row(`${spec.name}, with ${spec.heavy.library}`, assets), ...chunkLines(assets, shares instanceof Error ? undefined : shares));
+      lines.push(
+        row(`${spec.name}, with ${spec.heavy.library}`, assets, spec.heavy.budgetKb),
+        ...chunkLines(assets, shares instanceof Error ? undefined : shares),
+      );
     }
     return lines;
   } finally {

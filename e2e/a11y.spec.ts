@@ -134,9 +134,14 @@ const PAGES: Record<string, Setup> = {
     await page.goto('/');
     await expect(page.getByRole('list', { name: 'Servers' }).getByRole('listitem')).toHaveCount(2);
   },
-  'server overview': async (page, fixtures) => {
+  console: async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);
     await page.goto(`/server/${server.identifier}`);
+    await expect(page.getByRole('textbox', { name: 'Console command' })).toBeVisible();
+  },
+  'server overview': async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/overview`);
     await expect(page.getByRole('region', { name: 'SFTP' })).toBeVisible();
   },
   activity: async (page, fixtures) => {
@@ -280,6 +285,7 @@ async function tabStops(page: Page, maxStops: number): Promise<{ stops: string[]
 const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
   'sign-in': [PAGES['sign-in'] as Setup, (page) => page.getByLabel('Username or email')],
   'server list': [PAGES['server list'] as Setup, (page) => page.getByRole('list', { name: 'Servers' })],
+  console: [PAGES.console as Setup, (page) => page.getByRole('textbox', { name: 'Console command' })],
   'server overview': [PAGES['server overview'] as Setup, (page) => page.getByRole('region', { name: 'SFTP' })],
   activity: [PAGES.activity as Setup, (page) => page.getByRole('list', { name: 'Activity entries' })],
   'file manager': [(page, fixtures) => openFileManager(page, fixtures).then(() => undefined), (page) => row(page, 'server.properties')],

@@ -15,7 +15,7 @@ test('a subuser sees the server shared with them and not the owner’s other ser
   await expect(page.getByRole('link', { name: new RegExp(other.name) })).toHaveCount(0);
 });
 
-test('a subuser with only file.read sees Overview and Files but not Activity', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a subuser with only file.read sees Console, Overview and Files but not Activity', async ({ page, cli, makeUser, makeServer, signIn }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const sub = makeUser();
@@ -23,7 +23,8 @@ test('a subuser with only file.read sees Overview and Files but not Activity', a
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   const nav = page.getByRole('navigation', { name: 'Server' });
-  await expect(nav.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Console' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Overview' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Files' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Activity' })).toHaveCount(0);
 });
@@ -65,7 +66,7 @@ test('the owner’s overview shows SFTP details to copy', async ({ page, makeUse
   const owner = makeUser();
   const server = makeServer(owner.email);
   await signIn(page, owner);
-  await page.goto(`/server/${server.identifier}`);
+  await page.goto(`/server/${server.identifier}/overview`);
   const sftp = page.getByRole('region', { name: 'SFTP' });
   await expect(sftp.getByText(`${owner.username}.${server.identifier}`)).toBeVisible();
   await expect(sftp.getByRole('button', { name: /^Copy username/ })).toBeVisible();

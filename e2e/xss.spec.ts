@@ -71,10 +71,10 @@ test('the server overview and header show a hostile name and a 10,000-character 
   const name = '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>';
   const server = cli<{ identifier: string }>(['server:create', '--owner', owner.email, '--name', name, '--description', LONG_PAYLOAD]);
   await signIn(page, owner);
-  await page.goto(`/server/${server.identifier}`);
+  await page.goto(`/server/${server.identifier}/overview`);
   await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
   await expect(page.getByText(LONG_PAYLOAD, { exact: true })).toBeVisible();
-  await expect(page).toHaveTitle(`${name} · Aerie`);
+  await expect(page).toHaveTitle(`Overview · ${name} · Aerie`);
   await expectNoInjection(page, guard);
 });
 

@@ -10,9 +10,10 @@ declare module '@tanstack/react-query' {
 
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
-    // A failed background refetch of data already on screen: say so without replacing the page.
+    // A failed background refetch of data already on screen: say so without replacing the page
+    // (unless the query is a quiet poll, `meta.quiet`).
     onError: (error, query) => {
-      if (query.state.data !== undefined && !(error instanceof ApiError && error.status === 401)) {
+      if (query.state.data !== undefined && !query.meta?.quiet && !(error instanceof ApiError && error.status === 401)) {
         toast.error(error.message);
       }
     },

@@ -7,7 +7,7 @@ import type { PermissionCheck } from '../contract/permissions';
  * of the group); null means every member may open it.
  */
 export interface ServerPage {
-  /** Path below /server/:id ('' is the overview). */
+  /** Path below /server/:id ('' is the landing page, the console). */
   path: string;
   label: string;
   permission: PermissionCheck | null;
@@ -20,7 +20,15 @@ export interface ServerPage {
 
 export const SERVER_PAGES: ServerPage[] = [
   {
+    // Every member may open it: without websocket.connect it says why there is no console.
     path: '',
+    label: 'Console',
+    permission: null,
+    nav: true,
+    load: () => import('../features/console/console-page').then((m) => m.ConsolePage),
+  },
+  {
+    path: 'overview',
     label: 'Overview',
     permission: null,
     nav: true,

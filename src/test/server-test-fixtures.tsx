@@ -101,15 +101,19 @@ export function stubFetch(handler: Handler) {
 }
 
 const PAGES: Record<string, () => ReactNode> = {
-  '': () => <ServerOverviewPage />,
+  overview: () => <ServerOverviewPage />,
   activity: () => <ActivityPage />,
 };
 
-/** The app's server routes (same table and guard), signed in as `testAccount`, at `path`. */
-export function renderServerRoutes(path: string) {
+/**
+ * The app's server routes (same table and guard), signed in as `testAccount`, at `path`. `pages`
+ * renders more pages for real (by path), beside the overview and activity.
+ */
+export function renderServerRoutes(path: string, pages: Record<string, () => ReactNode> = {}) {
+  const render = { ...PAGES, ...pages };
   const children: RouteObject[] = SERVER_PAGES.map((page) => ({
     ...(page.path === '' ? { index: true } : { path: page.path }),
-    element: <RequireServerPermission permission={page.permission}>{PAGES[page.path]?.() ?? <p>{page.label} page</p>}</RequireServerPermission>,
+    element: <RequireServerPermission permission={page.permission}>{render[page.path]?.() ?? <p>{page.label} page</p>}</RequireServerPermission>,
   }));
   return renderRoutes(
     [

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { serverEndpoints, type Server } from '../../contract/servers';
+import { consoleEndpoints } from '../../contract/websocket';
 import { call } from '../../lib/http';
 import { serverConditions, type ServerCondition } from './server-state';
 
@@ -61,6 +62,16 @@ export const serverQueries = {
       queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
     }),
+  resourcesKey: (server: ServerRef) => [...serverQueries.root(server.routeId), 'resources'] as const,
+  /** What the server's process is doing and using now (the server list's live status). */
+  resources: (server: ServerRef) =>
+    queryOptions({
+      queryKey: serverQueries.resourcesKey(server),
+      queryFn: ({ signal }) => call(consoleEndpoints.resources, { signal, params: { server: server.uuid } }),
+      // A node that does not answer leaves the status blank; it is not worth a toast per row.
+      meta: { quiet: true },
+      retry: false,
+    }),
 };
 
 /**
@@ -101,3 +112,5 @@ export function useBlockingCondition(): ServerCondition | null {
   const server = useServer();
   return serverConditions(server).find((c) => c.blocking) ?? null;
 }
+
+export { primaryAddress } from './server-list-format';

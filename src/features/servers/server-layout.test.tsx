@@ -19,8 +19,8 @@ describe('ServerLayout', () => {
     stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
     renderServerRoutes('/server/abcd1234');
     expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeInTheDocument();
-    expect(navLinks()).toEqual(['Overview', 'Files', 'Activity']);
-    expect(screen.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    expect(navLinks()).toEqual(['Console', 'Overview', 'Files', 'Activity']);
+    expect(screen.getByRole('link', { name: 'Console' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Activity' })).not.toHaveAttribute('aria-current');
   });
 
@@ -29,7 +29,7 @@ describe('ServerLayout', () => {
     renderServerRoutes('/server/abcd1234/file/server.properties');
     expect(await screen.findByText('Edit file page')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Files' })).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current');
+    expect(screen.getByRole('link', { name: 'Console' })).not.toHaveAttribute('aria-current');
     expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByText('Survival')).toHaveAttribute('aria-current', 'page');
   });
 
@@ -37,7 +37,7 @@ describe('ServerLayout', () => {
     stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
     renderServerRoutes('/server/abcd1234');
     await screen.findByRole('heading', { level: 1 });
-    expect(navLinks()).toEqual(['Overview', 'Files']);
+    expect(navLinks()).toEqual(['Console', 'Overview', 'Files']);
   });
 
   it('explains a page the subuser may not open', async () => {

@@ -12,7 +12,7 @@ afterEach(() => {
 
 async function open(server = makeServer(), permissions = ['*'], owner = true) {
   stubFetch(() => json(200, serverDocument(server, { is_server_owner: owner, user_permissions: permissions })));
-  renderServerRoutes('/server/abcd1234');
+  renderServerRoutes('/server/abcd1234/overview');
   await screen.findByRole('heading', { level: 1 });
 }
 

@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { Link } from 'react-router';
+import type { ProcessState } from '../../contract/websocket';
 import type { Server } from '../../contract/servers';
 import { serverPath } from '../../app/paths';
 import { Badge } from '../../components/ui/badge';
@@ -6,6 +8,14 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { formatCpuLimit, formatMemoryLimit } from '../../lib/format';
 import { primaryAddress } from './server-list-format';
 import { serverConditions } from './server-state';
+import { useLiveStatus } from './use-live-status';
+
+const STATUS: Record<ProcessState, { label: string; dot: string }> = {
+  offline: { label: 'Offline', dot: 'bg-zinc-500' },
+  starting: { label: 'Starting', dot: 'bg-amber-400' },
+  running: { label: 'Running', dot: 'bg-emerald-400' },
+  stopping: { label: 'Stopping', dot: 'bg-amber-400' },
+};
 
 /**
  * One server in the list. The whole card is the link (its name is the accessible name); the copy
@@ -14,13 +24,16 @@ import { serverConditions } from './server-state';
 export function ServerRow({ server }: { server: Server }) {
   const address = primaryAddress(server);
   const badges = serverConditions(server);
+  const row = useRef<HTMLLIElement>(null);
+  // Suspended, installing… rows keep their badge and do not poll (the panel would answer 409).
+  const status = useLiveStatus({ routeId: server.identifier, uuid: server.uuid }, row, !badges.some((b) => b.blocking));
   const limits = [
     ['Memory', formatMemoryLimit(server.limits.memory)],
     ['Disk', formatMemoryLimit(server.limits.disk)],
     ['CPU', formatCpuLimit(server.limits.cpu)],
   ] as const;
   return (
-    <li className="group relative rounded-lg bg-zinc-900 ring-1 ring-zinc-800 transition-colors hover:bg-zinc-900/70 hover:ring-zinc-700">
+    <li ref={row} className="group relative rounded-lg bg-zinc-900 ring-1 ring-zinc-800 transition-colors hover:bg-zinc-900/70 hover:ring-zinc-700">
       <div className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-6">
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -30,6 +43,12 @@ export function ServerRow({ server }: { server: Server }) {
             >
               {server.name}
             </Link>
+            {status && (
+              <span className="inline-flex items-center gap-1.5 text-xs text-zinc-300">
+                <span aria-hidden="true" className={`size-2 rounded-full ${STATUS[status].dot}`} />
+                {STATUS[status].label}
+              </span>
+            )}
             {badges.map((b) => (
               <Badge key={b.label} tone={b.tone}>
                 {b.label}

@@ -1,0 +1,104 @@
+import type { ProcessState } from '../../contract/websocket';
+import { Badge } from '../../components/ui/badge';
+import { useCan } from '../../lib/permissions';
+import { useBlockingCondition, useServer } from '../servers/api';
+import { CommandInput } from './command-input';
+import { PowerBar } from './power-bar';
+import { StatTiles } from './stat-tiles';
+import { Terminal } from './terminal';
+import { useConsoleSocket } from './use-console-socket';
+import type { ConnectionState } from './socket-client';
+
+const STATUS: Record<ProcessState, { label: string; tone: 'neutral' | 'info' | 'warning' | 'success' }> = {
+  offline: { label: 'Offline', tone: 'neutral' },
+  starting: { label: 'Starting', tone: 'info' },
+  running: { label: 'Running', tone: 'success' },
+  stopping: { label: 'Stopping', tone: 'warning' },
+};
+
+const CONNECTION: Record<Exclude<ConnectionState, 'connected'>, string> = {
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  error: 'Disconnected',
+};
+
+/** The server's landing page: live console, power and what the server uses. */
+export function ConsolePage() {
+  const server = useServer();
+  const blocking = useBlockingCondition();
+  const canConnect = useCan('websocket.connect');
+  const canCommand = useCan('control.console');
+  const live = canConnect && !blocking;
+  const { socket, state } = useConsoleSocket(server.uuid, live);
+  const status = live ? state.status : null;
+
+  return (
+    <div className="space-y-4">
+      {/* On phones the power bar stays reachable (below the app's sticky header) above the long terminal. */}
+      <div className="sticky top-14 z-20 -mx-1 flex flex-wrap items-center justify-between gap-3 bg-zinc-950/90 px-1 py-2 backdrop-blur sm:static sm:bg-transparent sm:backdrop-blur-none">
+        <div className="flex items-center gap-2">
+          <span role="status" aria-label="Server status">
+            {status && <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>}
+          </span>
+          <span role="status" aria-label="Connection">
+            {live && state.connection !== 'connected' && (
+              <Badge tone={state.connection === 'error' ? 'danger' : 'warning'}>{CONNECTION[state.connection]}</Badge>
+            )}
+          </span>
+        </div>
+        <PowerBar uuid={server.uuid} status={status} blocked={blocking ? `Unavailable: ${blocking.reason}.` : null} />
+      </div>
+
+      <section aria-labelledby="console-heading" className="overflow-hidden rounded-lg ring-1 ring-zinc-800">
+        <h2 id="console-heading" className="sr-only">
+          Console
+        </h2>
+        {!canConnect ? (
+          <Notice>Your account may not view this server’s console. Ask the owner for the console permission if you need it.</Notice>
+        ) : blocking ? (
+          <Notice>The console is unavailable: {blocking.reason}.</Notice>
+        ) : (
+          <>
+            {state.connection === 'error' && state.error && (
+              <p role="alert" className="border-b border-red-900 bg-red-950/60 px-3 py-2 text-sm text-red-200">
+                {state.error}
+              </p>
+            )}
+            {state.connection === 'reconnecting' && (
+              <p className="border-b border-amber-900 bg-amber-950/50 px-3 py-2 text-sm text-amber-200">
+                The connection to the console was lost; reconnecting. The output below is kept.
+              </p>
+            )}
+            <Terminal socket={socket} />
+            {canCommand ? (
+              <CommandInput
+                key={server.uuid}
+                serverUuid={server.uuid}
+                onSend={(command) => socket.send('send command', command)}
+                disabledReason={commandBlocked(state.connection, status)}
+              />
+            ) : (
+              <p className="border-t border-zinc-800 bg-zinc-950 px-3 py-2 text-sm text-zinc-400">
+                Read-only: your account may watch this console but not send commands.
+              </p>
+            )}
+          </>
+        )}
+      </section>
+
+      <StatTiles server={server} stats={live ? state.stats : null} history={live ? state.history : []} />
+    </div>
+  );
+}
+
+/** Why a command cannot be sent now (the reference panel allows them while starting and running). */
+function commandBlocked(connection: ConnectionState, status: ProcessState | null): string | null {
+  if (connection !== 'connected') return 'Waiting for the connection to the console…';
+  if (status === null || status === 'offline') return 'The server is offline: start it to send commands.';
+  if (status === 'stopping') return 'The server is stopping.';
+  return null;
+}
+
+function Notice({ children }: { children: string | (string | undefined)[] }) {
+  return <p className="bg-zinc-900/70 px-4 py-6 text-sm text-zinc-300">{children}</p>;
+}

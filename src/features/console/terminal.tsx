@@ -1,0 +1,183 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Terminal as XTerm } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import type { SearchAddon } from '@xterm/addon-search';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import '@xterm/xterm/css/xterm.css';
+import type { ConsoleSocket, OutputEvent } from './socket-client';
+
+/*
+ * The terminal: xterm.js showing the socket's output, read-only (commands have their own field).
+ * Not unit-tested: xterm does not render in jsdom; the e2e journeys cover it.
+ */
+
+/** The panel's own notes, set apart from the server's output. */
+const DAEMON_PREFIX = '\x1b[1;33m[Aerie]:\x1b[0;33m ';
+
+const THEME = {
+  background: '#09090b',
+  foreground: '#e4e4e7',
+  cursor: '#09090b',
+  selectionBackground: '#3f3f46',
+  black: '#27272a',
+  brightBlack: '#71717a',
+};
+
+export function Terminal({ socket }: { socket: ConsoleSocket }) {
+  const host = useRef<HTMLDivElement>(null);
+  const term = useRef<XTerm | null>(null);
+  const search = useRef<SearchAddon | null>(null);
+  const [scrolledUp, setScrolledUp] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const [query, setQuery] = useState('');
+  const searchInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const t = new XTerm({
+      disableStdin: true,
+      convertEol: true,
+      cursorBlink: false,
+      scrollback: 5000,
+      fontSize: 13,
+      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+      theme: THEME,
+      allowProposedApi: true,
+    });
+    const fit = new FitAddon();
+    t.loadAddon(fit);
+    t.loadAddon(new WebLinksAddon());
+    t.open(el);
+    // Ctrl/Cmd+C copies the selection (the terminal takes no input, so nothing else needs the keys).
+    t.attachCustomKeyEventHandler((e) => {
+      if (e.type === 'keydown' && (e.ctrlKey || e.metaKey) && e.key === 'c' && t.hasSelection()) {
+        void navigator.clipboard?.writeText(t.getSelection()).catch(() => undefined);
+        return false;
+      }
+      return !((e.ctrlKey || e.metaKey) && e.key === 'f');
+    });
+    const refit = () => {
+      try {
+        fit.fit();
+      } catch {
+        // Not laid out yet (hidden): the next resize fits it.
+      }
+    };
+    refit();
+    const observer = new ResizeObserver(refit);
+    observer.observe(el);
+    const atBottom = () => setScrolledUp(t.buffer.active.viewportY < t.buffer.active.baseY);
+    const scroll = t.onScroll(atBottom);
+    const written = t.onWriteParsed(atBottom);
+    const unsubscribe = socket.onOutput((e: OutputEvent) => {
+      // Through the write queue (clear() would run before lines still queued): screen, scrollback, home.
+      if (e.kind === 'clear') t.write('\x1b[2J\x1b[3J\x1b[H');
+      else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}\x1b[0m`);
+      else t.writeln(e.line);
+    });
+    term.current = t;
+    return () => {
+      unsubscribe();
+      observer.disconnect();
+      scroll.dispose();
+      written.dispose();
+      t.dispose();
+      term.current = null;
+      search.current = null;
+    };
+  }, [socket]);
+
+  useEffect(() => {
+    if (!searching) return;
+    searchInput.current?.focus();
+    // The search addon is loaded the first time someone searches: most visits never do.
+    if (search.current) return;
+    void import('@xterm/addon-search').then(({ SearchAddon }) => {
+      const t = term.current;
+      if (!t || search.current) return;
+      search.current = new SearchAddon();
+      t.loadAddon(search.current);
+    });
+  }, [searching]);
+
+  // Ctrl/Cmd+F searches the scrollback only while the console has focus; elsewhere the browser finds.
+  function onKeyDown(e: KeyboardEvent) {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
+      e.preventDefault();
+      setSearching(true);
+      searchInput.current?.select();
+    }
+  }
+
+  function find(direction: 'next' | 'previous') {
+    if (!query) return;
+    if (direction === 'next') search.current?.findNext(query);
+    else search.current?.findPrevious(query);
+  }
+
+  function closeSearch() {
+    setSearching(false);
+    search.current?.clearDecorations();
+    term.current?.clearSelection();
+    term.current?.focus();
+  }
+
+  return (
+    <div className="relative" onKeyDown={onKeyDown}>
+      {searching && (
+        <div role="search" className="absolute top-2 right-2 z-10 flex items-center gap-1 rounded-md bg-zinc-800 p-1 shadow-lg ring-1 ring-zinc-700">
+          <input
+            ref={searchInput}
+            type="search"
+            aria-label="Search the console"
+            placeholder="Search"
+            value={query}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              if (e.target.value) search.current?.findNext(e.target.value, { incremental: true });
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') find(e.shiftKey ? 'previous' : 'next');
+              if (e.key === 'Escape') closeSearch();
+            }}
+            className="w-40 rounded bg-zinc-900 px-2 py-1 text-sm text-zinc-100 ring-1 ring-zinc-700 outline-none focus:ring-sky-500"
+          />
+          <SmallButton label="Previous match" onClick={() => find('previous')}>
+            ↑
+          </SmallButton>
+          <SmallButton label="Next match" onClick={() => find('next')}>
+            ↓
+          </SmallButton>
+          <SmallButton label="Close search" onClick={closeSearch}>
+            ✕
+          </SmallButton>
+        </div>
+      )}
+      <div ref={host} className="h-[min(60vh,32rem)] min-h-64 overflow-hidden bg-zinc-950 p-2" />
+      {scrolledUp && (
+        <button
+          type="button"
+          onClick={() => term.current?.scrollToBottom()}
+          className="absolute right-4 bottom-3 z-10 rounded-full bg-sky-700 px-3 py-1.5 text-xs font-medium text-white shadow-lg hover:bg-sky-600"
+        >
+          Jump to bottom
+        </button>
+      )}
+    </div>
+  );
+}
+
+function SmallButton({ label, onClick, children }: { label: string; onClick: () => void; children: string }) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      className="min-h-7 min-w-7 rounded text-sm text-zinc-300 hover:bg-zinc-700 hover:text-white"
+    >
+      {children}
+    </button>
+  );
+}
