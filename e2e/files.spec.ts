@@ -193,7 +193,9 @@ test('uploads a file dropped onto the page', async ({ page, makeUser, makeServer
   const owner = makeUser();
   const server = makeServer(owner.email);
   await signIn(page, owner);
-  await page.goto(`/server/${server.identifier}/files`);
+  // A new server holds its egg's program: an empty folder to drop into.
+  await filesOf(server, page).seed({ 'drops/': '' });
+  await page.goto(`/server/${server.identifier}/files/drops`);
   await expect(page.getByText('This folder is empty')).toBeVisible();
   // Runs in the page (a string, since e2e code is type-checked without the DOM library).
   const dataTransfer = await page.evaluateHandle(`(() => {
@@ -206,5 +208,5 @@ test('uploads a file dropped onto the page', async ({ page, makeUser, makeServer
   await expect(page.getByText('Drop to upload')).toBeVisible();
   await target.dispatchEvent('drop', { dataTransfer });
   await expect(row(page, 'dropped.txt')).toBeVisible();
-  expect(await filesOf(server, page).read('dropped.txt')).toBe('dropped');
+  expect(await filesOf(server, page).read('drops/dropped.txt')).toBe('dropped');
 });

@@ -45,5 +45,6 @@ test('filesOf seeds and reads files through the API, with the owner’s key or t
   // The archive itself is gone once extracted.
   const root = await page.request.get(`/api/client/servers/${server.uuid}/files/list`, { headers: { Accept: 'application/json' } });
   const names = ((await root.json()) as { data: { attributes: { name: string } }[] }).data.map((f) => f.attributes.name).sort();
-  expect(names).toEqual(['config', 'empty', 'logs', 'odd "name" <b>.txt', 'world']);
+  // Beside the seeded files, the demo game egg's program that every new server holds.
+  expect(names).toEqual(['config', 'demo-game.mjs', 'empty', 'logs', 'odd "name" <b>.txt', 'world']);
 });
