@@ -7,7 +7,6 @@ import {
   serverDatabaseListSchema,
   socketBackupCompletedSchema,
   socketMessageSchema,
-  socketRequestSchema,
   socketStatsSchema,
   sshKeyListSchema,
   subuserListSchema,
@@ -15,6 +14,7 @@ import {
   systemPermissionsSchema,
   websocketTokenSchema,
 } from './index';
+import { socketRequestSchema } from './socket-requests';
 
 /*
  * Contract entries written before the feature that serves them. Each is checked against a document

@@ -61,22 +61,6 @@ export const socketBackupCompletedSchema = z.object({
   file_size: z.number(),
 });
 
-/*
- * Browser → daemon. The reference SPA sends `args: [undefined]`, which JSON turns into `[null]`,
- * for the events that take no argument, so those accept any args.
- */
-const noArgs = z.optional(z.array(z.nullable(z.string())));
-const oneArg = z.tuple([z.string()]);
-
-export const socketRequestSchema = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('auth'), args: oneArg }),
-  z.object({ event: z.literal('send logs'), args: noArgs }),
-  z.object({ event: z.literal('send stats'), args: noArgs }),
-  z.object({ event: z.literal('set state'), args: oneArg }),
-  z.object({ event: z.literal('send command'), args: oneArg }),
-]);
-export type SocketRequest = z.infer<typeof socketRequestSchema>;
-
 /** Daemon → browser: the event names Wings sends (`backup completed` carries `:<uuid>`). */
 export const SOCKET_EVENTS = {
   authSuccess: 'auth success',
