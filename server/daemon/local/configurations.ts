@@ -23,6 +23,8 @@ export class Configurations {
   private readonly pulls = new Map<string, Promise<ServerConfiguration | undefined>>();
   /** Counts each server's pushes and removals, so a pull that raced one does not undo it. */
   private readonly changes = new Map<string, number>();
+  /** Told of every configuration taken in, pushed or pulled (a server suspended meanwhile is stopped). */
+  onUpdate: (configuration: ServerConfiguration) => void = () => undefined;
 
   constructor(
     private readonly source?: ConfigurationSource,
@@ -35,6 +37,7 @@ export class Configurations {
     if (!isServerUuid(server)) throw new DaemonError('bad_request', 'A server configuration needs the server uuid.');
     this.held.set(server, { configuration, at: this.now() });
     this.changed(server);
+    this.onUpdate(configuration);
   }
 
   /** The server's configuration, pulled when not held or stale; `not_found` when the panel does not know it either. */
@@ -74,6 +77,7 @@ export class Configurations {
             return undefined;
           }
           this.held.set(server, { configuration: pulled, at: this.now() });
+          this.onUpdate(pulled);
           return pulled;
         })
         .finally(() => this.pulls.delete(server));

@@ -91,6 +91,14 @@ export class LocalDaemon implements NodeDaemon {
       pidsLimit: options.pidsLimit,
     });
     this.stats = this.process;
+    // Wings: a server suspended while it runs is stopped (killed if it will not stop). A push
+    // arrives at once; a suspension made elsewhere (the admin CLI) with the next pull: within ten
+    // seconds while its stats are sampled (someone watches, or its memory is limited).
+    configurations.onUpdate = (configuration) => {
+      const server = configuration.settings.uuid;
+      if (!configuration.settings.suspended || this.process.state(server) === 'offline') return;
+      void this.process.halt(server, 'stop').catch((error: unknown) => log(`could not stop suspended server ${server}`, error));
+    };
   }
 
   /** The signed transfer endpoints and the console socket, on the panel's own server (this node has no listener of its own). */

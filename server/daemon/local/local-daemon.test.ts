@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { test } from '../../test/fixtures';
 import { testConfiguration } from '../../test/daemon-contract';
 import { writeDemoTree } from '../demo-tree';
@@ -261,5 +261,21 @@ describe('LocalDaemon servers', () => {
     await daemon.servers.delete(SERVER);
     expect(daemon.process.state(SERVER)).toBe('offline');
     expect(fs.existsSync(daemon.volumePath(SERVER))).toBe(false);
+  });
+
+  it('stops a running server that is suspended, and will not start it again', { timeout: 30_000 }, async ({ daemon }) => {
+    const configuration = testConfiguration(SERVER);
+    configuration.settings.invocation = 'node game.mjs';
+    configuration.process_configuration.startup.done = ['For help'];
+    await daemon.servers.configure(configuration);
+    fs.copyFileSync(path.join(import.meta.dirname, 'demo-game.mjs'), path.join(daemon.volumePath(SERVER), 'game.mjs'));
+    await daemon.process.power(SERVER, 'start');
+    await vi.waitFor(() => expect(daemon.process.state(SERVER)).toBe('running'), { timeout: 10_000 });
+    const suspended = structuredClone(configuration);
+    suspended.settings.suspended = true;
+    await daemon.servers.configure(suspended);
+    await vi.waitFor(() => expect(daemon.process.state(SERVER)).toBe('offline'), { timeout: 10_000 });
+    expect(await daemon.process.history(SERVER, 20)).toContainEqual(expect.stringContaining('Goodbye')); // its stop command, not a kill
+    await expect(daemon.process.power(SERVER, 'start')).rejects.toMatchObject({ kind: 'conflict' });
   });
 });
