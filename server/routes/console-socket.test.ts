@@ -301,6 +301,50 @@ describe('the console socket: the server through it', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
   });
 
+  it('caps the consoles one address holds on a server, and closes one that floods frames; the others carry on', async ({ socket }) => {
+    const open: Client[] = [];
+    for (let i = 0; i < 20; i++) open.push(await socket.open());
+    await expect(socket.open()).rejects.toThrow('HTTP 429');
+    const last = open.pop();
+    last?.ws.close();
+    await last?.closed;
+    open.push(await socket.open()); // the slot it freed
+    for (const client of open) client.ws.close();
+    await Promise.all(open.map((client) => client.closed));
+
+    const flooder = await socket.connect();
+    const bystander = await socket.connect();
+    for (let i = 0; i < 200; i++) flooder.send('send stats');
+    expect((await flooder.closed).code).toBe(1008);
+    bystander.send('send stats');
+    await bystander.next('stats', () => true);
+    expect(bystander.ws.readyState).toBe(WebSocket.OPEN);
+    // A log replay answers with many frames: it counts as many.
+    const replayer = await socket.connect();
+    for (let i = 0; i < 5; i++) replayer.send('send logs');
+    expect((await replayer.closed).code).toBe(1008);
+  });
+
+  it('refuses every other kind of token, and one tampered with', async ({ panel, socket }) => {
+    const { token } = await socket.token();
+    const [header, payload] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+    const edited = `${header}.${Buffer.from(JSON.stringify({ ...claims, permissions: ['*', 'admin.websocket.errors'] })).toString('base64url')}.${token.split('.')[2]}`;
+    const download = await panel.app.inject({
+      method: 'GET',
+      url: `/api/client/servers/${socket.server.uuid}/files/download?file=/demo-game.mjs`,
+      headers: await panel.bearerHeaders(socket.owner),
+    });
+    const downloadToken = new URL(download.json().attributes.url).searchParams.get('token') ?? '';
+    for (const bad of [unsigned, edited, downloadToken, 'garbage']) {
+      const client = await socket.open();
+      client.send('auth', bad);
+      expect((await client.closed).code, bad.slice(0, 20)).toBe(4001);
+      expect(client.events()).not.toContain('auth success');
+    }
+  });
+
   it('a deleted server closes its consoles', async ({ panel, socket }) => {
     const client = await socket.connect();
     await panel.daemon.servers.delete(socket.server.uuid);

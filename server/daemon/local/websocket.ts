@@ -57,6 +57,12 @@ const MAX_FRAME_BYTES = 32 * 1024;
 /** Output waiting for a slow client past this is dropped (and the client told), so it cannot grow the panel's memory. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const PING_MS = 30_000;
+/** Consoles one client address may hold open on one server (a browser has one per open tab). */
+const MAX_CONNECTIONS_PER_CLIENT = 20;
+/** Frames a connection may send in one second (someone typing sends a few); past it, it is closed (1008). */
+const MAX_FRAMES_PER_SECOND = 50;
+/** A log replay counts as this many frames: two a second at most. */
+const LOG_REPLAY_COST = 24;
 
 /** Wings' `HasPermission`: `*` grants every permission except the `admin.` ones, which must be named. */
 export function tokenGrants(permissions: readonly string[], wanted: string): boolean {
@@ -101,6 +107,13 @@ class Connections {
   of(server: string): ConsoleConnection[] {
     return [...(this.byServer.get(server) ?? [])];
   }
+
+  /** Open connections to `server` from one client address. */
+  countFrom(server: string, ip: string): number {
+    let n = 0;
+    for (const connection of this.byServer.get(server) ?? []) if (connection.ip === ip) n++;
+    return n;
+  }
 }
 
 class ConsoleConnection {
@@ -114,15 +127,17 @@ class ConsoleConnection {
   private alive = true;
   /** The client has heard that its token no longer holds (said once, not for every frame). */
   private toldInvalid = false;
+  private rate = { second: 0, frames: 0 };
 
   constructor(
     readonly server: string,
     private readonly socket: WebSocket,
-    private readonly ip: string,
+    readonly ip: string,
     private readonly options: ConsoleSocketOptions,
     private readonly onClose: () => void,
   ) {
     socket.on('message', (data, isBinary) => {
+      if (this.flooding()) return socket.close(1008, 'too many messages');
       if (isBinary) return;
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString();
       this.queue = this.queue
@@ -145,6 +160,17 @@ class ConsoleConnection {
     );
     // Unauthenticated, a connection only waits so long for its token.
     this.expectToken();
+  }
+
+  /**
+   * Counts a frame (at `cost` frames: a replay of the logs answers with many) against the second it
+   * arrived in; true past the rate a console needs.
+   */
+  private flooding(cost = 1): boolean {
+    const second = Math.floor(performance.now() / 1000);
+    if (second !== this.rate.second) this.rate = { second, frames: 0 };
+    this.rate.frames += cost;
+    return this.rate.frames > MAX_FRAMES_PER_SECOND;
   }
 
   /** The token's grant, as it stands now: a token revoked since it was presented grants nothing. */
@@ -176,6 +202,7 @@ class ConsoleConnection {
     const { processes } = this.options;
     switch (request.event) {
       case 'send logs':
+        if (this.flooding(LOG_REPLAY_COST)) return this.socket.close(1008, 'too many messages');
         for (const line of await processes.history(this.server, this.options.logLines ?? 150)) {
           this.send({ event: SOCKET_EVENTS.consoleOutput, args: [line] });
         }
@@ -330,6 +357,9 @@ export async function consoleSocketRoutes(app: FastifyInstance, options: Console
         }
         if (!isServerUuid(request.params.server) || !(await options.known(request.params.server))) {
           return reply.status(404).send({ error: 'The requested resource does not exist on this instance.' });
+        }
+        if (connections.countFrom(request.params.server, request.ip) >= MAX_CONNECTIONS_PER_CLIENT) {
+          return reply.status(429).send({ error: 'Too many open consoles for this server from this address.' });
         }
       },
     },
