@@ -135,8 +135,9 @@ export class LocalDaemon implements NodeDaemon {
   }
 
   /**
-   * What the console socket checks of each token (tests ask it directly): true when a token for `server` must be refused because its id was
-   * revoked after it was issued, or it was issued before this daemon started (or carries no `iat`).
+   * What the console socket checks of each token (tests ask it directly): true when a token for
+   * `server` must be refused because its id was revoked after it was issued, or it was issued
+   * before this daemon started (or carries no `iat`).
    */
   socketTokenDenied(server: string, jti: string, issuedAt: Date | undefined): boolean {
     return this.socketTokens.isDenied(server, jti, issuedAt);
