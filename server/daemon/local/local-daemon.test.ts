@@ -18,6 +18,16 @@ const it = test.extend('daemon', async ({ tempDir }) => {
   return daemon;
 });
 
+/** Makes SERVER run the demo game (copied into its volume); returns the configuration it now has. */
+async function installDemoGame(daemon: LocalDaemon) {
+  const configuration = testConfiguration(SERVER);
+  configuration.settings.invocation = 'node game.mjs';
+  configuration.process_configuration.startup.done = ['For help'];
+  await daemon.servers.configure(configuration);
+  fs.copyFileSync(path.join(import.meta.dirname, 'demo-game.mjs'), path.join(daemon.volumePath(SERVER), 'game.mjs'));
+  return configuration;
+}
+
 describe('LocalDaemon', () => {
   const uuid = SERVER;
 
@@ -232,11 +242,7 @@ describe('LocalDaemon servers', () => {
   });
 
   it('stops a running server before a reinstall and kills it before a delete', { timeout: 30_000 }, async ({ daemon }) => {
-    const configuration = testConfiguration(SERVER);
-    configuration.settings.invocation = 'node game.mjs';
-    configuration.process_configuration.startup.done = ['For help'];
-    await daemon.servers.configure(configuration);
-    fs.copyFileSync(path.join(import.meta.dirname, 'demo-game.mjs'), path.join(daemon.volumePath(SERVER), 'game.mjs'));
+    await installDemoGame(daemon);
     const running = () =>
       new Promise<void>((resolve) => {
         const stop = daemon.process.subscribe(SERVER, (e) => {
@@ -264,11 +270,7 @@ describe('LocalDaemon servers', () => {
   });
 
   it('stops a running server that is suspended, and will not start it again', { timeout: 30_000 }, async ({ daemon }) => {
-    const configuration = testConfiguration(SERVER);
-    configuration.settings.invocation = 'node game.mjs';
-    configuration.process_configuration.startup.done = ['For help'];
-    await daemon.servers.configure(configuration);
-    fs.copyFileSync(path.join(import.meta.dirname, 'demo-game.mjs'), path.join(daemon.volumePath(SERVER), 'game.mjs'));
+    const configuration = await installDemoGame(daemon);
     await daemon.process.power(SERVER, 'start');
     await vi.waitFor(() => expect(daemon.process.state(SERVER)).toBe('running'), { timeout: 10_000 });
     const suspended = structuredClone(configuration);
