@@ -13,6 +13,13 @@ import type { ConsoleSocket, OutputEvent } from './socket-client';
 
 /** The panel's own notes, set apart from the server's output. */
 const DAEMON_PREFIX = '\x1b[1;33m[Aerie]:\x1b[0;33m ';
+/**
+ * Ends every line, so none leaves the terminal in a state that hides or links what follows (the
+ * panel's notes included): its first ESC ends an escape string left open (or cut at the daemon's
+ * line limit), then an open hyperlink closes and colours and attributes reset (conceal too;
+ * Pterodactyl's console resets them the same way).
+ */
+const LINE_END = '\x1b]8;;\x1b\\\x1b[0m';
 
 const THEME = {
   background: '#09090b',
@@ -73,8 +80,8 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
     const unsubscribe = socket.onOutput((e: OutputEvent) => {
       // Through the write queue (clear() would run before lines still queued): screen, scrollback, home.
       if (e.kind === 'clear') t.write('\x1b[2J\x1b[3J\x1b[H');
-      else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}\x1b[0m`);
-      else t.writeln(e.line);
+      else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}${LINE_END}`);
+      else t.writeln(`${e.line}${LINE_END}`);
     });
     term.current = t;
     return () => {
