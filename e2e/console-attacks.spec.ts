@@ -82,13 +82,27 @@ async function stop(page: Page) {
 }
 
 /** Hovers the word in the terminal (xterm finds links on hover), then clicks it. */
-async function clickWord(page: Page, word: string) {
-  const box = await terminal(page).getByText(word, { exact: true }).boundingBox();
-  if (!box) throw new Error(`${word} is not on screen`);
-  await page.mouse.move(box.x + 4, box.y + box.height / 2);
+async function clickWord(page: Page, text: string) {
+  const word = terminal(page).getByText(text, { exact: true });
+  // xterm redraws its rows as output arrives and links are hovered: look again until it is laid out.
+  let box: { x: number; y: number; height: number } | null = null;
+  await expect(async () => {
+    box = await word.boundingBox({ timeout: 1000 });
+    expect(box, `${text} is on screen`).not.toBeNull();
+  }).toPass();
+  if (!box) return;
+  const { x, y, height } = box;
+  await page.mouse.move(x + 4, y + height / 2);
   await page.waitForTimeout(200);
-  await page.mouse.click(box.x + 4, box.y + box.height / 2);
+  await page.mouse.click(x + 4, y + height / 2);
 }
+
+/** Modes that would take the viewer's scrolling and selecting: mouse reports, the alternate screen. */
+const MODES = String.raw`
+out('FIRST-LINE');
+out(ESC + '[?1000h' + ESC + '[?1002h' + ESC + '[?1003h' + ESC + '[?1006h' + ESC + '[?1049hMODES-SET');
+for (let i = 0; i < 40; i += 1) out('filler ' + i);
+`;
 
 test('what a server prints stays inert text in the console', async ({ page, context, makeUser, makeServer, signIn, filesOf }) => {
   test.setTimeout(90_000);
@@ -156,5 +170,25 @@ test('no line leaves the console hiding or linking what follows', async ({ page,
   expect(guard.dialogs, 'the next line carried the hyperlink').toEqual([]);
   expect(opened).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('console-unended.png'), fullPage: true });
+  await stop(page);
+});
+
+test('a server cannot take the viewer’s scrolling or selection', async ({ page, context, makeUser, makeServer, signIn, filesOf }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openHostile(page, MODES, { makeUser, makeServer, signIn, filesOf });
+  await start(page);
+  await expect(terminal(page)).toContainText('filler 39');
+  await page.getByRole('region', { name: 'Console' }).locator('.xterm-screen').hover();
+  // Each wheel event scrolls a few lines.
+  await expect(async () => {
+    await page.mouse.wheel(0, -1000);
+    await expect(terminal(page)).toContainText('FIRST-LINE', { timeout: 200 });
+  }).toPass();
+  const word = terminal(page).getByText('FIRST-LINE');
+  const at = await word.boundingBox();
+  if (!at) throw new Error('the console is not laid out');
+  await page.mouse.dblclick(at.x + 10, at.y + at.height / 2);
+  await page.keyboard.press('ControlOrMeta+c');
+  await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toContain('FIRST');
   await stop(page);
 });

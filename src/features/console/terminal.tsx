@@ -20,6 +20,11 @@ const DAEMON_PREFIX = '\x1b[1;33m[Aerie]:\x1b[0;33m ';
  * Pterodactyl's console resets them the same way).
  */
 const LINE_END = '\x1b]8;;\x1b\\\x1b[0m';
+/**
+ * Modes a read-only log has no use for: mouse reports (they take the viewer's wheel and selection)
+ * and the alternate screen (no scrollback). A server's request to set one is dropped.
+ */
+const IGNORED_MODES = new Set([9, 1000, 1001, 1002, 1003, 47, 1047, 1049]);
 
 const THEME = {
   background: '#09090b',
@@ -56,6 +61,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
     t.loadAddon(fit);
     t.loadAddon(new WebLinksAddon());
     t.open(el);
+    t.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => params.some((p) => typeof p === 'number' && IGNORED_MODES.has(p)));
     // Ctrl/Cmd+C copies the selection (the terminal takes no input, so nothing else needs the keys).
     t.attachCustomKeyEventHandler((e) => {
       if (e.type === 'keydown' && (e.ctrlKey || e.metaKey) && e.key === 'c' && t.hasSelection()) {
