@@ -169,6 +169,10 @@ test('no line leaves the console hiding or linking what follows', async ({ page,
   await page.waitForTimeout(500);
   expect(guard.dialogs, 'the next line carried the hyperlink').toEqual([]);
   expect(opened).toEqual([]);
+  // The http(s) hyperlink itself asks first, naming its real target (dismissed here: nothing opens).
+  await clickWord(page, 'OPEN-LINK');
+  await expect.poll(() => guard.dialogs).toEqual([expect.stringMatching(/^confirm: .*https:\/\/evil\.example\//)]);
+  expect(opened).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('console-unended.png'), fullPage: true });
   await stop(page);
 });
