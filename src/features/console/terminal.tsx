@@ -13,6 +13,18 @@ import type { ConsoleSocket, OutputEvent } from './socket-client';
 
 /** The panel's own notes, set apart from the server's output. */
 const DAEMON_PREFIX = '\x1b[1;33m[Aerie]:\x1b[0;33m ';
+/**
+ * Ends every line, so none leaves the terminal in a state that hides or links what follows (the
+ * panel's notes included): its first ESC ends an escape string left open (or cut at the daemon's
+ * line limit), then an open hyperlink closes and colours and attributes reset (conceal too;
+ * Pterodactyl's console resets them the same way).
+ */
+const LINE_END = '\x1b]8;;\x1b\\\x1b[0m';
+/**
+ * Modes a read-only log has no use for: mouse reports (they take the viewer's wheel and selection)
+ * and the alternate screen (no scrollback). A server's request to set one is dropped.
+ */
+const IGNORED_MODES = new Set([9, 1000, 1001, 1002, 1003, 47, 1047, 1049]);
 
 const THEME = {
   background: '#09090b',
@@ -49,6 +61,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
     t.loadAddon(fit);
     t.loadAddon(new WebLinksAddon());
     t.open(el);
+    t.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => params.some((p) => typeof p === 'number' && IGNORED_MODES.has(p)));
     // Ctrl/Cmd+C copies the selection (the terminal takes no input, so nothing else needs the keys).
     t.attachCustomKeyEventHandler((e) => {
       if (e.type === 'keydown' && (e.ctrlKey || e.metaKey) && e.key === 'c' && t.hasSelection()) {
@@ -73,8 +86,8 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
     const unsubscribe = socket.onOutput((e: OutputEvent) => {
       // Through the write queue (clear() would run before lines still queued): screen, scrollback, home.
       if (e.kind === 'clear') t.write('\x1b[2J\x1b[3J\x1b[H');
-      else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}\x1b[0m`);
-      else t.writeln(e.line);
+      else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}${LINE_END}`);
+      else t.writeln(`${e.line}${LINE_END}`);
     });
     term.current = t;
     return () => {
