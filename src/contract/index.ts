@@ -14,3 +14,4 @@ export * from './backups';
 export * from './databases';
 export * from './users';
 export * from './websocket';
+export * from './variable-rules';
