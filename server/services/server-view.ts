@@ -182,7 +182,8 @@ export function allocationResource(a: AllocationRow, isDefault: boolean, hideNot
   };
 }
 
-function variableResource(v: EggVariableRow, value: string, startup: string, raw: string): EggVariableResource {
+/** The egg_variable resource; exported for the startup routes. */
+export function variableResource(v: EggVariableRow, value: string, startup: string, raw: string): EggVariableResource {
   return {
     object: 'egg_variable',
     attributes: {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint } from './endpoint';
 import { item, list } from './envelope';
 import { nullableString, text } from './fields';
 
@@ -32,3 +33,30 @@ export const dockerImageSchema = z.object({
     z.regex(/^[\w#./\- ]*\|?~?[\w./\-:@ ]*$/, 'The docker image format is invalid.'),
   ),
 });
+
+// Setting one startup variable (the reference panel: `key` required, `value` present, null meaning empty).
+export const updateVariableSchema = z.object({
+  key: text('The key field is required.').check(z.minLength(1, 'The key field is required.')),
+  value: z.pipe(
+    z.nullable(
+      z.union([z.string(), z.number(), z.boolean()], {
+        error: (issue) => (issue.input === undefined ? 'The value field must be present.' : 'The value must be a string.'),
+      }),
+    ),
+    z.transform((v) => (v === null ? '' : typeof v === 'boolean' ? (v ? '1' : '0') : String(v))),
+  ),
+});
+
+const startup = '/api/client/servers/:server/startup';
+
+export const startupEndpoints = {
+  read: endpoint({ method: 'GET', path: startup, response: eggVariableListSchema, permission: 'startup.read' }),
+  /** The variable with the startup command in its meta, but not the images. */
+  updateVariable: endpoint({
+    method: 'PUT',
+    path: `${startup}/variable`,
+    body: updateVariableSchema,
+    response: eggVariableSchema,
+    permission: 'startup.update',
+  }),
+};

@@ -145,3 +145,12 @@ function serversWithPort(eb: Eb, port: number) {
     .where('allocations.server_id', 'is not', null)
     .where('allocations.port', '=', port);
 }
+
+/** Sets one variable's value for a server, whether or not it had its own value before. */
+export async function setVariableValue(db: Db, serverId: number, variableId: number, value: string): Promise<void> {
+  await db
+    .insertInto('server_variables')
+    .values({ server_id: serverId, variable_id: variableId, variable_value: value })
+    .onConflict((oc) => oc.columns(['server_id', 'variable_id']).doUpdateSet({ variable_value: value }))
+    .execute();
+}
