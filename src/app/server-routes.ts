@@ -50,6 +50,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/files/file-editor-page').then((m) => m.FileEditorPage),
   },
   {
+    path: 'startup',
+    label: 'Startup',
+    permission: 'startup.read',
+    nav: true,
+    load: () => import('../features/startup/startup-page').then((m) => m.StartupPage),
+  },
+  {
     path: 'activity',
     label: 'Activity',
     permission: 'activity.read',

@@ -1,0 +1,158 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { EggVariable } from '../../contract/startup';
+import { json, makeServer, renderServerRoutes, serverDocument } from '../../test/server-test-fixtures';
+import { previewCommand } from './preview';
+import { StartupPage } from './startup-page';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const RAW = 'java -Xmx{{SERVER_MEMORY}}M -jar {{SERVER_JARFILE}} --mode {{MODE}} --pvp {{PVP}} --seed {{SECRET}}';
+
+function variable(overrides: Partial<EggVariable>): EggVariable {
+  return { name: 'X', description: '', env_variable: 'X', default_value: '', server_value: '', is_editable: true, rules: 'string', ...overrides };
+}
+
+const VARIABLES = [
+  variable({
+    name: 'Server Jar File',
+    env_variable: 'SERVER_JARFILE',
+    server_value: 'server.jar',
+    rules: 'required|regex:/^([\\w\\d._-]+)(\\.jar)$/',
+  }),
+  variable({ name: 'Game mode', env_variable: 'MODE', server_value: 'survival', rules: 'required|in:survival,creative' }),
+  variable({ name: 'PvP', env_variable: 'PVP', server_value: '0', rules: 'required|boolean' }),
+  variable({ name: 'Build', env_variable: 'BUILD', server_value: 'latest', is_editable: false }),
+];
+
+function fill(values: Record<string, string>): string {
+  return `java -Xmx2048M -jar ${values.SERVER_JARFILE} --mode ${values.MODE} --pvp ${values.PVP} --seed [hidden]`;
+}
+
+/** The panel's answers: the server, its startup list, and PUT startup/variable through `onPut`. */
+function stubPanel(permissions: string[], onPut: (body: { key: string; value: string }) => Response = okPut) {
+  const puts: { key: string; value: string }[] = [];
+  const fetch = vi.fn((input: string, init?: RequestInit) => {
+    const url = new URL(input, 'http://localhost');
+    if (url.pathname.endsWith('/startup/variable') && init?.method === 'PUT') {
+      const body = JSON.parse(String(init.body)) as { key: string; value: string };
+      puts.push(body);
+      return Promise.resolve(onPut(body));
+    }
+    if (url.pathname.endsWith('/startup')) {
+      const values = Object.fromEntries(VARIABLES.map((v) => [v.env_variable, v.server_value ?? '']));
+      return Promise.resolve(
+        json(200, {
+          object: 'list',
+          data: VARIABLES.map((attributes) => ({ object: 'egg_variable', attributes })),
+          meta: { startup_command: fill(values), raw_startup_command: RAW, docker_images: { 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' } },
+        }),
+      );
+    }
+    const owner = permissions.includes('*');
+    return Promise.resolve(json(200, serverDocument(makeServer({ server_owner: owner }), { is_server_owner: owner, user_permissions: permissions })));
+  });
+  vi.stubGlobal('fetch', fetch);
+  return puts;
+}
+
+function okPut(body: { key: string; value: string }): Response {
+  const v = VARIABLES.find((x) => x.env_variable === body.key) ?? variable({});
+  return json(200, {
+    object: 'egg_variable',
+    attributes: { ...v, server_value: body.value },
+    meta: { startup_command: 'from the server', raw_startup_command: RAW },
+  });
+}
+
+async function open(permissions = ['*'], onPut?: (body: { key: string; value: string }) => Response) {
+  const puts = stubPanel(permissions, onPut);
+  renderServerRoutes('/server/abcd1234/startup', { startup: () => <StartupPage /> });
+  await screen.findByRole('heading', { name: 'Startup', level: 2 });
+  return puts;
+}
+
+const preview = () => screen.getByLabelText('Startup command preview').textContent;
+const field = (name: string) => within(screen.getByRole('group', { name }));
+
+describe('StartupPage', () => {
+  it('shows the command with values filled in, hidden ones kept hidden', async () => {
+    await open();
+    expect(preview()).toBe('java -Xmx2048M -jar server.jar --mode survival --pvp 0 --seed [hidden]');
+  });
+
+  it('updates the preview as a value is typed, and saves it once typing pauses', async () => {
+    const puts = await open();
+    const input = screen.getByRole('textbox', { name: 'Server Jar File' });
+    fireEvent.change(input, { target: { value: 'pap' } });
+    fireEvent.change(input, { target: { value: 'paper.jar' } });
+    expect(preview()).toBe('java -Xmx2048M -jar paper.jar --mode survival --pvp 0 --seed [hidden]');
+    expect(puts).toEqual([]);
+    expect(await field('Server Jar File').findByText('Saved', {}, { timeout: 2000 })).toBeInTheDocument();
+    // One save for the pause, with the last value.
+    expect(puts).toEqual([{ key: 'SERVER_JARFILE', value: 'paper.jar' }]);
+  });
+
+  it("shows the server's message under the field that failed, and only there", async () => {
+    await open(['*'], (body) =>
+      json(422, {
+        errors: [{ code: 'ValidationException', status: '422', detail: 'The Server Jar File format is invalid.', source: { field: body.key } }],
+      }),
+    );
+    fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zip' } });
+    expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent('The Server Jar File format is invalid.');
+    expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('aria-invalid', 'true');
+    expect(field('Game mode').queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a switch for a boolean rule and a select for an in: rule, each saved at once', async () => {
+    const puts = await open();
+    const pvp = screen.getByRole('switch', { name: 'PvP' });
+    expect(pvp).toHaveAttribute('aria-checked', 'false');
+    fireEvent.click(pvp);
+    expect(pvp).toHaveAttribute('aria-checked', 'true');
+    const mode = screen.getByRole('combobox', { name: 'Game mode' });
+    expect(
+      within(mode)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['survival', 'creative']);
+    fireEvent.change(mode, { target: { value: 'creative' } });
+    expect(preview()).toBe('java -Xmx2048M -jar server.jar --mode creative --pvp 1 --seed [hidden]');
+    await waitFor(() =>
+      expect(puts).toEqual([
+        { key: 'PVP', value: '1' },
+        { key: 'MODE', value: 'creative' },
+      ]),
+    );
+    expect(await field('PvP').findByText('Saved')).toBeInTheDocument();
+  });
+
+  it('badges a locked variable read-only', async () => {
+    await open();
+    expect(field('Build').getByText('Read only')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Build' })).toHaveAttribute('readonly');
+    expect(field('Server Jar File').queryByText('Read only')).not.toBeInTheDocument();
+  });
+
+  it('shows everything read-only to a subuser with only startup.read', async () => {
+    await open(['startup.read']);
+    for (const name of ['Server Jar File', 'Game mode', 'PvP', 'Build']) expect(field(name).getByText('Read only')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('readonly');
+    expect(screen.getByRole('combobox', { name: 'Game mode' })).toBeDisabled();
+    expect(screen.getByRole('switch', { name: 'PvP' })).toBeDisabled();
+  });
+});
+
+describe('previewCommand', () => {
+  it('fills the variables it is given and keeps what the panel filled for the rest', () => {
+    expect(previewCommand('a {{X}} b {{Y}} c', 'a 1 b [hidden] c', { X: '2' })).toBe('a 2 b [hidden] c');
+    expect(previewCommand('{{X}}{{Y}}', '12', { Y: '3' })).toBe('3');
+    expect(previewCommand('run {{Z}}', 'something else', {})).toBe('run {{Z}}');
+    expect(previewCommand('x $& {{A}}', 'x $& 1', { A: '$1' })).toBe('x $& $1');
+  });
+});
