@@ -97,6 +97,14 @@ describe('StartupPage', () => {
     expect(puts).toEqual([{ key: 'SERVER_JARFILE', value: 'paper.jar' }]);
   });
 
+  it('leaving the page before the pause ends still saves what was typed', async () => {
+    const puts = await open();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'paper.jar' } });
+    cleanup();
+    // At once, not when the pause would have ended.
+    await waitFor(() => expect(puts).toEqual([{ key: 'SERVER_JARFILE', value: 'paper.jar' }]), { timeout: 300 });
+  });
+
   it("shows the server's message under the field that failed, and only there", async () => {
     await open(['*'], (body) =>
       json(422, {
@@ -106,6 +114,9 @@ describe('StartupPage', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zip' } });
     expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent('The Server Jar File format is invalid.');
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('aria-invalid', 'true');
+    // Typing again clears the refusal until the next answer.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zi' } });
+    expect(field('Server Jar File').queryByRole('alert')).not.toBeInTheDocument();
     expect(field('Game mode').queryByRole('alert')).not.toBeInTheDocument();
   });
 

@@ -50,6 +50,8 @@ export function VariableField({ variable, canUpdate, save, onDraft }: VariableFi
   const change = (value: string, delay: number) => {
     setDraft(value);
     onDraft(key, value);
+    // What was saved (or refused) is no longer what the field holds.
+    setStatus({ kind: 'idle' });
     clearTimeout(timer.current);
     pending.current = () => run(value);
     timer.current = setTimeout(() => pending.current?.(), delay);
