@@ -1,6 +1,7 @@
 import { describe, expect, vi } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import type { TestPanel } from '../test/harness';
+import { setServerStatus } from '../services/servers';
 import { test } from '../test/fixtures';
 
 /*
@@ -224,5 +225,14 @@ describe('who may read and change startup', () => {
       { variable: 'BUILD_NUMBER', old: '102', new: '104' },
       { variable: 'BUILD_NUMBER', old: '104', new: '105' },
     ]);
+  });
+
+  it('a suspended or installing server answers 409 and keeps its values', async ({ panel, startup }) => {
+    for (const status of ['suspended', 'installing'] as const) {
+      await setServerStatus(panel.db, startup.server.uuid, status, panel.clock.now());
+      expect((await startup.read()).statusCode).toBe(409);
+      expect((await startup.put({ key: 'BUILD_NUMBER', value: '7' })).statusCode).toBe(409);
+    }
+    expect(await startup.stored()).toEqual([]);
   });
 });
