@@ -144,6 +144,13 @@ const PAGES: Record<string, Setup> = {
     await page.goto(`/server/${server.identifier}/overview`);
     await expect(page.getByRole('region', { name: 'SFTP' })).toBeVisible();
   },
+  startup: async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/startup`);
+    // A refused value, so the field's error state is audited too.
+    await page.getByRole('textbox', { name: 'Max players' }).fill('500');
+    await expect(page.getByRole('group', { name: 'Max players' }).getByRole('alert')).toBeVisible();
+  },
   activity: async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);
     const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
@@ -287,6 +294,7 @@ const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
   'server list': [PAGES['server list'] as Setup, (page) => page.getByRole('list', { name: 'Servers' })],
   console: [PAGES.console as Setup, (page) => page.getByRole('textbox', { name: 'Console command' })],
   'server overview': [PAGES['server overview'] as Setup, (page) => page.getByRole('region', { name: 'SFTP' })],
+  startup: [PAGES.startup as Setup, (page) => page.getByRole('textbox', { name: 'Max players' })],
   activity: [PAGES.activity as Setup, (page) => page.getByRole('list', { name: 'Activity entries' })],
   'file manager': [(page, fixtures) => openFileManager(page, fixtures).then(() => undefined), (page) => row(page, 'server.properties')],
 };

@@ -130,7 +130,7 @@ export function VariableField({ variable, canUpdate, save, onDraft }: VariableFi
       </div>
       {control}
       <p className="text-xs text-zinc-400">
-        {variable.description} <code className="font-mono text-zinc-500">{key}</code>
+        {variable.description} <code className="font-mono text-zinc-300">{key}</code>
       </p>
       <p
         id={describedBy}
