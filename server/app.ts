@@ -19,6 +19,7 @@ import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
+import { networkRoutes } from './routes/network';
 import { serverRoutes } from './routes/servers';
 import { websocketRoutes } from './routes/websocket';
 import { publicOrigin } from './http/origin';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
     await consoleRoutes(api, deps);
+    await networkRoutes(api, deps);
     await websocketRoutes(api, deps);
   });
 
