@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { loadConfig } from '../config';
 import type { ServerConfiguration } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
 import { test } from '../test/fixtures';
@@ -234,5 +235,15 @@ describe('network allocations', () => {
     const deleter = await panel.user();
     await panel.subuser(net.server, deleter, ['allocation.delete']);
     expect((await net.call('DELETE', `/${created.id}`, undefined, await panel.bearerHeaders(deleter))).statusCode).toBe(204);
+  });
+});
+
+describe('PANEL_ALLOCATION_PORTS', () => {
+  test('defaults to 25565-25665 and refuses a range that is not one', () => {
+    expect(loadConfig({}).allocationPorts).toEqual({ start: 25565, end: 25665 });
+    expect(loadConfig({ PANEL_ALLOCATION_PORTS: '30000-30009' }).allocationPorts).toEqual({ start: 30000, end: 30009 });
+    for (const bad of ['30009-30000', '0-10', '25565-70000', '25565', 'a-b', '25565-25665,26000-26100']) {
+      expect(() => loadConfig({ PANEL_ALLOCATION_PORTS: bad }), bad).toThrow(/PANEL_ALLOCATION_PORTS/);
+    }
   });
 });
