@@ -43,7 +43,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const allocation = await allocationOf(db, server, idOf(request));
     const notes = body.notes === '' ? null : body.notes;
     const updated = await allocations.setNotes(db, allocation.id, notes);
-    if ((allocation.notes ?? null) !== notes) {
+    if ((allocation.notes || null) !== notes) {
       await activity('server:allocation.notes', { allocation: addressOf(allocation), old: allocation.notes, new: notes }, [
         { type: 'allocation', id: allocation.id },
       ]);
