@@ -144,6 +144,12 @@ const PAGES: Record<string, Setup> = {
     await page.goto(`/server/${server.identifier}/overview`);
     await expect(page.getByRole('region', { name: 'SFTP' })).toBeVisible();
   },
+  network: async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/network`);
+    await page.getByRole('button', { name: 'Add allocation' }).click();
+    await expect(page.getByRole('list', { name: 'Allocations' }).getByRole('listitem')).toHaveCount(2);
+  },
   activity: async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);
     const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
