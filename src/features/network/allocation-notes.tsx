@@ -15,19 +15,37 @@ export function AllocationNotes({ allocation, editable }: { allocation: Allocati
   const [value, setValue] = useState(saved);
   const [state, setState] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  // The notes typed but not yet sent, and which save is the latest (only its outcome is shown).
+  const pending = useRef<(() => void) | null>(null);
+  const latest = useRef(0);
+  // Leaving the page within the pause still saves what was typed.
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      pending.current?.();
+    },
+    [],
+  );
 
   if (!editable) return saved ? <p className="mt-0.5 text-sm break-words text-zinc-400">{saved}</p> : null;
 
   function change(next: string) {
     setValue(next);
     clearTimeout(timer.current);
+    pending.current = null;
     if (next.length > MAX_NOTES) return setState('failed');
     setState('idle');
-    timer.current = setTimeout(() => {
+    const send = () => {
+      pending.current = null;
+      const attempt = ++latest.current;
       setState('saving');
-      save.mutate(next.trim() === '' ? null : next, { onSuccess: () => setState('saved'), onError: () => setState('failed') });
-    }, NOTES_SAVE_DELAY_MS);
+      const settle = (outcome: 'saved' | 'failed') => () => {
+        if (attempt === latest.current) setState(outcome);
+      };
+      save.mutate(next.trim() === '' ? null : next, { onSuccess: settle('saved'), onError: settle('failed') });
+    };
+    pending.current = send;
+    timer.current = setTimeout(send, NOTES_SAVE_DELAY_MS);
   }
 
   const label = `Notes for ${allocation.ip}:${allocation.port}`;

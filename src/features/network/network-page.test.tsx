@@ -104,6 +104,14 @@ describe('NetworkPage', () => {
     expect(panel.writes().at(-1)).toEqual({ method: 'POST', path: '/2', body: { notes: null } });
   });
 
+  it('still saves notes typed just before leaving the page', async () => {
+    const panel = stubPanel();
+    render();
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Notes for 10.0.0.5:25566' }), { target: { value: 'Votifier' } });
+    cleanup();
+    await waitFor(() => expect(panel.writes()).toEqual([{ method: 'POST', path: '/2', body: { notes: 'Votifier' } }]));
+  });
+
   it('makes another allocation primary at once and rolls it back when the panel refuses', async () => {
     let release: (r: Response) => void = () => undefined;
     stubPanel({
