@@ -151,6 +151,12 @@ const PAGES: Record<string, Setup> = {
     await page.getByRole('textbox', { name: 'Max players' }).fill('500');
     await expect(page.getByRole('group', { name: 'Max players' }).getByRole('alert')).toBeVisible();
   },
+  network: async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/network`);
+    await page.getByRole('button', { name: 'Add allocation' }).click();
+    await expect(page.getByRole('list', { name: 'Allocations' }).getByRole('listitem')).toHaveCount(2);
+  },
   activity: async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);
     const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';

@@ -19,6 +19,7 @@ import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
+import { networkRoutes } from './routes/network';
 import { serverRoutes } from './routes/servers';
 import { startupRoutes } from './routes/startup';
 import { websocketRoutes } from './routes/websocket';
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
     await consoleRoutes(api, deps);
+    await networkRoutes(api, deps);
     await startupRoutes(api, deps);
     await websocketRoutes(api, deps);
   });

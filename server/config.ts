@@ -43,6 +43,13 @@ const envSchema = z.object({
   PANEL_SERVER_PIDS_LIMIT: z.coerce.number().int().min(0).default(512),
   // Servers that ran when the panel stopped are started again at its next start only when set.
   PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(false),
+  // The local node's ports "create allocation" hands out, first to last (inclusive).
+  PANEL_ALLOCATION_PORTS: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/, 'must be a range like 25565-25665')
+    .transform((s) => s.split('-').map(Number) as [number, number])
+    .refine(([start, end]) => start >= 1 && start <= end && end <= 65535, 'must run upwards within 1-65535')
+    .default([25565, 25665]),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -81,6 +88,8 @@ export interface Config {
   serverPidsLimit: number;
   /** Start again at start-up the servers that ran when the panel last stopped. */
   restartRunningServers: boolean;
+  /** The local node's port range for new allocations, inclusive. */
+  allocationPorts: { start: number; end: number };
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -127,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
+    allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

@@ -50,6 +50,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/files/file-editor-page').then((m) => m.FileEditorPage),
   },
   {
+    path: 'network',
+    label: 'Network',
+    permission: 'allocation.read',
+    nav: true,
+    load: () => import('../features/network/network-page').then((m) => m.NetworkPage),
+  },
+  {
     path: 'startup',
     label: 'Startup',
     permission: 'startup.read',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, SERVER_ROUTE_PREFIX } from './endpoint';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { nullableString, text } from './fields';
 
@@ -22,3 +23,21 @@ export const allocationNotesSchema = z.object({
     z.transform((s) => s ?? ''),
   ),
 });
+
+const allocations = `${SERVER_ROUTE_PREFIX}/network/allocations`;
+
+export const networkEndpoints = {
+  list: endpoint({ method: 'GET', path: allocations, response: allocationListSchema, permission: 'allocation.read' }),
+  /** The next free port of the node's range, up to the server's allocation limit. */
+  create: endpoint({ method: 'POST', path: allocations, response: allocationSchema, permission: 'allocation.create' }),
+  notes: endpoint({
+    method: 'POST',
+    path: `${allocations}/:allocation`,
+    body: allocationNotesSchema,
+    response: allocationSchema,
+    permission: 'allocation.update',
+  }),
+  primary: endpoint({ method: 'POST', path: `${allocations}/:allocation/primary`, response: allocationSchema, permission: 'allocation.update' }),
+  /** Never the primary allocation. */
+  delete: endpoint({ method: 'DELETE', path: `${allocations}/:allocation`, response: 'empty', permission: 'allocation.delete' }),
+};

@@ -114,3 +114,4 @@ export function useBlockingCondition(): ServerCondition | null {
 }
 
 export { primaryAddress } from './server-list-format';
+export { allocationAddress } from './server-allocations-card';

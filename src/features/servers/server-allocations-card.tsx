@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Allocation } from '../../contract/network';
 import { Badge } from '../../components/ui/badge';
 import { Card } from '../../components/ui/card';
@@ -10,11 +11,23 @@ export function allocationAddress(a: Pick<Allocation, 'ip' | 'ip_alias' | 'port'
   return `${host.includes(':') ? `[${host}]` : host}:${a.port}`;
 }
 
-/** The server's addresses, primary first. Without allocation.read the API returns only the primary one. */
-export function ServerAllocationsCard({ allocations }: { allocations: readonly Allocation[] }) {
+/**
+ * The server's addresses, primary first. Without allocation.read the API returns only the primary
+ * one; with it, `manageHref` links to the Network page.
+ */
+export function ServerAllocationsCard({ allocations, manageHref }: { allocations: readonly Allocation[]; manageHref?: string }) {
   const sorted = [...allocations].sort((a, b) => Number(b.is_default) - Number(a.is_default));
   return (
-    <Card title="Allocations">
+    <Card
+      title="Allocations"
+      actions={
+        manageHref && (
+          <Link to={manageHref} className="rounded text-sm text-sky-300 hover:text-sky-200">
+            Manage
+          </Link>
+        )
+      }
+    >
       {sorted.length === 0 ? (
         <EmptyState title="No allocations" />
       ) : (

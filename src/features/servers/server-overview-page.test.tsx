@@ -61,6 +61,14 @@ describe('ServerOverviewPage', () => {
     expect(items[1]?.textContent).toContain('Query port');
   });
 
+  it('links the allocations to the Network page only for members who may read it', async () => {
+    await open();
+    expect(card('Allocations').getByRole('link', { name: 'Manage' })).toHaveAttribute('href', '/server/abcd1234/network');
+    cleanup();
+    await open(makeServer({ server_owner: false }), ['file.read'], false);
+    expect(card('Allocations').queryByRole('link', { name: 'Manage' })).toBeNull();
+  });
+
   it('shows the invocation and image', async () => {
     await open();
     expect(card('Startup').getByText('java -Xms128M -Xmx2048M -jar server.jar')).toBeInTheDocument();

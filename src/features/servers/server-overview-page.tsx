@@ -1,6 +1,6 @@
 import type { Server } from '../../contract/servers';
 import { useAccount } from '../../app/require-auth';
-import { Can } from '../../lib/permissions';
+import { Can, useCan } from '../../lib/permissions';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
 import { useServer } from './api';
@@ -11,6 +11,7 @@ import { ServerStartupCard } from './server-startup-card';
 /** What the server is, where it runs, how to reach it and what it may use. Everything a member may read. */
 export function ServerOverviewPage() {
   const server = useServer();
+  const canReadNetwork = useCan('allocation.read');
   return (
     // Two independent columns, so a tall card never leaves a hole beside a short one.
     <div className="grid items-start gap-4 lg:grid-cols-2">
@@ -20,7 +21,10 @@ export function ServerOverviewPage() {
       </div>
       <div className="grid min-w-0 gap-4">
         <SftpCard server={server} />
-        <ServerAllocationsCard allocations={server.relationships.allocations.data.map((a) => a.attributes)} />
+        <ServerAllocationsCard
+          allocations={server.relationships.allocations.data.map((a) => a.attributes)}
+          manageHref={canReadNetwork ? `/server/${server.routeId}/network` : undefined}
+        />
         <ServerStartupCard server={server} />
       </div>
     </div>

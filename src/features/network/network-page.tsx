@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Allocation } from '../../contract/network';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { CopyButton } from '../../components/ui/copy-button';
+import { PageSpinner } from '../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../components/ui/states';
+import { useCan } from '../../lib/permissions';
+import { allocationAddress, useServer, useServerRef } from '../servers/api';
+import { networkQueries, useCreateAllocation, useDeleteAllocation, useMakePrimary } from './api';
+import { AllocationNotes } from './allocation-notes';
+
+/** Why "add allocation" cannot be used, or null when it can. */
+function addBlockedBy(used: number, limit: number | null, canCreate: boolean): string | null {
+  if (!canCreate) return 'You do not have permission to add allocations.';
+  if (limit === null || limit === 0) return 'This server may not have additional allocations.';
+  if (used >= limit) return 'The allocation limit of this server has been reached.';
+  return null;
+}
+
+/** The server's addresses: notes, which one is primary, adding and giving back ports. */
+export function NetworkPage() {
+  const server = useServer();
+  const ref = useServerRef();
+  const query = useQuery(networkQueries.list(ref));
+  const create = useCreateAllocation(ref);
+  const primary = useMakePrimary(ref);
+  const remove = useDeleteAllocation(ref);
+  const [deleting, setDeleting] = useState<Allocation | null>(null);
+  const [canCreate, canUpdate, canDelete] = [useCan('allocation.create'), useCan('allocation.update'), useCan('allocation.delete')];
+
+  const allocations = (query.data?.data ?? []).map((a) => a.attributes);
+  const limit = server.feature_limits.allocations;
+  const blocked = addBlockedBy(allocations.length, limit, canCreate);
+
+  return (
+    <section aria-labelledby="network-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="network-heading" className="text-lg font-semibold text-white">
+          Network
+        </h2>
+        <div className="flex items-center gap-3">
+          {query.data && (
+            <span className="text-sm text-zinc-400">
+              {allocations.length} of {limit ?? allocations.length} used
+            </span>
+          )}
+          <Button onClick={() => create.mutate()} loading={create.isPending} disabled={blocked !== null || !query.data} title={blocked ?? undefined}>
+            Add allocation
+          </Button>
+        </div>
+      </div>
+      {query.data && blocked && <p className="text-sm text-zinc-400">{blocked}</p>}
+
+      {query.isPending ? (
+        <PageSpinner />
+      ) : query.isError ? (
+        <ErrorState error={query.error} />
+      ) : allocations.length === 0 ? (
+        <EmptyState title="No allocations" />
+      ) : (
+        <ul aria-label="Allocations" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          {allocations.map((a) => {
+            const address = allocationAddress(a);
+            return (
+              <li key={a.id} aria-label={address} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3">
+                <div className="min-w-0 flex-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
+                    <CopyButton value={address} label="Copy" />
+                    {a.is_default && <Badge tone="info">Primary</Badge>}
+                  </div>
+                  {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-400">{a.ip}</p>}
+                  <AllocationNotes allocation={a} editable={canUpdate} />
+                </div>
+                <div className="flex shrink-0 items-center gap-2">
+                  {canUpdate && !a.is_default && (
+                    <Button variant="secondary" size="sm" onClick={() => primary.mutate(a.id)} disabled={primary.isPending}>
+                      Make primary
+                    </Button>
+                  )}
+                  {canDelete && !a.is_default && (
+                    <Button variant="ghost" size="sm" onClick={() => setDeleting(a)} aria-label={`Delete ${address}`}>
+                      Delete
+                    </Button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+        title="Delete allocation"
+        description={
+          deleting
+            ? `${allocationAddress(deleting)} goes back to the node and its notes are cleared. The server keeps using it until its next start.`
+            : undefined
+        }
+        confirmLabel="Delete"
+        danger
+        mutation={remove}
+        onConfirm={() => (deleting ? remove.mutateAsync(deleting) : undefined)}
+      />
+    </section>
+  );
+}
