@@ -77,6 +77,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Fixtures give each test its own X-Forwarded-For address (see e2e/fixtures.ts).
       TRUST_PROXY: 'true',
+      // A run creates well over a hundred servers (each takes the port after the highest): the
+      // ports "add allocation" hands out must outnumber them.
+      PANEL_ALLOCATION_PORTS: '25565-35565',
     },
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',
     timeout: 180_000,
