@@ -20,6 +20,7 @@ import { authRoutes } from './routes/auth';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
 import { serverRoutes } from './routes/servers';
+import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
 import { publicOrigin } from './http/origin';
 
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);
     await consoleRoutes(api, deps);
+    await settingsRoutes(api, deps);
     await websocketRoutes(api, deps);
   });
 

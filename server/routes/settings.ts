@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { settingsEndpoints } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { eggs, servers } from '../db/repos';
+import { daemonCall } from '../http/daemon-errors';
+import { badRequest, validationError } from '../http/errors';
+import { serverRoute } from '../http/routes';
+import { pushServerConfiguration } from '../services/server-configuration';
+
+/*
+ * A server's settings (reference panel): renaming it and choosing among its egg's container
+ * images. The node is handed the new configuration; an image applies on the next start.
+ */
+export async function settingsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  await serverRoute(
+    app,
+    deps,
+    settingsEndpoints.rename,
+  )(async ({ server, body, activity, daemon }) => {
+    // An absent description is kept; null or '' clears it (the reference casts it to a string).
+    const description = body.description === undefined ? server.description : (body.description ?? '');
+    await servers.update(deps.db, server.id, { name: body.name, description }, deps.clock.now());
+    await daemonCall(() => pushServerConfiguration(deps.db, daemon, server.uuid));
+    if (body.name !== server.name) await activity('server:settings.rename', { old: server.name, new: body.name });
+    if (description !== server.description) await activity('server:settings.description', { old: server.description, new: description });
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    settingsEndpoints.dockerImage,
+  )(async ({ server, body, activity, daemon }) => {
+    const images = Object.values((await eggs.findById(deps.db, server.egg_id))?.docker_images ?? {});
+    if (!images.includes(body.docker_image)) throw validationError('docker_image', 'The selected docker image is invalid.', 'in');
+    if (!images.includes(server.docker_image)) {
+      throw badRequest("This server's Docker image has been manually set by an administrator and cannot be updated.");
+    }
+    if (body.docker_image === server.docker_image) return;
+    await servers.update(deps.db, server.id, { docker_image: body.docker_image }, deps.clock.now());
+    await daemonCall(() => pushServerConfiguration(deps.db, daemon, server.uuid));
+    await activity('server:startup.image', { old: server.docker_image, new: body.docker_image });
+  });
+}
