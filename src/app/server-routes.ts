@@ -56,6 +56,13 @@ export const SERVER_PAGES: ServerPage[] = [
     nav: true,
     load: () => import('../features/activity/activity-page').then((m) => m.ActivityPage),
   },
+  {
+    path: 'settings',
+    label: 'Settings',
+    permission: 'settings.*',
+    nav: true,
+    load: () => import('../features/servers/server-settings-page').then((m) => m.ServerSettingsPage),
+  },
 ];
 
 /** The link target of a page (without the `/*` splat). */
