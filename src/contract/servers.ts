@@ -107,4 +107,11 @@ export const settingsEndpoints = {
     response: 'empty',
     permission: 'startup.docker-image',
   }),
+  /** Stops the server and runs its egg's install script again; the status is `installing` meanwhile. */
+  reinstall: endpoint({
+    method: 'POST',
+    path: '/api/client/servers/:server/settings/reinstall',
+    response: 'empty',
+    permission: 'settings.reinstall',
+  }),
 };
