@@ -1,8 +1,8 @@
 import { test, expect } from './fixtures';
 
 /*
- * The server's Settings page: a rename shows in the page header and the server list at once, and
- * a reload keeps it.
+ * The server's Settings page: a rename shows in the page header and the server list at once; a
+ * reinstall stops the server and its install script lays the demo game out again.
  */
 
 test('rename the server and see the new name in the header and the list', async ({ page, makeUser, makeServer, signIn }) => {
@@ -29,4 +29,38 @@ test('rename the server and see the new name in the header and the list', async 
 
   await page.goto(`/server/${server.identifier}/activity`);
   await expect(page.getByText(/Before rename/).first()).toBeVisible();
+});
+
+test('reinstall a running server from the Settings page: it stops, and starts again from the program its install laid out', async ({
+  page,
+  makeUser,
+  makeServer,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  const owner = makeUser();
+  const server = makeServer(owner.email, 'Reinstall me');
+  await signIn(page, owner);
+  const terminal = page.getByRole('region', { name: 'Console' }).locator('.xterm-rows');
+  const power = page.getByRole('group', { name: 'Power' });
+  const serverStatus = page.getByRole('status', { name: 'Server status' });
+
+  await page.goto(`/server/${server.identifier}`);
+  await power.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(serverStatus).toHaveText('Running', { timeout: 20_000 });
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Reinstall server' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Other files stay as they are.');
+  await dialog.getByRole('button', { name: 'Reinstall', exact: true }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByText('Reinstall finished')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Console' }).click();
+  await expect(serverStatus).toHaveText('Offline', { timeout: 20_000 });
+  await power.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(terminal).toContainText('Done (', { timeout: 20_000 });
+  await power.getByRole('button', { name: 'Stop' }).click();
+  await expect(serverStatus).toHaveText('Offline', { timeout: 20_000 });
 });

@@ -96,6 +96,15 @@ export function useRenameServer(server: Pick<Server, 'identifier' | 'uuid'>) {
   });
 }
 
+/** Reinstalls the server: it is stopped and its install script runs again; the status shows it meanwhile. */
+export function useReinstallServer(server: Pick<Server, 'identifier' | 'uuid'>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ signal }: { signal?: AbortSignal }) => call(settingsEndpoints.reinstall, { params: { server: server.uuid }, signal }),
+    onSettled: () => invalidateServer(client, server),
+  });
+}
+
 /**
  * The open server, for pages below ServerLayout (which renders them only once this query has
  * succeeded, so the data is in the cache). `routeId` is the id as written in the URL: for links,

@@ -15,6 +15,7 @@ function stubPanel(permissions = ['*'], rename?: () => Response) {
   // The requests as sent (the stub's handler sees only the URL).
   const sent = () => fetch.mock.calls as unknown as [RequestInfo | URL, RequestInit | undefined][];
   const fetch = stubFetch((url) => {
+    if (url.pathname.endsWith('/settings/reinstall')) return new Response(null, { status: 204 });
     if (url.pathname.endsWith('/settings/rename')) {
       if (rename) return rename();
       const body = JSON.parse(String(sent().at(-1)?.[1]?.body)) as { name: string; description: string };
@@ -79,5 +80,28 @@ describe('ServerSettingsPage', () => {
     await open();
     await screen.findByRole('region', { name: 'Debug information' });
     expect(screen.queryByLabelText('Server name')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reinstall server' })).toBeInTheDocument();
+  });
+
+  it('reinstalls only after a confirmation that says what happens', async () => {
+    const sent = stubPanel();
+    await open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reinstall server' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/server is stopped/)).toBeInTheDocument();
+    expect(dialog.getByText(/install script runs again/)).toBeInTheDocument();
+    expect(dialog.getByText(/Other files stay/)).toBeInTheDocument();
+    const reinstalls = () => sent().filter(([input]) => String(input).endsWith('/settings/reinstall'));
+    expect(reinstalls()).toEqual([]);
+    fireEvent.click(dialog.getByRole('button', { name: 'Reinstall' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(reinstalls().map(([, init]) => init?.method)).toEqual(['POST']);
+  });
+
+  it('hides reinstall from a subuser without settings.reinstall', async () => {
+    stubPanel(['settings.rename']);
+    await open();
+    await screen.findByLabelText('Server name');
+    expect(screen.queryByRole('button', { name: 'Reinstall server' })).not.toBeInTheDocument();
   });
 });

@@ -5,13 +5,14 @@ import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
 import { Button } from '../../components/ui/button';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CopyButton } from '../../components/ui/copy-button';
 import { FormError, TextField } from '../../components/ui/field';
 import { toast } from '../../components/ui/toast';
-import { useBlockingCondition, useRenameServer, useServer } from './api';
+import { useBlockingCondition, useReinstallServer, useRenameServer, useServer } from './api';
 import { SftpCard } from './server-overview-page';
 
-/** A server's settings: how to reach its files, its name, and what to quote when asking for help. */
+/** A server's settings: how to reach its files, its name, a reinstall, and what to quote when asking for help. */
 export function ServerSettingsPage() {
   const server = useServer();
   return (
@@ -20,6 +21,9 @@ export function ServerSettingsPage() {
         <Can permission="settings.rename">
           {/* Keyed by the saved values, so a rename made elsewhere resets the form. */}
           <RenameCard key={`${server.name}\n${server.description ?? ''}`} server={server} />
+        </Can>
+        <Can permission="settings.reinstall">
+          <ReinstallCard server={server} />
         </Can>
       </div>
       <div className="grid min-w-0 gap-4">
@@ -77,6 +81,39 @@ function RenameCard({ server }: { server: Server }) {
           </Button>
         </div>
       </form>
+    </Card>
+  );
+}
+
+function ReinstallCard({ server }: { server: Server }) {
+  const [open, setOpen] = useState(false);
+  const reinstall = useReinstallServer(server);
+  const blocking = useBlockingCondition();
+  return (
+    <Card title="Reinstall">
+      <p className="text-sm text-zinc-300">Runs the install script of the server's egg again, as when the server was created.</p>
+      {blocking && <p className="mt-2 text-sm text-zinc-400">Reinstalling is unavailable while {blocking.reason}.</p>}
+      <Button className="mt-4" variant="danger" disabled={blocking !== null} onClick={() => setOpen(true)}>
+        Reinstall server
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Reinstall this server?"
+        danger
+        confirmLabel="Reinstall"
+        mutation={reinstall}
+        onConfirm={async (signal) => {
+          await reinstall.mutateAsync({ signal });
+          toast.success('Reinstall finished');
+        }}
+      >
+        <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-300">
+          <li>The server is stopped if it is running.</li>
+          <li>Its install script runs again; the console shows its output to administrators.</li>
+          <li>Files the script lays out are replaced. Other files stay as they are.</li>
+        </ul>
+      </ConfirmDialog>
     </Card>
   );
 }
