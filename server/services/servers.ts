@@ -14,8 +14,8 @@ import { DEMO_INSTALL_SCRIPT } from '../db/migrations/005-egg-install-scripts';
 /*
  * Creating servers (CLI, demo data, tests). The embedded panel has one local node and two eggs of
  * its own, created on first use: the demo game (the default: a Node program from this repository,
- * placed into each new server's volume, so a server starts on any machine with Node) and Paper
- * (which needs Java and a server jar of one's own).
+ * laid out in each new server's volume by the egg's install script, so a server starts on any
+ * machine with Node) and Paper (which needs Java and a server jar of one's own).
  */
 
 /** The program the demo game egg runs, part of the repository. */
