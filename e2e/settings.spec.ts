@@ -64,3 +64,29 @@ test('reinstall a running server from the Settings page: it stops, and starts ag
   await power.getByRole('button', { name: 'Stop' }).click();
   await expect(serverStatus).toHaveText('Offline', { timeout: 20_000 });
 });
+
+test("an admin watching the console sees the reinstall's output; the status returns to Offline", async ({
+  page,
+  context,
+  makeUser,
+  makeServer,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  const admin = makeUser({ admin: true });
+  const server = makeServer(admin.email, 'Watched reinstall');
+  await signIn(page, admin);
+  const watcher = await context.newPage();
+  await watcher.goto(`/server/${server.identifier}`);
+  const serverStatus = watcher.getByRole('status', { name: 'Server status' });
+  await expect(serverStatus).toHaveText('Offline');
+
+  await page.goto(`/server/${server.identifier}/settings`);
+  await page.getByRole('button', { name: 'Reinstall server' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reinstall', exact: true }).click();
+  await expect(page.getByRole('dialog')).toBeHidden({ timeout: 20_000 });
+
+  const terminal = watcher.getByRole('region', { name: 'Console' }).locator('.xterm-rows');
+  await expect(terminal).toContainText('Installed demo-game.mjs');
+  await expect(serverStatus).toHaveText('Offline');
+});
