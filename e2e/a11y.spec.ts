@@ -157,6 +157,17 @@ const PAGES: Record<string, Setup> = {
     await page.getByRole('button', { name: 'Add allocation' }).click();
     await expect(page.getByRole('list', { name: 'Allocations' }).getByRole('listitem')).toHaveCount(2);
   },
+  'server settings': async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/settings`);
+    await expect(page.getByLabel('Server name')).toBeVisible();
+  },
+  'Reinstall dialog': async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/settings`);
+    await page.getByRole('button', { name: 'Reinstall server' }).click();
+    await expect(page.getByRole('dialog')).toContainText('Other files stay');
+  },
   activity: async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);
     const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
@@ -301,6 +312,7 @@ const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
   console: [PAGES.console as Setup, (page) => page.getByRole('textbox', { name: 'Console command' })],
   'server overview': [PAGES['server overview'] as Setup, (page) => page.getByRole('region', { name: 'SFTP' })],
   startup: [PAGES.startup as Setup, (page) => page.getByRole('textbox', { name: 'Max players' })],
+  'server settings': [PAGES['server settings'] as Setup, (page) => page.getByLabel('Server name')],
   activity: [PAGES.activity as Setup, (page) => page.getByRole('list', { name: 'Activity entries' })],
   'file manager': [(page, fixtures) => openFileManager(page, fixtures).then(() => undefined), (page) => row(page, 'server.properties')],
 };

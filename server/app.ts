@@ -22,6 +22,7 @@ import { fileRoutes } from './routes/files';
 import { networkRoutes } from './routes/network';
 import { serverRoutes } from './routes/servers';
 import { startupRoutes } from './routes/startup';
+import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
 import { publicOrigin } from './http/origin';
 
@@ -95,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await consoleRoutes(api, deps);
     await networkRoutes(api, deps);
     await startupRoutes(api, deps);
+    await settingsRoutes(api, deps);
     await websocketRoutes(api, deps);
   });
 

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { LocalDaemon } from './daemon/local';
+import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
 import { fixedClock } from './lib/time';
 import { loadSecretBox } from './lib/secret-box';
@@ -12,7 +12,10 @@ import { test } from './test/fixtures';
 
 const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
-    return { db: database, nodes: nodeDaemons(new LocalDaemon(tempDir)), clock: fixedClock('2026-03-01T12:00:00Z'), box: loadSecretBox(tempDir) };
+    const clock = fixedClock('2026-03-01T12:00:00Z');
+    // Wired as the CLI wires it, so a server's install script lays out its program.
+    const daemon = localDaemon(database, { dataDir: tempDir, clock, maxUploadBytes: 1024 * 1024 });
+    return { db: database, nodes: nodeDaemons(daemon), clock, box: loadSecretBox(tempDir) };
   })
   .extend('run', async ({ deps }) => {
     return (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;

@@ -16,6 +16,13 @@ import type { DaemonFileStat, ExtractLimits, UploadPart } from './types';
  * (`{settings, process_configuration}` of the reference panel's remote API), so a remote node can
  * be handed the very same JSON.
  */
+/** How a server is installed (Wings' `GET /api/remote/servers/{uuid}/install`). */
+export interface InstallConfiguration {
+  container_image: string;
+  entrypoint: string;
+  script: string;
+}
+
 export interface ServerConfiguration {
   settings: {
     uuid: string;

@@ -33,4 +33,25 @@ describe('migrations', () => {
       await db.destroy();
     }
   });
+
+  it("give an existing panel's demo game egg its install script, and other eggs none", async () => {
+    const db = openDatabase(':memory:');
+    try {
+      await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('004-egg-process-rules');
+      await sql`INSERT INTO eggs (uuid, name, startup) VALUES ('5c0a6a43-9a53-4d8e-8f4c-6d3f2a9e7b10', 'Demo game', 'node demo-game.mjs'), ('e', 'Paper', 'java -jar server.jar')`.execute(
+        db,
+      );
+      await migrateToLatest(db);
+      const rows = await db.selectFrom('eggs').select(['name', 'script_install', 'script_container', 'script_entry']).orderBy('id').execute();
+      expect(rows[0]?.script_install).toContain('cp /mnt/install/demo-game.mjs demo-game.mjs');
+      expect(rows[1]).toEqual({
+        name: 'Paper',
+        script_install: null,
+        script_container: 'ghcr.io/pterodactyl/installers:alpine',
+        script_entry: 'ash',
+      });
+    } finally {
+      await db.destroy();
+    }
+  });
 });

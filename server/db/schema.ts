@@ -89,6 +89,12 @@ export interface EggsTable {
   config_startup: Generated<string>;
   /** How the program stops: a console line (`stop`), `^C`, or a signal name (`SIGTERM`). */
   config_stop: Generated<string>;
+  /** The install script (create and reinstall), run with the volume at /mnt/server; null: none. */
+  script_install: Generated<string | null>;
+  /** The image the install script runs in (a Wings node's installer container). */
+  script_container: Generated<string>;
+  /** The script's interpreter in that image. */
+  script_entry: Generated<string>;
 }
 
 export interface EggVariablesTable {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { LocalDaemon } from '../daemon/local';
+import { fixedClock } from '../lib/time';
+import { localDaemon } from './local-node';
 import { test } from '../test/fixtures';
 import { nodeDaemons } from './node-daemons';
 import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo } from './demo';
@@ -9,7 +10,10 @@ import { findUserByEmail, verifyPassword } from './users';
 
 const now = new Date('2026-03-01T12:00:00Z');
 
-const it = test.extend('daemon', async ({ tempDir }) => new LocalDaemon(tempDir));
+// Wired as the panel wires it, so a server's install script lays out its program.
+const it = test.extend('daemon', async ({ tempDir, database }) =>
+  localDaemon(database, { dataDir: tempDir, clock: fixedClock('2026-03-01T12:00:00Z'), maxUploadBytes: 1024 * 1024 }),
+);
 
 it('seeds an admin, a regular user without 2FA, and six servers with volumes', async ({ database: db, daemon }) => {
   expect(await isPanelEmpty(db)).toBe(true);

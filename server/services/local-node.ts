@@ -2,7 +2,8 @@ import { LocalDaemon, type LocalDaemonOptions } from '../daemon/local';
 import type { Db } from '../db';
 import { nodes } from '../db/repos';
 import type { Clock } from '../lib/time';
-import { serverConfiguration } from './server-configuration';
+import { installConfiguration, serverConfiguration } from './server-configuration';
+import { DEMO_GAME_PROGRAM } from './servers';
 
 /**
  * The daemon inside this panel, wired to the panel the way a Wings node is: it asks the panel's
@@ -22,6 +23,8 @@ export function localDaemon(
 ): LocalDaemon {
   return new LocalDaemon(options.dataDir, {
     configurationSource: (uuid) => serverConfiguration(db, uuid),
+    installSource: (uuid) => installConfiguration(db, uuid),
+    installFiles: { 'demo-game.mjs': DEMO_GAME_PROGRAM },
     now: () => options.clock.now(),
     key: () => nodes.localKey(db),
     maxUploadBytes: options.maxUploadBytes,

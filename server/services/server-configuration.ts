@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { allocations, eggs, servers } from '../db/repos';
-import type { NodeDaemon, ServerConfiguration } from '../daemon/capabilities';
+import type { InstallConfiguration, NodeDaemon, ServerConfiguration } from '../daemon/capabilities';
 
 /*
  * The configuration document the panel gives a node for one server (Wings' `{settings,
@@ -85,4 +85,12 @@ export async function serverConfiguration(db: Db, uuid: string): Promise<ServerC
       stop: stopConfiguration(egg.config_stop),
     },
   };
+}
+
+/** What a node runs to install a server (Wings asks the panel for it): the egg's script, or undefined for none. */
+export async function installConfiguration(db: Db, uuid: string): Promise<InstallConfiguration | undefined> {
+  const server = await servers.findByIdentifier(db, uuid);
+  const egg = server && (await eggs.findById(db, server.egg_id));
+  if (!egg?.script_install) return undefined;
+  return { container_image: egg.script_container, entrypoint: egg.script_entry, script: egg.script_install };
 }

@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../lib/spa-build';
 import { writeTransaction, type Db } from '../db';
 import type { NodeDaemons } from './node-daemons';
 import { allocations, eggs, nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
-import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { randomToken } from '../lib/crypto';
 import { pushServerConfiguration } from './server-configuration';
+import { DEMO_INSTALL_SCRIPT } from '../db/migrations/005-egg-install-scripts';
 
 /*
  * Creating servers (CLI, demo data, tests). The embedded panel has one local node and two eggs of
  * its own, created on first use: the demo game (the default: a Node program from this repository,
- * placed into each new server's volume, so a server starts on any machine with Node) and Paper
- * (which needs Java and a server jar of one's own).
+ * laid out in each new server's volume by the egg's install script, so a server starts on any
+ * machine with Node) and Paper (which needs Java and a server jar of one's own).
  */
 
 /** The program the demo game egg runs, part of the repository. */
@@ -24,8 +23,6 @@ export const DEMO_GAME_PROGRAM = path.join(REPO_ROOT, 'server', 'daemon', 'local
 
 interface BuiltInEgg extends Omit<eggs.NewEgg, 'variables'> {
   variables: Omit<eggs.NewEgg['variables'][number], 'user_viewable' | 'user_editable'>[];
-  /** Files placed into a new server's volume (name → the repository file), until eggs have install scripts. */
-  files?: Record<string, string>;
 }
 
 const DEMO_EGG: BuiltInEgg = {
@@ -37,7 +34,7 @@ const DEMO_EGG: BuiltInEgg = {
   // The program's `Done (0.012s)! For help, type "help"`.
   done: ['For help, type "help"'],
   stop: 'stop',
-  files: { 'demo-game.mjs': DEMO_GAME_PROGRAM },
+  scriptInstall: DEMO_INSTALL_SCRIPT,
   variables: [
     {
       name: 'Message of the day',
@@ -111,8 +108,7 @@ export async function ensureDefaultEgg(db: Db): Promise<number> {
   return writeTransaction(db, async (trx) => {
     for (const egg of BUILT_IN_EGGS) {
       if (await existing(trx, egg)) continue;
-      const { files: _files, ...row } = egg;
-      await eggs.insert(trx, { ...row, variables: egg.variables.map((v) => ({ ...v, user_viewable: 1, user_editable: 1 })) });
+      await eggs.insert(trx, { ...egg, variables: egg.variables.map((v) => ({ ...v, user_viewable: 1, user_editable: 1 })) });
     }
     const created = await existing(trx, DEMO_EGG);
     if (!created) throw new Error('The demo game egg is missing.');
@@ -187,17 +183,7 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
   });
   await pushServerConfiguration(db, daemon, server.uuid);
   await daemon.servers.create(server.uuid);
-  await placeEggFiles(daemon, egg.uuid, server.uuid);
   return server;
-}
-
-/** The egg's files, written through the node's file capability (so a remote node gets them too). */
-async function placeEggFiles(daemon: NodeDaemon, eggUuid: string, server: string): Promise<void> {
-  const files = BUILT_IN_EGGS.find((e) => e.uuid === eggUuid)?.files ?? {};
-  for (const [name, source] of Object.entries(files)) {
-    const content = await fs.promises.readFile(source);
-    await daemon.files.write(server, name, content, { maxBytes: content.length });
-  }
 }
 
 /** Finds a server by its 8-character identifier or its full uuid; any other string names no server. */

@@ -64,6 +64,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/startup/startup-page').then((m) => m.StartupPage),
   },
   {
+    path: 'settings',
+    label: 'Settings',
+    permission: 'settings.*',
+    nav: true,
+    load: () => import('../features/servers/server-settings-page').then((m) => m.ServerSettingsPage),
+  },
+  {
     path: 'activity',
     label: 'Activity',
     permission: 'activity.read',

@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 import { item, list, nullResourceSchema, paginatedMetaSchema } from './envelope';
 import { filterText, nullableInt, nullableString, pageNumber, perPage, text } from './fields';
 import { allocationListSchema } from './network';
-import { eggVariableListSchema } from './startup';
+import { dockerImageSchema, eggVariableListSchema } from './startup';
 
 // The server resource.
 export const serverLimitsSchema = z.object({
@@ -88,4 +88,30 @@ export const serverEndpoints = {
   list: endpoint({ method: 'GET', path: '/api/client', query: serverListQuerySchema, response: serverListSchema }),
   /** One server with the caller's permissions; answers in every server state. */
   detail: endpoint({ method: 'GET', path: '/api/client/servers/:server', response: serverWithMetaSchema, permission: null, anyState: true }),
+};
+
+/** A server's settings (reference panel): its name and description, its container image. */
+export const settingsEndpoints = {
+  rename: endpoint({
+    method: 'POST',
+    path: '/api/client/servers/:server/settings/rename',
+    body: renameServerSchema,
+    response: 'empty',
+    permission: 'settings.rename',
+  }),
+  /** Only one of the egg's images; applies on the next start. */
+  dockerImage: endpoint({
+    method: 'PUT',
+    path: '/api/client/servers/:server/settings/docker-image',
+    body: dockerImageSchema,
+    response: 'empty',
+    permission: 'startup.docker-image',
+  }),
+  /** Stops the server and runs its egg's install script again; the status is `installing` meanwhile. */
+  reinstall: endpoint({
+    method: 'POST',
+    path: '/api/client/servers/:server/settings/reinstall',
+    response: 'empty',
+    permission: 'settings.reinstall',
+  }),
 };

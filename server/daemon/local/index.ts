@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { DaemonEvent, MountOptions, NodeDaemon } from '../capabilities';
+import type { DaemonEvent, InstallConfiguration, MountOptions, NodeDaemon } from '../capabilities';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
 import { LocalFiles } from './files';
 import { ServerLocks } from './locks';
 import { LocalProcesses } from './processes';
 import { DiskQuotas, measureUsage } from './quota';
+import { runInstallScript } from './installer';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
 import { SocketTokenDenylist } from './socket-tokens';
@@ -34,6 +35,10 @@ export interface LocalDaemonOptions {
   bwrap?: string | null;
   /** The console socket's timers (tests shorten them): how often a token's expiry is checked, how long a fresh one is awaited. */
   socketTimings?: Pick<ConsoleSocketOptions, 'expiryCheckMs' | 'reauthGraceMs'>;
+  /** How a server is installed (the panel's egg script), asked on each install; none: only the volume is made. */
+  installSource?: (server: string) => Promise<InstallConfiguration | undefined>;
+  /** Host files install scripts may read, at `/mnt/install/<name>` (the demo game's program). */
+  installFiles?: Record<string, string>;
   /** Processes (and threads) one server may run at once, where cgroups allow it; 0 = none (512 by default, as Wings). */
   pidsLimit?: number;
 }
@@ -76,8 +81,28 @@ export class LocalDaemon implements NodeDaemon {
     this.socketTokens = new SocketTokenDenylist(options.now);
     this.sweepLeftovers = () => this.volumes.sweep(log, (server, work) => locks.write(server, work));
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
-    this.servers = new LocalServers(this.volumes, configurations, locks, quotas, this.events, this.socketTokens, log, (server, how) =>
-      this.process.halt(server, how),
+    const bwrap = options.bwrap === undefined ? findBwrap() : options.bwrap;
+    this.servers = new LocalServers(
+      this.volumes,
+      configurations,
+      locks,
+      quotas,
+      this.events,
+      this.socketTokens,
+      log,
+      (server, how) => this.process.halt(server, how),
+      async (server) => {
+        const install = await options.installSource?.(server);
+        if (!install) return true;
+        return runInstallScript({
+          volume: this.volumes.path(server),
+          install,
+          configuration: await configurations.get(server),
+          files: options.installFiles ?? {},
+          bwrap,
+          onLine: (line) => this.process.installOutput(server, line),
+        });
+      },
     );
     this.process = new LocalProcesses({
       // Console logs live in the data dir, never in a volume a tenant could rewrite.
@@ -85,7 +110,7 @@ export class LocalDaemon implements NodeDaemon {
       configuration: (server) => configurations.get(server),
       volumePath: (server) => this.volumes.path(server),
       powerLock: (server, fn) => locks.power(server, fn),
-      bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
+      bwrap,
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
       pidsLimit: options.pidsLimit,

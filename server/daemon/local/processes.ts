@@ -444,6 +444,11 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     this.emit(proc, { type: 'status', state });
   }
 
+  /** A line of the server's install script: live only, to those who may see installs (Wings). */
+  installOutput(server: string, line: string): void {
+    this.emit(this.of(server), { type: 'install output', line: line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line });
+  }
+
   /** What the daemon says about the server: live only, never in its console log (as Wings). */
   private daemonMessage(proc: ServerProcess, line: string): void {
     this.emit(proc, { type: 'daemon message', line });

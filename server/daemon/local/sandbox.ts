@@ -59,6 +59,10 @@ export function findBwrap(searchPath = process.env.PATH ?? ''): string | null {
 export interface SandboxSpec {
   /** The server's volume on the host (mounted read-write at CONTAINER_HOME). */
   volume: string;
+  /** Where the volume appears; CONTAINER_HOME by default (an install mounts it at /mnt/server, as Wings). */
+  mountAt?: string;
+  /** Host files bound read-only inside the sandbox (host path → path inside). */
+  readOnly?: Record<string, string>;
   /** The startup command, run by /bin/sh as a Wings entrypoint runs STARTUP. */
   command: string;
   /** The whole environment the process sees. */
@@ -84,10 +88,10 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
     else if (st.isDirectory()) args.push('--ro-bind', at, at);
   }
   for (const name of ETC) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
+  const home = spec.mountAt ?? CONTAINER_HOME;
+  args.push('--bind', spec.volume, home);
+  for (const [host, inside] of Object.entries(spec.readOnly ?? {})) args.push('--ro-bind', host, inside);
   args.push(
-    '--bind',
-    spec.volume,
-    CONTAINER_HOME,
     '--tmpfs',
     '/tmp',
     '--proc',
@@ -109,7 +113,7 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
     '--die-with-parent',
     '--new-session',
     '--chdir',
-    CONTAINER_HOME,
+    home,
     '--',
     '/bin/sh',
     '-c',

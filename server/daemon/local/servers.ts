@@ -7,10 +7,9 @@ import type { SocketTokenDenylist } from './socket-tokens';
 import type { Volumes } from './volumes';
 
 /*
- * A server's life on the local node. Eggs carry no install script yet, so installing a server is
- * creating its volume, and a reinstall only takes the server's lock (so nothing writes while it
- * "runs") and reports back. Both report on the event channel as a real install would, so the
- * panel's handling does not change when scripts arrive.
+ * A server's life on the local node. Installing a server creates its volume and runs its egg's
+ * install script (`install`); a reinstall first stops the server and holds its lock throughout,
+ * so nothing writes or starts meanwhile. Both report how they ended on the event channel.
  */
 export class LocalServers implements ServerCapability {
   constructor(
@@ -23,6 +22,8 @@ export class LocalServers implements ServerCapability {
     private readonly log: DaemonLog,
     /** Ends the server's process, if it runs: a reinstall stops it, a delete kills it (Wings). */
     private readonly halt: (server: string, how: 'stop' | 'kill') => Promise<void> = () => Promise.resolve(),
+    /** Runs the server's install script, if its egg has one, into its volume; false when it failed. */
+    private readonly runScript: (server: string) => Promise<boolean> = () => Promise.resolve(true),
   ) {}
 
   async configure(configuration: ServerConfiguration): Promise<void> {
@@ -52,7 +53,7 @@ export class LocalServers implements ServerCapability {
         started = true;
         if (reinstall) await this.halt(server, 'stop');
         await this.volumes.create(server);
-        successful = true;
+        successful = await this.runScript(server);
       });
     } finally {
       if (started) this.events.emit({ type: 'install.completed', server, successful, reinstall });

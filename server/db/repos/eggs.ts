@@ -73,6 +73,8 @@ export interface NewEgg {
   done?: string[];
   /** A console line, `^C` or a signal name; `stop` by default. */
   stop?: string;
+  /** The install script; none by default. */
+  scriptInstall?: string;
   variables: Omit<EggVariableRow, 'id' | 'egg_id'>[];
 }
 
@@ -88,6 +90,7 @@ export async function insert(db: Db, egg: NewEgg): Promise<number> {
       features: JSON.stringify(egg.features),
       config_startup: JSON.stringify({ done: egg.done ?? [] }),
       config_stop: egg.stop ?? 'stop',
+      script_install: egg.scriptInstall ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -29,6 +29,21 @@ export function setPrimaryAllocation(db: Db, serverId: number, allocationId: num
   return db.updateTable('servers').set({ allocation_id: allocationId }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A server's own settings (name, description, image), stamped as changed now. */
+export function update(
+  db: Db,
+  serverId: number,
+  changes: Partial<Pick<ServerRow, 'name' | 'description' | 'docker_image'>>,
+  now: Date,
+): Promise<ServerRow> {
+  return db
+    .updateTable('servers')
+    .set({ ...changes, updated_at: now.toISOString() })
+    .where('id', '=', serverId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export function setStatus(db: Db, serverId: number, status: ServerStatus | null, now: Date): Promise<ServerRow> {
   return db.updateTable('servers').set({ status, updated_at: now.toISOString() }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
 }

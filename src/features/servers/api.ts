@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { serverEndpoints, type Server } from '../../contract/servers';
+import { serverEndpoints, settingsEndpoints, type RenameServer, type Server } from '../../contract/servers';
 import { consoleEndpoints } from '../../contract/websocket';
 import { call } from '../../lib/http';
 import { serverConditions, type ServerCondition } from './server-state';
@@ -84,6 +84,25 @@ export function invalidateServer(client: QueryClient, server: Pick<Server, 'iden
     client.invalidateQueries({ queryKey: serverQueries.root(server.uuid) }),
     client.invalidateQueries({ queryKey: serverQueries.lists() }),
   ]);
+}
+
+/** Renames the server; the page header and the server list show the new name at once. */
+export function useRenameServer(server: Pick<Server, 'identifier' | 'uuid'>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ signal, ...body }: RenameServer & { signal?: AbortSignal }) =>
+      call(settingsEndpoints.rename, { params: { server: server.uuid }, body, signal }),
+    onSuccess: () => invalidateServer(client, server),
+  });
+}
+
+/** Reinstalls the server: it is stopped and its install script runs again; the status shows it meanwhile. */
+export function useReinstallServer(server: Pick<Server, 'identifier' | 'uuid'>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ signal }: { signal?: AbortSignal }) => call(settingsEndpoints.reinstall, { params: { server: server.uuid }, signal }),
+    onSettled: () => invalidateServer(client, server),
+  });
 }
 
 /**

@@ -1,0 +1,49 @@
+import readline from 'node:readline';
+import type { InstallConfiguration, ServerConfiguration } from '../capabilities';
+import { processEnvironment } from './processes';
+import { spawnSandboxed } from './sandbox';
+
+/*
+ * A server's install script, run as Wings runs it: in the same sandbox as the server, with the
+ * volume at /mnt/server, the server's environment, and its output streamed line by line. The
+ * image and entrypoint are a container's; here the system's /bin/sh runs the script.
+ */
+
+/** Where the volume appears during an install (Wings' installer container). */
+export const INSTALL_MOUNT = '/mnt/server';
+
+export interface InstallRun {
+  volume: string;
+  install: InstallConfiguration;
+  configuration: ServerConfiguration;
+  /** Host files the script may read, bound read-only at `/mnt/install/<name>`. */
+  files: Record<string, string>;
+  /** The sandbox program; null: none, so the install fails saying what to install. */
+  bwrap: string | null;
+  onLine: (line: string) => void;
+}
+
+/** Runs the script to its end; true when it exited 0. */
+export function runInstallScript(run: InstallRun): Promise<boolean> {
+  const readOnly = Object.fromEntries(Object.entries(run.files).map(([name, host]) => [host, `/mnt/install/${name}`]));
+  const env = { ...processEnvironment(run.configuration), HOME: INSTALL_MOUNT };
+  let child;
+  try {
+    child = spawnSandboxed({ volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env }, run.bwrap);
+  } catch (error) {
+    run.onLine(error instanceof Error ? error.message : String(error));
+    return Promise.resolve(false);
+  }
+  child.stdin.end();
+  const closed = [child.stdout, child.stderr].map(
+    (stream) =>
+      new Promise<void>((resolve) => readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', run.onLine).on('close', resolve)),
+  );
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      run.onLine(`The install could not start: ${error.message}`);
+      resolve(false);
+    });
+    child.on('close', (code) => void Promise.all(closed).then(() => resolve(code === 0)));
+  });
+}

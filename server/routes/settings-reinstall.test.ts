@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerRow, UserRow } from '../db/schema';
+import { findEgg } from '../services/servers';
+import { test } from '../test/fixtures';
+import { eventually } from '../test/game-support';
+import type { TestPanel } from '../test/harness';
+import { listen } from '../test/raw-http';
+
+/*
+ * settings/reinstall against the real local node: the server stopped, its egg's install script
+ * run in the sandbox (the demo game's lays its program out again), the status while it runs and
+ * after, install output on the console socket for admins only, and a failing script.
+ */
+
+interface Frame {
+  event: string;
+  args?: string[];
+}
+
+/** An authenticated console socket of `user` on `server`: every frame it receives. */
+async function consoleOf(panel: TestPanel, port: number, server: ServerRow, user: UserRow, opened: WebSocket[]) {
+  const res = await panel.app.inject({
+    method: 'GET',
+    url: `/api/client/servers/${server.uuid}/websocket`,
+    headers: { ...(await panel.bearerHeaders(user)), host: `127.0.0.1:${port}` },
+  });
+  expect(res.statusCode).toBe(200);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/servers/${server.uuid}/ws`, { origin: `http://127.0.0.1:${port}` });
+  opened.push(ws);
+  ws.on('error', () => undefined);
+  const frames: Frame[] = [];
+  ws.on('message', (data) => frames.push(JSON.parse(String(data)) as Frame));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  ws.send(JSON.stringify({ event: 'auth', args: [(res.json().data as { token: string }).token] }));
+  await eventually(() => frames.some((f) => f.event === 'auth success'));
+  return { frames, lines: (event: string) => frames.filter((f) => f.event === event).map((f) => f.args?.[0] ?? '') };
+}
+
+const it = test.extend('setup', async ({ panel }, { onCleanup }) => {
+  const opened: WebSocket[] = [];
+  onCleanup(async () => {
+    for (const ws of opened) ws.terminate();
+    await panel.daemon.process.stopAll();
+  });
+  const owner = await panel.user();
+  const admin = await panel.user({ admin: true });
+  const headers = await panel.bearerHeaders(owner);
+  const port = await listen(panel.app);
+  const status = async (server: ServerRow) =>
+    (await panel.db.selectFrom('servers').select('status').where('id', '=', server.id).executeTakeFirstOrThrow()).status;
+  const reinstall = (server: ServerRow, as = headers) =>
+    panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/settings/reinstall`, headers: as });
+  const sockets = (server: ServerRow) => Promise.all([consoleOf(panel, port, server, admin, opened), consoleOf(panel, port, server, owner, opened)]);
+  return { owner, admin, headers, status, reinstall, sockets };
+});
+
+describe('POST settings/reinstall', () => {
+  it(
+    'stops the running demo game, lays its program out again, keeps other files, and streams the output to admins only',
+    { timeout: 30_000 },
+    async ({ panel, setup }) => {
+      const demo = await findEgg(panel.db, 'Demo game');
+      const server = await panel.server(setup.owner, { eggId: demo?.id });
+      const volume = panel.daemon.volumePath(server.uuid);
+      // Created by the same install script.
+      expect(fs.readFileSync(path.join(volume, 'demo-game.mjs'), 'utf8')).toContain('For help');
+
+      const start = await panel.app.inject({
+        method: 'POST',
+        url: `/api/client/servers/${server.uuid}/power`,
+        headers: setup.headers,
+        payload: { signal: 'start' },
+      });
+      expect(start.statusCode).toBe(204);
+      await eventually(() => panel.daemon.process.state(server.uuid) === 'running');
+      const [admin, owner] = await setup.sockets(server);
+      fs.rmSync(path.join(volume, 'demo-game.mjs'));
+      fs.writeFileSync(path.join(volume, 'world.txt'), 'mine');
+
+      const res = await setup.reinstall(server);
+      expect(res.statusCode).toBe(204);
+      expect(panel.daemon.process.state(server.uuid)).toBe('offline');
+      expect(fs.existsSync(path.join(volume, 'demo-game.mjs'))).toBe(true);
+      expect(fs.readFileSync(path.join(volume, 'world.txt'), 'utf8')).toBe('mine');
+      await eventually(async () => (await setup.status(server)) === null);
+      await eventually(() => admin.lines('install output').includes('Installed demo-game.mjs'));
+      expect(owner.lines('install output')).toEqual([]);
+      expect(owner.frames.some((f) => f.event === 'status' && f.args?.[0] === 'offline')).toBe(true);
+      const events = await panel.db.selectFrom('activity_logs').select('event').orderBy('id').execute();
+      expect(events.map((e) => e.event)).toEqual(['server:power.start', 'server:reinstall']);
+
+      // It starts again from the program the script placed.
+      const again = await panel.app.inject({
+        method: 'POST',
+        url: `/api/client/servers/${server.uuid}/power`,
+        headers: setup.headers,
+        payload: { signal: 'start' },
+      });
+      expect(again.statusCode).toBe(204);
+      await eventually(() => panel.daemon.process.state(server.uuid) === 'running');
+    },
+  );
+
+  it(
+    'is installing while the script runs (other routes 409), and a failing script ends in reinstall_failed',
+    { timeout: 30_000 },
+    async ({ panel, setup }) => {
+      const server = await panel.server(setup.owner);
+      await panel.db
+        .updateTable('eggs')
+        .set({ script_install: 'echo preparing; sleep 1; echo "download failed" >&2; exit 3' })
+        .where('id', '=', server.egg_id)
+        .execute();
+      const [admin] = await setup.sockets(server);
+
+      const pending = setup.reinstall(server);
+      await eventually(async () => (await setup.status(server)) === 'installing');
+      const list = await panel.app.inject({ method: 'GET', url: `/api/client/servers/${server.uuid}/files/list`, headers: setup.headers });
+      expect(list.statusCode).toBe(409);
+      expect((await setup.reinstall(server)).statusCode).toBe(409);
+      expect((await pending).statusCode).toBe(204);
+      await eventually(async () => (await setup.status(server)) === 'reinstall_failed');
+      await eventually(() => admin.lines('install output').includes('download failed'));
+      expect(admin.lines('install output')).toContain('preparing');
+    },
+  );
+
+  it('takes settings.reinstall; 404 for another user; nothing runs on a refusal', async ({ panel, setup }) => {
+    const server = await panel.server(setup.owner);
+    const renamer = await panel.user();
+    await panel.subuser(server, renamer, ['settings.rename', 'control.*']);
+    const reinstaller = await panel.user();
+    await panel.subuser(server, reinstaller, ['settings.reinstall']);
+    const stranger = await panel.user();
+    expect((await setup.reinstall(server, await panel.bearerHeaders(renamer))).statusCode).toBe(403);
+    expect((await setup.reinstall(server, await panel.bearerHeaders(stranger))).statusCode).toBe(404);
+    expect(await setup.status(server)).toBeNull();
+    expect((await setup.reinstall(server, await panel.bearerHeaders(reinstaller))).statusCode).toBe(204);
+    await eventually(async () => (await setup.status(server)) === null);
+    const events = await panel.db.selectFrom('activity_logs').select('event').execute();
+    expect(events.map((e) => e.event)).toEqual(['server:reinstall']);
+  });
+});

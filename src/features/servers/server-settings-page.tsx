@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { renameServerSchema, type Server } from '../../contract/servers';
+import { Can } from '../../lib/permissions';
+import { applyApiErrors } from '../../lib/form-errors';
+import { useContractForm } from '../../lib/use-contract-form';
+import { Button } from '../../components/ui/button';
+import { Card, DetailItem, DetailList } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { CopyButton } from '../../components/ui/copy-button';
+import { FormError, TextField } from '../../components/ui/field';
+import { toast } from '../../components/ui/toast';
+import { useBlockingCondition, useReinstallServer, useRenameServer, useServer } from './api';
+import { SftpCard } from './server-overview-page';
+
+/** A server's settings: how to reach its files, its name, a reinstall, and what to quote when asking for help. */
+export function ServerSettingsPage() {
+  const server = useServer();
+  return (
+    <div className="grid items-start gap-4 lg:grid-cols-2">
+      <div className="grid min-w-0 gap-4">
+        <Can permission="settings.rename">
+          {/* Keyed by the saved values, so a rename made elsewhere resets the form. */}
+          <RenameCard key={`${server.name}\n${server.description ?? ''}`} server={server} />
+        </Can>
+        <Can permission="settings.reinstall">
+          <ReinstallCard server={server} />
+        </Can>
+      </div>
+      <div className="grid min-w-0 gap-4">
+        <SftpCard server={server} />
+        <DebugCard server={server} />
+      </div>
+    </div>
+  );
+}
+
+function RenameCard({ server }: { server: Server }) {
+  const defaultValues = { name: server.name, description: server.description ?? '' };
+  const form = useContractForm(renameServerSchema, defaultValues);
+  const rename = useRenameServer(server);
+  const blocking = useBlockingCondition();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, isDirty } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await rename.mutateAsync({ name: values.name, description: values.description ?? '' });
+      toast.success('Server renamed');
+    } catch (error) {
+      setFormError(applyApiErrors(error, form.setError, { fields: ['name', 'description'] }));
+    }
+  });
+
+  return (
+    <Card title="Name and description">
+      <form className="grid gap-4" onSubmit={(e) => void submit(e)} noValidate>
+        <TextField label="Server name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="server-description" className="text-sm font-medium text-zinc-200">
+            Description
+          </label>
+          <textarea
+            id="server-description"
+            rows={3}
+            aria-invalid={errors.description ? true : undefined}
+            className="rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-zinc-700 ring-inset focus:ring-2 focus:ring-sky-500 focus:outline-none"
+            {...form.register('description')}
+          />
+          {errors.description?.message && (
+            <p role="alert" className="text-sm text-red-400">
+              {errors.description.message}
+            </p>
+          )}
+        </div>
+        <FormError message={formError} />
+        {blocking && <p className="text-sm text-zinc-400">Renaming is unavailable while {blocking.reason}.</p>}
+        <div>
+          <Button type="submit" loading={rename.isPending} disabled={!isDirty || blocking !== null}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function ReinstallCard({ server }: { server: Server }) {
+  const [open, setOpen] = useState(false);
+  const reinstall = useReinstallServer(server);
+  const blocking = useBlockingCondition();
+  return (
+    <Card title="Reinstall">
+      <p className="text-sm text-zinc-300">Runs the install script of the server's egg again, as when the server was created.</p>
+      {blocking && <p className="mt-2 text-sm text-zinc-400">Reinstalling is unavailable while {blocking.reason}.</p>}
+      <Button className="mt-4" variant="danger" disabled={blocking !== null} onClick={() => setOpen(true)}>
+        Reinstall server
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Reinstall this server?"
+        danger
+        confirmLabel="Reinstall"
+        mutation={reinstall}
+        onConfirm={async (signal) => {
+          await reinstall.mutateAsync({ signal });
+          toast.success('Reinstall finished');
+        }}
+      >
+        <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-300">
+          <li>The server is stopped if it is running.</li>
+          <li>Its install script runs again; the console shows its output to administrators.</li>
+          <li>Files the script lays out are replaced. Other files stay as they are.</li>
+        </ul>
+      </ConfirmDialog>
+    </Card>
+  );
+}
+
+/** What support asks for: where the server runs and its full id. */
+function DebugCard({ server }: { server: Server }) {
+  return (
+    <Card title="Debug information">
+      <DetailList>
+        <DetailItem term="Node" action={<CopyButton value={server.node} label="Copy node" />}>
+          {server.node}
+        </DetailItem>
+        <DetailItem term="Server UUID" action={<CopyButton value={server.uuid} label="Copy server UUID" />}>
+          <code className="font-mono break-all">{server.uuid}</code>
+        </DetailItem>
+      </DetailList>
+    </Card>
+  );
+}
