@@ -34,10 +34,18 @@ function fill(values: Record<string, string>): string {
 }
 
 /** The panel's answers: the server, its startup list, and PUT startup/variable through `onPut`. */
-function stubPanel(permissions: string[], onPut: (body: { key: string; value: string }) => Response = okPut) {
+function stubPanel(
+  permissions: string[],
+  onPut: (body: { key: string; value: string }) => Response = okPut,
+  images: Record<string, string> = { 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' },
+) {
   const puts: { key: string; value: string }[] = [];
   const fetch = vi.fn((input: string, init?: RequestInit) => {
     const url = new URL(input, 'http://localhost');
+    if (url.pathname.endsWith('/settings/docker-image') && init?.method === 'PUT') {
+      puts.push({ key: 'docker_image', value: (JSON.parse(String(init.body)) as { docker_image: string }).docker_image });
+      return Promise.resolve(new Response(null, { status: 204 }));
+    }
     if (url.pathname.endsWith('/startup/variable') && init?.method === 'PUT') {
       const body = JSON.parse(String(init.body)) as { key: string; value: string };
       puts.push(body);
@@ -49,7 +57,7 @@ function stubPanel(permissions: string[], onPut: (body: { key: string; value: st
         json(200, {
           object: 'list',
           data: VARIABLES.map((attributes) => ({ object: 'egg_variable', attributes })),
-          meta: { startup_command: fill(values), raw_startup_command: RAW, docker_images: { 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' } },
+          meta: { startup_command: fill(values), raw_startup_command: RAW, docker_images: images },
         }),
       );
     }
@@ -69,8 +77,8 @@ function okPut(body: { key: string; value: string }): Response {
   });
 }
 
-async function open(permissions = ['*'], onPut?: (body: { key: string; value: string }) => Response) {
-  const puts = stubPanel(permissions, onPut);
+async function open(permissions = ['*'], onPut?: (body: { key: string; value: string }) => Response, images?: Record<string, string>) {
+  const puts = stubPanel(permissions, onPut, images);
   renderServerRoutes('/server/abcd1234/startup', { startup: () => <StartupPage /> });
   await screen.findByRole('heading', { name: 'Startup', level: 2 });
   return puts;
@@ -156,6 +164,33 @@ describe('StartupPage', () => {
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('readonly');
     expect(screen.getByRole('combobox', { name: 'Game mode' })).toBeDisabled();
     expect(screen.getByRole('switch', { name: 'PvP' })).toBeDisabled();
+  });
+});
+
+describe('the image select', () => {
+  const IMAGES = { 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21', 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' };
+
+  it('is not there when the egg has one image', async () => {
+    await open();
+    expect(screen.queryByRole('combobox', { name: /Image the server runs in/ })).not.toBeInTheDocument();
+  });
+
+  it("offers the egg's images and saves the one chosen", async () => {
+    const puts = await open(['*'], undefined, IMAGES);
+    const select = screen.getByRole('combobox', { name: /Image the server runs in/ });
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Java 21 (ghcr.io/pterodactyl/yolks:java_21)', 'Java 17 (ghcr.io/pterodactyl/yolks:java_17)']);
+    fireEvent.change(select, { target: { value: 'ghcr.io/pterodactyl/yolks:java_17' } });
+    await waitFor(() => expect(puts).toEqual([{ key: 'docker_image', value: 'ghcr.io/pterodactyl/yolks:java_17' }]));
+  });
+
+  it('is read-only without startup.docker-image', async () => {
+    await open(['startup.read'], undefined, IMAGES);
+    expect(screen.getByRole('combobox', { name: /Image the server runs in/ })).toBeDisabled();
+    expect(screen.getByText('Read only: your account may not change the image.')).toBeInTheDocument();
   });
 });
 

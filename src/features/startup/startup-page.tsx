@@ -8,6 +8,7 @@ import { useCan } from '../../lib/permissions';
 import { useServerRef } from '../servers/api';
 import { startupQueries, useUpdateVariable } from './api';
 import { previewCommand } from './preview';
+import { ImageSelect } from './image-select';
 import { VariableField } from './variable-field';
 
 /**
@@ -47,6 +48,7 @@ export function StartupPage() {
           {command || '—'}
         </pre>
       </Card>
+      <ImageSelect images={query.data.meta?.docker_images ?? {}} />
       {variables.length === 0 ? (
         <EmptyState title="No variables">This server&apos;s egg has no variables you can see.</EmptyState>
       ) : (

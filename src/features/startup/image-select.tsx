@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { settingsEndpoints } from '../../contract/servers';
+import { Card } from '../../components/ui/card';
+import { useCan } from '../../lib/permissions';
+import { call } from '../../lib/http';
+import { invalidateServer, useServer } from '../servers/api';
+
+/**
+ * The container image, one of the egg's list (reference panel: hidden when the egg has one, and
+ * not changeable once an administrator set an image outside the list). Applies on the next start.
+ */
+export function ImageSelect({ images }: { images: Record<string, string> }) {
+  const server = useServer();
+  const canChange = useCan('startup.docker-image');
+  const qc = useQueryClient();
+  const [saved, setSaved] = useState(false);
+  const change = useMutation({
+    mutationFn: (image: string) => call(settingsEndpoints.dockerImage, { params: { server: server.uuid }, body: { docker_image: image } }),
+    onSuccess: () => {
+      setSaved(true);
+      return invalidateServer(qc, server);
+    },
+  });
+  const entries = Object.entries(images);
+  if (entries.length <= 1) return null;
+  const custom = !entries.some(([, image]) => image === server.docker_image);
+
+  return (
+    <Card title="Container image">
+      {custom ? (
+        <p className="text-sm text-zinc-300">
+          <span className="font-mono break-all">{server.docker_image}</span>: an image an administrator set, not one of this egg&apos;s. Ask them to
+          change it.
+        </p>
+      ) : (
+        <div className="space-y-2">
+          <label htmlFor="docker-image" className="block text-sm text-zinc-300">
+            Image the server runs in; a change applies at its next start.
+          </label>
+          <select
+            id="docker-image"
+            className="w-full rounded-md bg-zinc-900 px-3 py-2 text-sm text-zinc-100 ring-1 ring-zinc-700 disabled:opacity-60"
+            value={change.isPending ? change.variables : server.docker_image}
+            disabled={!canChange || change.isPending}
+            onChange={(e) => {
+              setSaved(false);
+              change.mutate(e.target.value);
+            }}
+          >
+            {entries.map(([name, image]) => (
+              <option key={image} value={image}>
+                {name} ({image})
+              </option>
+            ))}
+          </select>
+          <p role="status" className="text-xs text-zinc-400">
+            {!canChange ? 'Read only: your account may not change the image.' : change.isPending ? 'Saving…' : saved ? 'Saved.' : ''}
+          </p>
+          {change.isError && (
+            <p role="alert" className="text-sm text-red-300">
+              {change.error.message}
+            </p>
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}
