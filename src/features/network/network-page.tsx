@@ -66,7 +66,7 @@ export function NetworkPage() {
             const address = allocationAddress(a);
             return (
               <li key={a.id} aria-label={address} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3">
-                <div className="min-w-0 flex-1">
+                <div className="min-w-0 flex-1 basis-full sm:basis-0">
                   <div className="flex flex-wrap items-center gap-2">
                     <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
                     <CopyButton value={address} label="Copy" />
