@@ -74,6 +74,27 @@ export const PAGES: readonly PageSpec[] = [
     heavy: { library: 'CodeMirror', packages: /^(@codemirror\/|@lezer\/|style-mod$|w3c-keyname$|crelt$)/ },
   },
   {
+    name: 'network',
+    path: (c) => `/server/${c.server.identifier}/network`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    ready: (p) => p.getByRole('list', { name: 'Allocations' }),
+  },
+  {
+    name: 'startup',
+    path: (c) => `/server/${c.server.identifier}/startup`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    ready: (p) => p.getByLabel('Startup command preview'),
+  },
+  {
+    name: 'settings',
+    path: (c) => `/server/${c.server.identifier}/settings`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    ready: (p) => p.getByLabel('Server name'),
+  },
+  {
     name: 'activity',
     path: (c) => `/server/${c.server.identifier}/activity`,
     signedIn: true,
