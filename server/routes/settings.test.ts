@@ -143,7 +143,13 @@ describe('settings access', () => {
     expect((await events()).map((e) => e.event)).toEqual(['server:settings.rename', 'server:startup.image']);
   });
 
-  it("answers 404 for another user's server and 409 while it installs; admins may rename any", async ({ panel, server, owner, call, row }) => {
+  it("answers 404 for another user's server and 409 while it installs; admins may rename every server", async ({
+    panel,
+    server,
+    owner,
+    call,
+    row,
+  }) => {
     const stranger = await panel.user();
     const own = await panel.server(stranger, { name: 'Theirs' });
     expect((await call('rename', { name: 'Mine now' }, owner, own.uuid)).statusCode).toBe(404);

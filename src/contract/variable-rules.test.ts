@@ -41,7 +41,7 @@ describe('checkVariableValue', () => {
     expect(check('', 'max:20', N)).toBeUndefined();
   });
 
-  it('string passes any non-empty value', () => {
+  it('string passes every non-empty value', () => {
     expect(check('12', 'string', N)).toBeUndefined();
   });
 
@@ -113,7 +113,7 @@ describe('checkVariableValue', () => {
     expect(check('abc', 'integer|max:1', N)).toBe('The Max players must be an integer.');
   });
 
-  it('refuses a value past the length cap before any rule', () => {
+  it('refuses a value past the length cap before the rules run', () => {
     expect(check('a'.repeat(MAX_VARIABLE_VALUE_LENGTH + 1), 'nullable', N)).toBe(
       `The Max players may not be greater than ${MAX_VARIABLE_VALUE_LENGTH} characters.`,
     );

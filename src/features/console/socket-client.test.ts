@@ -124,7 +124,7 @@ describe('ConsoleSocket', () => {
     expect(output.filter((e) => e.kind === 'clear')).toHaveLength(1);
   });
 
-  it('fetches a new token on a renewable jwt error (rights changed), and stops on any other', async () => {
+  it('fetches a new token on a renewable jwt error (rights changed), and stops on every other kind', async () => {
     const client = makeClient();
     const s = await connected(client);
     s.frame('jwt error', 'jwt: created too far in past (denylist)');
