@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
+import { endpoint, SERVER_ROUTE_PREFIX } from './endpoint';
 import { item, list, paginatedMetaSchema } from './envelope';
-import { nullableString, timestamp } from './fields';
+import { nullableString, pageNumber, perPage, timestamp } from './fields';
+import { signedUrlSchema } from './files';
 
 // A backup of a server.
 export const backupAttributes = z.object({
@@ -27,3 +29,31 @@ export const createBackupSchema = z.object({
 
 // Restoring a backup; `truncate` deletes every file first.
 export const restoreBackupSchema = z.object({ truncate: z.boolean({ error: 'The truncate field must be true or false.' }) });
+
+// GET backups: 20 per page by default, at most 50 (the reference panel's clamp).
+export const backupQuerySchema = z.object({ page: pageNumber, per_page: perPage(20, 50) });
+export type BackupQuery = z.infer<typeof backupQuerySchema>;
+
+const backups = `${SERVER_ROUTE_PREFIX}/backups`;
+
+export const backupEndpoints = {
+  /** `meta.backup_count`: the backups that have not failed (running or successful). */
+  list: endpoint({ method: 'GET', path: backups, query: backupQuerySchema, response: backupListSchema, permission: 'backup.read' }),
+  /** 200 with the running backup; 400 at the limit, 429 with Retry-After over the throttle. */
+  create: endpoint({ method: 'POST', path: backups, body: createBackupSchema, response: backupSchema, permission: 'backup.create' }),
+  detail: endpoint({ method: 'GET', path: `${backups}/:backup`, response: backupSchema, permission: 'backup.read' }),
+  /** A toggle; `backup.delete` as the reference panel. */
+  lock: endpoint({ method: 'POST', path: `${backups}/:backup/lock`, response: backupSchema, permission: 'backup.delete' }),
+  /** The server becomes `restoring_backup` until the node reports the end. */
+  restore: endpoint({
+    method: 'POST',
+    path: `${backups}/:backup/restore`,
+    body: restoreBackupSchema,
+    response: 'empty',
+    permission: 'backup.restore',
+  }),
+  /** A locked, completed backup cannot be deleted (400). */
+  delete: endpoint({ method: 'DELETE', path: `${backups}/:backup`, response: 'empty', permission: 'backup.delete' }),
+  /** A single-use, 15-minute link to the archive on the node. */
+  download: endpoint({ method: 'GET', path: `${backups}/:backup/download`, response: signedUrlSchema, permission: 'backup.download' }),
+};
