@@ -190,6 +190,8 @@ export interface NodeDaemon {
   process?: ProcessCapability;
   /** What a server uses now (memory, CPU, disk, uptime). */
   stats?: StatsCapability;
+  /** Backup archives of the servers' volumes, kept on the node. */
+  backups?: BackupCapability;
   /**
    * A node served by this very process mounts what Wings serves itself (signed transfers, the
    * console socket) on the panel's server, on the panel's origin. A remote node has none.

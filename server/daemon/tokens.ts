@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
  * token carries every claim an upload token needs; naming the purpose keeps a link to read one
  * file from being used to write (Wings ignores the extra claim, so remote nodes still accept them).
  */
-export const TOKEN_PURPOSES = ['file_download', 'file_upload', 'websocket'] as const;
+export const TOKEN_PURPOSES = ['file_download', 'file_upload', 'backup_download', 'websocket'] as const;
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
 const base = (purpose: TokenPurpose) => ({ purpose: z.literal(purpose), server_uuid: z.uuid(), unique_id: z.string().check(z.minLength(1)) });
@@ -24,6 +24,10 @@ export type FileToken = z.infer<typeof fileTokenSchema>;
 /** `/upload/file?token=&directory=`: uploads into one server on behalf of a user. */
 export const uploadTokenSchema = z.object({ ...base('file_upload'), user_uuid: z.string() });
 export type UploadToken = z.infer<typeof uploadTokenSchema>;
+
+/** `/download/backup?token=`: one backup archive of one server (Wings' claims). */
+export const backupTokenSchema = z.object({ ...base('backup_download'), backup_uuid: z.uuid(), user_uuid: z.optional(z.string()) });
+export type BackupToken = z.infer<typeof backupTokenSchema>;
 
 /** The console websocket's `auth` event: the user's permissions on the server. */
 export const socketTokenSchema = z.object({
