@@ -23,6 +23,9 @@ if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_CLI_BUNDLE = path.join(`${dir}-cli`, 'cli.mjs');
 }
 const DATA_DIR = process.env.E2E_DATA_DIR;
+// A run creates well over a hundred servers, each taking the lowest free port of the range: the
+// panel and the CLI the tests run (which inherits this environment) must share a wide one.
+process.env.PANEL_ALLOCATION_PORTS ??= '25565-35565';
 
 export default defineConfig({
   testDir: './e2e',
@@ -77,9 +80,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Fixtures give each test its own X-Forwarded-For address (see e2e/fixtures.ts).
       TRUST_PROXY: 'true',
-      // A run creates well over a hundred servers (each takes the port after the highest): the
-      // ports "add allocation" hands out must outnumber them.
-      PANEL_ALLOCATION_PORTS: '25565-35565',
+      PANEL_ALLOCATION_PORTS: process.env.PANEL_ALLOCATION_PORTS,
     },
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',
     timeout: 180_000,

@@ -15,7 +15,8 @@ export async function panelCli<T>(dataDir: string, args: readonly string[]): Pro
   try {
     ({ stdout } = await run(TSX, [path.join(REPO_ROOT, 'server', 'cli.ts'), ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      // A seeded fleet of a thousand servers needs as many free ports for their primary allocations.
+      env: { PANEL_ALLOCATION_PORTS: '25565-35565', ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     }));

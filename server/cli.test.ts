@@ -126,6 +126,36 @@ describe('admin CLI commands', () => {
     },
   );
 
+  it("reports the install: installing while it runs, install_failed when the egg's script fails", async ({ run, deps, database: db }) => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
+    // The built-in eggs exist once a first server was created.
+    expect(await run('server:create', '--owner', 'o@example.com', '--name', 'Fine', '--egg', 'Paper')).toMatchObject({ status: null });
+    const changed = await db.updateTable('eggs').set({ script_install: 'echo fetching; exit 4' }).where('name', '=', 'Paper').executeTakeFirst();
+    expect(changed.numUpdatedRows).toBe(1n);
+    const seen: (string | null)[] = [];
+    const off = deps.nodes.local.events.subscribe(async (event) => {
+      if (event.type !== 'install.completed') return;
+      seen.push((await db.selectFrom('servers').select('status').where('uuid', '=', event.server).executeTakeFirstOrThrow()).status);
+    });
+    const broken = await run('server:create', '--owner', 'o@example.com', '--name', 'Broken', '--egg', 'Paper');
+    off();
+    expect(seen).toEqual(['installing']);
+    expect(broken).toMatchObject({ status: 'install_failed' });
+    const row = await db.selectFrom('servers').select('status').where('uuid', '=', String(broken.uuid)).executeTakeFirstOrThrow();
+    expect(row.status).toBe('install_failed');
+  });
+
+  it('gives new servers the lowest free port of the range, and says when it is full', async ({ deps, run }) => {
+    const narrow = (...argv: string[]) => runCli(argv, { ...deps, ports: { start: 30000, end: 30001 } }) as Promise<Record<string, unknown>>;
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
+    expect(await narrow('server:create', '--owner', 'o@example.com', '--name', 'A')).toMatchObject({ allocation: '127.0.0.1:30000' });
+    const b = await narrow('server:create', '--owner', 'o@example.com', '--name', 'B');
+    expect(b).toMatchObject({ allocation: '127.0.0.1:30001' });
+    await expect(narrow('server:create', '--owner', 'o@example.com', '--name', 'C')).rejects.toThrow(/no free ports/i);
+    // Without a range: the default one.
+    expect(await run('server:create', '--owner', 'o@example.com', '--name', 'D')).toMatchObject({ allocation: '127.0.0.1:25565' });
+  });
+
   it('creates a numbered fleet of servers in one call with --count', async ({ run, failure }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const out = await run('server:create', '--owner', 'o@example.com', '--name', 'Fleet', '--count', '12');

@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
       maxUploadBytes: config.maxUploadBytes,
       maxEntriesPerServer: config.maxEntriesPerServer,
     });
-    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box });
+    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box, ports: config.allocationPorts });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -2,6 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /** Every setting the server reads, parsed once from the environment (README "Configuration"). */
+/** The local node's ports for new servers and "add allocation" unless PANEL_ALLOCATION_PORTS says otherwise. */
+export const DEFAULT_ALLOCATION_PORTS = { start: 25565, end: 25665 };
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   // Unset: loopback while the panel holds the demo accounts (published passwords), else every address.
@@ -49,7 +52,7 @@ const envSchema = z.object({
     .regex(/^\d{1,5}-\d{1,5}$/, 'must be a range like 25565-25665')
     .transform((s) => s.split('-').map(Number) as [number, number])
     .refine(([start, end]) => start >= 1 && start <= end && end <= 65535, 'must run upwards within 1-65535')
-    .default([25565, 25665]),
+    .default([DEFAULT_ALLOCATION_PORTS.start, DEFAULT_ALLOCATION_PORTS.end]),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),

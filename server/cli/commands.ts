@@ -76,7 +76,7 @@ const COMMANDS: Record<string, Command> = {
       count: { type: 'string' },
       egg: { type: 'string' },
     },
-    async run(opts, { db, nodes, clock }) {
+    async run(opts, { db, nodes, clock, ports }) {
       const owner = await userByEmail(db, required(opts, 'owner'));
       const eggName = str(opts, 'egg');
       const egg = eggName === undefined ? undefined : await findEgg(db, eggName);
@@ -97,6 +97,7 @@ const COMMANDS: Record<string, Command> = {
             disk: int(opts, 'disk'),
             cpu: int(opts, 'cpu'),
             eggId: egg?.id,
+            ports,
           },
           clock.now(),
         );

@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import type { UserRow } from '../db/schema';
 import type { Clock } from '../lib/time';
 import type { SecretBox } from '../lib/secret-box';
+import type { PortRange } from '../services/allocations';
 import type { NodeDaemons } from '../services/node-daemons';
 import { findUserByEmail, MIN_PASSWORD_LENGTH } from '../services/users';
 
@@ -20,6 +21,8 @@ export interface CliDeps {
   db: Db;
   nodes: NodeDaemons;
   clock: Clock;
+  /** The local node's port range (PANEL_ALLOCATION_PORTS), for new servers' primary ports. */
+  ports?: PortRange;
   /** Seals secrets stored in the database (TOTP), with the data dir's key. */
   box: SecretBox;
   /** Standard input, read to the end (secrets never travel in argv); tests pass their own. */

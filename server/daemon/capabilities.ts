@@ -105,14 +105,15 @@ export interface ServerCapability {
   /** Takes (or replaces) a server's configuration: when it is created and whenever the panel changes it. */
   configure(configuration: ServerConfiguration): Promise<void>;
   /**
-   * Creates the server on the node (its volume) and runs its install; `install.completed` follows.
-   * `not_found` when the node has no configuration for it.
+   * Creates the server on the node (its volume) and runs its install; `install.completed` reports
+   * its end (the local node answers once it has ended). `not_found` when the node has no
+   * configuration for it.
    */
   create(server: string): Promise<void>;
   /**
    * Stops the server and runs its install again, excluding file writes and power actions
-   * (`conflict`) until it ends; `install.completed` follows. `conflict` while another reinstall
-   * or a restore runs.
+   * (`conflict`) until it ends; answers once it has begun, and `install.completed` reports its
+   * end. `conflict` while another reinstall or a restore runs.
    */
   reinstall(server: string): Promise<void>;
   /** Stops the server and removes it, its volume and configuration included; a server the node does not know is already gone. */

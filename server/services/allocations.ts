@@ -21,26 +21,39 @@ export async function allocationOf(db: Db, server: ServerRow, id: string): Promi
 }
 
 /**
- * Gives the server the lowest free port of the node's range on its primary address: a free
- * allocation row the node already has, else a new one. One write transaction, so parallel
- * requests never pass the limit together nor take the same port.
+ * Gives the server the lowest free port of the node's range on its primary address, up to its
+ * allocation limit. One write transaction, so parallel requests never pass the limit together nor
+ * take the same port.
  */
-export async function createAllocation(db: Db, server: ServerRow, range: { start: number; end: number }): Promise<AllocationRow> {
+export async function createAllocation(db: Db, server: ServerRow, range: PortRange): Promise<AllocationRow> {
   return writeTransaction(db, async (trx) => {
     // A null limit means none may be added (the reference panel compares null <= count).
     const limit = (await servers.findById(trx, server.id))?.allocation_limit ?? null;
     if (limit === null || (await allocations.countOfServer(trx, server.id)) >= limit) throw badRequest(LIMIT_REACHED, 'DisplayException');
     const primary = server.allocation_id === null ? undefined : await allocations.findById(trx, server.allocation_id);
-    const ip = primary?.ip ?? '127.0.0.1';
-    const taken = await allocations.inRange(trx, server.node_id, ip, range.start, range.end);
-    const byPort = new Map(taken.map((a) => [a.port, a]));
-    let port = range.start;
-    while (port <= range.end && (byPort.get(port)?.server_id ?? null) !== null) port += 1;
-    if (port > range.end) throw badRequest(NO_FREE_PORT, 'DisplayException');
-    const free = byPort.get(port);
-    if (free) return allocations.assign(trx, free.id, server.id);
-    return allocations.insert(trx, { node_id: server.node_id, ip, ip_alias: null, port, server_id: server.id, notes: null });
+    return takeFreePort(trx, { nodeId: server.node_id, ip: primary?.ip ?? '127.0.0.1', range, serverId: server.id });
   });
+}
+
+export interface PortRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Assigns the lowest port of `range` on a node's address that no server holds: a free allocation
+ * row the node already has, else a new one. For a new server's primary port and "add allocation"
+ * alike; call it inside the caller's write transaction.
+ */
+export async function takeFreePort(trx: Db, at: { nodeId: number; ip: string; range: PortRange; serverId: number }): Promise<AllocationRow> {
+  const taken = await allocations.inRange(trx, at.nodeId, at.ip, at.range.start, at.range.end);
+  const byPort = new Map(taken.map((a) => [a.port, a]));
+  let port = at.range.start;
+  while (port <= at.range.end && (byPort.get(port)?.server_id ?? null) !== null) port += 1;
+  if (port > at.range.end) throw badRequest(NO_FREE_PORT, 'DisplayException');
+  const free = byPort.get(port);
+  if (free) return allocations.assign(trx, free.id, at.serverId);
+  return allocations.insert(trx, { node_id: at.nodeId, ip: at.ip, ip_alias: null, port, server_id: at.serverId, notes: null });
 }
 
 /** Hands an allocation back to the node; never the primary, and only on servers with a limit. */

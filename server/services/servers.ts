@@ -9,6 +9,10 @@ import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { randomToken } from '../lib/crypto';
 import { pushServerConfiguration } from './server-configuration';
+import { takeFreePort, type PortRange } from './allocations';
+import { handleDaemonEvent } from './daemon-events';
+import { DEFAULT_ALLOCATION_PORTS } from '../config';
+import type { DaemonEvent, NodeDaemon } from '../daemon/capabilities';
 import { DEMO_INSTALL_SCRIPT } from '../db/migrations/005-egg-install-scripts';
 
 /*
@@ -130,8 +134,10 @@ export interface CreateServerInput {
   disk?: number;
   cpu?: number;
   externalId?: string | null;
-  /** Port of the primary allocation; the next free one from 25565 when absent. */
+  /** Port of the primary allocation; the lowest free one of `ports` when absent. */
   port?: number;
+  /** The node's port range (PANEL_ALLOCATION_PORTS). */
+  ports?: PortRange;
   ip?: string;
   /** The egg's id; the demo game when absent. */
   eggId?: number;
@@ -146,7 +152,6 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
   if (!egg) throw notFound();
   const ip = input.ip ?? '127.0.0.1';
   const server = await writeTransaction(db, async (trx) => {
-    const port = input.port ?? Math.max(25564, (await allocations.highestPort(trx, nodeId, ip)) ?? 25564) + 1;
     // Unique short ids: regenerate on the rare collision of the first 8 characters.
     let uuid = randomUUID();
     while (await servers.shortIdTaken(trx, uuid.slice(0, 8))) uuid = randomUUID();
@@ -160,7 +165,8 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
       egg_id: egg.id,
       name: input.name,
       description: input.description ?? '',
-      status: null,
+      // Until the node reports the install's end (the reference panel's order).
+      status: 'installing',
       is_transferring: 0,
       memory: input.memory ?? 1024,
       swap: 0,
@@ -178,12 +184,37 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
       created_at: ts,
       updated_at: ts,
     });
-    const allocation = await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port, server_id: row.id, notes: null });
+    const allocation =
+      input.port === undefined
+        ? await takeFreePort(trx, { nodeId, ip, range: input.ports ?? DEFAULT_ALLOCATION_PORTS, serverId: row.id })
+        : await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port: input.port, server_id: row.id, notes: null });
     return servers.setPrimaryAllocation(trx, row.id, allocation.id);
   });
   await pushServerConfiguration(db, daemon, server.uuid);
-  await daemon.servers.create(server.uuid);
-  return server;
+  return installServer(db, daemon, server, now);
+}
+
+/**
+ * Has the node create the server and run its install. The local node answers once the install
+ * has ended and reports it on its event channel, which the panel's own listener handles too
+ * (`app.ts`); it is handled here as well, idempotently, so a server created where no panel listens
+ * (the admin CLI) leaves `installing` just the same, and the caller sees the outcome.
+ */
+async function installServer(db: Db, daemon: NodeDaemon, server: ServerRow, now: Date): Promise<ServerRow> {
+  let report: DaemonEvent | undefined;
+  const unsubscribe = daemon.events.subscribe((event) => {
+    if (event.type === 'install.completed' && event.server === server.uuid) report = event;
+  });
+  try {
+    await daemon.servers.create(server.uuid);
+  } catch (error) {
+    await servers.setStatus(db, server.id, 'install_failed', now);
+    throw error;
+  } finally {
+    unsubscribe();
+  }
+  if (report) await handleDaemonEvent({ db, clock: { now: () => now }, warn: () => undefined }, report);
+  return (await servers.findById(db, server.id)) ?? server;
 }
 
 /** Finds a server by its 8-character identifier or its full uuid; any other string names no server. */

@@ -89,7 +89,12 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
     async server(owner: UserRow, opts: Partial<CreateServerInput> = {}): Promise<ServerRow> {
       counter += 1;
       const eggId = opts.eggId ?? (await findEgg(db, 'Paper'))?.id;
-      return createServer(db, nodes, { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ...opts, eggId }, clock.now());
+      return createServer(
+        db,
+        nodes,
+        { ownerId: owner.id, name: opts.name ?? `Server ${counter}`, ports: config.allocationPorts, ...opts, eggId },
+        clock.now(),
+      );
     },
     /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
     reconfigure: (server: ServerRow) => pushServerConfiguration(db, daemon, server.uuid),

@@ -255,7 +255,16 @@ describe('LocalDaemon servers', () => {
     let up = running();
     await daemon.process.power(SERVER, 'start');
     await up;
+    const reinstalled = new Promise<void>((resolve) => {
+      const off = daemon.events.subscribe((e) => {
+        if (e.type === 'install.completed' && e.reinstall) {
+          off();
+          resolve();
+        }
+      });
+    });
     await daemon.servers.reinstall(SERVER);
+    await reinstalled;
     expect(daemon.process.state(SERVER)).toBe('offline');
     const history = await daemon.process.history(SERVER, 20);
     expect(history).toContainEqual(expect.stringContaining('Goodbye')); // stopped with its stop command

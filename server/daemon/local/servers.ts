@@ -35,9 +35,17 @@ export class LocalServers implements ServerCapability {
     await this.install(server, false, (run) => run());
   }
 
+  /**
+   * Answers once the reinstall holds the server's lock (a refusal is `conflict` at once); the
+   * script, which may download for minutes, runs on and `install.completed` reports its end.
+   */
   async reinstall(server: string): Promise<void> {
     await this.configurations.get(server);
-    await this.install(server, true, (run) => this.locks.exclusive(server, 'The server is currently being reinstalled.', run));
+    this.locks.admit(server);
+    // `install` takes the lock before its first await, so nothing can take it in between.
+    void this.install(server, true, (run) => this.locks.exclusive(server, 'The server is currently being reinstalled.', run)).catch(
+      (error: unknown) => this.log(`the reinstall of ${server} failed`, error),
+    );
   }
 
   /**
@@ -55,6 +63,10 @@ export class LocalServers implements ServerCapability {
         await this.volumes.create(server);
         successful = await this.runScript(server);
       });
+    } catch (error) {
+      // Once begun, a failure is the install's outcome, reported below; before, the caller's refusal.
+      if (!started) throw error;
+      this.log(`the install of ${server} failed`, error);
     } finally {
       if (started) this.events.emit({ type: 'install.completed', server, successful, reinstall });
     }

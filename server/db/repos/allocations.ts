@@ -12,17 +12,6 @@ export function findById(db: Db, id: number): Promise<AllocationRow | undefined>
   return db.selectFrom('allocations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The highest port used on an address of a node, or undefined when none is. */
-export async function highestPort(db: Db, nodeId: number, ip: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('allocations')
-    .select((eb) => eb.fn.max('port').as('max'))
-    .where('node_id', '=', nodeId)
-    .where('ip', '=', ip)
-    .executeTakeFirst();
-  return row?.max === null || row?.max === undefined ? undefined : Number(row.max);
-}
-
 export function insert(db: Db, allocation: Insertable<AllocationsTable>): Promise<AllocationRow> {
   return db.insertInto('allocations').values(allocation).returningAll().executeTakeFirstOrThrow();
 }

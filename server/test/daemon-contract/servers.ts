@@ -53,7 +53,9 @@ export function describeServers(under: () => DaemonUnderTest): void {
       const running = daemon.files.write(s, 'upload.bin', slow.stream, { maxBytes: MiB });
       slow.push('up');
       await settle();
+      const reinstalled = recordEvents(daemon).next('install.completed');
       await daemon.servers.reinstall(s);
+      await reinstalled;
       expect(await names(daemon, s)).toEqual([]);
       slow.push('loaded');
       slow.end();
