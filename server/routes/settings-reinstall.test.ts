@@ -130,6 +130,30 @@ describe('POST settings/reinstall', () => {
     },
   );
 
+  it(
+    "runs the script with the egg's entrypoint when the node has it, and says so when it falls back to /bin/sh",
+    { timeout: 30_000 },
+    async ({ panel, setup }) => {
+      const server = await panel.server(setup.owner);
+      const [admin] = await setup.sockets(server);
+      const egg = (entry: string) =>
+        panel.db
+          .updateTable('eggs')
+          .set({ script_entry: entry, script_install: '[[ -n "$BASH_VERSION" ]] && echo "run by bash" || echo "run by sh"' })
+          .where('id', '=', server.egg_id)
+          .execute();
+      await egg('bash');
+      expect((await setup.reinstall(server)).statusCode).toBe(204);
+      await eventually(() => admin.lines('install output').includes('run by bash'));
+      await eventually(async () => (await setup.status(server)) === null);
+
+      await egg('zsh-not-here');
+      expect((await setup.reinstall(server)).statusCode).toBe(204);
+      await eventually(() => admin.lines('install output').includes('run by sh'));
+      expect(admin.lines('install output')).toContain('This node has no zsh-not-here: the install script runs with /bin/sh.');
+    },
+  );
+
   it('takes settings.reinstall; 404 for another user; nothing runs on a refusal', async ({ panel, setup }) => {
     const server = await panel.server(setup.owner);
     const renamer = await panel.user();

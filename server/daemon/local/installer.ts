@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import type { InstallConfiguration, ServerConfiguration } from '../capabilities';
 import { processEnvironment } from './processes';
@@ -5,8 +7,9 @@ import { spawnSandboxed } from './sandbox';
 
 /*
  * A server's install script, run as Wings runs it: in the same sandbox as the server, with the
- * volume at /mnt/server, the server's environment, and its output streamed line by line. The
- * image and entrypoint are a container's; here the system's /bin/sh runs the script.
+ * volume at /mnt/server, the server's environment, and its output streamed line by line. There is
+ * no installer image here: the egg's entrypoint (`bash`, `ash`, `sh`) runs from the node's own
+ * system when it has it, and /bin/sh otherwise, which the output says.
  */
 
 /** Where the volume appears during an install (Wings' installer container). */
@@ -27,9 +30,11 @@ export interface InstallRun {
 export function runInstallScript(run: InstallRun): Promise<boolean> {
   const readOnly = Object.fromEntries(Object.entries(run.files).map(([name, host]) => [host, `/mnt/install/${name}`]));
   const env = { ...processEnvironment(run.configuration), HOME: INSTALL_MOUNT };
+  const shell = installShell(run.install.entrypoint);
+  if (shell.missing) run.onLine(`This node has no ${run.install.entrypoint}: the install script runs with /bin/sh.`);
   let child;
   try {
-    child = spawnSandboxed({ volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env }, run.bwrap);
+    child = spawnSandboxed({ volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env, shell: shell.path }, run.bwrap);
   } catch (error) {
     run.onLine(error instanceof Error ? error.message : String(error));
     return Promise.resolve(false);
@@ -46,4 +51,26 @@ export function runInstallScript(run: InstallRun): Promise<boolean> {
     });
     child.on('close', (code) => void Promise.all(closed).then(() => resolve(code === 0)));
   });
+}
+
+/** The egg's entrypoint as a program of the node's system (`bash` → /bin/bash), else /bin/sh. */
+export function installShell(entrypoint: string): { path: string; missing: boolean } {
+  const name = entrypoint.trim();
+  if (/^[a-z][a-z0-9_-]{0,31}$/i.test(name)) {
+    for (const dir of ['/bin', '/usr/bin']) {
+      const candidate = path.join(dir, name);
+      if (isExecutable(candidate)) return { path: candidate, missing: false };
+    }
+  }
+  // ash (the reference's Alpine installers) is a POSIX shell, as the system's /bin/sh is.
+  return { path: '/bin/sh', missing: !['sh', 'ash', '/bin/sh'].includes(name) };
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

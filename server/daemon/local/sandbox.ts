@@ -65,6 +65,8 @@ export interface SandboxSpec {
   readOnly?: Record<string, string>;
   /** The startup command, run by /bin/sh as a Wings entrypoint runs STARTUP. */
   command: string;
+  /** The interpreter of `command`, a path on the host's system; /bin/sh unless said. */
+  shell?: string;
   /** The whole environment the process sees. */
   env: Record<string, string>;
   /** cgroup `cgroup.procs` files the sandbox is placed in before it starts (its limits). */
@@ -115,7 +117,7 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
     '--chdir',
     home,
     '--',
-    '/bin/sh',
+    spec.shell ?? '/bin/sh',
     '-c',
     spec.command,
   );
