@@ -95,7 +95,12 @@ export function FileList(p: Props) {
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (autoFocus.current && lost) focusWanted.current = true;
   }, []);
+  // True while focus is in the list. A focused row the virtualizer unmounts (a scroll correction
+  // after a long jump) drops focus to the body without a blur, so the active row takes it back.
+  const holdsFocus = useRef(false);
   useEffect(() => {
+    const dropped = document.activeElement === null || document.activeElement === document.body;
+    if (holdsFocus.current && dropped) focusWanted.current = true;
     if (!focusWanted.current) return;
     const row = body.current?.querySelector<HTMLElement>(`[data-index="${activeIndex}"]`);
     if (row) {
@@ -188,7 +193,12 @@ export function FileList(p: Props) {
         role="rowgroup"
         onKeyDown={onKeyDown}
         tabIndex={!activeRendered && entries.length > 0 ? 0 : undefined}
+        onBlur={(e) => {
+          // Focus leaving for somewhere else, or let go of (a click on nothing): not ours to take back.
+          if (!e.relatedTarget || !e.currentTarget.contains(e.relatedTarget)) holdsFocus.current = false;
+        }}
         onFocus={(e) => {
+          holdsFocus.current = true;
           if (e.target !== e.currentTarget || activeRendered) return;
           const first = items.find((i) => i.start >= window.scrollY) ?? items[0];
           if (first) focusRow(first.index);
