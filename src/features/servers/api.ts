@@ -4,7 +4,9 @@ import { useParams } from 'react-router';
 import { serverEndpoints, settingsEndpoints, type RenameServer, type Server } from '../../contract/servers';
 import { consoleEndpoints } from '../../contract/websocket';
 import { call } from '../../lib/http';
-import { serverConditions, type ServerCondition } from './server-state';
+import { isSettling, serverConditions, type ServerCondition } from './server-state';
+
+const SETTLING_POLL_MS = 3000;
 
 export type ServerListScope = 'member' | 'admin-all';
 
@@ -61,6 +63,8 @@ export const serverQueries = {
       queryKey: [...serverQueries.root(routeId), 'detail'] as const,
       queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
+      // An install or restore ends on the node; its end shows without a reload.
+      refetchInterval: (query) => (query.state.data && isSettling(query.state.data.attributes) ? SETTLING_POLL_MS : false),
     }),
   resourcesKey: (server: ServerRef) => [...serverQueries.root(server.routeId), 'resources'] as const,
   /** What the server's process is doing and using now (the server list's live status). */

@@ -2,11 +2,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../../test/server-test-fixtures';
+import { toast } from '../../components/ui/toast';
 import { ServerSettingsPage } from './server-settings-page';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 /** A panel whose rename really renames: the detail answers with the saved name afterwards. */
@@ -96,6 +98,32 @@ describe('ServerSettingsPage', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Reinstall' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(reinstalls().map(([, init]) => init?.method)).toEqual(['POST']);
+  });
+
+  it('says the reinstall started, shows it installing, and reports how it ended once the status leaves installing', async () => {
+    let server = makeServer({ name: 'Survival' });
+    let details = 0;
+    stubFetch((url) => {
+      if (url.pathname.endsWith('/settings/reinstall')) {
+        server = { ...server, status: 'installing' };
+        return new Response(null, { status: 204 });
+      }
+      details += 1;
+      const answer = json(200, serverDocument(server, { is_server_owner: true, user_permissions: ['*'] }));
+      // The node reports the failed script after the page saw it installing once.
+      if (server.status === 'installing') server = { ...server, status: 'reinstall_failed' };
+      return answer;
+    });
+    const said = { success: vi.spyOn(toast, 'success'), error: vi.spyOn(toast, 'error') };
+    await open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Reinstall server' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reinstall' }));
+    expect(await screen.findByText('This server is being installed; most actions are unavailable until it finishes.')).toBeInTheDocument();
+    expect(said.success).not.toHaveBeenCalled();
+    // Polled while installing: the failure is said once it shows.
+    await waitFor(() => expect(said.error).toHaveBeenCalledWith(expect.stringMatching(/^Reinstall failed/)), { timeout: 5000 });
+    expect(said.success).not.toHaveBeenCalled();
+    expect(details).toBeGreaterThanOrEqual(3);
   });
 
   it('hides reinstall from a subuser without settings.reinstall', async () => {

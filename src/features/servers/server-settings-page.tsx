@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { renameServerSchema, type Server } from '../../contract/servers';
 import { Can } from '../../lib/permissions';
 import { applyApiErrors } from '../../lib/form-errors';
@@ -9,7 +10,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CopyButton } from '../../components/ui/copy-button';
 import { FormError, TextField } from '../../components/ui/field';
 import { toast } from '../../components/ui/toast';
-import { useBlockingCondition, useReinstallServer, useRenameServer, useServer } from './api';
+import { serverQueries, useBlockingCondition, useReinstallServer, useRenameServer, useServer, type ServerRef } from './api';
 import { SftpCard } from './server-overview-page';
 
 /** A server's settings: how to reach its files, its name, a reinstall, and what to quote when asking for help. */
@@ -85,10 +86,27 @@ function RenameCard({ server }: { server: Server }) {
   );
 }
 
-function ReinstallCard({ server }: { server: Server }) {
+function sayReinstallEnded(status: Server['status']) {
+  if (status === 'reinstall_failed') toast.error('Reinstall failed: the install script did not finish. Its output is in the console.');
+  else toast.success('Reinstall finished');
+}
+
+function ReinstallCard({ server }: { server: Server & ServerRef }) {
   const [open, setOpen] = useState(false);
   const reinstall = useReinstallServer(server);
   const blocking = useBlockingCondition();
+  // The node answers once the script has begun; the mutation settles after the server was
+  // refetched, and the server query polls while it is installing. The end is said when the
+  // status, once seen installing, leaves it (or at once for a script that was already done).
+  const client = useQueryClient();
+  const [phase, setPhase] = useState<'idle' | 'started' | 'installing'>('idle');
+  useEffect(() => {
+    if (phase === 'started' && server.status === 'installing') setPhase('installing');
+    if (phase === 'installing' && server.status !== 'installing') {
+      setPhase('idle');
+      sayReinstallEnded(server.status);
+    }
+  }, [phase, server.status]);
   return (
     <Card title="Reinstall">
       <p className="text-sm text-zinc-300">Runs the install script of the server's egg again, as when the server was created.</p>
@@ -105,7 +123,9 @@ function ReinstallCard({ server }: { server: Server }) {
         mutation={reinstall}
         onConfirm={async (signal) => {
           await reinstall.mutateAsync({ signal });
-          toast.success('Reinstall finished');
+          const status = client.getQueryData(serverQueries.detail(server.routeId).queryKey)?.attributes.status;
+          if (status === 'installing') setPhase('started');
+          else sayReinstallEnded(status ?? null);
         }}
       >
         <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-300">

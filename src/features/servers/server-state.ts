@@ -36,7 +36,10 @@ export function serverConditions(
     out.push({
       label: status === 'install_failed' ? 'Install failed' : 'Reinstall failed',
       tone: 'danger',
-      message: 'The installation of this server failed; most actions are unavailable until an administrator fixes it.',
+      message:
+        status === 'install_failed'
+          ? 'The installation of this server failed; most actions are unavailable until an administrator fixes it.'
+          : 'The last reinstall of this server failed, so its files may be incomplete: its output is in the console. Reinstall again from Settings.',
       reason: 'the installation of the server failed',
       // The reference panel refuses actions after a failed install, not after a failed reinstall.
       blocking: status === 'install_failed',
@@ -78,4 +81,9 @@ export function serverConditions(
     });
   }
   return out;
+}
+
+/** States that end by themselves (an install, a restore, a transfer): worth asking again soon. */
+export function isSettling(server: Pick<Server, 'status' | 'is_installing' | 'is_transferring'>): boolean {
+  return server.status === 'installing' || server.status === 'restoring_backup' || server.is_installing || server.is_transferring;
 }
