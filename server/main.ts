@@ -13,6 +13,7 @@ import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { localDaemon } from './services/local-node';
+import { resumeInterruptedInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
@@ -118,6 +119,9 @@ async function start(): Promise<void> {
 
   const app = await buildApp({ config, db, nodes, clock: systemClock, spaDir });
   running.app = app;
+  // After the app listens to the node's events, which end these installs.
+  const reinstalling = await resumeInterruptedInstalls(db, nodes);
+  if (reinstalling > 0) console.log(`Running again ${reinstalling} server install(s) the last shutdown interrupted.`);
   await app.listen({ port: config.port, host: first.host });
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerRow, UserRow } from '../db/schema';
-import { findEgg } from '../services/servers';
+import { findEgg, resumeInterruptedInstalls } from '../services/servers';
 import { test } from '../test/fixtures';
 import { eventually } from '../test/game-support';
 import type { TestPanel } from '../test/harness';
@@ -153,6 +153,37 @@ describe('POST settings/reinstall', () => {
       expect(admin.lines('install output')).toContain('This node has no zsh-not-here: the install script runs with /bin/sh.');
     },
   );
+
+  it('runs again at start an install the last shutdown interrupted, on local servers only', { timeout: 30_000 }, async ({ panel, setup }) => {
+    const demo = await findEgg(panel.db, 'Demo game');
+    const interrupted = await panel.server(setup.owner, { eggId: demo?.id });
+    const volume = panel.daemon.volumePath(interrupted.uuid);
+    fs.rmSync(path.join(volume, 'demo-game.mjs'));
+    fs.writeFileSync(path.join(volume, 'world.txt'), 'mine');
+    await panel.db.updateTable('servers').set({ status: 'installing' }).where('id', '=', interrupted.id).execute();
+    const elsewhere = await panel.server(setup.owner);
+    const node = await panel.db
+      .insertInto('nodes')
+      .values({
+        uuid: '5f0b2a4c-2f4e-4f7b-8d7a-0c2d9a6b1e12',
+        name: 'node-eu-2',
+        fqdn: 'node2.example.com',
+        sftp_port: 2022,
+        maintenance_mode: 0,
+        daemon_base_url: 'https://node2.example.com:8080',
+        daemon_token: 'remote-node-key',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await panel.db.updateTable('servers').set({ status: 'installing', node_id: node.id }).where('id', '=', elsewhere.id).execute();
+
+    expect(await resumeInterruptedInstalls(panel.db, panel.nodes)).toBe(1);
+    await eventually(async () => (await setup.status(interrupted)) === null);
+    expect(fs.existsSync(path.join(volume, 'demo-game.mjs'))).toBe(true);
+    expect(fs.readFileSync(path.join(volume, 'world.txt'), 'utf8')).toBe('mine');
+    // A remote node's install is that node's to report.
+    expect(await setup.status(elsewhere)).toBe('installing');
+  });
 
   it('takes settings.reinstall; 404 for another user; nothing runs on a refusal', async ({ panel, setup }) => {
     const server = await panel.server(setup.owner);

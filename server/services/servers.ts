@@ -217,6 +217,18 @@ async function installServer(db: Db, daemon: NodeDaemon, server: ServerRow, now:
   return (await servers.findById(db, server.id)) ?? server;
 }
 
+/**
+ * At start: an install this process was running when it stopped (a crash, a restart) never
+ * reports its end, so each server left `installing` on the local node runs its install again, as
+ * a reinstall: it keeps the server's files, and a failure leaves `reinstall_failed`, from which
+ * the owner may try again. Returns how many were started.
+ */
+export async function resumeInterruptedInstalls(db: Db, daemons: NodeDaemons): Promise<number> {
+  const left = await servers.localWithStatus(db, 'installing');
+  for (const server of left) await daemons.local.servers.reinstall(server.uuid);
+  return left.length;
+}
+
 /** Finds a server by its 8-character identifier or its full uuid; any other string names no server. */
 export function findServer(db: Db, id: string): Promise<ServerRow | undefined> {
   return servers.findByIdentifier(db, id);

@@ -44,6 +44,18 @@ export function update(
     .executeTakeFirstOrThrow();
 }
 
+/** The servers of the nodes this process serves itself (no daemon URL) in a status. */
+export function localWithStatus(db: Db, status: ServerStatus): Promise<ServerRow[]> {
+  return db
+    .selectFrom('servers')
+    .innerJoin('nodes', 'nodes.id', 'servers.node_id')
+    .selectAll('servers')
+    .where('servers.status', '=', status)
+    .where('nodes.daemon_base_url', 'is', null)
+    .orderBy('servers.id')
+    .execute();
+}
+
 export function setStatus(db: Db, serverId: number, status: ServerStatus | null, now: Date): Promise<ServerRow> {
   return db.updateTable('servers').set({ status, updated_at: now.toISOString() }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
 }
