@@ -50,6 +50,9 @@ const envSchema = z.object({
     .transform((s) => s.split('-').map(Number) as [number, number])
     .refine(([start, end]) => start >= 1 && start <= end && end <= 65535, 'must run upwards within 1-65535')
     .default([25565, 25665]),
+  // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
+  BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
+  BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -90,6 +93,8 @@ export interface Config {
   restartRunningServers: boolean;
   /** The local node's port range for new allocations, inclusive. */
   allocationPorts: { start: number; end: number };
+  /** Backups a server may start within `periodSeconds` (0: no throttle). */
+  backupThrottle: { limit: number; periodSeconds: number };
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -137,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
+    backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,
