@@ -339,16 +339,25 @@ describe('restoring a backup', () => {
     expect((await bk.events()).filter((e) => e.event === 'server:backup.restore')).toEqual([]);
   });
 
-  it('holds the server in restoring_backup (other routes 409) until the node reports the end', async ({ panel, bk, skip }) => {
+  it("restores through the node: held until the node reports the end, then the backup's files are back", async ({ panel, bk, skip }) => {
     if (!bk.keepsBackups) skip(NO_BACKUPS);
+    const write = (file: string, payload: string) =>
+      panel.app.inject({ method: 'POST', url: `/api/client/servers/${bk.server.uuid}/files/write?file=${file}`, headers: bk.headers, payload });
+    expect((await write('/kept.txt', 'from the backup')).statusCode).toBe(204);
     const created = await bk.call('POST', '', { name: 'To restore' });
     const backup = await settled(panel, created.json().attributes.uuid);
     expect(backup.is_successful).toBe(1);
+    expect((await write('/kept.txt', 'changed since')).statusCode).toBe(204);
+    expect((await write('/newer.txt', 'not in the backup')).statusCode).toBe(204);
     const res = await bk.call('POST', `/${backup.uuid}/restore`, { truncate: true });
     expect(res.statusCode).toBe(204);
     // The node reports the end on its own; until then the server is held (or it already ended).
     for (let i = 0; i < 400 && (await bk.status()) === 'restoring_backup'; i += 1) await new Promise((r) => setTimeout(r, 25));
     expect(await bk.status()).toBeNull();
+    const read = (file: string) =>
+      panel.app.inject({ method: 'GET', url: `/api/client/servers/${bk.server.uuid}/files/contents?file=${file}`, headers: bk.headers });
+    expect((await read('/kept.txt')).body).toBe('from the backup');
+    expect((await read('/newer.txt')).statusCode).toBe(404);
     const subjects = [`backup:${backup.id}`, `server:${bk.server.id}`];
     expect(await bk.events()).toEqual([
       { event: 'server:backup.start', properties: { name: 'To restore', locked: false }, actor: bk.owner.id, subjects },
