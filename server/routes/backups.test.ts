@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { backupTokenSchema, verifyToken } from '../daemon/tokens';
 import { backups, nodes, servers } from '../db/repos';
@@ -473,6 +475,26 @@ describe('downloading a backup', () => {
       actor: bk.owner.id,
       subjects: [`backup:${b.id}`, `server:${bk.server.id}`],
     });
+  });
+  it("serves through the signed link the node's archive, with the checksum and size the panel recorded", async ({ panel, bk, skip }) => {
+    if (!bk.keepsBackups) skip(NO_BACKUPS);
+    const write = await panel.app.inject({
+      method: 'POST',
+      url: `/api/client/servers/${bk.server.uuid}/files/write?file=/world.dat`,
+      headers: bk.headers,
+      payload: 'level data',
+    });
+    expect(write.statusCode).toBe(204);
+    const created = await bk.call('POST', '', { name: 'Fetch' });
+    const backup = await settled(panel, created.json().attributes.uuid);
+    const link = new URL((await bk.call('GET', `/${backup.uuid}/download`)).json().attributes.url as string);
+    const archive = await panel.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(archive.statusCode).toBe(200);
+    expect(archive.rawPayload.length).toBe(backup.bytes);
+    expect(`sha1:${createHash('sha1').update(archive.rawPayload).digest('hex')}`).toBe(backup.checksum);
+    expect(gunzipSync(archive.rawPayload).includes('level data')).toBe(true);
+    // Used once.
+    expect((await panel.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).statusCode).toBe(403);
   });
 });
 
