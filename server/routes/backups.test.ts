@@ -332,13 +332,17 @@ describe('restoring a backup', () => {
     expect((await bk.events()).filter((e) => e.event === 'server:backup.restore')).toEqual([]);
   });
 
-  it('puts the status back when the node refuses to start the restore', async ({ bk, skip }) => {
+  it('puts the status back, and says the restore failed, when the node refuses to start it', async ({ bk, skip }) => {
     if (bk.keepsBackups) skip('the node now keeps backups: the accepted path is tested below');
     const done = await bk.seedDone();
     const res = await bk.call('POST', `/${done.uuid}/restore`, { truncate: false });
     expect(res.statusCode).toBe(504);
     expect(await bk.status()).toBeNull();
-    expect((await bk.events()).filter((e) => e.event === 'server:backup.restore')).toEqual([]);
+    const subjects = [`backup:${done.id}`, `server:${bk.server.id}`];
+    expect((await bk.events()).slice(1)).toEqual([
+      { event: 'server:backup.restore', properties: { name: 'Nightly', truncate: false }, actor: bk.owner.id, subjects },
+      { event: 'server:backup.restore-failed', properties: { name: 'Nightly' }, actor: null, subjects },
+    ]);
   });
 
   it("restores through the node: held until the node reports the end, then the backup's files are back", async ({ panel, bk, skip }) => {

@@ -93,14 +93,17 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     // `restoring_backup` before the node starts, so every other route answers 409 at once; the
     // node's `restore.completed` clears it.
     await beginRestore(db, server, backup, deps.clock.now());
+    // Before the node starts, so its report of the end always comes after this entry.
+    await activity('server:backup.restore', { name: backup.name, truncate: body.truncate }, subject(backup));
     try {
       await nodeBackups(daemon).restore(server.uuid, backup.uuid, { truncate: body.truncate });
     } catch (error) {
       // Refused before it began: nothing runs and nothing will report, so the status is put back.
-      await servers.setStatusFrom(db, server.id, 'restoring_backup', null, deps.clock.now());
+      if (await servers.setStatusFrom(db, server.id, 'restoring_backup', null, deps.clock.now())) {
+        await logActivity(db, backupEvent(server, backup, 'server:backup.restore-failed', { name: backup.name }, deps.clock.now()));
+      }
       throw toHttpError(error);
     }
-    await activity('server:backup.restore', { name: backup.name, truncate: body.truncate }, subject(backup));
   });
 
   await serverRoute(
