@@ -304,6 +304,14 @@ describe('locking a backup', () => {
       { event: 'server:backup.unlock', properties: { name: 'Keep' }, actor: bk.owner.id, subjects: [`backup:${b.id}`, `server:${bk.server.id}`] },
     ]);
   });
+  it('flips the lock once per request when two arrive together', async ({ bk }) => {
+    const b = await bk.seedDone();
+    const both = await Promise.all([bk.call('POST', `/${b.uuid}/lock`), bk.call('POST', `/${b.uuid}/lock`)]);
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect((await bk.row(b.uuid)).is_locked).toBe(0);
+    const toggles = (await bk.events()).filter((e) => e.event !== 'server:backup.complete').map((e) => e.event);
+    expect(toggles.sort()).toEqual(['server:backup.lock', 'server:backup.unlock']);
+  });
 });
 
 describe('restoring a backup', () => {
@@ -441,6 +449,14 @@ describe('deleting a backup', () => {
     const backup = await settled(panel, created.json().attributes.uuid);
     expect((await bk.call('DELETE', `/${backup.uuid}`)).statusCode).toBe(204);
     expect((await bk.events()).at(-1)?.properties).toEqual({ name: 'Gone', failed: false });
+  });
+
+  it('deletes once when two deletes arrive together: one 204, one 404, one entry', async ({ bk, skip }) => {
+    if (!bk.keepsBackups) skip(NO_BACKUPS);
+    const b = await bk.seedDone({ successful: false });
+    const both = await Promise.all([bk.call('DELETE', `/${b.uuid}`), bk.call('DELETE', `/${b.uuid}`)]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([204, 404]);
+    expect((await bk.events()).filter((e) => e.event === 'server:backup.delete')).toHaveLength(1);
   });
 
   it('answers the refusal and keeps the row when the node cannot delete the archive', async ({ bk, skip }) => {

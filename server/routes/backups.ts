@@ -5,6 +5,7 @@ import { DaemonError } from '../daemon/types';
 import { backups, servers } from '../db/repos';
 import type { Backup } from '../db/repos/backups';
 import { toHttpError } from '../http/daemon-errors';
+import { notFound } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { paginatedList } from '../http/pagination';
 import { serverRoute } from '../http/routes';
@@ -78,9 +79,8 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     backupEndpoints.lock,
   )(async ({ request, server, activity }) => {
     const backup = await backupOf(db, server, uuidOf(request));
-    const locked = backup.is_locked === 1;
-    const updated = await backups.setLocked(db, backup.id, !locked);
-    await activity(locked ? 'server:backup.unlock' : 'server:backup.lock', { name: backup.name }, subject(backup));
+    const updated = await backups.toggleLock(db, backup.id);
+    await activity(updated.is_locked === 1 ? 'server:backup.lock' : 'server:backup.unlock', { name: backup.name }, subject(backup));
     return backupResource(updated);
   });
 
@@ -119,7 +119,7 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
       // An archive the node does not have (a backup that failed early) is already gone.
       if (!(error instanceof DaemonError && error.kind === 'not_found')) throw toHttpError(error);
     }
-    await backups.softDelete(db, backup.id, deps.clock.now());
+    if (!(await backups.softDelete(db, backup.id, deps.clock.now()))) throw notFound();
     await activity('server:backup.delete', { name: backup.name, failed: backup.is_successful !== 1 }, subject(backup));
   });
 

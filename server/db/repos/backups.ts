@@ -90,11 +90,12 @@ export async function startedSince(db: Db, serverId: number, since: Date): Promi
   return rows.map((r) => new Date(r.created_at));
 }
 
-export async function setLocked(db: Db, id: number, locked: boolean): Promise<Backup> {
+/** Flips the lock in one statement, so two toggles at once each flip it. */
+export async function toggleLock(db: Db, id: number): Promise<Backup> {
   return toBackup(
     await db
       .updateTable('backups')
-      .set({ is_locked: locked ? 1 : 0 })
+      .set((eb) => ({ is_locked: eb(eb.val(1), '-', eb.ref('is_locked')) }))
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow(),
@@ -125,8 +126,15 @@ export async function finish(
   return row && toBackup(row);
 }
 
-export async function softDelete(db: Db, id: number, now: Date): Promise<void> {
-  await db.updateTable('backups').set({ deleted_at: now.toISOString() }).where('id', '=', id).execute();
+/** Marks a backup deleted; false when it already was (a second delete at the same time). */
+export async function softDelete(db: Db, id: number, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('backups')
+    .set({ deleted_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Every backup still marked running. */
