@@ -282,6 +282,16 @@ describe('creating a backup', () => {
     if (off.keepsBackups) await settled(off.panel, await off.lastRow());
   });
 
+  it('never passes the limit under parallel creates', async ({ makePanel, skip }) => {
+    const bk = await setup(await makePanel({ backupThrottle: { limit: 2, periodSeconds: 0 } }));
+    if (!bk.keepsBackups) skip(NO_BACKUPS);
+    await bk.setLimit(2);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => bk.call('POST', '', { name: `p${i}` })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 400, 400, 400, 400]);
+    for (const r of results.filter((x) => x.statusCode === 200)) await settled(bk.panel, r.json().attributes.uuid);
+    expect(await bk.ctx.db.selectFrom('backups').selectAll().execute()).toHaveLength(2);
+  });
+
   it('rejects a name over 191 characters with 422 and records nothing', async ({ panel, bk }) => {
     const res = await bk.call('POST', '', { name: 'x'.repeat(192) });
     expect(res.statusCode).toBe(422);
