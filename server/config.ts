@@ -50,9 +50,6 @@ const envSchema = z.object({
     .transform((s) => s.split('-').map(Number) as [number, number])
     .refine(([start, end]) => start >= 1 && start <= end && end <= 65535, 'must run upwards within 1-65535')
     .default([25565, 25665]),
-  // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
-  BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
-  BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -60,6 +57,9 @@ const envSchema = z.object({
   PANEL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(720),
   // The reference panel's APP_ACTIVITY_PRUNE_DAYS: activity older than this is deleted; 0 = kept forever.
   APP_ACTIVITY_PRUNE_DAYS: z.coerce.number().int().min(0).default(90),
+  // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
+  BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
+  BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
   // warn by default: a terminal running `npm start` should stay readable; info logs every request.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
