@@ -17,6 +17,7 @@ import { handleDaemonEvent } from './services/daemon-events';
 import { accountRoutes } from './routes/account';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
+import { backupRoutes } from './routes/backups';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
 import { networkRoutes } from './routes/network';
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await networkRoutes(api, deps);
     await startupRoutes(api, deps);
     await settingsRoutes(api, deps);
+    await backupRoutes(api, deps);
     await websocketRoutes(api, deps);
   });
 

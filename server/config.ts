@@ -60,6 +60,9 @@ const envSchema = z.object({
   PANEL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(720),
   // The reference panel's APP_ACTIVITY_PRUNE_DAYS: activity older than this is deleted; 0 = kept forever.
   APP_ACTIVITY_PRUNE_DAYS: z.coerce.number().int().min(0).default(90),
+  // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
+  BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
+  BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
   // warn by default: a terminal running `npm start` should stay readable; info logs every request.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
@@ -93,6 +96,8 @@ export interface Config {
   restartRunningServers: boolean;
   /** The local node's port range for new allocations, inclusive. */
   allocationPorts: { start: number; end: number };
+  /** Backups a server may start within `periodSeconds` (0: no throttle). */
+  backupThrottle: { limit: number; periodSeconds: number };
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -140,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
+    backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { describe, expect } from 'vitest';
 import { it } from './test/fixtures';
 
@@ -46,5 +48,34 @@ describe('npm start', () => {
     const res = spawnSync(tsx, ['server/main.ts'], { env: envFor(tempDir, { HOST: '0.0.0.0' }), encoding: 'utf8', timeout: 30_000 });
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/Refusing to seed demo accounts[\s\S]*PANEL_SEED_DEMO_FORCE=true/);
+  });
+
+  it('marks failed at start the backups and restores the last run left unfinished', { timeout: 120_000 }, async ({ tempDir }) => {
+    const dataDir = path.join(tempDir, 'data');
+    await startOnce(dataDir, {});
+    const file = path.join(dataDir, 'panel.sqlite');
+    let db = new SQLite(file);
+    const server = db.prepare('SELECT id FROM servers ORDER BY id LIMIT 1').get() as { id: number };
+    const uuid = randomUUID();
+    db.prepare("INSERT INTO backups (uuid, server_id, name, created_at) VALUES (?, ?, 'Cut off', ?)").run(uuid, server.id, new Date().toISOString());
+    db.prepare("UPDATE servers SET status = 'restoring_backup' WHERE id = ?").run(server.id);
+    db.close();
+
+    const out = await startOnce(dataDir, {});
+    expect(out).toContain('Marked failed what the last run left unfinished: 1 backup(s), 1 restore(s).');
+    db = new SQLite(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT is_successful, completed_at FROM backups WHERE uuid = ?').get(uuid)).toMatchObject({
+        is_successful: 0,
+        completed_at: expect.any(String),
+      });
+      expect(db.prepare('SELECT status FROM servers WHERE id = ?').get(server.id)).toEqual({ status: null });
+      const events = db
+        .prepare("SELECT event FROM activity_logs WHERE event IN ('server:backup.fail', 'server:backup.restore-failed') ORDER BY id")
+        .all();
+      expect(events).toEqual([{ event: 'server:backup.fail' }, { event: 'server:backup.restore-failed' }]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { systemClock } from './lib/time';
 import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
 import { startActivityPruning } from './services/activity-retention';
+import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
@@ -103,6 +104,11 @@ async function start(): Promise<void> {
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
+  // Backups and restores the last run left unfinished were cut off: they are recorded as failed.
+  const interrupted = await failInterruptedBackupWork(db, systemClock.now());
+  if (interrupted.backups + interrupted.restores > 0) {
+    console.warn(`Marked failed what the last run left unfinished: ${interrupted.backups} backup(s), ${interrupted.restores} restore(s).`);
+  }
   running.stopServers = () => daemon.process.stopAll();
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   const nodes = nodeDaemons(daemon);

@@ -184,6 +184,25 @@ export interface ActivitySubjectsTable {
   subject_id: number;
 }
 
+export interface BackupsTable {
+  id: Generated<number>;
+  uuid: string;
+  server_id: number;
+  name: string;
+  /** JSON array of gitignore-style patterns. */
+  ignored_files: string;
+  disk: string;
+  checksum: string | null;
+  bytes: number;
+  is_successful: number;
+  is_locked: number;
+  created_at: string;
+  /** Null while the backup runs. */
+  completed_at: string | null;
+  /** Soft delete, as the reference panel. */
+  deleted_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   recovery_tokens: RecoveryTokensTable;
@@ -199,6 +218,7 @@ export interface Database {
   subusers: SubusersTable;
   activity_logs: ActivityLogsTable;
   activity_subjects: ActivitySubjectsTable;
+  backups: BackupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -214,3 +234,4 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NodeRow = Selectable<NodesTable>;
 export type EggRow = Selectable<EggsTable>;
 export type EggVariableRow = Selectable<EggVariablesTable>;
+export type BackupRow = Selectable<BackupsTable>;

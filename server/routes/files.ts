@@ -9,7 +9,7 @@ import { declaredLength, hangUpSignal } from '../http/request-context';
 import { serverRoute } from '../http/routes';
 import { renameProperties } from '../services/activity-files';
 import { renderFileObject } from '../services/files';
-import { tokenForServer } from '../services/node-tokens';
+import { signedTransferUrl } from '../services/node-tokens';
 
 /*
  * The file manager (reference panel names, codes and permissions, declared in the contract's
@@ -17,9 +17,6 @@ import { tokenForServer } from '../services/node-tokens';
  * entirely in the daemon, which answers every escape like a missing file; so does the disk limit,
  * which the daemon holds in the server's configuration.
  */
-
-/** How long a download or upload link works, as the reference panel signs them. */
-const TRANSFER_TOKEN_SECONDS = 15 * 60;
 
 const tooLarge = () => new HttpError(413, 'PayloadTooLargeHttpException', 'The file is larger than the allowed upload size.');
 
@@ -117,28 +114,23 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     if (moved.length > 0) await activity('server:file.rename', renameProperties(body.root, moved));
   });
 
-  // The reference panel's signed transfers: the browser gets a link to the node itself, which
-  // trusts the signature (one user, one server, 15 minutes, used once), never the session.
-  const signed = async (
+  // Signed links to the node itself (`services/node-tokens.ts`).
+  const signed = (
     request: FastifyRequest,
     server: ServerRow,
     user: UserRow,
     purpose: 'file_download' | 'file_upload',
     claims: Record<string, unknown>,
-  ) => {
-    const panelOrigin = publicOrigin(request, deps.config.appUrl);
-    const path = purpose === 'file_download' ? '/download/file' : '/upload/file';
-    const { token, connection } = await tokenForServer(deps.db, {
+  ) =>
+    signedTransferUrl(deps.db, {
       server,
       user,
       purpose,
+      path: purpose === 'file_download' ? '/download/file' : '/upload/file',
       claims,
-      ttlSeconds: TRANSFER_TOKEN_SECONDS,
-      panelOrigin,
+      panelOrigin: publicOrigin(request, deps.config.appUrl),
       now: deps.clock.now(),
     });
-    return { object: 'signed_url' as const, attributes: { url: `${connection}${path}?token=${token}` } };
-  };
 
   await serverRoute(
     app,

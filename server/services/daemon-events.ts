@@ -1,8 +1,9 @@
 import type { DaemonEvent } from '../daemon/capabilities';
 import type { Db } from '../db';
-import { servers, users } from '../db/repos';
+import { backups, servers, users } from '../db/repos';
 import type { Clock } from '../lib/time';
 import { logActivity } from './activity';
+import { backupEvent } from './backups';
 
 /*
  * What a node reports back, handled in one place whether the node is this process or a remote
@@ -46,10 +47,33 @@ export async function handleDaemonEvent(ctx: DaemonEventContext, event: DaemonEv
     // The reference panel keeps no process state: the node is asked, and the console streams it.
     case 'state.changed':
       return;
-    case 'backup.completed':
-    case 'restore.completed':
-      // Backups are recorded by the backups feature, which this panel does not have yet.
-      ctx.warn(`daemon event ${event.type} for ${event.server} ignored: this panel keeps no backups`);
+    case 'backup.completed': {
+      const done = await backups.finish(ctx.db, server.id, event.backup, {
+        successful: event.successful,
+        checksum: event.checksum,
+        bytes: event.bytes,
+        now,
+      });
+      if (!done) {
+        ctx.warn(`daemon event ${event.type} for ${event.server} ignored: no running backup ${event.backup} of that server`);
+        return;
+      }
+      const name = event.successful ? 'server:backup.complete' : 'server:backup.fail';
+      await logActivity(ctx.db, backupEvent(server, done, name, { name: done.name }, now));
       return;
+    }
+    case 'restore.completed': {
+      // Only a restore the panel is waiting for ends here.
+      if (!(await servers.setStatusFrom(ctx.db, server.id, 'restoring_backup', null, now))) {
+        ctx.warn(`daemon event ${event.type} for ${event.server} ignored: the server is not restoring a backup`);
+        return;
+      }
+      const backup = await backups.findByUuid(ctx.db, event.backup);
+      const name = event.successful ? 'server:backup.restore-complete' : 'server:backup.restore-failed';
+      if (backup && backup.server_id === server.id) await logActivity(ctx.db, backupEvent(server, backup, name, { name: backup.name }, now));
+      else
+        ctx.warn(`daemon event ${event.type} for ${event.server} names no backup of that server (${event.backup}): status cleared, nothing logged`);
+      return;
+    }
   }
 }

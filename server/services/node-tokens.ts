@@ -76,3 +76,19 @@ export async function tokenForServer(
   const token = await signNodeToken({ ...request, node, serverUuid: request.server.uuid });
   return { token, connection: nodeConnection(node, request.panelOrigin) };
 }
+
+/** How long a transfer link (a download, an upload) works, as the reference panel signs them. */
+export const TRANSFER_TOKEN_SECONDS = 15 * 60;
+
+/**
+ * The reference panel's signed transfers: a link to the node itself (`/download/file`,
+ * `/upload/file`, `/download/backup`), which trusts the signature (one user, one server, 15
+ * minutes, used once), never the session. Answers the `signed_url` resource.
+ */
+export async function signedTransferUrl(
+  db: Db,
+  request: Omit<NodeTokenRequest, 'node' | 'serverUuid' | 'ttlSeconds'> & { server: ServerRow; path: string },
+): Promise<{ object: 'signed_url'; attributes: { url: string } }> {
+  const { token, connection } = await tokenForServer(db, { ...request, ttlSeconds: TRANSFER_TOKEN_SECONDS });
+  return { object: 'signed_url', attributes: { url: `${connection}${request.path}?token=${token}` } };
+}

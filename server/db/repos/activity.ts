@@ -62,6 +62,22 @@ export async function deleteOlderThan(db: Db, cutoff: Date, limit: number): Prom
   return Number(result.numDeletedRows);
 }
 
+/** The subject of `type` on a server's latest entry of `event` (which backup its last restore named). */
+export async function latestSubjectOf(db: Db, serverId: number, event: ActivityEvent, type: SubjectType): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('activity_logs as l')
+    .innerJoin('activity_subjects as s', (j) =>
+      j.onRef('s.activity_log_id', '=', 'l.id').on('s.subject_type', '=', 'server').on('s.subject_id', '=', serverId),
+    )
+    .innerJoin('activity_subjects as o', (j) => j.onRef('o.activity_log_id', '=', 'l.id').on('o.subject_type', '=', type))
+    .select('o.subject_id')
+    .where('l.event', '=', event)
+    .orderBy('l.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.subject_id;
+}
+
 /** An entry, its properties read, with the columns of its actor (null when the actor is gone or there was none). */
 export interface ActivityWithActor extends Omit<ActivityLogRow, 'properties'> {
   properties: Record<string, unknown>;

@@ -2,6 +2,7 @@
 export * as activity from './activity';
 export * as allocations from './allocations';
 export * as apiKeys from './api-keys';
+export * as backups from './backups';
 export * as eggs from './eggs';
 export * as nodes from './nodes';
 export * as servers from './servers';

@@ -60,6 +60,21 @@ export function setStatus(db: Db, serverId: number, status: ServerStatus | null,
   return db.updateTable('servers').set({ status, updated_at: now.toISOString() }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Sets the status only if it is still `from`; false when it had changed (so two callers never both win). */
+export async function setStatusFrom(db: Db, serverId: number, from: ServerStatus | null, status: ServerStatus | null, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('servers')
+    .set({ status, updated_at: now.toISOString() })
+    .where('id', '=', serverId)
+    .where('status', from === null ? 'is' : '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export function withStatus(db: Db, status: ServerStatus): Promise<ServerRow[]> {
+  return db.selectFrom('servers').selectAll().where('status', '=', status).orderBy('id').execute();
+}
+
 /** `server_id:variable_id` → value, for the servers' own variable values. */
 export async function variableValues(db: Db, serverIds: readonly number[]): Promise<Map<string, string>> {
   if (serverIds.length === 0) return new Map();

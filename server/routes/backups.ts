@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import { backupEndpoints } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { DaemonError } from '../daemon/types';
+import { backups, servers } from '../db/repos';
+import type { Backup } from '../db/repos/backups';
+import { toHttpError } from '../http/daemon-errors';
+import { notFound } from '../http/errors';
+import { publicOrigin } from '../http/origin';
+import { paginatedList } from '../http/pagination';
+import { serverRoute } from '../http/routes';
+import { logActivity } from '../services/activity';
+import {
+  assertDeletable,
+  assertDownloadable,
+  backupEvent,
+  backupOf,
+  backupResource,
+  beginRestore,
+  defaultBackupName,
+  ignoredPatterns,
+  nodeBackups,
+  recordBackup,
+} from '../services/backups';
+import { signedTransferUrl } from '../services/node-tokens';
+
+/*
+ * The backups tab (reference panel names, codes and permissions, declared in the contract's
+ * `backupEndpoints`). The panel keeps the rows and the rules (`services/backups.ts`); the node
+ * writes, restores, deletes and serves the archives, and reports the end of its background work
+ * through `services/daemon-events.ts`.
+ */
+export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const uuidOf = (request: { params: unknown }) => (request.params as { backup: string }).backup;
+  const subject = (backup: Backup) => [{ type: 'backup' as const, id: backup.id }];
+
+  await serverRoute(
+    app,
+    deps,
+    backupEndpoints.list,
+  )(async ({ request, server, query }) => {
+    const page = await backups.pageOfServer(db, server.id, { page: query.page, perPage: query.per_page });
+    const list = paginatedList(request, deps.config.appUrl, page.backups.map(backupResource), page.total, query);
+    return { ...list, meta: { ...list.meta, backup_count: await backups.countNotFailed(db, server.id) } };
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    backupEndpoints.create,
+  )(async ({ server, access, body, daemon, activity }) => {
+    const now = deps.clock.now();
+    // A lock asked for without `backup.delete` is dropped silently, as the reference panel does.
+    const input = {
+      name: body.name || defaultBackupName(now),
+      ignored: ignoredPatterns(body.ignored),
+      locked: body.is_locked === true && access.can('backup.delete'),
+    };
+    const backup = await recordBackup(db, server, input, deps.config.backupThrottle, now);
+    // The requested lock, even when it was dropped (the reference panel's entry).
+    await activity('server:backup.start', { name: backup.name, locked: body.is_locked === true }, subject(backup));
+    try {
+      await nodeBackups(daemon).create(server.uuid, backup.uuid, backup.ignored_files);
+    } catch (error) {
+      // Refused before it began: nothing runs and nothing will report, so the backup has failed.
+      const failed = await backups.finish(db, server.id, backup.uuid, { successful: false, checksum: null, bytes: 0, now: deps.clock.now() });
+      if (failed) await logActivity(db, backupEvent(server, failed, 'server:backup.fail', { name: failed.name }, deps.clock.now()));
+      throw toHttpError(error);
+    }
+    return backupResource(backup);
+  });
+
+  await serverRoute(app, deps, backupEndpoints.detail)(async ({ request, server }) => backupResource(await backupOf(db, server, uuidOf(request))));
+
+  await serverRoute(
+    app,
+    deps,
+    backupEndpoints.lock,
+  )(async ({ request, server, activity }) => {
+    const backup = await backupOf(db, server, uuidOf(request));
+    const updated = await backups.toggleLock(db, backup.id);
+    await activity(updated.is_locked === 1 ? 'server:backup.lock' : 'server:backup.unlock', { name: backup.name }, subject(backup));
+    return backupResource(updated);
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    backupEndpoints.restore,
+  )(async ({ request, server, body, daemon, activity }) => {
+    const backup = await backupOf(db, server, uuidOf(request));
+    // `restoring_backup` before the node starts, so every other route answers 409 at once; the
+    // node's `restore.completed` clears it.
+    await beginRestore(db, server, backup, deps.clock.now());
+    // Before the node starts, so its report of the end always comes after this entry.
+    await activity('server:backup.restore', { name: backup.name, truncate: body.truncate }, subject(backup));
+    try {
+      await nodeBackups(daemon).restore(server.uuid, backup.uuid, { truncate: body.truncate });
+    } catch (error) {
+      // Refused before it began: nothing runs and nothing will report, so the status is put back.
+      if (await servers.setStatusFrom(db, server.id, 'restoring_backup', null, deps.clock.now())) {
+        await logActivity(db, backupEvent(server, backup, 'server:backup.restore-failed', { name: backup.name }, deps.clock.now()));
+      }
+      throw toHttpError(error);
+    }
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    backupEndpoints.delete,
+  )(async ({ request, server, daemon, activity }) => {
+    const backup = await backupOf(db, server, uuidOf(request));
+    assertDeletable(backup);
+    try {
+      await nodeBackups(daemon).delete(server.uuid, backup.uuid);
+    } catch (error) {
+      // An archive the node does not have (a backup that failed early) is already gone.
+      if (!(error instanceof DaemonError && error.kind === 'not_found')) throw toHttpError(error);
+    }
+    if (!(await backups.softDelete(db, backup.id, deps.clock.now()))) throw notFound();
+    await activity('server:backup.delete', { name: backup.name, failed: backup.is_successful !== 1 }, subject(backup));
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    backupEndpoints.download,
+  )(async ({ request, caller, server, activity }) => {
+    const backup = await backupOf(db, server, uuidOf(request));
+    assertDownloadable(backup);
+    const url = await signedTransferUrl(db, {
+      server,
+      user: caller.user,
+      purpose: 'backup_download',
+      path: '/download/backup',
+      claims: { backup_uuid: backup.uuid },
+      panelOrigin: publicOrigin(request, deps.config.appUrl),
+      now: deps.clock.now(),
+    });
+    // Written when the link is handed out, as files downloads: the node serves it unseen.
+    await activity('server:backup.download', { name: backup.name }, subject(backup));
+    return url;
+  });
+}
