@@ -55,4 +55,33 @@ describe('work a crash or restart cut off', () => {
     // A second start finds nothing left to end.
     expect(await failInterruptedBackupWork(panel.db, panel.clock.now())).toEqual({ backups: 0, restores: 0 });
   });
+
+  it("leaves a remote node's running backups and restores to that node", async ({ panel, owner }) => {
+    const remote = await panel.server(owner);
+    const node = await panel.db
+      .insertInto('nodes')
+      .values({
+        uuid: '5f0b2a4c-2f4e-4f7b-8d7a-0c2d9a6b1e13',
+        name: 'node-eu-3',
+        fqdn: 'node3.example.com',
+        sftp_port: 2022,
+        maintenance_mode: 0,
+        daemon_base_url: 'https://node3.example.com:8080',
+        daemon_token: 'remote-node-key',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await panel.db.updateTable('servers').set({ node_id: node.id, status: 'restoring_backup' }).where('id', '=', remote.id).execute();
+    const running = await backups.insert(panel.db, {
+      uuid: crypto.randomUUID(),
+      server_id: remote.id,
+      name: 'On the node',
+      ignored_files: [],
+      is_locked: false,
+      now: panel.clock.now(),
+    });
+    expect(await failInterruptedBackupWork(panel.db, panel.clock.now())).toEqual({ backups: 0, restores: 0 });
+    expect(await backups.findByUuid(panel.db, running.uuid)).toMatchObject({ completed_at: null });
+    expect((await servers.findById(panel.db, remote.id))?.status).toBe('restoring_backup');
+  });
 });

@@ -159,8 +159,9 @@ async function restoredBackup(db: Db, serverId: number): Promise<Backup | undefi
 }
 
 /**
- * At the panel's start nothing runs yet: every backup still marked running was cut off (a crash,
- * a restart) and has failed, and every server left `restoring_backup` had its restore cut off.
+ * At the panel's start nothing runs yet on its own node: every backup of it still marked running
+ * was cut off (a crash, a restart) and has failed, and every server left `restoring_backup` had
+ * its restore cut off.
  * Both are recorded as failures, so no backup stays "running" and no server stays held.
  */
 export async function failInterruptedBackupWork(db: Db, now: Date): Promise<{ backups: number; restores: number }> {
@@ -170,7 +171,7 @@ export async function failInterruptedBackupWork(db: Db, now: Date): Promise<{ ba
     if (failed) entries.push(backupEvent({ id: failed.server_id }, failed, 'server:backup.fail', { name: failed.name }, now));
   }
   const failedBackups = entries.length;
-  const restoring = await servers.withStatus(db, 'restoring_backup');
+  const restoring = await servers.localWithStatus(db, 'restoring_backup');
   for (const server of restoring) {
     await servers.setStatus(db, server.id, null, now);
     const backup = await restoredBackup(db, server.id);

@@ -71,10 +71,6 @@ export async function setStatusFrom(db: Db, serverId: number, from: ServerStatus
   return Number(result.numUpdatedRows) === 1;
 }
 
-export function withStatus(db: Db, status: ServerStatus): Promise<ServerRow[]> {
-  return db.selectFrom('servers').selectAll().where('status', '=', status).orderBy('id').execute();
-}
-
 /** `server_id:variable_id` → value, for the servers' own variable values. */
 export async function variableValues(db: Db, serverIds: readonly number[]): Promise<Map<string, string>> {
   if (serverIds.length === 0) return new Map();
