@@ -190,29 +190,44 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
   });
   try {
     if (!(await archive.stat()).isFile()) throw missing();
-    const format = await sniff(archive, name);
-    if (!format) throw new DaemonError('bad_request', UNKNOWN_FORMAT);
-    await vol.withDir(rootComps, async (root) => {
-      const stagingName = `${PART_PREFIX}extract-${randomBytes(8).toString('hex')}`;
-      await fs.mkdir(root.at(stagingName), 0o700);
-      try {
-        const stage = await vol.openChildDir(root, stagingName);
-        const sink = new ExtractSink(vol, stage, limits, budget);
-        try {
-          if (format === 'zip') await readZip(archive, sink, limits);
-          else await readTar(archive, format === 'gzip', sink, limits);
-          await sink.close();
-          await merge(vol, stage, root, true);
-          await merge(vol, stage, root, false);
-        } finally {
-          await sink.close();
-          await stage.close();
-        }
-      } finally {
-        await vol.removeAt(root, stagingName);
-      }
-    });
+    await extractArchive(vol, rootComps, archive, name, limits, budget);
   } finally {
     await archive.close();
   }
+}
+
+/**
+ * Extracts an open archive (`name` helps tell a bare tar) into the directory `rootComps` with the
+ * checks above: decompress reads one from the volume, a restore a backup kept beside the volumes.
+ */
+export async function extractArchive(
+  vol: Volume,
+  rootComps: string[],
+  archive: FileHandle,
+  name: string,
+  limits: ExtractLimits,
+  budget: Budget,
+): Promise<void> {
+  const format = await sniff(archive, name);
+  if (!format) throw new DaemonError('bad_request', UNKNOWN_FORMAT);
+  await vol.withDir(rootComps, async (root) => {
+    const stagingName = `${PART_PREFIX}extract-${randomBytes(8).toString('hex')}`;
+    await fs.mkdir(root.at(stagingName), 0o700);
+    try {
+      const stage = await vol.openChildDir(root, stagingName);
+      const sink = new ExtractSink(vol, stage, limits, budget);
+      try {
+        if (format === 'zip') await readZip(archive, sink, limits);
+        else await readTar(archive, format === 'gzip', sink, limits);
+        await sink.close();
+        await merge(vol, stage, root, true);
+        await merge(vol, stage, root, false);
+      } finally {
+        await sink.close();
+        await stage.close();
+      }
+    } finally {
+      await vol.removeAt(root, stagingName);
+    }
+  });
 }
