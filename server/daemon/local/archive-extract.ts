@@ -65,8 +65,8 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
   // Everything the parser sees is counted, so padding and skipped metadata cannot be a bomb either.
   const ceiling = limits.maxBytes + limits.maxEntries * 2048 + 16 * 1024 * 1024;
   let seen = 0;
-  const raw = handle.createReadStream({ start: 0, autoClose: false });
-  const source = gzip ? raw.pipe(zlib.createGunzip()) : raw;
+  const raw = handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 1024 * 1024 });
+  const source = gzip ? raw.pipe(zlib.createGunzip({ chunkSize: 256 * 1024 })) : raw;
   try {
     for await (const chunk of source) {
       seen += (chunk as Buffer).length;
