@@ -213,7 +213,9 @@ export class LocalBackups implements BackupCapability {
             const maxEntries = this.options.maxEntries() || Infinity;
             const limits = { bytes: diskLimitBytes(configuration), entries: maxEntries };
             await quotas.run(server, vol, limits, (budget) =>
-              extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget),
+              extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
+                creditReplaced: true,
+              }),
             );
             successful = true;
             say('Backup restored.');
