@@ -121,16 +121,27 @@ export class LocalBackups implements BackupCapability {
     return this.swept;
   }
 
-  /** Starts a job on one backup; `conflict` while another runs on it. */
-  private start(server: string, backup: string, kind: Job['kind'], work: (signal: AbortSignal) => Promise<void>): void {
+  /**
+   * Starts a job on one backup; `conflict` while another runs on it. What `work` returns reports
+   * how it ended, once the job is over: a listener that reacts (deletes the backup, restores it
+   * again, writes files) is not refused by the job it hears about.
+   */
+  private start(server: string, backup: string, kind: Job['kind'], work: (signal: AbortSignal) => Promise<() => void>): void {
     const key = `${server}/${backup}`;
     if (this.jobs.has(key)) throw new DaemonError('conflict', IN_USE);
     const abort = new AbortController();
     const job: Job = { kind, abort, done: Promise.resolve() };
     this.jobs.set(key, job);
-    job.done = work(abort.signal)
-      .catch((error: unknown) => this.options.log(`backup ${backup} of ${server}: the ${kind} failed`, error))
-      .finally(() => this.jobs.delete(key));
+    job.done = work(abort.signal).then(
+      (report) => {
+        this.jobs.delete(key);
+        report();
+      },
+      (error: unknown) => {
+        this.jobs.delete(key);
+        this.options.log(`backup ${backup} of ${server}: the ${kind} failed`, error);
+      },
+    );
   }
 
   async create(server: string, backup: string, ignored: string[]): Promise<void> {
@@ -177,8 +188,10 @@ export class LocalBackups implements BackupCapability {
         if (!(error instanceof DaemonError) && !isErrno(error, 'ENOSPC', 'EDQUOT')) this.options.log(`backup ${backup} of ${server} failed`, error);
       }
       const { successful, checksum, bytes } = result;
-      this.options.emit({ type: 'backup.completed', server, backup, successful, checksum: successful ? `sha1:${checksum}` : '', bytes });
-      this.options.announce(server, { type: 'backup completed', backup, successful, checksum, bytes });
+      return () => {
+        this.options.emit({ type: 'backup.completed', server, backup, successful, checksum: successful ? `sha1:${checksum}` : '', bytes });
+        this.options.announce(server, { type: 'backup completed', backup, successful, checksum, bytes });
+      };
     });
   }
 
@@ -221,16 +234,18 @@ export class LocalBackups implements BackupCapability {
             say('Backup restored.');
           } catch (error) {
             say(`Restore failed: ${reasonOf(error)}`);
-            if (!(error instanceof DaemonError)) throw error;
+            if (!(error instanceof DaemonError)) this.options.log(`restoring backup ${backup} of ${server} failed`, error);
           } finally {
             announce(server, { type: 'backup restore completed' });
           }
         });
+      } catch (error) {
+        this.options.log(`backup ${backup} of ${server} could not be restored`, error);
       } finally {
         await archive.close();
-        // Once the lock has let go, so a listener that reacts by writing files is not refused.
-        this.options.emit({ type: 'restore.completed', server, backup, successful });
       }
+      // Once the lock has let go too, so a listener that reacts by writing files is not refused.
+      return () => this.options.emit({ type: 'restore.completed', server, backup, successful });
     });
   }
 
