@@ -198,7 +198,7 @@ export async function writeArchive(
   options: ArchiveOptions,
 ): Promise<void> {
   const input = new Input(options.limits, options.signal);
-  input.check(); // gone while it waited for the lock
+  input.check();
   const tar = new TarStream(out, options.meter, options.onChunk);
   try {
     const outStat = await out.stat();

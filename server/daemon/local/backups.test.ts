@@ -109,6 +109,15 @@ describe('backups on the local node', () => {
     expect(f.said).toContainEqual({ type: 'backup completed', backup });
   });
 
+  it('reports a failed backup with no checksum and no size, and leaves no file', async ({ f }) => {
+    // Deeper than any walk of the daemon goes: the backup fails midway.
+    plant(f.volume, { 'a.txt': 'a', [`${'d/'.repeat(520)}deep.txt`]: 'deep' });
+    const { backup, event } = await backUp(f);
+    expect(event).toMatchObject({ successful: false, checksum: '', bytes: 0 });
+    expect(fs.readdirSync(path.join(f.dataDir, 'backups', SERVER))).toEqual([]);
+    expect(await outcome(f.daemon.backups.open(SERVER, backup))).toBe('not_found');
+  });
+
   it("reads .pteroignore when the panel sends no ignored files (Wings' fallback)", async ({ f }) => {
     plant(f.volume, { '.pteroignore': '# comment\nsecret.txt\n', 'secret.txt': 's', 'a.txt': 'a' });
     const { backup } = await backUp(f);

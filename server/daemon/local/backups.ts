@@ -161,6 +161,7 @@ export class LocalBackups implements BackupCapability {
         await fs.mkdir(dir, { recursive: true, mode: 0o700 });
         const part = path.join(dir, `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`);
         const out = await fs.open(part, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
+        let renamed = false;
         try {
           const hash = createHash('sha1');
           let bytes = 0;
@@ -178,11 +179,13 @@ export class LocalBackups implements BackupCapability {
           await out.sync();
           await out.close();
           await fs.rename(part, target);
+          renamed = true;
           await syncDirectory(dir);
           result = { successful: true, checksum: hash.digest('hex'), bytes };
         } finally {
           await out.close().catch(() => undefined);
-          if (!result.successful) await fs.rm(part, { force: true });
+          // A failed backup leaves nothing, not even an archive whose name did not reach the disk.
+          if (!result.successful) await fs.rm(renamed ? target : part, { force: true });
         }
       } catch (error) {
         if (!(error instanceof DaemonError) && !isErrno(error, 'ENOSPC', 'EDQUOT')) this.options.log(`backup ${backup} of ${server} failed`, error);
