@@ -18,7 +18,7 @@ import { startBenchPanel } from './panel';
  */
 
 const run = promisify(execFile);
-const RUNS = 3;
+const RUNS = 5;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ok = (pass: boolean) => (pass ? 'ok' : 'OVER TARGET');
