@@ -21,7 +21,7 @@ import { startBenchPanel } from './panel';
 const run = promisify(execFile);
 const LIST_ENTRIES = 10_000;
 const LIST_SAMPLES = 21;
-const TREE_MB = Number(process.env.AERIE_BENCH_TREE_MB ?? 200);
+export const TREE_MB = Number(process.env.AERIE_BENCH_TREE_MB ?? 200);
 const COMPRESS_RUNS = 3;
 // What files/list reports of each entry: type, mode, size, modification time, name.
 const FIND_FORMAT = '%y %m %s %T@ %f\\n';
@@ -51,7 +51,7 @@ const findList = (dir: string) => run('find', [dir, '-mindepth', '1', '-maxdepth
 const findStart = (dir: string) => run('find', [dir, '-maxdepth', '0', '-printf', '']);
 
 /** 1 MB files: a quarter random bytes, the rest log lines with random numbers (gzip to roughly half). */
-function writeTree(root: string, megabytes: number): void {
+export function writeTree(root: string, megabytes: number): void {
   for (let i = 0; i < megabytes; i += 1) {
     const dir = path.join(root, `region-${i % 10}`);
     fs.mkdirSync(dir, { recursive: true });

@@ -1,4 +1,5 @@
 import { benchApi } from './api';
+import { benchBackups } from './backups';
 import { benchConsole } from './console';
 import { benchFiles } from './files';
 import { benchPages } from './pages';
@@ -13,6 +14,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   pages: { what: 'JS and CSS each page loads in Chromium, against its budget', run: benchPages },
   files: { what: 'files/list of 10,000 entries against bare listings; files/compress against tar -czf', run: benchFiles },
   console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },
+  backups: { what: 'a backup and a restore of the files tree against tar -czf and tar -xzf', run: benchBackups },
 };
 
 async function main(argv: string[]): Promise<number> {

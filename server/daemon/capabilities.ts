@@ -153,18 +153,36 @@ export type ConsoleEvent =
   | { type: 'daemon message'; line: string }
   | { type: 'install output'; line: string }
   | { type: 'status'; state: ProcessState }
-  | { type: 'stats'; stats: SocketStats };
+  | { type: 'stats'; stats: SocketStats }
+  /** A backup ended (Wings' `backup completed:<uuid>`): `checksum` is the bare SHA-1 hex, '' and 0 bytes when it failed. */
+  | { type: 'backup completed'; backup: string; successful: boolean; checksum: string; bytes: number }
+  /** A restore ended, whichever way (Wings' `backup restore completed`; the console has said how). */
+  | { type: 'backup restore completed' };
 
 export interface StatsCapability {
   resources(server: string): Promise<SocketStats>;
 }
 
+/**
+ * Backups of a server's volume, kept on the node outside every volume (they do not count against
+ * the server's disk limit). Each is named by the panel's backup uuid.
+ */
 export interface BackupCapability {
-  /** Starts writing a backup in the background; `backup.completed` follows. */
+  /**
+   * Starts writing a backup of the volume, minus the `ignore` patterns (gitignore lines, as Wings'
+   * `.pteroignore`, which is read when `ignore` is empty), and returns; `backup.completed` follows.
+   * `not_found` for a server the node does not hold, `conflict` during a restore or reinstall.
+   */
   create(server: string, backup: string, ignore: string[]): Promise<void>;
-  /** Stops the server and restores the backup in the background; `restore.completed` follows. */
+  /**
+   * Stops the server and restores the backup in the background, excluding file writes and power
+   * actions (`conflict`) until it ends; with `truncate` the volume is emptied first. `not_found`
+   * for a backup the node does not hold; `restore.completed` follows.
+   */
   restore(server: string, backup: string, options: { truncate: boolean }): Promise<void>;
+  /** Removes the archive; `not_found` when there is none, `conflict` while it is written or restored. */
   delete(server: string, backup: string): Promise<void>;
+  /** A completed archive for download; `not_found` otherwise. */
   open(server: string, backup: string): Promise<{ size: number; stream: Readable }>;
 }
 

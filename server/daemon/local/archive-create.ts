@@ -13,7 +13,7 @@ import { toFileStat } from './stat';
 import { DaemonError, type DaemonFileStat, type ExtractLimits } from '../types';
 
 /*
- * files/compress: a portable (no owners) gzip'd tar written by hand from directory handles, so
+ * files/compress and backups: a portable (no owners) gzip'd tar written by hand from directory handles, so
  * the tree is read with the same no-follow, handle-checked walk as every other operation — the
  * `tar` package's own packer reads by path and would follow a directory swapped for a link.
  * Symlinks, FIFOs, sockets and devices are skipped: an archive never holds a link's target, and
@@ -56,11 +56,13 @@ class TarStream {
   constructor(
     private readonly out: FileHandle,
     meter: Meter,
+    onChunk?: (chunk: Buffer) => void,
   ) {
-    // The archive counts against the quota: each compressed chunk is charged before it is written.
+    // A compress counts against the quota: each compressed chunk is charged before it is written.
     this.done = (async () => {
       for await (const chunk of this.gzip) {
         await meter((chunk as Buffer).length);
+        onChunk?.(chunk as Buffer);
         await writeAll(this.out, chunk as Buffer);
       }
     })();
@@ -117,17 +119,22 @@ interface Skip {
   ino: number;
 }
 
+/** Which entries go in (a backup's ignored files): the member path, and whether it is a directory. */
+export type EntryFilter = (memberPath: string, isDirectory: boolean) => boolean;
+
 interface Walk {
   tar: TarStream;
   skip: Skip;
   input: Input;
+  filter?: EntryFilter;
 }
 
 async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberPath: string, depth: number): Promise<boolean> {
-  const { tar, skip, input } = walk;
+  const { tar, skip, input, filter } = walk;
   const st = await lstatOrNull(dir.at(name));
   if (!st) return false;
   if (st.dev === skip.dev && st.ino === skip.ino) return true;
+  if (filter && !filter(memberPath, st.isDirectory())) return true;
   if (st.isDirectory()) {
     input.add(0);
     if (depth >= MAX_DEPTH) throw new DaemonError('bad_request', 'The directory tree is too deeply nested.');
@@ -167,6 +174,55 @@ async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberP
   return true;
 }
 
+export interface ArchiveOptions {
+  limits: ExtractLimits;
+  signal?: AbortSignal;
+  /** Charged with each compressed chunk before it is written (the quota of an archive inside the volume). */
+  meter: Meter;
+  filter?: EntryFilter;
+  /** Sees each compressed chunk as it is written (a backup's checksum). */
+  onChunk?: (chunk: Buffer) => void;
+}
+
+/**
+ * Writes into `out` a gzip'd tar of `members` of the directory `rootComps` (component lists
+ * relative to it; a missing one is `not_found`), or of `'everything'` in it (what vanishes
+ * meanwhile is left out). What it reads is capped by `limits`; past them, or once `signal` is
+ * aborted, it throws, and what was written is the caller's to remove.
+ */
+export async function writeArchive(
+  vol: Volume,
+  rootComps: string[],
+  members: string[][] | 'everything',
+  out: FileHandle,
+  options: ArchiveOptions,
+): Promise<void> {
+  const input = new Input(options.limits, options.signal);
+  input.check();
+  const tar = new TarStream(out, options.meter, options.onChunk);
+  try {
+    const outStat = await out.stat();
+    const walk: Walk = { tar, skip: { dev: outStat.dev, ino: outStat.ino }, input, filter: options.filter };
+    if (members === 'everything') {
+      await vol.withDir(rootComps, async (root) => {
+        const names = (await fs.readdir(root.ref)).filter((n) => !isTempName(n)).sort();
+        for (const name of names) await addEntry(vol, walk, root, name, name, 0);
+      });
+    } else {
+      for (const member of members) {
+        const name = member[member.length - 1] as string;
+        const found = await vol.withDir([...rootComps, ...member.slice(0, -1)], (dir) => addEntry(vol, walk, dir, name, member.join('/'), 0));
+        if (!found) throw missing();
+      }
+    }
+    await tar.finish();
+    input.check();
+  } catch (error) {
+    tar.abort();
+    throw error;
+  }
+}
+
 /**
  * Writes `archive-<timestamp>.tar.gz` (the reference panel's name with `:` removed) into the
  * directory `rootComps`, holding `members` (component lists relative to that directory). What it
@@ -180,22 +236,12 @@ export async function compressInto(
   meter: Meter,
   options: { limits: ExtractLimits; signal?: AbortSignal },
 ): Promise<DaemonFileStat> {
-  const input = new Input(options.limits, options.signal);
-  input.check(); // gone while it waited for the lock
+  new Input(options.limits, options.signal).check(); // gone while it waited for the lock
   return vol.withDir(rootComps, async (root) => {
     const part = `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`;
     const out = await vol.openFileAt(root, part, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o644);
-    const tar = new TarStream(out, meter);
     try {
-      const outStat = await out.stat();
-      const walk = { tar, skip: { dev: outStat.dev, ino: outStat.ino }, input };
-      for (const member of members) {
-        const name = member[member.length - 1] as string;
-        const found = await vol.withDir([...rootComps, ...member.slice(0, -1)], (dir) => addEntry(vol, walk, dir, name, member.join('/'), 0));
-        if (!found) throw missing();
-      }
-      await tar.finish();
-      input.check();
+      await writeArchive(vol, rootComps, members, out, { ...options, meter });
       const st = await out.stat();
       await out.close();
       const base = `archive-${isoOffset(now).replace(/:/g, '')}`;
@@ -210,9 +256,6 @@ export async function compressInto(
         }
       }
       throw new DaemonError('bad_request', 'Could not find a free name for the archive.');
-    } catch (error) {
-      tar.abort();
-      throw error;
     } finally {
       await out.close().catch(() => undefined);
       await removePart(root, part);

@@ -8,7 +8,7 @@ import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
 import { ExtractSink, memberComponents, refused } from './archive-sink';
 import { PART_PREFIX } from './parts';
 import { missing } from './paths';
-import type { Budget } from './quota';
+import { replacedBytes, type Budget } from './quota';
 import { DaemonError, type ExtractLimits } from '../types';
 
 /*
@@ -65,8 +65,8 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
   // Everything the parser sees is counted, so padding and skipped metadata cannot be a bomb either.
   const ceiling = limits.maxBytes + limits.maxEntries * 2048 + 16 * 1024 * 1024;
   let seen = 0;
-  const raw = handle.createReadStream({ start: 0, autoClose: false });
-  const source = gzip ? raw.pipe(zlib.createGunzip()) : raw;
+  const raw = handle.createReadStream({ start: 0, autoClose: false, highWaterMark: 1024 * 1024 });
+  const source = gzip ? raw.pipe(zlib.createGunzip({ chunkSize: 256 * 1024 })) : raw;
   try {
     for await (const chunk of source) {
       seen += (chunk as Buffer).length;
@@ -96,7 +96,7 @@ async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void
   if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
     throw refused(`member ${JSON.stringify(entry.path)} is a ${entry.type}, only files and directories are extracted`);
   }
-  await sink.count(entry.size);
+  await sink.count(entry.size, comps);
   await sink.file(comps, entry.mode, entry.mtime, entry);
 }
 
@@ -146,7 +146,7 @@ async function handleZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, sink: Extr
     if (comps.length) await sink.directory(comps);
     return;
   }
-  await sink.count(entry.uncompressedSize);
+  await sink.count(entry.uncompressedSize, comps);
   const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
     zip.openReadStream(entry, (error, s) => (error || !s ? reject(error ?? new Error('no stream')) : resolve(s))),
   );
@@ -190,29 +190,52 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
   });
   try {
     if (!(await archive.stat()).isFile()) throw missing();
-    const format = await sniff(archive, name);
-    if (!format) throw new DaemonError('bad_request', UNKNOWN_FORMAT);
-    await vol.withDir(rootComps, async (root) => {
-      const stagingName = `${PART_PREFIX}extract-${randomBytes(8).toString('hex')}`;
-      await fs.mkdir(root.at(stagingName), 0o700);
-      try {
-        const stage = await vol.openChildDir(root, stagingName);
-        const sink = new ExtractSink(vol, stage, limits, budget);
-        try {
-          if (format === 'zip') await readZip(archive, sink, limits);
-          else await readTar(archive, format === 'gzip', sink, limits);
-          await sink.close();
-          await merge(vol, stage, root, true);
-          await merge(vol, stage, root, false);
-        } finally {
-          await sink.close();
-          await stage.close();
-        }
-      } finally {
-        await vol.removeAt(root, stagingName);
-      }
-    });
+    await extractArchive(vol, rootComps, archive, name, limits, budget);
   } finally {
     await archive.close();
   }
+}
+
+/**
+ * Extracts an open archive (`name` helps tell a bare tar) into the directory `rootComps` with the
+ * checks above: decompress reads one from the volume, a restore a backup kept beside the volumes.
+ * With `creditReplaced` the files members replace count as freed (a restore over the files it
+ * saved fits where they fit; a failed one is measured afresh).
+ */
+export async function extractArchive(
+  vol: Volume,
+  rootComps: string[],
+  archive: FileHandle,
+  name: string,
+  limits: ExtractLimits,
+  budget: Budget,
+  options: { creditReplaced?: boolean } = {},
+): Promise<void> {
+  // Looked up through handles like any path in the volume; a link in the way credits nothing.
+  const replaced = async (member: readonly string[]): Promise<number> => {
+    const file = member.at(-1) as string;
+    return vol.withDir([...rootComps, ...member.slice(0, -1)], async (dir) => replacedBytes(await lstatOrNull(dir.at(file)))).catch(() => 0);
+  };
+  const format = await sniff(archive, name);
+  if (!format) throw new DaemonError('bad_request', UNKNOWN_FORMAT);
+  await vol.withDir(rootComps, async (root) => {
+    const stagingName = `${PART_PREFIX}extract-${randomBytes(8).toString('hex')}`;
+    await fs.mkdir(root.at(stagingName), 0o700);
+    try {
+      const stage = await vol.openChildDir(root, stagingName);
+      const sink = new ExtractSink(vol, stage, limits, budget, options.creditReplaced ? replaced : undefined);
+      try {
+        if (format === 'zip') await readZip(archive, sink, limits);
+        else await readTar(archive, format === 'gzip', sink, limits);
+        await sink.close();
+        await merge(vol, stage, root, true);
+        await merge(vol, stage, root, false);
+      } finally {
+        await sink.close();
+        await stage.close();
+      }
+    } finally {
+      await vol.removeAt(root, stagingName);
+    }
+  });
 }

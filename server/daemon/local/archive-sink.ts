@@ -42,16 +42,27 @@ export class ExtractSink {
   private written = 0;
   /** Open directories along the path of the last member (archives group members by directory). */
   private chain: Dir[] = [];
+  /** Files whose replacement was credited already: a name twice in an archive replaces one file. */
+  private readonly credited = new Set<string>();
 
   constructor(
     private readonly vol: Volume,
     private readonly stage: Dir,
     private readonly limits: ExtractLimits,
     private readonly budget: Budget,
+    /** What the file a member lands on gives back when it is replaced (a restore's credit); none: nothing is credited. */
+    private readonly replaced?: (components: readonly string[]) => Promise<number>,
   ) {}
 
-  /** Counts one member against the entry cap and its declared size against the size cap and the quota. */
-  async count(declaredSize: number): Promise<void> {
+  /**
+   * Counts one member against the entry cap and its declared size against the size cap and the
+   * quota; a file member (`file`: its components) first credits the file it will replace, if any.
+   */
+  async count(declaredSize: number, file?: readonly string[]): Promise<void> {
+    if (file && this.replaced && !this.credited.has(file.join('/'))) {
+      this.credited.add(file.join('/'));
+      this.budget.credit(await this.replaced(file));
+    }
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) throw refused(`it has more than ${this.limits.maxEntries} entries`);
     this.declared += declaredSize;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DaemonEvent, InstallConfiguration, MountOptions, NodeDaemon } from '../capabilities';
+import { LocalBackups } from './backups';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
 import { LocalFiles } from './files';
@@ -54,11 +55,12 @@ export class LocalDaemon implements NodeDaemon {
   readonly process: LocalProcesses;
   readonly stats: LocalProcesses;
   readonly events: DaemonEvents;
+  readonly backups: LocalBackups;
   private readonly volumes: Volumes;
   private readonly socketTokens: SocketTokenDenylist;
   /**
-   * Removes what a crash left in the volumes (half-received bodies, staging directories), before
-   * anything is written to them. Only the process that serves the node calls it, once at start:
+   * Removes what a crash left in the volumes (half-received bodies, staging directories) and
+   * beside them (partial backups), before anything is written to them. Only the process that serves the node calls it, once at start:
    * another process on the same data dir (the admin CLI) would remove a running write's files.
    */
   readonly sweepLeftovers: () => void;
@@ -79,8 +81,24 @@ export class LocalDaemon implements NodeDaemon {
     this.events = new DaemonEvents(log);
 
     this.socketTokens = new SocketTokenDenylist(options.now);
-    this.sweepLeftovers = () => this.volumes.sweep(log, (server, work) => locks.write(server, work));
+    this.sweepLeftovers = () => {
+      this.volumes.sweep(log, (server, work) => locks.write(server, work));
+      void this.backups.sweep();
+    };
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
+    this.backups = new LocalBackups({
+      root: path.join(dataDir, 'backups'),
+      volumes: this.volumes,
+      configurations,
+      locks,
+      quotas,
+      emit: (event) => this.events.emit(event),
+      announce: (server, event) => this.process.announce(server, event),
+      halt: (server) => this.process.halt(server, 'stop'),
+      ignoreFile: (server, maxBytes) => this.files.read(server, '.pteroignore', maxBytes).then(String, () => ''),
+      maxEntries: () => this.files.maxEntries,
+      log,
+    });
     const bwrap = options.bwrap === undefined ? findBwrap() : options.bwrap;
     this.servers = new LocalServers(
       this.volumes,
@@ -103,6 +121,7 @@ export class LocalDaemon implements NodeDaemon {
           onLine: (line) => this.process.installOutput(server, line),
         });
       },
+      (server) => this.backups.removeAll(server),
     );
     this.process = new LocalProcesses({
       // Console logs live in the data dir, never in a volume a tenant could rewrite.
@@ -126,10 +145,10 @@ export class LocalDaemon implements NodeDaemon {
     };
   }
 
-  /** The signed transfer endpoints and the console socket, on the panel's own server (this node has no listener of its own). */
+  /** The signed transfer endpoints (files and backups) and the console socket, on the panel's own server (this node has no listener of its own). */
   async mount(app: FastifyInstance, options: MountOptions): Promise<void> {
     const report = (event: DaemonEvent) => this.events.emit(event);
-    await transferRoutes(app, { files: this.files, report, ...this.mountOptions });
+    await transferRoutes(app, { files: this.files, backups: this.backups, report, ...this.mountOptions });
     const connections = await consoleSocketRoutes(app, {
       processes: this.process,
       tokens: this.socketTokens,

@@ -449,6 +449,11 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     this.emit(this.of(server), { type: 'install output', line: line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line });
   }
 
+  /** What another part of the daemon tells the server's consoles (a backup's progress and end): live only. */
+  announce(server: string, event: ConsoleEvent): void {
+    this.emit(this.of(server), event);
+  }
+
   /** What the daemon says about the server: live only, never in its console log (as Wings). */
   private daemonMessage(proc: ServerProcess, line: string): void {
     this.emit(proc, { type: 'daemon message', line });

@@ -24,6 +24,8 @@ export class LocalServers implements ServerCapability {
     private readonly halt: (server: string, how: 'stop' | 'kill') => Promise<void> = () => Promise.resolve(),
     /** Runs the server's install script, if its egg has one, into its volume; false when it failed. */
     private readonly runScript: (server: string) => Promise<boolean> = () => Promise.resolve(true),
+    /** Removes the server's backups (kept beside the volumes). */
+    private readonly removeBackups: (server: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async configure(configuration: ServerConfiguration): Promise<void> {
@@ -78,6 +80,7 @@ export class LocalServers implements ServerCapability {
     await this.locks.exclusive(server, 'The server is being deleted.', async () => {
       await this.halt(server, 'kill');
       await this.volumes.remove(server, this.log);
+      await this.removeBackups(server);
       this.configurations.forget(server);
       this.quotas.forget(server);
       this.socketTokens.forget(server);

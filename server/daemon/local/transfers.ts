@@ -3,20 +3,21 @@ import multipart from '@fastify/multipart';
 import type * as z from 'zod/mini';
 import type { ErrorDocument } from '../../../src/contract';
 import { attachmentDisposition } from '../../lib/content-disposition';
-import type { DaemonEvent, FileCapability } from '../capabilities';
-import { fileTokenSchema, SingleUseTokens, uploadTokenSchema, verifyToken } from '../tokens';
+import type { BackupCapability, DaemonEvent, FileCapability } from '../capabilities';
+import { backupTokenSchema, fileTokenSchema, SingleUseTokens, uploadTokenSchema, verifyToken } from '../tokens';
 import { DaemonError, describeRefusal, type RefusalDocument, type UploadPart } from '../types';
 import { display, resolveBeneath } from './paths';
 
 /*
- * The node's signed transfer endpoints, where Wings has them: `GET /download/file?token=` and
- * `POST /upload/file?token=&directory=`. The browser comes here with a URL the panel signed for
- * it (files/download, files/upload), so these routes trust the token, not a session: its
+ * The node's signed transfer endpoints, where Wings has them: `GET /download/file?token=`,
+ * `GET /download/backup?token=` and `POST /upload/file?token=&directory=`. The browser comes here
+ * with a URL the panel signed for it (files/download, backups/download, files/upload), so these routes trust the token, not a session: its
  * signature, its expiry, and that it is used once. Refusals are the panel's error documents.
  */
 
 export interface TransferOptions {
   files: FileCapability;
+  backups: BackupCapability;
   /** The node's signing key; undefined while the panel has not made one (no token can be valid then). */
   key: () => Promise<string | undefined>;
   /** Where the node reports what a user did (the upload's audit entries). */
@@ -63,6 +64,22 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         .type('application/octet-stream')
         .header('Content-Disposition', attachmentDisposition(stat.name))
         .header('Content-Length', String(stat.size))
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    } catch (error) {
+      return fail(reply, refusalOf(error));
+    }
+  });
+
+  app.get<{ Querystring: { token?: unknown } }>('/download/backup', async (request, reply) => {
+    const token = await claimed(request.query.token, backupTokenSchema);
+    if (!token) return fail(reply, invalidLink());
+    try {
+      const { size, stream } = await options.backups.open(token.server_uuid, token.backup_uuid);
+      return await reply
+        .type('application/gzip')
+        .header('Content-Disposition', `attachment; filename="${token.backup_uuid}.tar.gz"`) // a uuid: nothing to escape
+        .header('Content-Length', String(size))
         .header('Cache-Control', 'no-store')
         .send(stream);
     } catch (error) {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import { isPowerSignal, POWER_PERMISSIONS, SOCKET_EVENTS } from '../../../src/contract';
+import type * as z from 'zod/mini';
+import { isPowerSignal, POWER_PERMISSIONS, SOCKET_EVENTS, type socketBackupCompletedSchema } from '../../../src/contract';
 import { socketRequestSchema, type SocketRequest } from '../../../src/contract/socket-requests';
 import type { ConsoleEvent, DaemonEvent } from '../capabilities';
 import { checkToken, socketTokenSchema, type SocketToken } from '../tokens';
@@ -69,10 +70,13 @@ export function tokenGrants(permissions: readonly string[], wanted: string): boo
   return permissions.includes(wanted) || (!wanted.startsWith('admin') && permissions.includes('*'));
 }
 
-/** Event → the permission a token needs to receive it; the rest go to every connection. */
+/**
+ * Event → the permission a token needs to receive it; the rest go to every connection. Wings gates
+ * `backup completed` only; the end of a restore is a backup's news too, so it needs `backup.read` as well.
+ */
 function receivePermission(event: string): string | null {
   if (event === SOCKET_EVENTS.installOutput) return 'admin.websocket.install';
-  if (event.startsWith(SOCKET_EVENTS.backupCompleted)) return 'backup.read';
+  if (event.startsWith(SOCKET_EVENTS.backupCompleted) || event === SOCKET_EVENTS.backupRestoreCompleted) return 'backup.read';
   if (event === SOCKET_EVENTS.transferLogs) return 'admin.websocket.transfer';
   return null;
 }
@@ -83,6 +87,19 @@ function frameOf(event: ConsoleEvent): { event: string; args: string[] } {
       return { event: SOCKET_EVENTS.status, args: [event.state] };
     case 'stats':
       return { event: SOCKET_EVENTS.stats, args: [JSON.stringify(event.stats)] };
+    case 'backup completed': {
+      // Wings' payload: the bare hex checksum beside its type (the SPA joins them as the panel stores it).
+      const payload: z.infer<typeof socketBackupCompletedSchema> = {
+        uuid: event.backup,
+        is_successful: event.successful,
+        checksum: event.checksum,
+        checksum_type: 'sha1',
+        file_size: event.bytes,
+      };
+      return { event: `${SOCKET_EVENTS.backupCompleted}:${event.backup}`, args: [JSON.stringify(payload)] };
+    }
+    case 'backup restore completed':
+      return { event: SOCKET_EVENTS.backupRestoreCompleted, args: [''] };
     default:
       return { event: event.type, args: [event.line] };
   }

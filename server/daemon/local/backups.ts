@@ -1,0 +1,297 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants as C } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import ignore, { type Ignore } from 'ignore';
+import type { BackupCapability, ConsoleEvent, DaemonEvent } from '../capabilities';
+import { DaemonError, type ExtractLimits } from '../types';
+import { writeArchive } from './archive-create';
+import { extractArchive } from './archive-extract';
+import { isErrno } from './confined';
+import { isServerUuid, type Configurations } from './configurations';
+import type { DaemonLog } from './events';
+import { diskLimitBytes } from './files';
+import type { ServerLocks } from './locks';
+import { PART_PREFIX } from './parts';
+import { isTempName, missing } from './paths';
+import type { DiskQuotas } from './quota';
+import type { Volumes } from './volumes';
+
+/*
+ * Backups, as Wings' local adapter keeps them: `<data dir>/backups/<server>/<backup>.tar.gz`,
+ * beside the volumes and outside every one of them, so they cost the server none of its disk
+ * limit and no member can read or replace them. A backup is written by compress's writer (the
+ * same no-follow, handle-checked walk; links are never stored) into a part file in that directory,
+ * fsync'd and renamed only when complete: an archive under its real name is always whole, and a
+ * part left by a crash is removed at the next start (`sweep`). A restore extracts it with
+ * decompress's hostile-archive checks under the server's disk limit, holding the server's lock
+ * throughout, so no file write or power action lands in a volume being replaced.
+ */
+
+/** Wings reads at most this much of `.pteroignore`. */
+const MAX_IGNORE_FILE_BYTES = 32 * 1024;
+/** A backup is the whole volume: compress's caps are for interactive requests, not for it. */
+const UNCAPPED: ExtractLimits = { maxBytes: Infinity, maxEntries: Infinity };
+const IN_USE = 'This backup is being written or restored.';
+export const RESTORING = 'The server is restoring a backup.';
+
+export interface BackupOptions {
+  /** Where the archives live: `<data dir>/backups`. */
+  root: string;
+  volumes: Volumes;
+  configurations: Configurations;
+  locks: ServerLocks;
+  quotas: DiskQuotas;
+  emit: (event: DaemonEvent) => void;
+  /** Tells the server's consoles (progress lines, the end of a backup or restore). */
+  announce: (server: string, event: ConsoleEvent) => void;
+  /** Stops the server's process, if it runs (a restore replaces its files). */
+  halt: (server: string) => Promise<void>;
+  /** The server's `.pteroignore`, or '' (a link or a larger file is not read, as Wings). */
+  ignoreFile: (server: string, maxBytes: number) => Promise<string>;
+  /** Files and folders one server may hold (0 = no cap), which a restore may not pass either. */
+  maxEntries: () => number;
+  log: DaemonLog;
+}
+
+interface Job {
+  kind: 'writing' | 'restoring';
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+const isUuid = isServerUuid;
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fs.open(dir, C.O_RDONLY | C.O_DIRECTORY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Whether the rules leave an entry out. Directories are tested with their trailing slash, so
+ * `cache/` names the folder (gitignore); a name the package cannot judge (`...`) is kept.
+ */
+function ignores(rules: Ignore, member: string, isDirectory: boolean): boolean {
+  try {
+    return rules.ignores(isDirectory ? `${member}/` : member);
+  } catch {
+    return false;
+  }
+}
+
+/** Why a backup or restore failed, for the console: the daemon's own sentence, or a generic one (logged). */
+function reasonOf(error: unknown): string {
+  if (error instanceof DaemonError) return error.message;
+  if (isErrno(error, 'ENOSPC', 'EDQUOT')) return 'the node ran out of disk space.';
+  return 'an unexpected error occurred.';
+}
+
+export class LocalBackups implements BackupCapability {
+  /** Backups being written or restored, by `<server>/<backup>`. */
+  private readonly jobs = new Map<string, Job>();
+  private swept: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: BackupOptions) {}
+
+  private file(server: string, backup: string): string {
+    if (!isUuid(server) || !isUuid(backup)) throw missing();
+    return path.join(this.options.root, server, `${backup}.tar.gz`);
+  }
+
+  /**
+   * Removes the part files a crash left (`backups/<server>/.aerie-*`); backups started meanwhile
+   * wait for it. Run once, by the process that serves the node (`LocalDaemon.sweepLeftovers`).
+   */
+  sweep(): Promise<void> {
+    this.swept = (async () => {
+      for (const server of (await fs.readdir(this.options.root).catch(() => [])).filter(isUuid)) {
+        const dir = path.join(this.options.root, server);
+        for (const name of (await fs.readdir(dir).catch(() => [])).filter(isTempName)) {
+          await fs.rm(path.join(dir, name), { force: true, recursive: true }).catch((error: unknown) => {
+            this.options.log(`could not remove the partial backup ${name} in ${dir}`, error);
+          });
+        }
+      }
+    })();
+    return this.swept;
+  }
+
+  /**
+   * Starts a job on one backup; `conflict` while another runs on it. What `work` returns reports
+   * how it ended, once the job is over: a listener that reacts (deletes the backup, restores it
+   * again, writes files) is not refused by the job it hears about.
+   */
+  private start(server: string, backup: string, kind: Job['kind'], work: (signal: AbortSignal) => Promise<() => void>): void {
+    const key = `${server}/${backup}`;
+    if (this.jobs.has(key)) throw new DaemonError('conflict', IN_USE);
+    const abort = new AbortController();
+    const job: Job = { kind, abort, done: Promise.resolve() };
+    this.jobs.set(key, job);
+    job.done = work(abort.signal).then(
+      (report) => {
+        this.jobs.delete(key);
+        report();
+      },
+      (error: unknown) => {
+        this.jobs.delete(key);
+        this.options.log(`backup ${backup} of ${server}: the ${kind} failed`, error);
+      },
+    );
+  }
+
+  async create(server: string, backup: string, ignored: string[]): Promise<void> {
+    const target = this.file(server, backup);
+    await this.options.configurations.get(server);
+    const vol = await this.options.volumes.open(server);
+    // A volume being replaced (a restore, a reinstall) would be saved half-done.
+    this.options.locks.admit(server);
+    if (await fs.lstat(target).catch(() => null)) throw new DaemonError('conflict', 'This backup exists already.');
+    this.start(server, backup, 'writing', async (signal) => {
+      let result = { successful: false, checksum: '', bytes: 0 };
+      try {
+        await this.swept;
+        const patterns = ignored.some((line) => line.trim() !== '') ? ignored : await this.options.ignoreFile(server, MAX_IGNORE_FILE_BYTES);
+        const rules = ignore({ allowRelativePaths: true }).add(patterns);
+        const dir = path.dirname(target);
+        await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+        const part = path.join(dir, `${PART_PREFIX}${randomBytes(8).toString('hex')}.part`);
+        const out = await fs.open(part, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o600);
+        let renamed = false;
+        try {
+          const hash = createHash('sha1');
+          let bytes = 0;
+          await writeArchive(vol, [], 'everything', out, {
+            limits: UNCAPPED,
+            signal,
+            meter: () => Promise.resolve(),
+            filter: (member, isDirectory) => !ignores(rules, member, isDirectory),
+            onChunk: (chunk) => {
+              hash.update(chunk);
+              bytes += chunk.length;
+            },
+          });
+          // On disk before it has its name: a crash leaves a part file or a whole archive, nothing between.
+          await out.sync();
+          await out.close();
+          await fs.rename(part, target);
+          renamed = true;
+          await syncDirectory(dir);
+          result = { successful: true, checksum: hash.digest('hex'), bytes };
+        } finally {
+          await out.close().catch(() => undefined);
+          // A failed backup leaves nothing, not even an archive whose name did not reach the disk.
+          if (!result.successful) await fs.rm(renamed ? target : part, { force: true });
+        }
+      } catch (error) {
+        if (!(error instanceof DaemonError) && !isErrno(error, 'ENOSPC', 'EDQUOT')) this.options.log(`backup ${backup} of ${server} failed`, error);
+      }
+      const { successful, checksum, bytes } = result;
+      return () => {
+        this.options.emit({ type: 'backup.completed', server, backup, successful, checksum: successful ? `sha1:${checksum}` : '', bytes });
+        this.options.announce(server, { type: 'backup completed', backup, successful, checksum, bytes });
+      };
+    });
+  }
+
+  async restore(server: string, backup: string, options: { truncate: boolean }): Promise<void> {
+    const target = this.file(server, backup);
+    const configuration = await this.options.configurations.get(server);
+    const vol = await this.options.volumes.open(server);
+    const archive = await openArchive(target);
+    const { locks, quotas, announce } = this.options;
+    try {
+      // Refused now rather than reported later: the caller learns at once that nothing started.
+      if (this.jobs.has(`${server}/${backup}`)) throw new DaemonError('conflict', IN_USE);
+      locks.admit(server);
+    } catch (error) {
+      await archive.close();
+      throw error;
+    }
+    const say = (line: string) => announce(server, { type: 'daemon message', line });
+    this.start(server, backup, 'restoring', async () => {
+      let successful = false;
+      try {
+        await locks.exclusive(server, RESTORING, async () => {
+          say(`Restoring backup ${backup}${options.truncate ? ', deleting every file of the server first' : ''}…`);
+          try {
+            await this.options.halt(server);
+            if (options.truncate) {
+              await vol.withDir([], async (root) => {
+                for (const name of await fs.readdir(root.ref)) if (!isTempName(name)) await vol.removeAt(root, name);
+              });
+              quotas.forget(server);
+            }
+            const maxEntries = this.options.maxEntries() || Infinity;
+            const limits = { bytes: diskLimitBytes(configuration), entries: maxEntries };
+            await quotas.run(server, vol, limits, (budget) =>
+              extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
+                creditReplaced: true,
+              }),
+            );
+            successful = true;
+            say('Backup restored.');
+          } catch (error) {
+            say(`Restore failed: ${reasonOf(error)}`);
+            if (!(error instanceof DaemonError)) this.options.log(`restoring backup ${backup} of ${server} failed`, error);
+          } finally {
+            announce(server, { type: 'backup restore completed' });
+          }
+        });
+      } catch (error) {
+        this.options.log(`backup ${backup} of ${server} could not be restored`, error);
+      } finally {
+        await archive.close();
+      }
+      // Once the lock has let go too, so a listener that reacts by writing files is not refused.
+      return () => this.options.emit({ type: 'restore.completed', server, backup, successful });
+    });
+  }
+
+  async delete(server: string, backup: string): Promise<void> {
+    const target = this.file(server, backup);
+    if (this.jobs.has(`${server}/${backup}`)) throw new DaemonError('conflict', IN_USE);
+    try {
+      await fs.unlink(target);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) throw missing();
+      throw error;
+    }
+  }
+
+  async open(server: string, backup: string): Promise<{ size: number; stream: Readable }> {
+    const handle = await openArchive(this.file(server, backup));
+    const { size } = await handle.stat();
+    // Exactly the stat'ed length, so the body always matches Content-Length (an archive is never empty).
+    return { size, stream: handle.createReadStream({ start: 0, end: size - 1, autoClose: true }) };
+  }
+
+  /** A deleted server's backups go with it: running ones are stopped first. */
+  async removeAll(server: string): Promise<void> {
+    if (!isUuid(server)) return;
+    const running = [...this.jobs.entries()].filter(([key]) => key.startsWith(`${server}/`)).map(([, job]) => job);
+    for (const job of running) job.abort.abort();
+    await Promise.all(running.map((job) => job.done));
+    await fs.rm(path.join(this.options.root, server), { recursive: true, force: true });
+  }
+}
+
+/** A completed archive (never a link); `not_found` otherwise. */
+async function openArchive(file: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(file, C.O_RDONLY | C.O_NOFOLLOW);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT', 'ELOOP', 'ENOTDIR')) throw missing();
+    throw error;
+  }
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw missing();
+  }
+  return handle;
+}
