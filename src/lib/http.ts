@@ -19,6 +19,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: ErrorEntry[],
+    /** Seconds to wait before trying again, from a 429's `Retry-After`; null when not said. */
+    readonly retryAfter: number | null = null,
   ) {
     super(errors[0]?.detail ?? `Request failed (${status}).`);
     this.name = 'ApiError';
@@ -221,6 +223,15 @@ async function toApiError(res: Response, quiet401: boolean): Promise<ApiError> {
     json = undefined;
   }
   const doc = errorDocumentSchema.safeParse(json);
-  if (doc.success) return new ApiError(res.status, doc.data.errors);
-  return new ApiError(res.status, [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }]);
+  const errors = doc.success
+    ? doc.data.errors
+    : [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }];
+  return new ApiError(res.status, errors, retryAfterSeconds(res.headers.get('Retry-After')));
+}
+
+/** `Retry-After` in seconds (the panel sends seconds; an HTTP date is accepted too). */
+function retryAfterSeconds(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : null;
 }
