@@ -54,7 +54,8 @@ export function serverConditions(
     out.push({
       label: 'Restoring backup',
       tone: 'info',
-      message: 'This server is restoring a backup; most actions are unavailable until it finishes.',
+      message:
+        'A backup is being restored: the server is stopped and its files are being replaced. Most actions are unavailable until the restore finishes.',
       reason: 'the server is restoring a backup',
       blocking: true,
     });
