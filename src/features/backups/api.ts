@@ -7,8 +7,7 @@ import { serverQueries, type ServerRef } from '../servers/api';
 
 /*
  * The backup endpoints. Keys sit under the server's key root (['server', routeId, 'backups', …]);
- * every change refreshes the backups once it settles, and a restore the whole root (the server's
- * status and its files change).
+ * every change refreshes the backups once it settles; a restore changes the server's status.
  */
 
 /** How often the list is asked again while a backup runs or a restore is under way. */
@@ -106,13 +105,16 @@ export function useDeleteBackup(server: ServerRef) {
   });
 }
 
-/** Starts a restore: the server becomes `restoring_backup`, so its detail (and everything else) is read again. */
+/**
+ * Starts a restore: the server becomes `restoring_backup`, so its detail is read again (only it:
+ * the panel answers 409 to the rest until the restore ends, when the page reads everything again).
+ */
 export function useRestoreBackup(server: ServerRef) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ backup, truncate, signal }: { backup: Backup; truncate: boolean; signal?: AbortSignal }) =>
       call(backupEndpoints.restore, { signal, params: { server: server.uuid, backup: backup.uuid }, body: { truncate } }),
-    onSettled: () => client.invalidateQueries({ queryKey: serverQueries.root(server.routeId) }),
+    onSettled: () => client.invalidateQueries({ queryKey: serverQueries.detail(server.routeId).queryKey }),
   });
 }
 

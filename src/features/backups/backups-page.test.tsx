@@ -85,6 +85,7 @@ function stubPanel({
     }
     const path = url.pathname.slice(BASE.length);
     requests.push({ method, path, body });
+    if (state.status === 'restoring_backup') return apiError(409, 'This server is currently restoring from a backup, please try again later.');
     const early = answer?.(method, path, body);
     if (early) return early;
     const uuid = path.split('/')[1];
