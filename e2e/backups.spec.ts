@@ -41,7 +41,8 @@ async function restore(page: Page, name: string, wipe: boolean): Promise<void> {
   await dialog.getByRole('textbox', { name: `Type ${name} to confirm` }).fill(name);
   await dialog.getByRole('button', { name: 'Restore' }).click();
   await expect(dialog).toBeHidden();
-  await expect(tray(page).getByText('Finished')).toBeVisible({ timeout: 30_000 });
+  // The outcome comes from the activity log's `server:backup.restore-complete`.
+  await expect(tray(page).getByText('Restored')).toBeVisible({ timeout: 30_000 });
 }
 
 /** Deletes a file through the file manager's row menu. */

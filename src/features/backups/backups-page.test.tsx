@@ -2,8 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ActivityLog } from '../../contract/activity';
 import type { Backup } from '../../contract/backups';
-import { apiError, json, makeServer, renderServerRoutes, serverDocument } from '../../test/server-test-fixtures';
+import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument } from '../../test/server-test-fixtures';
 import { BackupsPage } from './backups-page';
 
 beforeEach(() => {
@@ -68,6 +69,7 @@ function stubPanel({
 }: { permissions?: string[]; limit?: number | null; backups?: Backup[]; status?: string | null; ignoreFile?: string; answer?: Answer } = {}) {
   let list = backups;
   const state = { status };
+  const activity: ActivityLog[] = [];
   const requests: { method: string; path: string; body: unknown }[] = [];
   const item = (b: Backup | undefined) => ({ object: 'backup', attributes: b });
   const mock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -78,6 +80,11 @@ function stubPanel({
     if (url.pathname === `${SERVER}/files/contents`) {
       requests.push({ method, path: `files/contents?file=${url.searchParams.get('file')}`, body });
       return ignoreFile === undefined ? apiError(404, 'The requested file was not found.') : new Response(ignoreFile, { status: 200 });
+    }
+    if (url.pathname === `${SERVER}/activity`) {
+      requests.push({ method, path: `activity?filter[event]=${url.searchParams.get('filter[event]')}`, body });
+      const pagination = { total: activity.length, count: activity.length, per_page: 1, current_page: 1, total_pages: 1, links: {} };
+      return json(200, { object: 'list', data: activity.map((a) => ({ object: 'activity_log', attributes: a })), meta: { pagination } });
     }
     if (!url.pathname.startsWith(BASE)) {
       const server = makeServer({ status: state.status, feature_limits: { databases: 2, allocations: null, backups: limit } });
@@ -126,7 +133,11 @@ function stubPanel({
       (list = list.map((b) =>
         b.uuid === uuid ? { ...b, is_successful: true, completed_at: new Date().toISOString(), bytes: 2048, checksum: 'sha1:ff' } : b,
       )),
-    finishRestore: () => (state.status = null),
+    /** The node reports the end: the status clears and the panel logs the outcome. */
+    finishRestore: (event: 'server:backup.restore-complete' | 'server:backup.restore-failed') => {
+      state.status = null;
+      activity.unshift(makeEntry({ event, timestamp: new Date().toISOString(), properties: { name: 'Nightly' } }));
+    },
   };
 }
 
@@ -270,8 +281,9 @@ describe('BackupsPage', () => {
     // The node reports the end: the status clears, the tray says so and the list is read again.
     const listReads = () => panel.requests.filter((r) => r.method === 'GET' && r.path === '').length;
     const before = listReads();
-    panel.finishRestore();
-    expect(await within(tray).findByText('Finished', undefined, { timeout: 6000 })).toBeInTheDocument();
+    panel.finishRestore('server:backup.restore-complete');
+    expect(await within(tray).findByText('Restored', undefined, { timeout: 6000 })).toBeInTheDocument();
+    expect(panel.requests).toContainEqual({ method: 'GET', path: 'activity?filter[event]=server:backup.restore-', body: undefined });
     await waitFor(() => expect(listReads()).toBeGreaterThan(before));
   }, 10_000);
 
@@ -346,6 +358,19 @@ describe('BackupsPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Cannot create a new backup, this server has reached its limit of 3 backups.');
   });
+
+  it('says a restore failed when the activity log says so', async () => {
+    const panel = stubPanel({ status: 'restoring_backup', backups: [DONE] });
+    render();
+    const tray = await screen.findByRole('region', { name: 'Backup operations' });
+    expect(tray).toHaveTextContent('Restore of a backup');
+    panel.finishRestore('server:backup.restore-failed');
+    expect(await within(tray).findByRole('alert', undefined, { timeout: 6000 })).toHaveTextContent(
+      'Restore of a backup: The restore failed; the console says why.',
+    );
+    fireEvent.click(within(tray).getByRole('button', { name: 'Dismiss Restore of a backup' }));
+    expect(screen.queryByRole('region', { name: 'Backup operations' })).toBeNull();
+  }, 10_000);
 
   it('while a restore runs, says so instead of the list (the panel answers 409) and offers no create', async () => {
     const panel = stubPanel({ status: 'restoring_backup' });
