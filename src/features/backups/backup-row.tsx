@@ -43,8 +43,8 @@ export function BackupRow({
   blocked: string | null;
 }) {
   return (
-    <li aria-label={b.name} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3">
-      <div className="min-w-0 flex-1 basis-full sm:basis-0">
+    <li aria-label={b.name} className="flex items-start justify-between gap-3 px-4 py-3">
+      <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium break-all text-zinc-100">{b.name}</span>
           {isRunning(b) && <Spinner className="size-4" label="Backing up…" />}
@@ -74,13 +74,13 @@ export function BackupRow({
             </div>
           )}
           {b.checksum && (
-            <div className="flex min-w-0 items-center gap-1">
+            <div className="flex max-w-full min-w-0 items-center gap-1">
               <dt>Checksum</dt>
               <dd className="flex min-w-0 items-center gap-1">
                 <code className="truncate font-mono" title={b.checksum}>
                   {b.checksum}
                 </code>
-                <CopyButton value={b.checksum} label="Copy checksum" className="py-0.5" />
+                <CopyButton value={b.checksum} label="Copy checksum" className="shrink-0 py-0.5 whitespace-nowrap" />
               </dd>
             </div>
           )}

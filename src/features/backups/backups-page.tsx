@@ -8,6 +8,7 @@ import { OperationsTray } from '../../components/ui/operations-tray';
 import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
+import { formatCount } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { useBlockingCondition, useServer, useServerRef } from '../servers/api';
 import { BACKUP_POLL_MS, backupQueries, hasFailed, isRunning, useDeleteBackup, useDownloadBackup, useToggleLock } from './api';
@@ -71,9 +72,7 @@ export function BackupsPage() {
         </h2>
         <div className="flex items-center gap-3">
           {query.data && limit !== 0 && (
-            <span className="text-sm text-zinc-400">
-              {used} of {limit ?? '∞'} used
-            </span>
+            <span className="text-sm text-zinc-400">{limit === null ? formatCount(used, 'backup') : `${used} of ${limit} used`}</span>
           )}
           {canCreate && (
             <Button onClick={() => setCreating(true)} disabled={blocked !== null || !query.data} title={blocked ?? undefined}>
