@@ -10,8 +10,10 @@ import { serverQueries, type ServerRef } from '../servers/api';
  * every change refreshes the backups once it settles; a restore changes the server's status.
  */
 
-/** How often the list is asked again while a backup runs or a restore is under way. */
+/** How often the list is asked again while a backup runs or a restore is under way, without the websocket. */
 export const BACKUP_POLL_MS = 3000;
+/** The same while the websocket brings the results. */
+export const BACKUP_SLOW_POLL_MS = 15_000;
 
 /** Where the volume's default ignore list lives, as Wings reads it. */
 export const IGNORE_FILE = '/.pteroignore';

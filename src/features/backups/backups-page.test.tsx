@@ -65,8 +65,18 @@ function stubPanel({
   backups = [DONE, RUNNING, FAILED, LOCKED],
   status = null,
   ignoreFile,
+  socket = false,
   answer,
-}: { permissions?: string[]; limit?: number | null; backups?: Backup[]; status?: string | null; ignoreFile?: string; answer?: Answer } = {}) {
+}: {
+  permissions?: string[];
+  limit?: number | null;
+  backups?: Backup[];
+  status?: string | null;
+  ignoreFile?: string;
+  /** Hand out a websocket token (the test plays the node with FakeWebSocket); else 403. */
+  socket?: boolean;
+  answer?: Answer;
+} = {}) {
   let list = backups;
   const state = { status };
   const activity: ActivityLog[] = [];
@@ -80,6 +90,9 @@ function stubPanel({
     if (url.pathname === `${SERVER}/files/contents`) {
       requests.push({ method, path: `files/contents?file=${url.searchParams.get('file')}`, body });
       return ignoreFile === undefined ? apiError(404, 'The requested file was not found.') : new Response(ignoreFile, { status: 200 });
+    }
+    if (url.pathname === `${SERVER}/websocket`) {
+      return socket ? json(200, { data: { token: 'jwt', socket: 'ws://node.test/api/servers/x/ws' } }) : apiError(403, 'No console.');
     }
     if (url.pathname === `${SERVER}/activity`) {
       requests.push({ method, path: `activity?filter[event]=${url.searchParams.get('filter[event]')}`, body });
@@ -139,6 +152,27 @@ function stubPanel({
       activity.unshift(makeEntry({ event, timestamp: new Date().toISOString(), properties: { name: 'Nightly' } }));
     },
   };
+}
+
+/** The browser's WebSocket as the page's socket client uses it; the test plays the node. */
+class FakeWebSocket {
+  static last: FakeWebSocket | null = null;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  sent: string[] = [];
+  constructor(readonly url: string) {
+    FakeWebSocket.last = this;
+    setTimeout(() => this.onopen?.(), 0);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {}
+  frame(event: string, ...args: string[]) {
+    this.onmessage?.({ data: JSON.stringify({ event, args }) });
+  }
 }
 
 const render = () => renderServerRoutes('/server/abcd1234/backups', { backups: () => <BackupsPage /> });
@@ -311,6 +345,25 @@ describe('BackupsPage', () => {
     fireEvent.click(within(tray).getByRole('button', { name: 'Dismiss Backup “Fresh”' }));
     expect(screen.queryByRole('region', { name: 'Backup operations' })).toBeNull();
   }, 10_000);
+
+  it('refreshes at once when the websocket says a backup completed, without asking for the console history', async () => {
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    const panel = stubPanel({ backups: [DONE, RUNNING], socket: true });
+    render();
+    expect(await within(await screen.findByRole('listitem', { name: 'Before update' })).findByText('Backing up…')).toBeInTheDocument();
+    await waitFor(() => expect(FakeWebSocket.last?.sent).toEqual([JSON.stringify({ event: 'auth', args: ['jwt'] })]));
+    const node = FakeWebSocket.last as FakeWebSocket;
+    node.frame('auth success');
+    panel.complete(RUNNING.uuid);
+    node.frame(
+      `backup completed:${RUNNING.uuid}`,
+      JSON.stringify({ uuid: RUNNING.uuid, is_successful: true, checksum: 'ff', checksum_type: 'sha1', file_size: 2048 }),
+    );
+    // Well before the 3 s poll.
+    expect(await within(row('Before update')).findByText('2 KiB', undefined, { timeout: 1000 })).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Backup operations' })).getByText('Completed')).toBeInTheDocument();
+    expect(node.sent).toHaveLength(1);
+  });
 
   it('hides the lock from those who may not delete, and skips .pteroignore without file.read-content', async () => {
     const panel = stubPanel({ permissions: ['backup.read', 'backup.create'], backups: [] });

@@ -11,11 +11,11 @@ import { EmptyState, ErrorState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { useBlockingCondition, useServer, useServerRef } from '../servers/api';
-import { BACKUP_POLL_MS, backupQueries, hasFailed, isRunning, useDeleteBackup, useDownloadBackup, useToggleLock } from './api';
+import { backupQueries, hasFailed, isRunning, useDeleteBackup, useDownloadBackup, useToggleLock } from './api';
 import { BackupRow, type BackupActions } from './backup-row';
 import { CreateBackupDialog } from './create-backup-dialog';
 import { RestoreBackupDialog } from './restore-backup-dialog';
-import { useBackupOperations } from './use-backup-operations';
+import { useBackupEvents, useBackupOperations } from './use-backup-operations';
 
 /** Why "create backup" cannot be used, or null when it can. */
 export function createBlockedBy(used: number, limit: number | null, blocking: string | null): string | null {
@@ -33,14 +33,15 @@ export function BackupsPage() {
   const restoring = server.status === 'restoring_backup';
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
+  const pollMs = useBackupEvents(ref);
   // The panel answers 409 to the list while a restore runs: the last one read stays on screen.
   const query = useQuery({
     ...backupQueries.list(ref, page),
     enabled: !restoring,
-    refetchInterval: (q) => (q.state.data?.data.some((b) => isRunning(b.attributes)) ? BACKUP_POLL_MS : false),
+    refetchInterval: (q) => (q.state.data?.data.some((b) => isRunning(b.attributes)) ? pollMs : false),
   });
   const backups = useMemo(() => query.data?.data.map((b) => b.attributes), [query.data]);
-  const tray = useBackupOperations(ref, backups, restoring);
+  const tray = useBackupOperations(ref, backups, restoring, pollMs);
   const [canCreate, canDownload, canRestore, canDelete] = [
     useCan('backup.create'),
     useCan('backup.download'),

@@ -4,9 +4,11 @@ import type { Backup } from '../../contract/backups';
 import type { Operation } from '../../components/ui/operations-tray';
 import { formatBytes } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
+import { SOCKET_EVENTS } from '../../contract/websocket';
 import { activityQueries, type ActivityList } from '../activity/api';
+import { useServerSocketEvents } from '../console/api';
 import { serverQueries, type ServerRef } from '../servers/api';
-import { BACKUP_POLL_MS, hasFailed, isRunning } from './api';
+import { BACKUP_POLL_MS, BACKUP_SLOW_POLL_MS, backupQueries, hasFailed, isRunning } from './api';
 
 interface RestoreState {
   name: string | null;
@@ -52,24 +54,19 @@ function outcomeOf(list: ActivityList | undefined, restore: RestoreState | null)
 }
 
 /**
- * The backups page's part of the operations tray, and what keeps it current. Running backups show
- * a spinner; one seen running here stays with its result until dismissed. A restore shows while
- * the server's status is `restoring_backup` (its detail is polled meanwhile, as the list answers
- * 409 then), and once it ends the whole server is read again (status, files, backups).
- *
- * Polling, not the console's websocket: that socket belongs to the console page (opened on its
- * mount, closed on its unmount), so listening here would mean a second socket to the node for the
- * same user. Every BACKUP_POLL_MS while something runs is cheap and works without the socket
- * permission.
+ * The backups page's part of the operations tray. Running backups show a spinner; one seen
+ * running here stays with its result until dismissed. A restore shows while the server's status
+ * is `restoring_backup` (its detail is polled meanwhile, as the list answers 409 then), and once it
+ * ends the whole server is read again (status, files, backups).
  */
-export function useBackupOperations(server: ServerRef, backups: readonly Backup[] | undefined, restoring: boolean) {
+export function useBackupOperations(server: ServerRef, backups: readonly Backup[] | undefined, restoring: boolean, pollMs: number) {
   const client = useQueryClient();
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set());
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [restore, setRestore] = useState<RestoreState | null>(null);
   const outcome = useRestoreOutcome(server, restore);
 
-  useQuery({ ...serverQueries.detail(server.routeId), refetchInterval: restoring ? BACKUP_POLL_MS : false });
+  useQuery({ ...serverQueries.detail(server.routeId), refetchInterval: restoring ? pollMs : false });
 
   // Backups seen running here stay in the tray with their result.
   useEffect(() => {
@@ -114,6 +111,22 @@ export function useBackupOperations(server: ServerRef, backups: readonly Backup[
     else operations.push({ id: b.uuid, title, detail: formatBytes(b.bytes), status: 'done', statusText: 'Completed', action });
   }
   return { operations, startRestore };
+}
+
+/**
+ * Live updates from the server's websocket (for users with websocket.connect): a backup's result
+ * refreshes the list, the end of a restore the server's status. Returns how often to poll as
+ * well: every BACKUP_POLL_MS without the socket, rarely while it is connected (in case an event is
+ * missed across a reconnect).
+ */
+export function useBackupEvents(server: ServerRef): number {
+  const client = useQueryClient();
+  const canListen = useCan('websocket.connect');
+  const live = useServerSocketEvents(server.uuid, canListen, (event) => {
+    if (event.startsWith(`${SOCKET_EVENTS.backupCompleted}:`)) void client.invalidateQueries({ queryKey: backupQueries.all(server) });
+    if (event === SOCKET_EVENTS.backupRestoreCompleted) void client.invalidateQueries({ queryKey: serverQueries.detail(server.routeId).queryKey });
+  });
+  return live ? BACKUP_SLOW_POLL_MS : BACKUP_POLL_MS;
 }
 
 function restoreOperation(restore: RestoreState, outcome: RestoreOutcome, dismiss: () => void): Operation {
