@@ -66,6 +66,7 @@ function stubPanel({
   status = null,
   ignoreFile,
   socket = false,
+  instant = false,
   answer,
 }: {
   permissions?: string[];
@@ -75,6 +76,8 @@ function stubPanel({
   ignoreFile?: string;
   /** Hand out a websocket token (the test plays the node with FakeWebSocket); else 403. */
   socket?: boolean;
+  /** The node finishes a new backup before the list is read again. */
+  instant?: boolean;
   answer?: Answer;
 } = {}) {
   let list = backups;
@@ -123,7 +126,8 @@ function stubPanel({
         bytes: 0,
         completed_at: null,
       });
-      list = [...list, created];
+      const done = { ...created, is_successful: true, completed_at: new Date().toISOString(), bytes: 2048, checksum: 'sha1:ff' };
+      list = [...list, instant ? done : created];
       return json(200, item(created));
     }
     if (path.endsWith('/lock')) {
@@ -363,6 +367,16 @@ describe('BackupsPage', () => {
     expect(await within(row('Before update')).findByText('2 KiB', undefined, { timeout: 1000 })).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Backup operations' })).getByText('Completed')).toBeInTheDocument();
     expect(node.sent).toHaveLength(1);
+  });
+
+  it('shows the result of a backup made here even when it was done before the list showed it running', async () => {
+    stubPanel({ backups: [DONE], instant: true });
+    render();
+    await screen.findByRole('list', { name: 'Backups' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create backup' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Create backup' })).getByRole('button', { name: 'Create' }));
+    expect(await within(await screen.findByRole('listitem', { name: 'Fresh' })).findByText('2 KiB')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Backup operations' })).getByText('Completed')).toBeInTheDocument();
   });
 
   it('hides the lock from those who may not delete, and skips .pteroignore without file.read-content', async () => {

@@ -116,7 +116,7 @@ export function BackupsPage() {
         </>
       )}
 
-      {canCreate && <CreateBackupDialog server={ref} open={creating} onOpenChange={setCreating} />}
+      {canCreate && <CreateBackupDialog server={ref} open={creating} onOpenChange={setCreating} onCreated={tray.track} />}
       {canRestore && <RestoreBackupDialog server={ref} backup={restoreOf} onClose={() => setRestoreOf(null)} onStarted={tray.startRestore} />}
       <ConfirmDialog
         open={deleting !== null}

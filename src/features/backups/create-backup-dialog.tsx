@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { createBackupSchema } from '../../contract/backups';
+import { createBackupSchema, type Backup } from '../../contract/backups';
 import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { Switch } from '../../components/ui/switch';
@@ -13,7 +13,17 @@ import { backupQueries, IGNORE_FILE, useCreateBackup } from './api';
  * Name, ignored paths (the volume's `.pteroignore` to start with, when the user may read it) and,
  * for those who may delete backups, the lock: the panel ignores a lock asked for without it.
  */
-export function CreateBackupDialog({ server, open, onOpenChange }: { server: ServerRef; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function CreateBackupDialog({
+  server,
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  server: ServerRef;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (backup: Backup) => void;
+}) {
   const canLock = useCan('backup.delete');
   const canReadFiles = useCan('file.read-content');
   const ignoreFile = useQuery({ ...backupQueries.ignoreFile(server), enabled: open && canReadFiles });
@@ -40,9 +50,15 @@ export function CreateBackupDialog({ server, open, onOpenChange }: { server: Ser
       defaultValues={defaultValues}
       mutation={create}
       errorFields={{ fields: ['name', 'ignored', 'is_locked'] }}
-      onSubmit={(values, signal) =>
-        create.mutateAsync({ name: values.name ?? '', ignored: values.ignored ?? '', is_locked: canLock && (values.is_locked ?? false), signal })
-      }
+      onSubmit={async (values, signal) => {
+        const created = await create.mutateAsync({
+          name: values.name ?? '',
+          ignored: values.ignored ?? '',
+          is_locked: canLock && (values.is_locked ?? false),
+          signal,
+        });
+        onCreated(created.attributes);
+      }}
     >
       <TextField
         label="Name"

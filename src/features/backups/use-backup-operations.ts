@@ -88,6 +88,9 @@ export function useBackupOperations(server: ServerRef, backups: readonly Backup[
     wasRestoring.current = restoring;
   }, [restoring, client, server.routeId]);
 
+  /** A backup made from this page: followed even when it is done before the list shows it running. */
+  const track = useCallback((backup: Backup) => setSeen((known) => new Set([...known, backup.uuid])), []);
+
   /** After the panel accepted a restore (its detail has been read again by then). */
   const startRestore = useCallback(
     (backup: Backup) => {
@@ -110,7 +113,7 @@ export function useBackupOperations(server: ServerRef, backups: readonly Backup[
     else if (hasFailed(b)) operations.push({ id: b.uuid, title, status: 'error', statusText: 'Failed', message: 'The backup failed.', action });
     else operations.push({ id: b.uuid, title, detail: formatBytes(b.bytes), status: 'done', statusText: 'Completed', action });
   }
-  return { operations, startRestore };
+  return { operations, startRestore, track };
 }
 
 /**
