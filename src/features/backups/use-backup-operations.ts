@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Backup } from '../../contract/backups';
+import { SOCKET_EVENTS } from '../../contract/websocket';
 import type { Operation } from '../../components/ui/operations-tray';
 import { formatBytes } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
-import { SOCKET_EVENTS } from '../../contract/websocket';
 import { activityQueries, type ActivityList } from '../activity/api';
 import { useServerSocketEvents } from '../console/api';
 import { serverQueries, type ServerRef } from '../servers/api';
