@@ -106,7 +106,7 @@ describe('call', () => {
     );
     const error = await call(accountEndpoints.me, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).retryAfter).toBe(420);
+    expect((error as ApiError).retryAfter).toBe('420');
     expect((error as ApiError).message).toBe('Slow down.');
     stub(() => json(400, { errors: [{ code: 'DisplayException', status: '400', detail: 'No.' }] }));
     expect(((await call(accountEndpoints.me, {}).catch((e: unknown) => e)) as ApiError).retryAfter).toBeNull();

@@ -19,8 +19,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: ErrorEntry[],
-    /** Seconds to wait before trying again, from a 429's `Retry-After`; null when not said. */
-    readonly retryAfter: number | null = null,
+    /** A 429's `Retry-After` as sent (seconds, or an HTTP date); null when not said. */
+    readonly retryAfter: string | null = null,
   ) {
     super(errors[0]?.detail ?? `Request failed (${status}).`);
     this.name = 'ApiError';
@@ -226,12 +226,5 @@ async function toApiError(res: Response, quiet401: boolean): Promise<ApiError> {
   const errors = doc.success
     ? doc.data.errors
     : [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }];
-  return new ApiError(res.status, errors, retryAfterSeconds(res.headers.get('Retry-After')));
-}
-
-/** `Retry-After` in seconds (the panel sends seconds; an HTTP date is accepted too). */
-function retryAfterSeconds(header: string | null): number | null {
-  if (!header) return null;
-  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
-  return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : null;
+  return new ApiError(res.status, errors, res.headers.get('Retry-After'));
 }

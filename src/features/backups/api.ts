@@ -60,6 +60,12 @@ export interface CreateBackupInput {
   signal?: AbortSignal;
 }
 
+/** `Retry-After` in seconds (the panel sends seconds; an HTTP date is read too); null when unreadable. */
+export function retryAfterSeconds(header: string): number | null {
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : null;
+}
+
 /** "Try again in 7 minutes." for a wait in seconds (the throttle's Retry-After). */
 export function retryHint(seconds: number): string {
   if (seconds < 60) return `Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
@@ -69,9 +75,10 @@ export function retryHint(seconds: number): string {
 
 /** A throttled create says when it may be tried again, in the message the dialog shows. */
 function withRetryHint(error: unknown): never {
-  if (error instanceof ApiError && error.status === 429 && error.retryAfter !== null) {
+  const wait = error instanceof ApiError && error.status === 429 && error.retryAfter !== null ? retryAfterSeconds(error.retryAfter) : null;
+  if (error instanceof ApiError && wait !== null) {
     const [first, ...rest] = error.errors;
-    const detail = `${first?.detail ?? 'Too many backups were started recently.'} ${retryHint(error.retryAfter)}`;
+    const detail = `${first?.detail ?? 'Too many backups were started recently.'} ${retryHint(wait)}`;
     throw new ApiError(429, [{ code: first?.code ?? 'TooManyRequestsHttpException', status: '429', detail }, ...rest], error.retryAfter);
   }
   throw error;
