@@ -223,8 +223,6 @@ async function toApiError(res: Response, quiet401: boolean): Promise<ApiError> {
     json = undefined;
   }
   const doc = errorDocumentSchema.safeParse(json);
-  const errors = doc.success
-    ? doc.data.errors
-    : [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }];
-  return new ApiError(res.status, errors, res.headers.get('Retry-After'));
+  if (doc.success) return new ApiError(res.status, doc.data.errors, res.headers.get('Retry-After'));
+  return new ApiError(res.status, [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }]);
 }

@@ -54,8 +54,7 @@ export function serverConditions(
     out.push({
       label: 'Restoring backup',
       tone: 'info',
-      message:
-        'A backup is being restored: the server is stopped and its files are being replaced. Most actions are unavailable until the restore finishes.',
+      message: 'A backup is being restored: the server stays stopped and most actions are unavailable until it finishes.',
       reason: 'the server is restoring a backup',
       blocking: true,
     });
