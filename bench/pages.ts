@@ -88,6 +88,14 @@ export const PAGES: readonly PageSpec[] = [
     ready: (p) => p.getByLabel('Startup command preview'),
   },
   {
+    name: 'backups',
+    path: (c) => `/server/${c.server.identifier}/backups`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    // The bench server has no backup: the empty state shows once the list has loaded.
+    ready: (p) => p.getByText('No backups yet'),
+  },
+  {
     name: 'settings',
     path: (c) => `/server/${c.server.identifier}/settings`,
     signedIn: true,

@@ -110,6 +110,16 @@ async function openFileManager(page: Page, fixtures: Pick<Fixtures, 'makeUser' |
   return server;
 }
 
+/** The backups page with one finished backup, made through the page. */
+async function openBackups(page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn' | 'filesOf'>) {
+  const { server } = await ownerWithServer(page, fixtures, { 'server.properties': 'motd=Backed up\n' });
+  await page.goto(`/server/${server.identifier}/backups`);
+  await page.getByRole('button', { name: 'Create backup' }).click();
+  await page.getByRole('dialog', { name: 'Create backup' }).getByRole('button', { name: 'Create' }).click();
+  // A finished row (size, checksum, menu) and the tray's result are audited together.
+  await expect(page.getByRole('region', { name: 'Backup operations' }).getByText('Completed')).toBeVisible({ timeout: 30_000 });
+}
+
 const PAGES: Record<string, Setup> = {
   'sign-in': async (page) => {
     await page.goto('/auth/login');
@@ -156,6 +166,16 @@ const PAGES: Record<string, Setup> = {
     await page.goto(`/server/${server.identifier}/network`);
     await page.getByRole('button', { name: 'Add allocation' }).click();
     await expect(page.getByRole('list', { name: 'Allocations' }).getByRole('listitem')).toHaveCount(2);
+  },
+  backups: (page, fixtures) => openBackups(page, fixtures),
+  'Restore backup dialog': async (page, fixtures) => {
+    await openBackups(page, fixtures);
+    await page
+      .getByRole('list', { name: 'Backups' })
+      .getByRole('button', { name: /^Actions for / })
+      .click();
+    await page.getByRole('menuitem', { name: 'Restore' }).click();
+    await expect(page.getByRole('dialog', { name: 'Restore backup' })).toContainText('Files not in the backup stay as they are');
   },
   'server settings': async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);
@@ -312,6 +332,7 @@ const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
   console: [PAGES.console as Setup, (page) => page.getByRole('textbox', { name: 'Console command' })],
   'server overview': [PAGES['server overview'] as Setup, (page) => page.getByRole('region', { name: 'SFTP' })],
   startup: [PAGES.startup as Setup, (page) => page.getByRole('textbox', { name: 'Max players' })],
+  backups: [PAGES.backups as Setup, (page) => page.getByRole('list', { name: 'Backups' })],
   'server settings': [PAGES['server settings'] as Setup, (page) => page.getByLabel('Server name')],
   activity: [PAGES.activity as Setup, (page) => page.getByRole('list', { name: 'Activity entries' })],
   'file manager': [(page, fixtures) => openFileManager(page, fixtures).then(() => undefined), (page) => row(page, 'server.properties')],

@@ -64,6 +64,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/startup/startup-page').then((m) => m.StartupPage),
   },
   {
+    path: 'backups',
+    label: 'Backups',
+    permission: 'backup.read',
+    nav: true,
+    load: () => import('../features/backups/backups-page').then((m) => m.BackupsPage),
+  },
+  {
     path: 'settings',
     label: 'Settings',
     permission: 'settings.*',

@@ -96,6 +96,22 @@ describe('call', () => {
     expect((error as ApiError).fieldErrors()).toEqual({ user: 'Too long.' });
   });
 
+  it('keeps the wait a 429 names in Retry-After, and none when it names none', async () => {
+    stub(
+      () =>
+        new Response(JSON.stringify({ errors: [{ code: 'TooManyRequestsHttpException', status: '429', detail: 'Slow down.' }] }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '420' },
+        }),
+    );
+    const error = await call(accountEndpoints.me, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).retryAfter).toBe('420');
+    expect((error as ApiError).message).toBe('Slow down.');
+    stub(() => json(400, { errors: [{ code: 'DisplayException', status: '400', detail: 'No.' }] }));
+    expect(((await call(accountEndpoints.me, {}).catch((e: unknown) => e)) as ApiError).retryAfter).toBeNull();
+  });
+
   it('broadcasts a 401 unless asked to keep quiet', async () => {
     stub(() => json(401, { errors: [{ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' }] }));
     const heard = vi.fn();

@@ -19,6 +19,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: ErrorEntry[],
+    /** A 429's `Retry-After` as sent (seconds, or an HTTP date); null when not said. */
+    readonly retryAfter: string | null = null,
   ) {
     super(errors[0]?.detail ?? `Request failed (${status}).`);
     this.name = 'ApiError';
@@ -221,6 +223,6 @@ async function toApiError(res: Response, quiet401: boolean): Promise<ApiError> {
     json = undefined;
   }
   const doc = errorDocumentSchema.safeParse(json);
-  if (doc.success) return new ApiError(res.status, doc.data.errors);
+  if (doc.success) return new ApiError(res.status, doc.data.errors, res.headers.get('Retry-After'));
   return new ApiError(res.status, [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }]);
 }

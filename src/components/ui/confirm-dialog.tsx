@@ -13,6 +13,8 @@ export interface ConfirmDialogProps {
   confirmLabel: string;
   /** A destructive action: the confirm button is red. */
   danger?: boolean;
+  /** Keeps the confirm button off until the dialog's own condition holds (a typed name). */
+  confirmDisabled?: boolean;
   /** The mutation confirming runs: the dialog shows its `isPending` and `error`. */
   mutation?: MutationState;
   /** Does the thing; when it returns a promise the dialog closes once it resolves. */
@@ -20,11 +22,22 @@ export interface ConfirmDialogProps {
 }
 
 /** Asks before doing something that cannot be undone; Cancel always works, aborting a running request. */
-export function ConfirmDialog({ open, onOpenChange, title, description, children, confirmLabel, danger, mutation, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  confirmLabel,
+  danger,
+  confirmDisabled,
+  mutation,
+  onConfirm,
+}: ConfirmDialogProps) {
   const { start, close, pending } = useAbortableSubmit(open, onOpenChange, mutation);
 
   async function confirm() {
-    if (pending) return;
+    if (pending || confirmDisabled) return;
     const signal = start();
     const result = onConfirm(signal);
     if (!result) return;
@@ -47,7 +60,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, children
           <Button variant="secondary" onClick={() => close(false)}>
             Cancel
           </Button>
-          <Button variant={danger ? 'danger' : 'primary'} onClick={() => void confirm()} loading={pending}>
+          <Button variant={danger ? 'danger' : 'primary'} onClick={() => void confirm()} loading={pending} disabled={confirmDisabled}>
             {confirmLabel}
           </Button>
         </>

@@ -202,6 +202,33 @@ describe('ConsoleSocket', () => {
     expect(client.getSnapshot()).toMatchObject({ status: 'offline', stats: null, history: [] });
   });
 
+  it('hands every frame to event listeners (a backup result), and asks for no history when told not to', async () => {
+    const client = new ConsoleSocket({
+      fetchToken,
+      history: false,
+      open: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+    });
+    const events: [string, readonly string[]][] = [];
+    const off = client.onEvent((event, args) => events.push([event, args]));
+    const s = await connected(client);
+    expect(client.getSnapshot().connection).toBe('connected');
+    expect(s.sent.map((f) => f.event)).toEqual(['auth']);
+    s.frame('backup completed:00000000-0000-4000-8000-000000000001', '{"is_successful":true}');
+    s.frame('backup restore completed');
+    expect(events).toEqual([
+      ['auth success', []],
+      ['backup completed:00000000-0000-4000-8000-000000000001', ['{"is_successful":true}']],
+      ['backup restore completed', []],
+    ]);
+    off();
+    s.frame('backup restore completed');
+    expect(events).toHaveLength(3);
+  });
+
   it('opens nothing once stopped, even when the token arrives afterwards', async () => {
     const client = makeClient();
     client.start();

@@ -35,6 +35,8 @@ export interface ConsoleSocketOptions {
   open?: (url: string) => SocketLike;
   /** Delay before reconnect attempt `n` (0-based). */
   backoff?: (attempt: number) => number;
+  /** Ask for the server's recent output once connected (the console does; a page that only listens for events does not). */
+  history?: boolean;
 }
 
 export interface ConsoleSocketSnapshot {
@@ -74,6 +76,7 @@ export class ConsoleSocket {
   private snapshot: ConsoleSocketSnapshot = { connection: 'connecting', error: null, status: null, stats: null, history: [] };
   private readonly stateListeners = new Set<() => void>();
   private readonly outputListeners = new Set<(e: OutputEvent) => void>();
+  private readonly eventListeners = new Set<(event: string, args: readonly string[]) => void>();
   private socket: SocketLike | null = null;
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -100,6 +103,12 @@ export class ConsoleSocket {
   onOutput(listener: (e: OutputEvent) => void): () => void {
     this.outputListeners.add(listener);
     return () => this.outputListeners.delete(listener);
+  }
+
+  /** Every frame the node sends, by event name and arguments (`backup completed:<uuid>`, …), after the client's own handling. */
+  onEvent(listener: (event: string, args: readonly string[]) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   start(): void {
@@ -209,6 +218,11 @@ export class ConsoleSocket {
     const parsed = socketMessageSchema.safeParse(json);
     if (!parsed.success) return;
     const { event, args = [] } = parsed.data;
+    this.handle(event, args);
+    for (const l of this.eventListeners) l(event, args);
+  }
+
+  private handle(event: string, args: readonly string[]): void {
     const arg = args[0];
     switch (event) {
       case SOCKET_EVENTS.authSuccess:
@@ -216,9 +230,11 @@ export class ConsoleSocket {
         if (!this.authed) {
           this.authed = true;
           this.set({ connection: 'connected', error: null });
-          // A fresh connection replays the history: clear first so no line shows twice.
-          this.emit({ kind: 'clear' });
-          this.send('send logs');
+          if (this.options.history !== false) {
+            // A fresh connection replays the history: clear first so no line shows twice.
+            this.emit({ kind: 'clear' });
+            this.send('send logs');
+          }
         }
         return;
       case SOCKET_EVENTS.tokenExpiring:

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { fileEndpoints, type FileObject } from '../../contract/files';
 import type { EndpointBodyInput } from '../../contract/endpoint';
 import { call } from '../../lib/http';
+import { followLink } from '../../lib/follow-link';
 
 /** Compressing, extracting or saving a large file can rightly take minutes. */
 const LONG_TIMEOUT_MS = 10 * 60_000;
@@ -61,18 +62,9 @@ export async function uploadLink(uuid: string, directory: string): Promise<strin
  */
 export function useDownloadFile(server: ServerRef) {
   return useMutation({
-    mutationFn: async (file: string) => follow(await downloadLink(server.uuid, file)),
+    mutationFn: async (file: string) => followLink(await downloadLink(server.uuid, file)),
     meta: { toastErrors: true },
   });
-}
-
-function follow(url: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
 }
 
 type Body<K extends keyof typeof fileEndpoints> = EndpointBodyInput<(typeof fileEndpoints)[K]>;

@@ -57,7 +57,7 @@ export function serverConditions(
     out.push({
       label: 'Restoring backup',
       tone: 'info',
-      message: 'This server is restoring a backup; most actions are unavailable until it finishes.',
+      message: 'A backup is being restored: the server stays stopped and most actions are unavailable until it finishes.',
       reason: 'the server is restoring a backup',
       blocking: true,
     });

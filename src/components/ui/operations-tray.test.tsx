@@ -1,0 +1,41 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { OperationsTray } from './operations-tray';
+
+afterEach(cleanup);
+
+describe('OperationsTray', () => {
+  it('shows a bar where progress is known, words where it is not, the error of a failed one, and its action', () => {
+    const dismiss = vi.fn();
+    render(
+      <OperationsTray
+        label="Work"
+        operations={[
+          { id: 1, title: 'a.zip', detail: '2 KiB', status: 'running', progress: 0.42, progressLabel: 'Upload of a.zip', statusText: '42%' },
+          { id: 2, title: 'Backup “Nightly”', status: 'running', statusText: 'Running' },
+          {
+            id: 3,
+            title: 'Backup “Old”',
+            status: 'error',
+            statusText: 'Failed',
+            message: 'The backup failed.',
+            action: { label: 'Dismiss', ariaLabel: 'Dismiss Backup “Old”', onClick: dismiss },
+          },
+        ]}
+      />,
+    );
+    const tray = screen.getByRole('region', { name: 'Work' });
+    expect(screen.getByRole('progressbar', { name: 'Upload of a.zip' })).toHaveAttribute('aria-valuenow', '42');
+    expect(tray).toHaveTextContent('Running');
+    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+    expect(screen.getByRole('alert')).toHaveTextContent('Backup “Old”: The backup failed.');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss Backup “Old”' }));
+    expect(dismiss).toHaveBeenCalledOnce();
+  });
+
+  it('shows nothing without operations', () => {
+    render(<OperationsTray label="Work" operations={[]} />);
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { DONE, LOCKED, openMenu, renderBackups, row, stubPanel } from '../../test/backups-test-support';
+
+beforeEach(() => {
+  // Radix measures its popper; jsdom has no ResizeObserver.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const render = renderBackups;
+
+describe('BackupsPage: the list and its actions', () => {
+  it('shows each backup with its state: size, checksum and time when done, a spinner while running, Failed, Locked', async () => {
+    stubPanel();
+    render();
+    await screen.findByRole('list', { name: 'Backups' });
+    const done = row('Nightly');
+    expect(within(done).getByText('5 MiB')).toBeInTheDocument();
+    expect(within(done).getByRole('button', { name: `Copy checksum: ${DONE.checksum}` })).toBeInTheDocument();
+    const time = within(done).getByText('2 hours ago');
+    expect(time.tagName).toBe('TIME');
+    expect(time).toHaveAttribute('title');
+    expect(time.getAttribute('title')).not.toBe('');
+
+    expect(within(row('Before update')).getByRole('status')).toHaveTextContent('Backing up…');
+    expect(within(row('Before update')).queryByText('Failed')).toBeNull();
+    expect(within(row('Broken')).getByText('Failed')).toBeInTheDocument();
+    expect(within(row('Broken')).queryByRole('button', { name: /^Copy checksum/ })).toBeNull();
+    expect(within(row('Keep forever')).getByText('Locked')).toBeInTheDocument();
+    expect(within(row('Nightly')).queryByText('Locked')).toBeNull();
+    // The failed one does not count.
+    expect(screen.getByText('3 of 3 used')).toBeInTheDocument();
+  });
+  it('says why a backup cannot be made at the limit, and when backups are disabled', async () => {
+    stubPanel();
+    render();
+    await screen.findByRole('list', { name: 'Backups' });
+    expect(screen.getByRole('button', { name: 'Create backup' })).toBeDisabled();
+    expect(screen.getByText('This server has reached its limit of 3 backups. Delete one to make room.')).toBeInTheDocument();
+
+    cleanup();
+    stubPanel({ limit: 0, backups: [] });
+    render();
+    expect(await screen.findByText('Backups are disabled for this server.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create backup' })).toBeDisabled();
+    expect(screen.getByText('No backups yet')).toBeInTheDocument();
+  });
+  it('explains backups when there are none', async () => {
+    stubPanel({ backups: [] });
+    render();
+    expect(await screen.findByText('No backups yet')).toBeInTheDocument();
+    expect(screen.getByText(/an archive of every file of this server/)).toHaveTextContent('Use “Create backup” to make the first one.');
+    expect(screen.getByText('0 of 3 used')).toBeInTheDocument();
+  });
+  it('shows a subuser with backup.read alone the list and no action', async () => {
+    stubPanel({ permissions: ['backup.read'] });
+    render();
+    await screen.findByRole('list', { name: 'Backups' });
+    expect(within(row('Nightly')).getByText('5 MiB')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create backup' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Actions for/ })).toBeNull();
+  });
+  it('offers only the actions the permissions allow', async () => {
+    stubPanel({ permissions: ['backup.read', 'backup.download'] });
+    render();
+    await openMenu('Nightly');
+    expect(screen.getAllByRole('menuitem').map((i) => i.getAttribute('aria-label'))).toEqual(['Download']);
+  });
+  it('keeps Delete off for a locked, completed backup and says why; unlocking turns it on', async () => {
+    const panel = stubPanel();
+    render();
+    let ue = await openMenu('Keep forever');
+    const remove = screen.getByRole('menuitem', { name: 'Delete' });
+    expect(remove).toHaveAttribute('data-disabled');
+    expect(remove).toHaveAccessibleDescription('Locked backups cannot be deleted. Unlock it first.');
+    await ue.click(screen.getByRole('menuitem', { name: 'Unlock' }));
+    await waitFor(() => expect(within(row('Keep forever')).queryByText('Locked')).toBeNull());
+    expect(panel.writes()).toEqual([{ method: 'POST', path: `/${LOCKED.uuid}/lock`, body: undefined }]);
+
+    ue = await openMenu('Keep forever');
+    expect(screen.getByRole('menuitem', { name: 'Delete' })).not.toHaveAttribute('data-disabled');
+    await ue.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('“Keep forever” is deleted from the node');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Keep forever' })).toBeNull());
+    expect(panel.writes().at(-1)).toEqual({ method: 'DELETE', path: `/${LOCKED.uuid}`, body: undefined });
+  });
+  it('offers no download or restore of a running or failed backup, saying why', async () => {
+    stubPanel();
+    render();
+    await openMenu('Broken');
+    expect(screen.getByRole('menuitem', { name: 'Restore' })).toHaveAccessibleDescription('The backup failed; there is no archive.');
+    expect(screen.getByRole('menuitem', { name: 'Download' })).toHaveAttribute('data-disabled');
+  });
+  it('downloads through the node link the panel signs', async () => {
+    const panel = stubPanel();
+    const followed: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      followed.push(this.href);
+    });
+    render();
+    const ue = await openMenu('Nightly');
+    await ue.click(screen.getByRole('menuitem', { name: 'Download' }));
+    await waitFor(() => expect(followed).toEqual(['http://node.test/download/backup?token=abc']));
+    expect(panel.requests.at(-1)).toEqual({ method: 'GET', path: `/${DONE.uuid}/download`, body: undefined });
+  });
+});

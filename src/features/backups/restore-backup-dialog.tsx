@@ -1,0 +1,80 @@
+import { useEffect, useId, useState } from 'react';
+import type { Backup } from '../../contract/backups';
+import { Checkbox } from '../../components/ui/checkbox';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { TextField } from '../../components/ui/field';
+import type { ServerRef } from '../servers/api';
+import { useRestoreBackup } from './api';
+
+/** What a restore does, said before it is started. */
+export function restoreConsequence(name: string, truncate: boolean): string {
+  return truncate
+    ? `The server is stopped, every one of its files is deleted, then the files of “${name}” are written back. Files made since the backup are lost.`
+    : `The server is stopped, then the files of “${name}” are written over its files. Files not in the backup stay as they are.`;
+}
+
+/** Restores a backup once its name has been typed; "Delete all files first" wipes the volume before. */
+export function RestoreBackupDialog({
+  server,
+  backup,
+  onClose,
+  onStarted,
+}: {
+  server: ServerRef;
+  backup: Backup | null;
+  onClose: () => void;
+  onStarted: (backup: Backup) => void;
+}) {
+  const restore = useRestoreBackup(server);
+  const [truncate, setTruncate] = useState(false);
+  const [typed, setTyped] = useState('');
+  const truncateId = useId();
+  const name = backup?.name ?? '';
+
+  // Every opening starts unticked and empty.
+  useEffect(() => {
+    setTruncate(false);
+    setTyped('');
+  }, [backup]);
+
+  return (
+    <ConfirmDialog
+      open={backup !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title="Restore backup"
+      description={restoreConsequence(name, truncate)}
+      confirmLabel="Restore"
+      danger
+      confirmDisabled={typed !== name}
+      mutation={restore}
+      onConfirm={async (signal) => {
+        if (!backup) return;
+        await restore.mutateAsync({ backup, truncate, signal });
+        onStarted(backup);
+      }}
+    >
+      <div className="flex flex-col gap-4">
+        <div className="flex items-start gap-2.5">
+          <Checkbox id={truncateId} className="mt-0.5" checked={truncate} onChange={(e) => setTruncate(e.target.checked)} />
+          <label htmlFor={truncateId} className="text-sm text-zinc-200">
+            Delete all files first
+            <span className="block text-xs text-zinc-400">Without it, files that are not in the backup are kept.</span>
+          </label>
+        </div>
+        <TextField
+          label={
+            <>
+              Type <span className="font-mono text-zinc-100">{name}</span> to confirm
+            </>
+          }
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+      </div>
+    </ConfirmDialog>
+  );
+}
