@@ -41,7 +41,7 @@ export function BackupsPage() {
     refetchInterval: (q) => (q.state.data?.data.some((b) => isRunning(b.attributes)) ? pollMs : false),
   });
   const backups = useMemo(() => query.data?.data.map((b) => b.attributes), [query.data]);
-  const tray = useBackupOperations(ref, backups, restoring, pollMs);
+  const tray = useBackupOperations(ref, backups, restoring);
   const [canCreate, canDownload, canRestore, canDelete] = [
     useCan('backup.create'),
     useCan('backup.download'),

@@ -56,17 +56,15 @@ function outcomeOf(list: ActivityList | undefined, restore: RestoreState | null)
 /**
  * The backups page's part of the operations tray. Running backups show a spinner; one seen
  * running here stays with its result until dismissed. A restore shows while the server's status
- * is `restoring_backup` (its detail is polled meanwhile, as the list answers 409 then), and once it
+ * is `restoring_backup` (the server's query polls itself meanwhile, as the list answers 409 then), and once it
  * ends the whole server is read again (status, files, backups).
  */
-export function useBackupOperations(server: ServerRef, backups: readonly Backup[] | undefined, restoring: boolean, pollMs: number) {
+export function useBackupOperations(server: ServerRef, backups: readonly Backup[] | undefined, restoring: boolean) {
   const client = useQueryClient();
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set());
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [restore, setRestore] = useState<RestoreState | null>(null);
   const outcome = useRestoreOutcome(server, restore);
-
-  useQuery({ ...serverQueries.detail(server.routeId), refetchInterval: restoring ? pollMs : false });
 
   // Backups seen running here stay in the tray with their result.
   useEffect(() => {
