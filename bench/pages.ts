@@ -37,7 +37,10 @@ interface PageSpec {
 const SERVER_PAGE_KB = 200;
 
 export const PAGES: readonly PageSpec[] = [
-  { name: 'sign-in', path: () => '/auth/login', signedIn: false, budgetKb: 120, ready: (p) => p.getByLabel('Username or email') },
+  // Under the first issue's 150 KB target. Every server page adds its route (a path, a lazy
+  // import and its preload list, about 0.2 KB) to the entry every page loads: 120 until the
+  // backups page, 125 to leave room for the pages still to come.
+  { name: 'sign-in', path: () => '/auth/login', signedIn: false, budgetKb: 125, ready: (p) => p.getByLabel('Username or email') },
   { name: 'server list', path: () => '/', signedIn: true, budgetKb: 150, ready: (p) => p.getByRole('list', { name: 'Servers' }) },
   {
     name: 'console',
