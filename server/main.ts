@@ -14,7 +14,7 @@ import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { localDaemon } from './services/local-node';
-import { resumeInterruptedInstalls } from './services/servers';
+import { interruptedInstalls, resumeInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
@@ -105,13 +105,15 @@ async function start(): Promise<void> {
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
   // Backups and restores the last run left unfinished were cut off: they are recorded as failed.
-  const interrupted = await failInterruptedBackupWork(db, systemClock.now());
-  if (interrupted.backups + interrupted.restores > 0) {
-    console.warn(`Marked failed what the last run left unfinished: ${interrupted.backups} backup(s), ${interrupted.restores} restore(s).`);
+  const cutOff = await failInterruptedBackupWork(db, systemClock.now());
+  if (cutOff.backups + cutOff.restores > 0) {
+    console.warn(`Marked failed what the last run left unfinished: ${cutOff.backups} backup(s), ${cutOff.restores} restore(s).`);
   }
   running.stopServers = () => daemon.process.stopAll();
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   const nodes = nodeDaemons(daemon);
+  // Found before the demo data (which shows a server installing) is seeded.
+  const interrupted = await interruptedInstalls(db);
   const first = await firstStart(db, nodes, config, systemClock.now());
   // What ran at the last shutdown starts again only when configured (PANEL_RESTART_RUNNING_SERVERS).
   const resumed = await daemon.process.resume(config.restartRunningServers);
@@ -125,9 +127,9 @@ async function start(): Promise<void> {
 
   const app = await buildApp({ config, db, nodes, clock: systemClock, spaDir });
   running.app = app;
-  // After the app listens to the node's events, which end these installs.
-  const reinstalling = await resumeInterruptedInstalls(db, nodes);
-  if (reinstalling > 0) console.log(`Running again ${reinstalling} server install(s) the last shutdown interrupted.`);
+  // Once the app listens to the node's events, which end them.
+  await resumeInstalls(nodes, interrupted);
+  if (interrupted.length > 0) console.log(`Running again ${interrupted.length} server install(s) the last shutdown interrupted.`);
   await app.listen({ port: config.port, host: first.host });
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);

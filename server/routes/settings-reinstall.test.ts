@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerRow, UserRow } from '../db/schema';
-import { findEgg, resumeInterruptedInstalls } from '../services/servers';
+import { findEgg, interruptedInstalls, resumeInstalls } from '../services/servers';
 import { test } from '../test/fixtures';
 import { eventually } from '../test/game-support';
 import type { TestPanel } from '../test/harness';
@@ -156,11 +156,11 @@ describe('POST settings/reinstall', () => {
 
   it('runs again at start an install the last shutdown interrupted, on local servers only', { timeout: 30_000 }, async ({ panel, setup }) => {
     const demo = await findEgg(panel.db, 'Demo game');
-    const interrupted = await panel.server(setup.owner, { eggId: demo?.id });
-    const volume = panel.daemon.volumePath(interrupted.uuid);
+    const cut = await panel.server(setup.owner, { eggId: demo?.id });
+    const volume = panel.daemon.volumePath(cut.uuid);
     fs.rmSync(path.join(volume, 'demo-game.mjs'));
     fs.writeFileSync(path.join(volume, 'world.txt'), 'mine');
-    await panel.db.updateTable('servers').set({ status: 'installing' }).where('id', '=', interrupted.id).execute();
+    await panel.db.updateTable('servers').set({ status: 'installing' }).where('id', '=', cut.id).execute();
     const elsewhere = await panel.server(setup.owner);
     const node = await panel.db
       .insertInto('nodes')
@@ -177,8 +177,10 @@ describe('POST settings/reinstall', () => {
       .executeTakeFirstOrThrow();
     await panel.db.updateTable('servers').set({ status: 'installing', node_id: node.id }).where('id', '=', elsewhere.id).execute();
 
-    expect(await resumeInterruptedInstalls(panel.db, panel.nodes)).toBe(1);
-    await eventually(async () => (await setup.status(interrupted)) === null);
+    const interrupted = await interruptedInstalls(panel.db);
+    expect(interrupted.map((s) => s.uuid)).toEqual([cut.uuid]);
+    await resumeInstalls(panel.nodes, interrupted);
+    await eventually(async () => (await setup.status(cut)) === null);
     expect(fs.existsSync(path.join(volume, 'demo-game.mjs'))).toBe(true);
     expect(fs.readFileSync(path.join(volume, 'world.txt'), 'utf8')).toBe('mine');
     // A remote node's install is that node's to report.

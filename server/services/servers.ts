@@ -218,15 +218,20 @@ async function installServer(db: Db, daemon: NodeDaemon, server: ServerRow, now:
 }
 
 /**
- * At start: an install this process was running when it stopped (a crash, a restart) never
- * reports its end, so each server left `installing` on the local node runs its install again, as
- * a reinstall: it keeps the server's files, and a failure leaves `reinstall_failed`, from which
- * the owner may try again. Returns how many were started.
+ * At start, before anything else runs on the local node: the servers left `installing`, whose
+ * install was cut off by the last shutdown (a crash, a restart) and will never report its end.
  */
-export async function resumeInterruptedInstalls(db: Db, daemons: NodeDaemons): Promise<number> {
-  const left = await servers.localWithStatus(db, 'installing');
-  for (const server of left) await daemons.local.servers.reinstall(server.uuid);
-  return left.length;
+export function interruptedInstalls(db: Db): Promise<ServerRow[]> {
+  return servers.localWithStatus(db, 'installing');
+}
+
+/**
+ * Runs those installs again, as reinstalls: they keep the servers' files, and a failure leaves
+ * `reinstall_failed`, from which the owner may try again. Call it once the panel listens to the
+ * node's events, which end them.
+ */
+export async function resumeInstalls(daemons: NodeDaemons, interrupted: readonly ServerRow[]): Promise<void> {
+  for (const server of interrupted) await daemons.local.servers.reinstall(server.uuid);
 }
 
 /** Finds a server by its 8-character identifier or its full uuid; any other string names no server. */
