@@ -13,6 +13,7 @@ import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { localDaemon } from './services/local-node';
+import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { resumeInterruptedInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
 import { sealPlaintextTotpSecrets } from './services/totp';
@@ -64,7 +65,7 @@ async function start(): Promise<void> {
   prepareDataDir(config.dataDir, databaseFile(config.dataDir));
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
-  const running: { app?: FastifyInstance; stopPruning?: () => void; stopServers?: () => Promise<void> } = {};
+  const running: { app?: FastifyInstance; stopPruning?: () => void; stopServers?: () => Promise<void>; stopMariadb?: () => Promise<void> } = {};
   let stopping = false;
 
   const stop = async (signal: string) => {
@@ -76,6 +77,7 @@ async function start(): Promise<void> {
       // Every server's process is stopped cleanly (its stop command, then a kill past the timeout).
       await running.stopServers?.();
       await running.app?.close();
+      await running.stopMariadb?.();
       await db.destroy();
       process.exit(0);
     } catch (error) {
@@ -87,7 +89,16 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
-  await sealPlaintextTotpSecrets(db, loadSecretBox(config.dataDir));
+  const box = loadSecretBox(config.dataDir);
+  await sealPlaintextTotpSecrets(db, box);
+  // A database host that cannot be set up leaves the panel without databases, not without a panel.
+  try {
+    const hosts = await setUpDatabaseHosts(db, box, config, systemClock.now());
+    running.stopMariadb = hosts.managed?.stop;
+    console.log(hosts.message);
+  } catch (error) {
+    console.warn(`No database host: ${error instanceof Error ? error.message : String(error)}`);
+  }
   running.stopPruning = await startActivityPruning({
     db,
     clock: systemClock,

@@ -4,6 +4,7 @@ import * as m002 from './migrations/002-node-daemons';
 import * as m003 from './migrations/003-activity-retention';
 import * as m004 from './migrations/004-egg-process-rules';
 import * as m005 from './migrations/005-egg-install-scripts';
+import * as m006 from './migrations/006-database-hosts';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-activity-retention': m003,
   '004-egg-process-rules': m004,
   '005-egg-install-scripts': m005,
+  '006-database-hosts': m006,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -184,6 +184,36 @@ export interface ActivitySubjectsTable {
   subject_id: number;
 }
 
+export interface DatabaseHostsTable {
+  id: Generated<number>;
+  name: string;
+  host: string;
+  port: number;
+  username: string;
+  /** The admin account's password, sealed with the data dir's secret box. */
+  password: string;
+  max_databases: number | null;
+  node_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DatabasesTable {
+  id: Generated<number>;
+  server_id: number;
+  database_host_id: number;
+  /** The real name on the host: `s<server id>_<name>`. */
+  database: string;
+  username: string;
+  /** Where the user may connect from (`%`, an address or a pattern). */
+  remote: string;
+  /** Sealed with the data dir's secret box. */
+  password: string;
+  max_connections: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   recovery_tokens: RecoveryTokensTable;
@@ -199,6 +229,8 @@ export interface Database {
   subusers: SubusersTable;
   activity_logs: ActivityLogsTable;
   activity_subjects: ActivitySubjectsTable;
+  database_hosts: DatabaseHostsTable;
+  databases: DatabasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -214,3 +246,5 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NodeRow = Selectable<NodesTable>;
 export type EggRow = Selectable<EggsTable>;
 export type EggVariableRow = Selectable<EggVariablesTable>;
+export type DatabaseHostRow = Selectable<DatabaseHostsTable>;
+export type ServerDatabaseRow = Selectable<DatabasesTable>;

@@ -2,8 +2,10 @@
 export * as activity from './activity';
 export * as allocations from './allocations';
 export * as apiKeys from './api-keys';
+export * as databaseHosts from './database-hosts';
 export * as eggs from './eggs';
 export * as nodes from './nodes';
+export * as serverDatabases from './server-databases';
 export * as servers from './servers';
 export * as sessions from './sessions';
 export * as subusers from './subusers';
