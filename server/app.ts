@@ -20,6 +20,7 @@ import { authRoutes } from './routes/auth';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
 import { networkRoutes } from './routes/network';
+import { databaseRoutes } from './routes/databases';
 import { serverRoutes } from './routes/servers';
 import { startupRoutes } from './routes/startup';
 import { settingsRoutes } from './routes/settings';
@@ -95,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await fileRoutes(api, deps);
     await consoleRoutes(api, deps);
     await networkRoutes(api, deps);
+    await databaseRoutes(api, deps);
     await startupRoutes(api, deps);
     await settingsRoutes(api, deps);
     await websocketRoutes(api, deps);

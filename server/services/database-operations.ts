@@ -1,4 +1,5 @@
 import type mysql from 'mysql2/promise';
+import { DATABASE_NAME_PATTERN, DATABASE_NAME_RULE, DATABASE_REMOTE_PATTERN, DATABASE_REMOTE_RULE } from '../../src/contract';
 import { randomAlnum } from '../lib/crypto';
 import { DatabaseHostError, hostError, withHost, type HostAccess } from './database-hosts';
 
@@ -8,14 +9,6 @@ import { DatabaseHostError, hostError, withHost, type HostAccess } from './datab
  * password, drop both. Identifiers reach the host only after the strict checks below and then
  * quoted by mysql2 (`??` for names, `?` for strings); nothing a user typed is pasted into SQL.
  */
-
-/** A database name as a user types it: the real one is `s<server id>_<name>`. */
-export const DATABASE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
-/** Where a user may connect from: `%`, an IPv4 address or pattern (`10.0.%`, `10.0.0.0/255.0.0.0`) or an IPv6 one. */
-export const REMOTE_PATTERN = /^(?:%|[0-9.%_]{1,45}(?:\/[0-9.]{1,15})?|[0-9A-Fa-f:.%]{2,45})$/;
-
-export const DATABASE_NAME_RULE = 'The database name must be 1 to 48 letters, digits, underscores or dashes.';
-export const REMOTE_RULE = 'Connections from must be % or an IP address or pattern (e.g. 192.168.1.%, 10.0.0.0/255.0.0.0).';
 
 export class InvalidIdentifierError extends Error {
   constructor(
@@ -32,7 +25,7 @@ export function checkDatabaseName(name: string): string {
 }
 
 export function checkRemote(remote: string): string {
-  if (!REMOTE_PATTERN.test(remote)) throw new InvalidIdentifierError('remote', REMOTE_RULE);
+  if (!DATABASE_REMOTE_PATTERN.test(remote)) throw new InvalidIdentifierError('remote', DATABASE_REMOTE_RULE);
   return remote;
 }
 
