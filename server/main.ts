@@ -91,14 +91,6 @@ async function start(): Promise<void> {
   await migrateToLatest(db);
   const box = loadSecretBox(config.dataDir);
   await sealPlaintextTotpSecrets(db, box);
-  // A database host that cannot be set up leaves the panel without databases, not without a panel.
-  try {
-    const hosts = await setUpDatabaseHosts(db, box, config, systemClock.now());
-    running.stopMariadb = hosts.managed?.stop;
-    console.log(hosts.message);
-  } catch (error) {
-    console.warn(`No database host: ${error instanceof Error ? error.message : String(error)}`);
-  }
   running.stopPruning = await startActivityPruning({
     db,
     clock: systemClock,
@@ -118,6 +110,14 @@ async function start(): Promise<void> {
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   const nodes = nodeDaemons(daemon);
   const first = await firstStart(db, nodes, config, systemClock.now());
+  // A database host that cannot be set up leaves the panel without databases, not without a panel.
+  try {
+    const hosts = await setUpDatabaseHosts(db, box, config, systemClock.now());
+    running.stopMariadb = hosts.managed?.stop;
+    console.log(hosts.message);
+  } catch (error) {
+    console.warn(`No database host: ${error instanceof Error ? error.message : String(error)}`);
+  }
   // What ran at the last shutdown starts again only when configured (PANEL_RESTART_RUNNING_SERVERS).
   const resumed = await daemon.process.resume(config.restartRunningServers);
   if (resumed.length > 0) console.log(`Started again ${resumed.length} server(s) that were running when the panel stopped.`);
