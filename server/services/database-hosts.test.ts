@@ -12,7 +12,7 @@ import { test } from '../test/fixtures';
 import { freePort, useTestMariadb } from '../test/mariadb';
 import { withHost } from './database-hosts';
 import { localDaemon } from './local-node';
-import { setUpDatabaseHosts } from './managed-mariadb';
+import { setUpDatabaseHosts, startManagedMariadb } from './managed-mariadb';
 import { nodeDaemons } from './node-daemons';
 
 const mariadb = useTestMariadb();
@@ -205,5 +205,25 @@ process.kill(process.pid, 'SIGKILL');
     for (let i = 0; i < 300 && alive(); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(alive()).toBe(false);
     expect(fs.readFileSync(path.join(tempDir, 'mariadb', 'error.log'), 'utf8')).toMatch(/Shutdown complete/);
+  });
+
+  it('stops an instance its pid file names that still runs, and starts afresh on the same data', { timeout: 120_000 }, async ({ tempDir }) => {
+    const box = loadSecretBox(tempDir);
+    const dir = path.join(tempDir, 'mariadb');
+    const port = await freePort();
+    const stale = await startManagedMariadb({ dir, port, box });
+    const stalePid = Number(fs.readFileSync(path.join(dir, 'mariadb.pid'), 'utf8'));
+    const fresh = await startManagedMariadb({ dir, port, box });
+    try {
+      const pid = Number(fs.readFileSync(path.join(dir, 'mariadb.pid'), 'utf8'));
+      expect(pid).not.toBe(stalePid);
+      expect(() => process.kill(stalePid, 0)).toThrow();
+      expect(fresh.access.password).toBe(stale.access.password);
+      const { host, port: p, password } = fresh.access;
+      await (await mysql.createConnection({ host, port: p, user: 'root', password })).end();
+    } finally {
+      await fresh.stop();
+      await stale.stop();
+    }
   });
 });
