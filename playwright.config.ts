@@ -81,6 +81,8 @@ export default defineConfig({
       // Fixtures give each test its own X-Forwarded-For address (see e2e/fixtures.ts).
       TRUST_PROXY: 'true',
       PANEL_ALLOCATION_PORTS: process.env.PANEL_ALLOCATION_PORTS,
+      // The panel's managed MariaDB: a port of this run's own, so runs on other E2E_PORTs can share a machine.
+      PANEL_MARIADB_PORT: process.env.PANEL_MARIADB_PORT ?? String(PORT + 10_000),
     },
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',
     timeout: 180_000,

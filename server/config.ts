@@ -53,6 +53,11 @@ const envSchema = z.object({
     .transform((s) => s.split('-').map(Number) as [number, number])
     .refine(([start, end]) => start >= 1 && start <= end && end <= 65535, 'must run upwards within 1-65535')
     .default([DEFAULT_ALLOCATION_PORTS.start, DEFAULT_ALLOCATION_PORTS.end]),
+  // mysql://user:password@host:port: registers (or updates) the database host `default` at start.
+  PANEL_DB_HOST_URL: z.string().min(1).optional(),
+  // Without any database host, run a MariaDB of the panel's own under the data dir when installed.
+  PANEL_MANAGED_MARIADB: z.stringbool().default(true),
+  PANEL_MARIADB_PORT: z.coerce.number().int().min(1).max(65535).default(3307),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -98,6 +103,12 @@ export interface Config {
   allocationPorts: { start: number; end: number };
   /** Backups a server may start within `periodSeconds` (0: no throttle). */
   backupThrottle: { limit: number; periodSeconds: number };
+  /** PANEL_DB_HOST_URL: the `default` database host's admin URL (holds a password: never log it). */
+  dbHostUrl: string | undefined;
+  /** Run a managed MariaDB under the data dir when no database host is configured. */
+  managedMariadb: boolean;
+  /** The managed MariaDB's port on 127.0.0.1. */
+  mariadbPort: number;
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -146,6 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
+    dbHostUrl: e.PANEL_DB_HOST_URL,
+    managedMariadb: e.PANEL_MANAGED_MARIADB,
+    mariadbPort: e.PANEL_MARIADB_PORT,
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

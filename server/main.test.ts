@@ -5,11 +5,20 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect } from 'vitest';
 import { it } from './test/fixtures';
+import { freePort } from './test/mariadb';
 
 const tsx = path.resolve('node_modules/.bin/tsx');
-/** The environment of a start: this data dir, any free port, no SPA build, HOST only when given. */
+/** The environment of a start: this data dir, any free port, no SPA build, no MariaDB, HOST only when given. */
 function envFor(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PANEL_DATA_DIR: dataDir, PORT: '0', AERIE_SKIP_BUILD: '1', LOG_LEVEL: 'silent', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PANEL_DATA_DIR: dataDir,
+    PORT: '0',
+    AERIE_SKIP_BUILD: '1',
+    LOG_LEVEL: 'silent',
+    PANEL_MANAGED_MARIADB: 'false',
+    ...extra,
+  };
   if (extra.HOST === undefined) delete env.HOST;
   return env;
 }
@@ -77,5 +86,21 @@ describe('npm start', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('starts a managed MariaDB with the panel on an empty data dir and stops it with the panel', { timeout: 90_000 }, async ({ tempDir }) => {
+    const dataDir = path.join(tempDir, 'data');
+    const port = await freePort();
+    const out = await startOnce(dataDir, { PANEL_SEED_DEMO: 'false', PANEL_MANAGED_MARIADB: 'true', PANEL_MARIADB_PORT: String(port) });
+    expect(out).toContain(`Managed MariaDB started on 127.0.0.1:${port} (data in ${path.join(dataDir, 'mariadb')}), database host "default".`);
+    // The panel stopped (SIGTERM): so did its MariaDB, cleanly.
+    expect(fs.readFileSync(path.join(dataDir, 'mariadb', 'error.log'), 'utf8')).toMatch(/Shutdown complete\s*$/);
+    const hosts = spawnSync(tsx, ['server/cli.ts', 'dbhost:list'], { env: envFor(dataDir, {}), encoding: 'utf8' });
+    expect(JSON.parse(hosts.stdout)).toEqual({
+      hosts: [{ id: 1, name: 'default', host: '127.0.0.1', port, username: 'root', max_databases: null, node_id: null, databases: 0 }],
+    });
+
+    const off = await startOnce(dataDir, { PANEL_SEED_DEMO: 'false' });
+    expect(off).toContain('Managed MariaDB turned off (PANEL_MANAGED_MARIADB=false).');
   });
 });

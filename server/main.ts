@@ -14,6 +14,7 @@ import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { localDaemon } from './services/local-node';
+import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
 import { sealPlaintextTotpSecrets } from './services/totp';
@@ -65,7 +66,7 @@ async function start(): Promise<void> {
   prepareDataDir(config.dataDir, databaseFile(config.dataDir));
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
-  const running: { app?: FastifyInstance; stopPruning?: () => void; stopServers?: () => Promise<void> } = {};
+  const running: { app?: FastifyInstance; stopPruning?: () => void; stopServers?: () => Promise<void>; stopMariadb?: () => Promise<void> } = {};
   let stopping = false;
 
   const stop = async (signal: string) => {
@@ -77,6 +78,7 @@ async function start(): Promise<void> {
       // Every server's process is stopped cleanly (its stop command, then a kill past the timeout).
       await running.stopServers?.();
       await running.app?.close();
+      await running.stopMariadb?.();
       await db.destroy();
       process.exit(0);
     } catch (error) {
@@ -88,7 +90,8 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateToLatest(db);
-  await sealPlaintextTotpSecrets(db, loadSecretBox(config.dataDir));
+  const box = loadSecretBox(config.dataDir);
+  await sealPlaintextTotpSecrets(db, box);
   running.stopPruning = await startActivityPruning({
     db,
     clock: systemClock,
@@ -115,6 +118,14 @@ async function start(): Promise<void> {
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);
   const first = await firstStart(db, nodes, config, systemClock.now());
+  // A database host that cannot be set up leaves the panel without databases, not without a panel.
+  try {
+    const hosts = await setUpDatabaseHosts(db, box, config, systemClock.now());
+    running.stopMariadb = hosts.managed?.stop;
+    console.log(hosts.message);
+  } catch (error) {
+    console.warn(`No database host: ${error instanceof Error ? error.message : String(error)}`);
+  }
   // What ran at the last shutdown starts again only when configured (PANEL_RESTART_RUNNING_SERVERS).
   const resumed = await daemon.process.resume(config.restartRunningServers);
   if (resumed.length > 0) console.log(`Started again ${resumed.length} server(s) that were running when the panel stopped.`);

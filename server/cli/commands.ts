@@ -10,6 +10,7 @@ import { createServer, findEgg, findServer, setServerStatus } from '../services/
 import { addSubuser } from '../services/subusers';
 import { findUserByEmail } from '../services/users';
 import { ACCOUNT_COMMANDS } from './accounts';
+import { DATABASE_HOST_COMMANDS } from './database-hosts';
 import { CliError, int, required, str, userByEmail, type CliDeps, type Command, type Options } from './options';
 
 export { CliError, type CliDeps } from './options';
@@ -36,6 +37,12 @@ Commands:
   activity:import --server ID --file F    add audit entries from a JSON array (F = - reads stdin):
                                           [{"event": "server:power.start", "timestamp": "2026-03-01T12:00:00Z",
                                             "actor": EMAIL|USERNAME|null, "ip": "…", "properties": {…}, "description": "…"}]
+  dbhost:create --name N --host H [--port P] --username U --password W [--max-databases K]
+                                          a MariaDB/MySQL server for servers' databases; U needs CREATE, DROP,
+                                          CREATE USER and GRANT OPTION on *.* (checked first); W = - reads
+                                          it from standard input; prints the host without its password
+  dbhost:list                             the database hosts and how many databases each holds
+  dbhost:delete --name N                  refused while databases live on it
   demo                                    seed the demo data into an empty data dir
 
 ID is a server's 8-character identifier or its uuid. The data dir is PANEL_DATA_DIR (default ./data).
@@ -65,6 +72,7 @@ export async function serverJson(db: Db, server: ServerRow) {
 
 const COMMANDS: Record<string, Command> = {
   ...ACCOUNT_COMMANDS,
+  ...DATABASE_HOST_COMMANDS,
   'server:create': {
     options: {
       owner: { type: 'string' },

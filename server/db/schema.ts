@@ -203,6 +203,36 @@ export interface BackupsTable {
   deleted_at: string | null;
 }
 
+export interface DatabaseHostsTable {
+  id: Generated<number>;
+  name: string;
+  host: string;
+  port: number;
+  username: string;
+  /** The admin account's password, sealed with the data dir's secret box. */
+  password: string;
+  max_databases: number | null;
+  node_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DatabasesTable {
+  id: Generated<number>;
+  server_id: number;
+  database_host_id: number;
+  /** The real name on the host: `s<server id>_<name>`. */
+  database: string;
+  username: string;
+  /** Where the user may connect from (`%`, an address or a pattern). */
+  remote: string;
+  /** Sealed with the data dir's secret box. */
+  password: string;
+  max_connections: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   recovery_tokens: RecoveryTokensTable;
@@ -219,6 +249,8 @@ export interface Database {
   activity_logs: ActivityLogsTable;
   activity_subjects: ActivitySubjectsTable;
   backups: BackupsTable;
+  database_hosts: DatabaseHostsTable;
+  databases: DatabasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -235,3 +267,5 @@ export type NodeRow = Selectable<NodesTable>;
 export type EggRow = Selectable<EggsTable>;
 export type EggVariableRow = Selectable<EggVariablesTable>;
 export type BackupRow = Selectable<BackupsTable>;
+export type DatabaseHostRow = Selectable<DatabaseHostsTable>;
+export type ServerDatabaseRow = Selectable<DatabasesTable>;
