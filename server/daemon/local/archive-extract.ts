@@ -47,9 +47,18 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
   failed.catch(() => undefined);
   const parser = new Parser({ strict: true, maxMetaEntrySize: 64 * 1024 });
   let work: Promise<void> = Promise.resolve();
-  parser.on('error', (error: unknown) => failNow(error instanceof DaemonError ? error : new DaemonError('bad_request', UNKNOWN_FORMAT)));
+  // An end-of-archive marker with no entry before it is a legal, empty tar (GNU tar lists it; a
+  // backup of an empty volume is one), which the parser calls unrecognized.
+  let empty = true;
+  let sawEnd = false;
+  parser.on('eof', () => void (sawEnd = true));
+  parser.on('error', (error: unknown) => {
+    if (empty && sawEnd && (error as { code?: unknown }).code === 'TAR_BAD_ARCHIVE') return;
+    failNow(error instanceof DaemonError ? error : new DaemonError('bad_request', UNKNOWN_FORMAT));
+  });
   parser.on('ignoredEntry', (entry: ReadEntry) => failNow(refused(`member ${JSON.stringify(entry.path)} has an unsupported type (${entry.type})`)));
   parser.on('entry', (entry: ReadEntry) => {
+    empty = false;
     work = work.then(async () => {
       if (failure) return void entry.resume();
       try {

@@ -164,6 +164,21 @@ describe('backups on the local node', () => {
     expect(fs.readFileSync(path.join(f.volume, 'dir/b.txt'), 'utf8')).toBe('b');
   });
 
+  it('restores the backup of an empty volume (an archive with no entries), with and without truncate', async ({ f }) => {
+    const { backup, event } = await backUp(f);
+    expect(event.successful).toBe(true);
+    expect(await members(archivePath(f, backup))).toEqual(new Map());
+    plant(f.volume, { 'later.txt': 'later' });
+    await f.daemon.backups.restore(SERVER, backup, { truncate: false });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    expect(fs.readdirSync(f.volume)).toEqual(['later.txt']);
+    f.events.length = 0;
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    expect(fs.readdirSync(f.volume)).toEqual([]);
+    expect(f.said.some((e) => e.line?.startsWith('Restore failed'))).toBe(false);
+  });
+
   it('refuses file writes and power actions while a restore runs, and admits them after', async ({ f }) => {
     plant(f.volume, { 'a.txt': 'a' });
     const { backup } = await backUp(f);
