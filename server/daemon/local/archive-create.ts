@@ -31,6 +31,7 @@ class Input {
   constructor(
     private readonly limits: ExtractLimits,
     private readonly signal: AbortSignal | undefined,
+    private readonly tooMuch: (what: string) => DaemonError = selectionTooLarge,
   ) {}
 
   check(): void {
@@ -42,12 +43,12 @@ class Input {
     this.check();
     this.entries += 1;
     this.bytes += size;
-    if (this.entries > this.limits.maxEntries) throw tooMuch(`more than ${this.limits.maxEntries.toLocaleString('en-US')} files and folders`);
-    if (this.bytes > this.limits.maxBytes) throw tooMuch(`more than ${this.limits.maxBytes.toLocaleString('en-US')} bytes`);
+    if (this.entries > this.limits.maxEntries) throw this.tooMuch(`more than ${this.limits.maxEntries.toLocaleString('en-US')} files and folders`);
+    if (this.bytes > this.limits.maxBytes) throw this.tooMuch(`more than ${this.limits.maxBytes.toLocaleString('en-US')} bytes`);
   }
 }
 
-const tooMuch = (what: string): DaemonError => new DaemonError('bad_request', `The archive was not created: the selection holds ${what}.`);
+const selectionTooLarge = (what: string): DaemonError => new DaemonError('bad_request', `The archive was not created: the selection holds ${what}.`);
 
 class TarStream {
   private readonly gzip = zlib.createGzip({ chunkSize: 256 * 1024 });
@@ -182,6 +183,8 @@ export interface ArchiveOptions {
   filter?: EntryFilter;
   /** Sees each compressed chunk as it is written (a backup's checksum). */
   onChunk?: (chunk: Buffer) => void;
+  /** The refusal past `limits` (`what`: "more than N bytes"); compress's own by default. */
+  tooMuch?: (what: string) => DaemonError;
 }
 
 /**
@@ -197,7 +200,7 @@ export async function writeArchive(
   out: FileHandle,
   options: ArchiveOptions,
 ): Promise<void> {
-  const input = new Input(options.limits, options.signal);
+  const input = new Input(options.limits, options.signal, options.tooMuch);
   input.check();
   const tar = new TarStream(out, options.meter, options.onChunk);
   try {

@@ -118,6 +118,18 @@ describe('backups on the local node', () => {
     expect(await outcome(f.daemon.backups.open(SERVER, backup))).toBe('not_found');
   });
 
+  it('refuses a volume whose files hold more bytes than the disk limit (a sparse file counts in full), and says why', async ({ f }) => {
+    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 1 }));
+    plant(f.volume, { 'a.txt': 'a' });
+    fs.truncateSync(path.join(f.volume, 'a.txt'), 2 * 1024 * 1024);
+    const { event } = await backUp(f);
+    expect(event).toMatchObject({ successful: false, checksum: '', bytes: 0 });
+    expect(fs.readdirSync(path.join(f.dataDir, 'backups', SERVER))).toEqual([]);
+    expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
+      'Backup failed: the files of the server hold more than 1,048,576 bytes, its disk limit, so the backup could not be restored.',
+    );
+  });
+
   it("reads .pteroignore when the panel sends no ignored files (Wings' fallback)", async ({ f }) => {
     plant(f.volume, { '.pteroignore': '# comment\nsecret.txt\n', 'secret.txt': 's', 'a.txt': 'a' });
     const { backup } = await backUp(f);

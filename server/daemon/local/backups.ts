@@ -27,12 +27,15 @@ import type { Volumes } from './volumes';
  * part left by a crash is removed at the next start (`sweep`). A restore extracts it with
  * decompress's hostile-archive checks under the server's disk limit, holding the server's lock
  * throughout, so no file write or power action lands in a volume being replaced.
+ *
+ * A backup holds the whole volume, compress's caps aside, but never more bytes than the server's
+ * disk limit: a restore writes every byte of every file (a sparse file in full, each hard link as
+ * a file of its own) under that limit, so a larger archive could never be restored, and reading
+ * a 1 TiB sparse file or a thousand links to one large file would keep the node busy for nothing.
  */
 
 /** Wings reads at most this much of `.pteroignore`. */
 const MAX_IGNORE_FILE_BYTES = 32 * 1024;
-/** A backup is the whole volume: compress's caps are for interactive requests, not for it. */
-const UNCAPPED: ExtractLimits = { maxBytes: Infinity, maxEntries: Infinity };
 const IN_USE = 'This backup is being written or restored.';
 export const RESTORING = 'The server is restoring a backup.';
 
@@ -146,8 +149,9 @@ export class LocalBackups implements BackupCapability {
 
   async create(server: string, backup: string, ignored: string[]): Promise<void> {
     const target = this.file(server, backup);
-    await this.options.configurations.get(server);
+    const configuration = await this.options.configurations.get(server);
     const vol = await this.options.volumes.open(server);
+    const limits: ExtractLimits = { maxBytes: diskLimitBytes(configuration) || Infinity, maxEntries: Infinity };
     // A volume being replaced (a restore, a reinstall) would be saved half-done.
     this.options.locks.admit(server);
     if (await fs.lstat(target).catch(() => null)) throw new DaemonError('conflict', 'This backup exists already.');
@@ -166,7 +170,9 @@ export class LocalBackups implements BackupCapability {
           const hash = createHash('sha1');
           let bytes = 0;
           await writeArchive(vol, [], 'everything', out, {
-            limits: UNCAPPED,
+            limits,
+            tooMuch: (what) =>
+              new DaemonError('bad_request', `the files of the server hold ${what}, its disk limit, so the backup could not be restored.`),
             signal,
             meter: () => Promise.resolve(),
             filter: (member, isDirectory) => !ignores(rules, member, isDirectory),
@@ -188,6 +194,7 @@ export class LocalBackups implements BackupCapability {
           if (!result.successful) await fs.rm(renamed ? target : part, { force: true });
         }
       } catch (error) {
+        this.options.announce(server, { type: 'daemon message', line: `Backup failed: ${reasonOf(error)}` });
         if (!(error instanceof DaemonError) && !isErrno(error, 'ENOSPC', 'EDQUOT')) this.options.log(`backup ${backup} of ${server} failed`, error);
       }
       const { successful, checksum, bytes } = result;
