@@ -7,6 +7,7 @@ import { backupTokenSchema, verifyToken } from '../daemon/tokens';
 import { backups, nodes, servers } from '../db/repos';
 import type { ServerRow, UserRow } from '../db/schema';
 import { handleDaemonEvent } from '../services/daemon-events';
+import { settled } from '../test/backups-support';
 import { test } from '../test/fixtures';
 import type { TestPanel } from '../test/harness';
 
@@ -79,16 +80,6 @@ async function setup(panel: TestPanel) {
 }
 
 const it = test.extend('bk', async ({ panel }) => setup(panel));
-
-/** Waits until the node has reported the end of a backup the API started. */
-async function settled(panel: TestPanel, uuid: string) {
-  for (let i = 0; i < 400; i += 1) {
-    const b = await backups.findByUuid(panel.db, uuid);
-    if (b?.completed_at) return b;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`backup ${uuid} never finished`);
-}
 
 async function subuserHeaders(
   panel: TestPanel,
