@@ -115,6 +115,24 @@ async function copyBody(tar: TarStream, file: FileHandle, size: number, input: I
   if (pad) await tar.write(Buffer.alloc(pad));
 }
 
+/**
+ * The names in a directory, sorted, but the daemon's temporary files (they never leave it, not
+ * even inside an archive). Member names are text: a name that is not valid UTF-8 could only be
+ * stored altered, so it refuses the archive rather than the file being left out unsaid.
+ */
+async function namesIn(dir: Dir, memberPath: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const raw of await fs.readdir(dir.ref, { encoding: 'buffer' })) {
+    const name = raw.toString('utf8');
+    if (!Buffer.from(name).equals(raw)) {
+      const shown = JSON.stringify(memberPath ? `${memberPath}/${name}` : name);
+      throw new DaemonError('bad_request', `The archive was not created: the name of ${shown} is not valid UTF-8 (rename it first).`);
+    }
+    if (!isTempName(name)) names.push(name);
+  }
+  return names.sort();
+}
+
 interface Skip {
   dev: number;
   ino: number;
@@ -148,8 +166,7 @@ async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberP
     try {
       const dst = await sub.handle.stat();
       await tar.header(`${memberPath}/`, dst, 'Directory', 0);
-      // The daemon's temporary files never leave it, not even inside an archive.
-      const names = (await fs.readdir(sub.ref)).filter((n) => !isTempName(n)).sort();
+      const names = await namesIn(sub, memberPath);
       for (const child of names) await addEntry(vol, walk, sub, child, `${memberPath}/${child}`, depth + 1);
     } finally {
       await sub.close();
@@ -208,7 +225,7 @@ export async function writeArchive(
     const walk: Walk = { tar, skip: { dev: outStat.dev, ino: outStat.ino }, input, filter: options.filter };
     if (members === 'everything') {
       await vol.withDir(rootComps, async (root) => {
-        const names = (await fs.readdir(root.ref)).filter((n) => !isTempName(n)).sort();
+        const names = await namesIn(root, '');
         for (const name of names) await addEntry(vol, walk, root, name, name, 0);
       });
     } else {

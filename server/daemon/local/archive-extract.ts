@@ -5,7 +5,7 @@ import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
 import zlib from 'node:zlib';
 import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
-import { ExtractSink, memberComponents, refused } from './archive-sink';
+import { ExtractSink, refused } from './archive-sink';
 import { PART_PREFIX } from './parts';
 import { missing } from './paths';
 import { replacedBytes, type Budget } from './quota';
@@ -95,7 +95,7 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
 }
 
 async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void> {
-  const comps = memberComponents(entry.path);
+  const comps = sink.components(entry.path);
   if (entry.type === 'Directory') {
     await sink.count(0);
     entry.resume();
@@ -142,7 +142,7 @@ async function readZip(handle: FileHandle, sink: ExtractSink, limits: ExtractLim
 }
 
 async function handleZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, sink: ExtractSink): Promise<void> {
-  const comps = memberComponents(entry.fileName);
+  const comps = sink.components(entry.fileName);
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
   const type = unixMode & 0o170000;
   const isDir = entry.fileName.endsWith('/') || type === 0o040000;
@@ -209,7 +209,8 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
  * Extracts an open archive (`name` helps tell a bare tar) into the directory `rootComps` with the
  * checks above: decompress reads one from the volume, a restore a backup kept beside the volumes.
  * With `creditReplaced` the files members replace count as freed (a restore over the files it
- * saved fits where they fit; a failed one is measured afresh).
+ * saved fits where they fit; a failed one is measured afresh). With `posixNames` member names
+ * keep backslashes and control characters (a backup holds the volume's names as they were).
  */
 export async function extractArchive(
   vol: Volume,
@@ -218,7 +219,7 @@ export async function extractArchive(
   name: string,
   limits: ExtractLimits,
   budget: Budget,
-  options: { creditReplaced?: boolean } = {},
+  options: { creditReplaced?: boolean; posixNames?: boolean } = {},
 ): Promise<void> {
   // Looked up through handles like any path in the volume; a link in the way credits nothing.
   const replaced = async (member: readonly string[]): Promise<number> => {
@@ -232,7 +233,7 @@ export async function extractArchive(
     await fs.mkdir(root.at(stagingName), 0o700);
     try {
       const stage = await vol.openChildDir(root, stagingName);
-      const sink = new ExtractSink(vol, stage, limits, budget, options.creditReplaced ? replaced : undefined);
+      const sink = new ExtractSink(vol, stage, limits, budget, options.creditReplaced ? replaced : undefined, options.posixNames);
       try {
         if (format === 'zip') await readZip(archive, sink, limits);
         else await readTar(archive, format === 'gzip', sink, limits);

@@ -191,6 +191,29 @@ describe('backups on the local node', () => {
     expect(f.said.some((e) => e.line?.startsWith('Restore failed'))).toBe(false);
   });
 
+  it('restores every name a Linux volume may hold: backslashes, control characters, a drive-like prefix', async ({ f }) => {
+    const names = ['back\\slash.txt', 'line\nbreak.txt', 'C:drive.txt', 'tab\tdir\\/bell\x07.txt', 'plain.txt'];
+    plant(f.volume, Object.fromEntries(names.map((n) => [n, `content of ${n}`])));
+    const { backup, event } = await backUp(f);
+    expect(event.successful).toBe(true);
+    fs.rmSync(f.volume, { recursive: true });
+    fs.mkdirSync(f.volume);
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    for (const n of names) expect(fs.readFileSync(path.join(f.volume, n), 'utf8')).toBe(`content of ${n}`);
+  });
+
+  it('fails, saying why, a backup of a name that is not valid UTF-8, rather than leaving the file out', async ({ f }) => {
+    plant(f.volume, { 'a.txt': 'a', 'dir/b.txt': 'b' });
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${f.volume}/dir/bad`), Buffer.from([0xff]), Buffer.from('.txt')]), 'x');
+    const { event } = await backUp(f);
+    expect(event).toMatchObject({ successful: false, checksum: '', bytes: 0 });
+    expect(fs.readdirSync(path.join(f.dataDir, 'backups', SERVER))).toEqual([]);
+    expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
+      'Backup failed: The archive was not created: the name of "dir/bad\ufffd.txt" is not valid UTF-8 (rename it first).',
+    );
+  });
+
   it('refuses file writes and power actions while a restore runs, and admits them after', async ({ f }) => {
     plant(f.volume, { 'a.txt': 'a' });
     const { backup } = await backUp(f);

@@ -238,6 +238,7 @@ export class LocalBackups implements BackupCapability {
             await quotas.run(server, vol, limits, (budget) =>
               extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
                 creditReplaced: true,
+                posixNames: true,
               }),
             );
             successful = true;
