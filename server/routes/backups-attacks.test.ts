@@ -196,6 +196,25 @@ describe('T-RACE-1: the backup limit under concurrency', () => {
     expect((await settled(f.panel, winner)).is_successful).toBe(1);
     expect(await f.panel.db.selectFrom('backups').select('uuid').where('server_id', '=', f.s1.id).execute()).toEqual([{ uuid: winner }]);
     expect(fs.readdirSync(path.join(f.panel.dataDir, 'backups', f.s1.uuid))).toEqual([`${winner}.tar.gz`]);
+
+    // Ten restores at once: one begins, the others are refused.
+    const restores = await Promise.all(Array.from({ length: 10 }, () => bk.call('POST', `/${winner}/restore`, { payload: { truncate: false } })));
+    // 409 from the server's state, or 400 for one that passed that check just before the winner set it.
+    expect(restores.filter((r) => r.statusCode === 204)).toHaveLength(1);
+    expect(restores.every((r) => [204, 400, 409].includes(r.statusCode))).toBe(true);
+    await restoreEnded(f.panel, f.s1.id);
+    expect((await bk.events()).filter((e) => e.event === 'server:backup.restore')).toHaveLength(1);
+  });
+
+  it('lets exactly the throttle through when 50 creates arrive together under a high limit', async ({ files: f }) => {
+    const bk = backupApi(f);
+    await f.panel.db.updateTable('servers').set({ backup_limit: 100 }).where('id', '=', f.s1.id).execute();
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => bk.call('POST', '', { payload: { name: `burst ${i}` } })));
+    const through = results.filter((r) => r.statusCode === 200);
+    expect(through).toHaveLength(2);
+    expect(results.filter((r) => r.statusCode === 429)).toHaveLength(48);
+    for (const r of through) await settled(f.panel, r.json().attributes.uuid as string);
+    expect(await backups.countNotFailed(f.panel.db, f.s1.id)).toBe(2);
   });
 });
 
@@ -235,6 +254,8 @@ describe('T-FS-6: special files in the volume', () => {
     const bk = backupApi(f);
     f.put('plain.txt', 'plain');
     execFileSync('mkfifo', [path.join(f.v1, 'pipe')]);
+    // Where the node looks for ignore rules when the panel sends none: never read, never waited on.
+    execFileSync('mkfifo', [path.join(f.v1, '.pteroignore')]);
     const socket = net.createServer();
     await new Promise<void>((resolve) => socket.listen(path.join(f.v1, 'game.sock'), resolve));
     try {
