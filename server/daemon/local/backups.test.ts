@@ -176,6 +176,18 @@ describe('backups on the local node', () => {
     expect(fs.readFileSync(path.join(f.volume, 'dir/b.txt'), 'utf8')).toBe('b');
   });
 
+  it('restores with truncate over names that are not valid UTF-8, at the top and deeper: they are gone too', async ({ f }) => {
+    plant(f.volume, { 'a.txt': 'a' });
+    const { backup } = await backUp(f);
+    const bad = (dir: string) => Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff])]);
+    fs.writeFileSync(bad(f.volume), 'x');
+    plant(f.volume, { 'newdir/x': 'x' });
+    fs.writeFileSync(bad(path.join(f.volume, 'newdir')), 'x');
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    expect(fs.readdirSync(f.volume, { encoding: 'buffer' }).map(String)).toEqual(['a.txt']);
+  });
+
   it('restores the backup of an empty volume (an archive with no entries), with and without truncate', async ({ f }) => {
     const { backup, event } = await backUp(f);
     expect(event.successful).toBe(true);

@@ -229,7 +229,8 @@ export class LocalBackups implements BackupCapability {
             await this.options.halt(server);
             if (options.truncate) {
               await vol.withDir([], async (root) => {
-                for (const name of await fs.readdir(root.ref)) if (!isTempName(name)) await vol.removeAt(root, name);
+                for (const name of await fs.readdir(root.ref, { encoding: 'buffer' }))
+                  if (!isTempName(name.toString())) await vol.removeAt(root, name);
               });
               quotas.forget(server);
             }
