@@ -126,8 +126,19 @@ describe('backups on the local node', () => {
     expect(event).toMatchObject({ successful: false, checksum: '', bytes: 0 });
     expect(fs.readdirSync(path.join(f.dataDir, 'backups', SERVER))).toEqual([]);
     expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
-      'Backup failed: the files of the server hold more than 1,048,576 bytes, its disk limit, so the backup could not be restored.',
+      'Backup failed: the server holds more than 1,048,576 bytes, past its limits, so the backup could not be restored.',
     );
+  });
+
+  it('refuses a volume holding more files and folders than the server may hold', async ({ f }) => {
+    f.daemon.files.maxEntries = 3;
+    plant(f.volume, { 'a.txt': 'a', 'b.txt': 'b', 'dir/c.txt': 'c' });
+    expect((await backUp(f)).event.successful).toBe(false);
+    expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
+      'Backup failed: the server holds more than 3 files and folders, past its limits, so the backup could not be restored.',
+    );
+    fs.rmSync(path.join(f.volume, 'dir'), { recursive: true });
+    expect((await backUp(f)).event.successful).toBe(true);
   });
 
   it("reads .pteroignore when the panel sends no ignored files (Wings' fallback)", async ({ f }) => {

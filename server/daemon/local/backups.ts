@@ -29,9 +29,10 @@ import type { Volumes } from './volumes';
  * throughout, so no file write or power action lands in a volume being replaced.
  *
  * A backup holds the whole volume, compress's caps aside, but never more bytes than the server's
- * disk limit: a restore writes every byte of every file (a sparse file in full, each hard link as
- * a file of its own) under that limit, so a larger archive could never be restored, and reading
- * a 1 TiB sparse file or a thousand links to one large file would keep the node busy for nothing.
+ * disk limit nor more files and folders than it may hold: a restore writes every byte of every
+ * file (a sparse file in full, each hard link as a file of its own) under those limits, so a
+ * larger archive could never be restored, and reading a 1 TiB sparse file or a thousand links to
+ * one large file would keep the node busy for nothing.
  */
 
 /** Wings reads at most this much of `.pteroignore`. */
@@ -151,7 +152,7 @@ export class LocalBackups implements BackupCapability {
     const target = this.file(server, backup);
     const configuration = await this.options.configurations.get(server);
     const vol = await this.options.volumes.open(server);
-    const limits: ExtractLimits = { maxBytes: diskLimitBytes(configuration) || Infinity, maxEntries: Infinity };
+    const limits: ExtractLimits = { maxBytes: diskLimitBytes(configuration) || Infinity, maxEntries: this.options.maxEntries() || Infinity };
     // A volume being replaced (a restore, a reinstall) would be saved half-done.
     this.options.locks.admit(server);
     if (await fs.lstat(target).catch(() => null)) throw new DaemonError('conflict', 'This backup exists already.');
@@ -171,8 +172,7 @@ export class LocalBackups implements BackupCapability {
           let bytes = 0;
           await writeArchive(vol, [], 'everything', out, {
             limits,
-            tooMuch: (what) =>
-              new DaemonError('bad_request', `the files of the server hold ${what}, its disk limit, so the backup could not be restored.`),
+            tooMuch: (what) => new DaemonError('bad_request', `the server holds ${what}, past its limits, so the backup could not be restored.`),
             signal,
             meter: () => Promise.resolve(),
             filter: (member, isDirectory) => !ignores(rules, member, isDirectory),
