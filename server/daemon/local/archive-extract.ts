@@ -211,6 +211,8 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
  * With `creditReplaced` the files members replace count as freed (a restore over the files it
  * saved fits where they fit; a failed one is measured afresh). With `posixNames` member names
  * keep backslashes and control characters (a backup holds the volume's names as they were).
+ * `beforeMerge` runs once the whole archive is staged, before anything moves in (a truncating
+ * restore empties the volume then, so an archive that fails leaves the volume as it was).
  */
 export async function extractArchive(
   vol: Volume,
@@ -219,7 +221,7 @@ export async function extractArchive(
   name: string,
   limits: ExtractLimits,
   budget: Budget,
-  options: { creditReplaced?: boolean; posixNames?: boolean } = {},
+  options: { creditReplaced?: boolean; posixNames?: boolean; beforeMerge?: (root: Dir) => Promise<void> } = {},
 ): Promise<void> {
   // Looked up through handles like any path in the volume; a link in the way credits nothing.
   const replaced = async (member: readonly string[]): Promise<number> => {
@@ -238,6 +240,7 @@ export async function extractArchive(
         if (format === 'zip') await readZip(archive, sink, limits);
         else await readTar(archive, format === 'gzip', sink, limits);
         await sink.close();
+        await options.beforeMerge?.(root);
         await merge(vol, stage, root, true);
         await merge(vol, stage, root, false);
       } finally {

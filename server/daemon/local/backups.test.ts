@@ -261,6 +261,35 @@ describe('backups on the local node', () => {
     expect(fs.readdirSync(f.volume)).toEqual([]);
   });
 
+  it('leaves the volume as it was when a truncating restore fails', async ({ f }) => {
+    plant(f.volume, { 'big.bin': randomBytes(3 * 1024 * 1024) });
+    const { backup } = await backUp(f);
+    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 2 }));
+    fs.rmSync(path.join(f.volume, 'big.bin'));
+    plant(f.volume, { 'since.txt': 'written since', 'dir/kept.txt': 'kept' });
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(false);
+    expect(fs.readdirSync(f.volume).sort()).toEqual(['dir', 'since.txt']);
+    expect(fs.readFileSync(path.join(f.volume, 'dir/kept.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('restores with truncate a backup that fits the limit alone, on a volume that is full or past its limit', async ({ f }) => {
+    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 5 }));
+    const saved = randomBytes(3 * 1024 * 1024);
+    plant(f.volume, { 'saved.bin': saved });
+    const { backup } = await backUp(f);
+    for (const extra of [4, 6]) {
+      plant(f.volume, { 'saved.bin': 'gone', 'other.bin': randomBytes(extra * 1024 * 1024) });
+      f.events.length = 0;
+      await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+      expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+      expect(fs.readdirSync(f.volume)).toEqual(['saved.bin']);
+      expect(fs.readFileSync(path.join(f.volume, 'saved.bin')).equals(saved)).toBe(true);
+    }
+    // The usage the node keeps afterwards is the restored volume's: a write up to the limit fits.
+    expect(await outcome(f.daemon.files.write(SERVER, 'more.bin', Buffer.alloc(1024 * 1024), { maxBytes: 2 * 1024 * 1024 }))).toBe('ok');
+  });
+
   it('restores over the files it saved on a server using most of its disk limit', async ({ f }) => {
     await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 5 }));
     const saved = randomBytes(3 * 1024 * 1024);

@@ -8,7 +8,7 @@ import type { BackupCapability, ConsoleEvent, DaemonEvent } from '../capabilitie
 import { DaemonError, type ExtractLimits } from '../types';
 import { writeArchive } from './archive-create';
 import { extractArchive } from './archive-extract';
-import { isErrno } from './confined';
+import { isErrno, type Dir } from './confined';
 import { isServerUuid, type Configurations } from './configurations';
 import type { DaemonLog } from './events';
 import { diskLimitBytes } from './files';
@@ -224,23 +224,27 @@ export class LocalBackups implements BackupCapability {
       let successful = false;
       try {
         await locks.exclusive(server, RESTORING, async () => {
-          say(`Restoring backup ${backup}${options.truncate ? ', deleting every file of the server first' : ''}…`);
+          say(`Restoring backup ${backup}${options.truncate ? ', replacing every file of the server' : ''}…`);
           try {
             await this.options.halt(server);
-            if (options.truncate) {
-              await vol.withDir([], async (root) => {
-                for (const name of await fs.readdir(root.ref, { encoding: 'buffer' }))
-                  if (!isTempName(name.toString())) await vol.removeAt(root, name);
-              });
-              quotas.forget(server);
-            }
+            // With truncate the volume is emptied only once the whole archive is staged, so a restore
+            // that fails leaves it as it was; meanwhile the node holds both (at most twice the limit).
+            const truncate = async (root: Dir) => {
+              for (const name of await fs.readdir(root.ref, { encoding: 'buffer' })) if (!isTempName(name.toString())) await vol.removeAt(root, name);
+            };
             const maxEntries = this.options.maxEntries() || Infinity;
             const limits = { bytes: diskLimitBytes(configuration), entries: maxEntries };
-            await quotas.run(server, vol, limits, (budget) =>
-              extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
-                creditReplaced: true,
-                posixNames: true,
-              }),
+            await quotas.run(
+              server,
+              vol,
+              limits,
+              (budget) =>
+                extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
+                  creditReplaced: !options.truncate,
+                  posixNames: true,
+                  beforeMerge: options.truncate ? truncate : undefined,
+                }),
+              options.truncate ? 'replace' : 'write',
             );
             successful = true;
             say('Backup restored.');
