@@ -1,10 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { backupTokenSchema, verifyToken } from '../daemon/tokens';
 import { backups, nodes, servers } from '../db/repos';
 import type { ServerRow, UserRow } from '../db/schema';
 import { handleDaemonEvent } from '../services/daemon-events';
+import { settled } from '../test/backups-support';
 import { test } from '../test/fixtures';
 import type { TestPanel } from '../test/harness';
 
@@ -13,14 +16,11 @@ import type { TestPanel } from '../test/harness';
  * rule, the limit, the throttle), detail, the lock toggle, restore, delete and download; the
  * permission matrix, 404 across servers and every activity entry. The node's end of the work is
  * its own report (`handleDaemonEvent`, the real handler), so rows are finished the way a node
- * finishes them.
- *
- * Until the local node keeps backups (`NodeDaemon.backups`), a create or restore it is asked to start
- * answers 504 and is undone; the tests that need the node to accept say so and are skipped then.
+ * finishes them; what the API starts runs on the real local node, and the node's own refusals
+ * (an archive it does not have, one still being written) are answered and undone.
  */
 
 type Method = 'GET' | 'POST' | 'DELETE';
-const NO_BACKUPS = 'the local node does not keep backups yet';
 
 async function setup(panel: TestPanel) {
   const owner = await panel.user();
@@ -76,21 +76,10 @@ async function setup(panel: TestPanel) {
         .sort(),
     }));
   };
-  const keepsBackups = panel.nodes.local.backups !== undefined;
-  return { panel, owner, server, headers, warnings, ctx, call, seed, finish, seedDone, row, lastRow, status, setLimit, events, keepsBackups };
+  return { panel, owner, server, headers, warnings, ctx, call, seed, finish, seedDone, row, lastRow, status, setLimit, events };
 }
 
 const it = test.extend('bk', async ({ panel }) => setup(panel));
-
-/** Waits until the node has reported the end of a backup the API started. */
-async function settled(panel: TestPanel, uuid: string) {
-  for (let i = 0; i < 400; i += 1) {
-    const b = await backups.findByUuid(panel.db, uuid);
-    if (b?.completed_at) return b;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`backup ${uuid} never finished`);
-}
 
 async function subuserHeaders(
   panel: TestPanel,
@@ -167,35 +156,22 @@ describe('creating a backup', () => {
     const res = await bk.call('POST', '', { name: '  ', ignored: '*.log\n\n  cache/ \r\n\nworld/session.lock\n' });
     const stored = await bk.row(await bk.lastRow());
     expect(stored).toMatchObject({ name: 'Backup at 2026-03-01 12:00:00', ignored_files: ['*.log', 'cache/', 'world/session.lock'], is_locked: 0 });
-    if (bk.keepsBackups) {
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({
-        object: 'backup',
-        attributes: {
-          uuid: stored.uuid,
-          name: stored.name,
-          is_successful: false,
-          completed_at: null,
-          checksum: null,
-          ignored_files: stored.ignored_files,
-        },
-      });
-      await settled(panel, stored.uuid);
-    } else {
-      // The node refused before anything ran: the backup is recorded as failed, and the refusal answered.
-      expect(res.statusCode).toBe(504);
-      expect(res.json().errors[0].code).toBe('DaemonConnectionException');
-      expect(stored.completed_at).not.toBeNull();
-      expect(stored.is_successful).toBe(0);
-      const subjects = [`backup:${stored.id}`, `server:${bk.server.id}`];
-      expect(await bk.events()).toEqual([
-        { event: 'server:backup.start', properties: { name: stored.name, locked: false }, actor: bk.owner.id, subjects },
-        { event: 'server:backup.fail', properties: { name: stored.name }, actor: null, subjects },
-      ]);
-    }
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      object: 'backup',
+      attributes: {
+        uuid: stored.uuid,
+        name: stored.name,
+        is_successful: false,
+        completed_at: null,
+        checksum: null,
+        ignored_files: stored.ignored_files,
+      },
+    });
+    await settled(panel, stored.uuid);
     const named = await bk.call('POST', '', { name: ' Before update ' });
     expect((await bk.row(await bk.lastRow())).name).toBe('Before update');
-    if (bk.keepsBackups) await settled(panel, (named.json() as { attributes: { uuid: string } }).attributes.uuid);
+    await settled(panel, (named.json() as { attributes: { uuid: string } }).attributes.uuid);
   });
 
   it('locks a new backup only for a caller who may delete backups; the entry records the lock asked for', async ({ panel, bk }) => {
@@ -213,10 +189,8 @@ describe('creating a backup', () => {
       { name: 'asked', locked: true },
       { name: 'granted', locked: true },
     ]);
-    if (bk.keepsBackups) {
-      await settled(panel, asked.uuid);
-      await settled(panel, granted.uuid);
-    }
+    await settled(panel, asked.uuid);
+    await settled(panel, granted.uuid);
   });
 
   it("refuses at the server's limit with TooManyBackupsException (failed backups not counted), and always at a limit of 0", async ({ panel, bk }) => {
@@ -261,8 +235,8 @@ describe('creating a backup', () => {
     });
     panel.clock.advance(451_000); // the first one has left the window
     const after = await bk.call('POST', '', { name: 'third' });
-    expect(after.statusCode).toBe(bk.keepsBackups ? 200 : 504);
-    if (bk.keepsBackups) await settled(panel, await bk.lastRow());
+    expect(after.statusCode).toBe(200);
+    await settled(panel, await bk.lastRow());
   });
 
   it('follows BACKUP_THROTTLE_LIMIT and BACKUP_THROTTLE_PERIOD; a period of 0 turns the throttle off', async ({ makePanel }) => {
@@ -278,13 +252,12 @@ describe('creating a backup', () => {
     await off.setLimit(10);
     for (let i = 0; i < 5; i += 1) await off.seed();
     const unthrottled = await off.call('POST', '');
-    expect(unthrottled.statusCode).toBe(off.keepsBackups ? 200 : 504);
-    if (off.keepsBackups) await settled(off.panel, await off.lastRow());
+    expect(unthrottled.statusCode).toBe(200);
+    await settled(off.panel, await off.lastRow());
   });
 
-  it('never passes the limit under parallel creates', async ({ makePanel, skip }) => {
+  it('never passes the limit under parallel creates', async ({ makePanel }) => {
     const bk = await setup(await makePanel({ backupThrottle: { limit: 2, periodSeconds: 0 } }));
-    if (!bk.keepsBackups) skip(NO_BACKUPS);
     await bk.setLimit(2);
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => bk.call('POST', '', { name: `p${i}` })));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 400, 400, 400, 400]);
@@ -350,21 +323,26 @@ describe('restoring a backup', () => {
     expect((await bk.events()).filter((e) => e.event === 'server:backup.restore')).toEqual([]);
   });
 
-  it('puts the status back, and says the restore failed, when the node refuses to start it', async ({ bk, skip }) => {
-    if (bk.keepsBackups) skip('the node now keeps backups: the accepted path is tested below');
+  it('puts the status back, and says the restore failed, when the node refuses to start it', async ({ panel, bk }) => {
+    // A row the node has no archive for (`seedDone` asks it nothing): its `not_found`.
     const done = await bk.seedDone();
-    const res = await bk.call('POST', `/${done.uuid}/restore`, { truncate: false });
-    expect(res.statusCode).toBe(504);
+    const before = fs.readdirSync(panel.daemon.volumePath(bk.server.uuid));
+    const res = await bk.call('POST', `/${done.uuid}/restore`, { truncate: true });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().errors[0].code).toBe('NotFoundHttpException');
     expect(await bk.status()).toBeNull();
+    expect(fs.readdirSync(panel.daemon.volumePath(bk.server.uuid))).toEqual(before);
+    expect(await bk.row(done.uuid)).toMatchObject({ is_successful: 1, deleted_at: null });
     const subjects = [`backup:${done.id}`, `server:${bk.server.id}`];
     expect((await bk.events()).slice(1)).toEqual([
-      { event: 'server:backup.restore', properties: { name: 'Nightly', truncate: false }, actor: bk.owner.id, subjects },
+      { event: 'server:backup.restore', properties: { name: 'Nightly', truncate: true }, actor: bk.owner.id, subjects },
       { event: 'server:backup.restore-failed', properties: { name: 'Nightly' }, actor: null, subjects },
     ]);
+    // Nothing holds the server: it may restore again at once.
+    expect((await bk.call('POST', `/${done.uuid}/restore`, { truncate: false })).statusCode).toBe(404);
   });
 
-  it("restores through the node: held until the node reports the end, then the backup's files are back", async ({ panel, bk, skip }) => {
-    if (!bk.keepsBackups) skip(NO_BACKUPS);
+  it("restores through the node: held until the node reports the end, then the backup's files are back", async ({ panel, bk }) => {
     const write = (file: string, payload: string) =>
       panel.app.inject({ method: 'POST', url: `/api/client/servers/${bk.server.uuid}/files/write?file=${file}`, headers: bk.headers, payload });
     expect((await write('/kept.txt', 'from the backup')).statusCode).toBe(204);
@@ -436,8 +414,7 @@ describe('deleting a backup', () => {
     expect((await bk.events()).filter((e) => e.event === 'server:backup.delete')).toEqual([]);
   });
 
-  it('deletes a failed locked backup (soft: kept for the throttle), then answers 404', async ({ panel, bk, skip }) => {
-    if (!bk.keepsBackups) skip(NO_BACKUPS);
+  it('deletes a failed locked backup (soft: kept for the throttle), then answers 404', async ({ panel, bk }) => {
     const failed = await bk.seedDone({ locked: true, successful: false, name: 'Broken' });
     const res = await bk.call('DELETE', `/${failed.uuid}`);
     expect(res.statusCode).toBe(204);
@@ -453,27 +430,35 @@ describe('deleting a backup', () => {
     });
   });
 
-  it('deletes a backup the API made, its archive with it', async ({ panel, bk, skip }) => {
-    if (!bk.keepsBackups) skip(NO_BACKUPS);
+  it('deletes a backup the API made, its archive with it', async ({ panel, bk }) => {
     const created = await bk.call('POST', '', { name: 'Gone' });
     const backup = await settled(panel, created.json().attributes.uuid);
     expect((await bk.call('DELETE', `/${backup.uuid}`)).statusCode).toBe(204);
     expect((await bk.events()).at(-1)?.properties).toEqual({ name: 'Gone', failed: false });
   });
 
-  it('deletes once when two deletes arrive together: one 204, one 404, one entry', async ({ bk, skip }) => {
-    if (!bk.keepsBackups) skip(NO_BACKUPS);
+  it('deletes once when two deletes arrive together: one 204, one 404, one entry', async ({ bk }) => {
     const b = await bk.seedDone({ successful: false });
     const both = await Promise.all([bk.call('DELETE', `/${b.uuid}`), bk.call('DELETE', `/${b.uuid}`)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([204, 404]);
     expect((await bk.events()).filter((e) => e.event === 'server:backup.delete')).toHaveLength(1);
   });
 
-  it('answers the refusal and keeps the row when the node cannot delete the archive', async ({ bk, skip }) => {
-    if (bk.keepsBackups) skip('the node now keeps backups');
-    const b = await bk.seedDone();
-    expect((await bk.call('DELETE', `/${b.uuid}`)).statusCode).toBe(504);
-    expect((await bk.row(b.uuid)).deleted_at).toBeNull();
+  it('answers the refusal and keeps the row when the node cannot delete the archive (still being written)', async ({ panel, bk }) => {
+    // Incompressible, so the node is still writing the archive when the delete arrives.
+    fs.writeFileSync(path.join(panel.daemon.volumePath(bk.server.uuid), 'big.bin'), randomBytes(16 * 1024 * 1024));
+    const created = await bk.call('POST', '', { name: 'Busy' });
+    expect(created.statusCode).toBe(200);
+    const uuid = (created.json() as { attributes: { uuid: string } }).attributes.uuid;
+    const res = await bk.call('DELETE', `/${uuid}`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().errors[0].detail).toBe('This backup is being written or restored.');
+    expect((await bk.row(uuid)).deleted_at).toBeNull();
+    expect((await bk.events()).filter((e) => e.event === 'server:backup.delete')).toEqual([]);
+    // The backup completes regardless, and may be deleted then, archive and all.
+    expect((await settled(panel, uuid)).is_successful).toBe(1);
+    expect((await bk.call('DELETE', `/${uuid}`)).statusCode).toBe(204);
+    expect(fs.existsSync(path.join(panel.dataDir, 'backups', bk.server.uuid, `${uuid}.tar.gz`))).toBe(false);
   });
 });
 
@@ -506,8 +491,7 @@ describe('downloading a backup', () => {
       subjects: [`backup:${b.id}`, `server:${bk.server.id}`],
     });
   });
-  it("serves through the signed link the node's archive, with the checksum and size the panel recorded", async ({ panel, bk, skip }) => {
-    if (!bk.keepsBackups) skip(NO_BACKUPS);
+  it("serves through the signed link the node's archive, with the checksum and size the panel recorded", async ({ panel, bk }) => {
     const write = await panel.app.inject({
       method: 'POST',
       url: `/api/client/servers/${bk.server.uuid}/files/write?file=/world.dat`,

@@ -4,12 +4,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { Header } from 'tar';
 import { describe, expect } from 'vitest';
-import type { FileFixture } from '../test/files-support';
+import { volumeUsage, type FileFixture } from '../test/files-support';
 import { it } from '../test/fixtures';
 
 /*
  * A server's disk limit holds on every write path, and hard links to one file count once.
- * S1 gets a 1 MiB limit; usage is measured here independently (allocated blocks, each inode
+ * S1 gets a 1 MiB limit; usage is measured independently (`volumeUsage`) (allocated blocks, each inode
  * once, every entry and the root at least one block) and the headroom is set exactly with a filler file. ext4 and tmpfs allocate 4 KiB
  * blocks, so a file of N bytes costs N rounded up to 4 KiB: "1 byte over" is a body one byte
  * longer than the headroom, which needs one block more than there is.
@@ -34,24 +34,7 @@ async function setDiskMiB(f: FileFixture, mib: number): Promise<void> {
 
 /** A file system block: every entry takes at least one, even an empty file. */
 const BLOCK = 4096;
-const allocated = (st: fs.Stats): number => Math.max(st.blocks * 512, BLOCK);
-
-/** Allocated bytes of S1's volume, its root included, each inode once, links not followed. */
-function usage(f: FileFixture): number {
-  const seen = new Set<number>();
-  let total = allocated(fs.lstatSync(f.v1));
-  const walk = (dir: string) => {
-    for (const name of fs.readdirSync(dir)) {
-      const st = fs.lstatSync(path.join(dir, name));
-      if (seen.has(st.ino)) continue;
-      seen.add(st.ino);
-      total += allocated(st);
-      if (st.isDirectory()) walk(path.join(dir, name));
-    }
-  };
-  walk(f.v1);
-  return total;
-}
+const usage = (f: FileFixture): number => volumeUsage(f.v1);
 
 /** Every path in S1 (temporary files included). */
 function tree(f: FileFixture, dir = f.v1, prefix = ''): string[] {

@@ -19,6 +19,27 @@ export function nodePath(document: { attributes: { url: string } }): string {
   return `${url.pathname}${url.search}`;
 }
 
+/**
+ * Allocated bytes of a volume, measured independently of the daemon: every entry and the root at
+ * least one 4 KiB block (ext4, tmpfs), each inode once (hard links count once), links not followed.
+ */
+export function volumeUsage(root: string): number {
+  const allocated = (st: fs.Stats): number => Math.max(st.blocks * 512, 4096);
+  const seen = new Set<number>();
+  let total = allocated(fs.lstatSync(root));
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir)) {
+      const st = fs.lstatSync(path.join(dir, name));
+      if (seen.has(st.ino)) continue;
+      seen.add(st.ino);
+      total += allocated(st);
+      if (st.isDirectory()) walk(path.join(dir, name));
+    }
+  };
+  walk(root);
+  return total;
+}
+
 type InjectOptions = { query?: Record<string, string> | string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> };
 
 /** The file fixture on a panel: the fixture that made the panel closes it (`files` in `fixtures.ts`). */

@@ -31,6 +31,7 @@ class Input {
   constructor(
     private readonly limits: ExtractLimits,
     private readonly signal: AbortSignal | undefined,
+    private readonly tooMuch: (what: string) => DaemonError = selectionTooLarge,
   ) {}
 
   check(): void {
@@ -42,12 +43,12 @@ class Input {
     this.check();
     this.entries += 1;
     this.bytes += size;
-    if (this.entries > this.limits.maxEntries) throw tooMuch(`more than ${this.limits.maxEntries.toLocaleString('en-US')} files and folders`);
-    if (this.bytes > this.limits.maxBytes) throw tooMuch(`more than ${this.limits.maxBytes.toLocaleString('en-US')} bytes`);
+    if (this.entries > this.limits.maxEntries) throw this.tooMuch(`more than ${this.limits.maxEntries.toLocaleString('en-US')} files and folders`);
+    if (this.bytes > this.limits.maxBytes) throw this.tooMuch(`more than ${this.limits.maxBytes.toLocaleString('en-US')} bytes`);
   }
 }
 
-const tooMuch = (what: string): DaemonError => new DaemonError('bad_request', `The archive was not created: the selection holds ${what}.`);
+const selectionTooLarge = (what: string): DaemonError => new DaemonError('bad_request', `The archive was not created: the selection holds ${what}.`);
 
 class TarStream {
   private readonly gzip = zlib.createGzip({ chunkSize: 256 * 1024 });
@@ -114,6 +115,24 @@ async function copyBody(tar: TarStream, file: FileHandle, size: number, input: I
   if (pad) await tar.write(Buffer.alloc(pad));
 }
 
+/**
+ * The names in a directory, sorted, but the daemon's temporary files (they never leave it, not
+ * even inside an archive). Member names are text: a name that is not valid UTF-8 could only be
+ * stored altered, so it refuses the archive rather than the file being left out unsaid.
+ */
+async function namesIn(dir: Dir, memberPath: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const raw of await fs.readdir(dir.ref, { encoding: 'buffer' })) {
+    const name = raw.toString('utf8');
+    if (!Buffer.from(name).equals(raw)) {
+      const shown = JSON.stringify(memberPath ? `${memberPath}/${name}` : name);
+      throw new DaemonError('bad_request', `The archive was not created: the name of ${shown} is not valid UTF-8 (rename it first).`);
+    }
+    if (!isTempName(name)) names.push(name);
+  }
+  return names.sort();
+}
+
 interface Skip {
   dev: number;
   ino: number;
@@ -147,8 +166,7 @@ async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberP
     try {
       const dst = await sub.handle.stat();
       await tar.header(`${memberPath}/`, dst, 'Directory', 0);
-      // The daemon's temporary files never leave it, not even inside an archive.
-      const names = (await fs.readdir(sub.ref)).filter((n) => !isTempName(n)).sort();
+      const names = await namesIn(sub, memberPath);
       for (const child of names) await addEntry(vol, walk, sub, child, `${memberPath}/${child}`, depth + 1);
     } finally {
       await sub.close();
@@ -182,6 +200,8 @@ export interface ArchiveOptions {
   filter?: EntryFilter;
   /** Sees each compressed chunk as it is written (a backup's checksum). */
   onChunk?: (chunk: Buffer) => void;
+  /** The refusal past `limits` (`what`: "more than N bytes"); compress's own by default. */
+  tooMuch?: (what: string) => DaemonError;
 }
 
 /**
@@ -197,7 +217,7 @@ export async function writeArchive(
   out: FileHandle,
   options: ArchiveOptions,
 ): Promise<void> {
-  const input = new Input(options.limits, options.signal);
+  const input = new Input(options.limits, options.signal, options.tooMuch);
   input.check();
   const tar = new TarStream(out, options.meter, options.onChunk);
   try {
@@ -205,7 +225,7 @@ export async function writeArchive(
     const walk: Walk = { tar, skip: { dev: outStat.dev, ino: outStat.ino }, input, filter: options.filter };
     if (members === 'everything') {
       await vol.withDir(rootComps, async (root) => {
-        const names = (await fs.readdir(root.ref)).filter((n) => !isTempName(n)).sort();
+        const names = await namesIn(root, '');
         for (const name of names) await addEntry(vol, walk, root, name, name, 0);
       });
     } else {

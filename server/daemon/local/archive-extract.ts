@@ -5,7 +5,7 @@ import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
 import zlib from 'node:zlib';
 import { lstatOrNull, MAX_DEPTH, type Dir, type Volume } from './confined';
-import { ExtractSink, memberComponents, refused } from './archive-sink';
+import { ExtractSink, refused } from './archive-sink';
 import { PART_PREFIX } from './parts';
 import { missing } from './paths';
 import { replacedBytes, type Budget } from './quota';
@@ -47,9 +47,18 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
   failed.catch(() => undefined);
   const parser = new Parser({ strict: true, maxMetaEntrySize: 64 * 1024 });
   let work: Promise<void> = Promise.resolve();
-  parser.on('error', (error: unknown) => failNow(error instanceof DaemonError ? error : new DaemonError('bad_request', UNKNOWN_FORMAT)));
+  // An end-of-archive marker with no entry before it is a legal, empty tar (GNU tar lists it; a
+  // backup of an empty volume is one), which the parser calls unrecognized.
+  let empty = true;
+  let sawEnd = false;
+  parser.on('eof', () => void (sawEnd = true));
+  parser.on('error', (error: unknown) => {
+    if (empty && sawEnd && (error as { code?: unknown }).code === 'TAR_BAD_ARCHIVE') return;
+    failNow(error instanceof DaemonError ? error : new DaemonError('bad_request', UNKNOWN_FORMAT));
+  });
   parser.on('ignoredEntry', (entry: ReadEntry) => failNow(refused(`member ${JSON.stringify(entry.path)} has an unsupported type (${entry.type})`)));
   parser.on('entry', (entry: ReadEntry) => {
+    empty = false;
     work = work.then(async () => {
       if (failure) return void entry.resume();
       try {
@@ -86,7 +95,7 @@ async function readTar(handle: FileHandle, gzip: boolean, sink: ExtractSink, lim
 }
 
 async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void> {
-  const comps = memberComponents(entry.path);
+  const comps = sink.components(entry.path);
   if (entry.type === 'Directory') {
     await sink.count(0);
     entry.resume();
@@ -133,7 +142,7 @@ async function readZip(handle: FileHandle, sink: ExtractSink, limits: ExtractLim
 }
 
 async function handleZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, sink: ExtractSink): Promise<void> {
-  const comps = memberComponents(entry.fileName);
+  const comps = sink.components(entry.fileName);
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
   const type = unixMode & 0o170000;
   const isDir = entry.fileName.endsWith('/') || type === 0o040000;
@@ -200,7 +209,10 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
  * Extracts an open archive (`name` helps tell a bare tar) into the directory `rootComps` with the
  * checks above: decompress reads one from the volume, a restore a backup kept beside the volumes.
  * With `creditReplaced` the files members replace count as freed (a restore over the files it
- * saved fits where they fit; a failed one is measured afresh).
+ * saved fits where they fit; a failed one is measured afresh). With `posixNames` member names
+ * keep backslashes and control characters (a backup holds the volume's names as they were).
+ * `beforeMerge` runs once the whole archive is staged, before anything moves in (a truncating
+ * restore empties the volume then, so an archive that fails leaves the volume as it was).
  */
 export async function extractArchive(
   vol: Volume,
@@ -209,7 +221,7 @@ export async function extractArchive(
   name: string,
   limits: ExtractLimits,
   budget: Budget,
-  options: { creditReplaced?: boolean } = {},
+  options: { creditReplaced?: boolean; posixNames?: boolean; beforeMerge?: (root: Dir) => Promise<void> } = {},
 ): Promise<void> {
   // Looked up through handles like any path in the volume; a link in the way credits nothing.
   const replaced = async (member: readonly string[]): Promise<number> => {
@@ -223,11 +235,12 @@ export async function extractArchive(
     await fs.mkdir(root.at(stagingName), 0o700);
     try {
       const stage = await vol.openChildDir(root, stagingName);
-      const sink = new ExtractSink(vol, stage, limits, budget, options.creditReplaced ? replaced : undefined);
+      const sink = new ExtractSink(vol, stage, limits, budget, options.creditReplaced ? replaced : undefined, options.posixNames);
       try {
         if (format === 'zip') await readZip(archive, sink, limits);
         else await readTar(archive, format === 'gzip', sink, limits);
         await sink.close();
+        await options.beforeMerge?.(root);
         await merge(vol, stage, root, true);
         await merge(vol, stage, root, false);
       } finally {

@@ -19,10 +19,15 @@ import { DaemonError, type ExtractLimits } from '../types';
 
 export const refused = (why: string): DaemonError => new DaemonError('bad_request', `The archive cannot be extracted: ${why}.`);
 
-export function memberComponents(raw: string): string[] {
-  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '\\'))
+/**
+ * The components of a member name. With `posixNames` (a backup: names the node itself read from a
+ * volume) backslashes and control characters are kept, as a Linux volume may hold them; only NUL
+ * is refused, with every other check.
+ */
+export function memberComponents(raw: string, posixNames = false): string[] {
+  if (posixNames ? raw.includes('\0') : [...raw].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '\\'))
     throw refused('a member name contains a control character or a backslash');
-  if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) throw refused('a member name is an absolute path');
+  if (raw.startsWith('/') || (!posixNames && /^[A-Za-z]:/.test(raw))) throw refused('a member name is an absolute path');
   if (Buffer.byteLength(raw) > MAX_PATH_BYTES) throw refused('a member name is too long');
   const out: string[] = [];
   for (const part of raw.split('/')) {
@@ -52,7 +57,13 @@ export class ExtractSink {
     private readonly budget: Budget,
     /** What the file a member lands on gives back when it is replaced (a restore's credit); none: nothing is credited. */
     private readonly replaced?: (components: readonly string[]) => Promise<number>,
+    private readonly posixNames = false,
   ) {}
+
+  /** The components of a member name (`memberComponents`, with this extraction's rule for names). */
+  components(raw: string): string[] {
+    return memberComponents(raw, this.posixNames);
+  }
 
   /**
    * Counts one member against the entry cap and its declared size against the size cap and the

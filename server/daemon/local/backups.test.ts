@@ -118,6 +118,29 @@ describe('backups on the local node', () => {
     expect(await outcome(f.daemon.backups.open(SERVER, backup))).toBe('not_found');
   });
 
+  it('refuses a volume whose files hold more bytes than the disk limit (a sparse file counts in full), and says why', async ({ f }) => {
+    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 1 }));
+    plant(f.volume, { 'a.txt': 'a' });
+    fs.truncateSync(path.join(f.volume, 'a.txt'), 2 * 1024 * 1024);
+    const { event } = await backUp(f);
+    expect(event).toMatchObject({ successful: false, checksum: '', bytes: 0 });
+    expect(fs.readdirSync(path.join(f.dataDir, 'backups', SERVER))).toEqual([]);
+    expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
+      'Backup failed: the server holds more than 1,048,576 bytes, past its limits, so the backup could not be restored.',
+    );
+  });
+
+  it('refuses a volume holding more files and folders than the server may hold', async ({ f }) => {
+    f.daemon.files.maxEntries = 3;
+    plant(f.volume, { 'a.txt': 'a', 'b.txt': 'b', 'dir/c.txt': 'c' });
+    expect((await backUp(f)).event.successful).toBe(false);
+    expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
+      'Backup failed: the server holds more than 3 files and folders, past its limits, so the backup could not be restored.',
+    );
+    fs.rmSync(path.join(f.volume, 'dir'), { recursive: true });
+    expect((await backUp(f)).event.successful).toBe(true);
+  });
+
   it("reads .pteroignore when the panel sends no ignored files (Wings' fallback)", async ({ f }) => {
     plant(f.volume, { '.pteroignore': '# comment\nsecret.txt\n', 'secret.txt': 's', 'a.txt': 'a' });
     const { backup } = await backUp(f);
@@ -164,6 +187,56 @@ describe('backups on the local node', () => {
     expect(fs.readFileSync(path.join(f.volume, 'dir/b.txt'), 'utf8')).toBe('b');
   });
 
+  it('restores with truncate over names that are not valid UTF-8, at the top and deeper: they are gone too', async ({ f }) => {
+    plant(f.volume, { 'a.txt': 'a' });
+    const { backup } = await backUp(f);
+    const bad = (dir: string) => Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff])]);
+    fs.writeFileSync(bad(f.volume), 'x');
+    plant(f.volume, { 'newdir/x': 'x' });
+    fs.writeFileSync(bad(path.join(f.volume, 'newdir')), 'x');
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    expect(fs.readdirSync(f.volume, { encoding: 'buffer' }).map(String)).toEqual(['a.txt']);
+  });
+
+  it('restores the backup of an empty volume (an archive with no entries), with and without truncate', async ({ f }) => {
+    const { backup, event } = await backUp(f);
+    expect(event.successful).toBe(true);
+    expect(await members(archivePath(f, backup))).toEqual(new Map());
+    plant(f.volume, { 'later.txt': 'later' });
+    await f.daemon.backups.restore(SERVER, backup, { truncate: false });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    expect(fs.readdirSync(f.volume)).toEqual(['later.txt']);
+    f.events.length = 0;
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    expect(fs.readdirSync(f.volume)).toEqual([]);
+    expect(f.said.some((e) => e.line?.startsWith('Restore failed'))).toBe(false);
+  });
+
+  it('restores every name a Linux volume may hold: backslashes, control characters, a drive-like prefix', async ({ f }) => {
+    const names = ['back\\slash.txt', 'line\nbreak.txt', 'C:drive.txt', 'tab\tdir\\/bell\x07.txt', 'plain.txt'];
+    plant(f.volume, Object.fromEntries(names.map((n) => [n, `content of ${n}`])));
+    const { backup, event } = await backUp(f);
+    expect(event.successful).toBe(true);
+    fs.rmSync(f.volume, { recursive: true });
+    fs.mkdirSync(f.volume);
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+    for (const n of names) expect(fs.readFileSync(path.join(f.volume, n), 'utf8')).toBe(`content of ${n}`);
+  });
+
+  it('fails, saying why, a backup of a name that is not valid UTF-8, rather than leaving the file out', async ({ f }) => {
+    plant(f.volume, { 'a.txt': 'a', 'dir/b.txt': 'b' });
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${f.volume}/dir/bad`), Buffer.from([0xff]), Buffer.from('.txt')]), 'x');
+    const { event } = await backUp(f);
+    expect(event).toMatchObject({ successful: false, checksum: '', bytes: 0 });
+    expect(fs.readdirSync(path.join(f.dataDir, 'backups', SERVER))).toEqual([]);
+    expect(f.said.find((e) => e.line?.startsWith('Backup failed:'))?.line).toBe(
+      'Backup failed: The archive was not created: the name of "dir/bad\ufffd.txt" is not valid UTF-8 (rename it first).',
+    );
+  });
+
   it('refuses file writes and power actions while a restore runs, and admits them after', async ({ f }) => {
     plant(f.volume, { 'a.txt': 'a' });
     const { backup } = await backUp(f);
@@ -186,6 +259,35 @@ describe('backups on the local node', () => {
     expect((await completed(f, 'restore.completed', backup)).successful).toBe(false);
     expect(f.said.find((e) => e.line?.startsWith('Restore failed:'))?.line).toMatch(/space|disk/i);
     expect(fs.readdirSync(f.volume)).toEqual([]);
+  });
+
+  it('leaves the volume as it was when a truncating restore fails', async ({ f }) => {
+    plant(f.volume, { 'big.bin': randomBytes(3 * 1024 * 1024) });
+    const { backup } = await backUp(f);
+    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 2 }));
+    fs.rmSync(path.join(f.volume, 'big.bin'));
+    plant(f.volume, { 'since.txt': 'written since', 'dir/kept.txt': 'kept' });
+    await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+    expect((await completed(f, 'restore.completed', backup)).successful).toBe(false);
+    expect(fs.readdirSync(f.volume).sort()).toEqual(['dir', 'since.txt']);
+    expect(fs.readFileSync(path.join(f.volume, 'dir/kept.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('restores with truncate a backup that fits the limit alone, on a volume that is full or past its limit', async ({ f }) => {
+    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 5 }));
+    const saved = randomBytes(3 * 1024 * 1024);
+    plant(f.volume, { 'saved.bin': saved });
+    const { backup } = await backUp(f);
+    for (const extra of [4, 6]) {
+      plant(f.volume, { 'saved.bin': 'gone', 'other.bin': randomBytes(extra * 1024 * 1024) });
+      f.events.length = 0;
+      await f.daemon.backups.restore(SERVER, backup, { truncate: true });
+      expect((await completed(f, 'restore.completed', backup)).successful).toBe(true);
+      expect(fs.readdirSync(f.volume)).toEqual(['saved.bin']);
+      expect(fs.readFileSync(path.join(f.volume, 'saved.bin')).equals(saved)).toBe(true);
+    }
+    // The usage the node keeps afterwards is the restored volume's: a write up to the limit fits.
+    expect(await outcome(f.daemon.files.write(SERVER, 'more.bin', Buffer.alloc(1024 * 1024), { maxBytes: 2 * 1024 * 1024 }))).toBe('ok');
   });
 
   it('restores over the files it saved on a server using most of its disk limit', async ({ f }) => {

@@ -8,7 +8,7 @@ import type { BackupCapability, ConsoleEvent, DaemonEvent } from '../capabilitie
 import { DaemonError, type ExtractLimits } from '../types';
 import { writeArchive } from './archive-create';
 import { extractArchive } from './archive-extract';
-import { isErrno } from './confined';
+import { isErrno, type Dir } from './confined';
 import { isServerUuid, type Configurations } from './configurations';
 import type { DaemonLog } from './events';
 import { diskLimitBytes } from './files';
@@ -27,12 +27,16 @@ import type { Volumes } from './volumes';
  * part left by a crash is removed at the next start (`sweep`). A restore extracts it with
  * decompress's hostile-archive checks under the server's disk limit, holding the server's lock
  * throughout, so no file write or power action lands in a volume being replaced.
+ *
+ * A backup holds the whole volume, compress's caps aside, but never more bytes than the server's
+ * disk limit nor more files and folders than it may hold: a restore writes every byte of every
+ * file (a sparse file in full, each hard link as a file of its own) under those limits, so a
+ * larger archive could never be restored, and reading a 1 TiB sparse file or a thousand links to
+ * one large file would keep the node busy for nothing.
  */
 
 /** Wings reads at most this much of `.pteroignore`. */
 const MAX_IGNORE_FILE_BYTES = 32 * 1024;
-/** A backup is the whole volume: compress's caps are for interactive requests, not for it. */
-const UNCAPPED: ExtractLimits = { maxBytes: Infinity, maxEntries: Infinity };
 const IN_USE = 'This backup is being written or restored.';
 export const RESTORING = 'The server is restoring a backup.';
 
@@ -146,8 +150,9 @@ export class LocalBackups implements BackupCapability {
 
   async create(server: string, backup: string, ignored: string[]): Promise<void> {
     const target = this.file(server, backup);
-    await this.options.configurations.get(server);
+    const configuration = await this.options.configurations.get(server);
     const vol = await this.options.volumes.open(server);
+    const limits: ExtractLimits = { maxBytes: diskLimitBytes(configuration) || Infinity, maxEntries: this.options.maxEntries() || Infinity };
     // A volume being replaced (a restore, a reinstall) would be saved half-done.
     this.options.locks.admit(server);
     if (await fs.lstat(target).catch(() => null)) throw new DaemonError('conflict', 'This backup exists already.');
@@ -166,7 +171,8 @@ export class LocalBackups implements BackupCapability {
           const hash = createHash('sha1');
           let bytes = 0;
           await writeArchive(vol, [], 'everything', out, {
-            limits: UNCAPPED,
+            limits,
+            tooMuch: (what) => new DaemonError('bad_request', `the server holds ${what}, past its limits, so the backup could not be restored.`),
             signal,
             meter: () => Promise.resolve(),
             filter: (member, isDirectory) => !ignores(rules, member, isDirectory),
@@ -188,6 +194,7 @@ export class LocalBackups implements BackupCapability {
           if (!result.successful) await fs.rm(renamed ? target : part, { force: true });
         }
       } catch (error) {
+        this.options.announce(server, { type: 'daemon message', line: `Backup failed: ${reasonOf(error)}` });
         if (!(error instanceof DaemonError) && !isErrno(error, 'ENOSPC', 'EDQUOT')) this.options.log(`backup ${backup} of ${server} failed`, error);
       }
       const { successful, checksum, bytes } = result;
@@ -217,21 +224,27 @@ export class LocalBackups implements BackupCapability {
       let successful = false;
       try {
         await locks.exclusive(server, RESTORING, async () => {
-          say(`Restoring backup ${backup}${options.truncate ? ', deleting every file of the server first' : ''}…`);
+          say(`Restoring backup ${backup}${options.truncate ? ', replacing every file of the server' : ''}…`);
           try {
             await this.options.halt(server);
-            if (options.truncate) {
-              await vol.withDir([], async (root) => {
-                for (const name of await fs.readdir(root.ref)) if (!isTempName(name)) await vol.removeAt(root, name);
-              });
-              quotas.forget(server);
-            }
+            // With truncate the volume is emptied only once the whole archive is staged, so a restore
+            // that fails leaves it as it was; meanwhile the node holds both (at most twice the limit).
+            const truncate = async (root: Dir) => {
+              for (const name of await fs.readdir(root.ref, { encoding: 'buffer' })) if (!isTempName(name.toString())) await vol.removeAt(root, name);
+            };
             const maxEntries = this.options.maxEntries() || Infinity;
             const limits = { bytes: diskLimitBytes(configuration), entries: maxEntries };
-            await quotas.run(server, vol, limits, (budget) =>
-              extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
-                creditReplaced: true,
-              }),
+            await quotas.run(
+              server,
+              vol,
+              limits,
+              (budget) =>
+                extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
+                  creditReplaced: !options.truncate,
+                  posixNames: true,
+                  beforeMerge: options.truncate ? truncate : undefined,
+                }),
+              options.truncate ? 'replace' : 'write',
             );
             successful = true;
             say('Backup restored.');

@@ -69,7 +69,7 @@ export function mapFsError(error: unknown): unknown {
   return error;
 }
 
-export async function lstatOrNull(p: string): Promise<Stats | null> {
+export async function lstatOrNull(p: string | Buffer): Promise<Stats | null> {
   try {
     return await fs.lstat(p);
   } catch (error) {
@@ -193,13 +193,15 @@ export class Volume {
 
   /**
    * Removes a child entry: a link or file is unlinked (never followed), a directory is emptied
-   * through handles and removed. Missing entries are ignored.
+   * through handles and removed. Missing entries are ignored. Names inside are read as bytes, so
+   * one that is not valid UTF-8 is removed too (a raw `name` is one of those).
    */
-  async removeAt(dir: Dir, name: string, depth = 0): Promise<void> {
-    const st = await lstatOrNull(dir.at(name));
+  async removeAt(dir: Dir, name: string | Buffer, depth = 0): Promise<void> {
+    const ref = typeof name === 'string' ? dir.at(name) : dir.atRaw(name);
+    const st = await lstatOrNull(ref);
     if (!st) return;
     if (!st.isDirectory()) {
-      await fs.unlink(dir.at(name)).catch((error: unknown) => {
+      await fs.unlink(ref).catch((error: unknown) => {
         if (!isErrno(error, 'ENOENT')) throw error;
       });
       return;
@@ -215,11 +217,11 @@ export class Volume {
       throw error;
     }
     try {
-      for (const entry of await fs.readdir(sub.ref)) await this.removeAt(sub, entry, depth + 1);
+      for (const entry of await fs.readdir(sub.ref, { encoding: 'buffer' })) await this.removeAt(sub, entry, depth + 1);
     } finally {
       await sub.close();
     }
-    await fs.rmdir(dir.at(name)).catch((error: unknown) => {
+    await fs.rmdir(ref).catch((error: unknown) => {
       if (isErrno(error, 'ENOTDIR')) return this.removeAt(dir, name, depth + 1);
       if (!isErrno(error, 'ENOENT')) throw error;
       return undefined;

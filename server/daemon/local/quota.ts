@@ -95,6 +95,8 @@ export class Budget {
   private charged: Usage = { bytes: 0, entries: 0 };
   /** What this operation frees when it completes (files it replaces). */
   private freed: Usage = { bytes: 0, entries: 0 };
+  /** The operation replaces the whole volume (`replaceAll`): everything else is freed. */
+  private replacing = false;
 
   constructor(
     private readonly limits: Limits,
@@ -115,7 +117,16 @@ export class Budget {
     const limit = this.limits[key];
     if (limit === Infinity) return true;
     const margin = this.fresh ? 0 : limit * CACHE_MARGIN;
-    return this.charged[key] + more <= limit - margin - this.base[key] - this.others()[key] + this.freed[key];
+    return this.charged[key] + more <= limit - margin - this.base[key] - this.others()[key] + this.freedOf(key);
+  }
+
+  private freedOf(key: keyof Usage): number {
+    return this.replacing ? this.base[key] : this.freed[key];
+  }
+
+  /** Everything the volume holds apart from this operation goes when it completes: only what it adds counts. */
+  replaceAll(): void {
+    this.replacing = true;
   }
 
   /**
@@ -172,7 +183,10 @@ export class Budget {
 
   /** The volume's usage once the operation has completed. */
   usageAfter(): Usage {
-    return { bytes: this.base.bytes + this.charged.bytes - this.freed.bytes, entries: this.base.entries + this.charged.entries - this.freed.entries };
+    return {
+      bytes: this.base.bytes + this.charged.bytes - this.freedOf('bytes'),
+      entries: this.base.entries + this.charged.entries - this.freedOf('entries'),
+    };
   }
 }
 
@@ -239,7 +253,9 @@ export class DiskQuotas {
   /**
    * Runs a write operation under the server's limits (bytes and entries, 0 = unlimited). A `write`
    * is refused up front on a server already over its limit; a `move` allocates nothing itself (only
-   * the directories it creates are charged), so it may tidy up an over-quota server. Must run under
+   * the directories it creates are charged), so it may tidy up an over-quota server; a `replace`
+   * (a truncating restore) writes a new volume whose old content all goes at the end, so only what it
+   * writes counts, and it too may run on an over-quota server. Must run under
    * the server's write lock: the budget assumes no other write *under the lock* runs meanwhile,
    * and sees the reservations of bodies being received apart from `own` (the body this write places).
    */
@@ -248,7 +264,7 @@ export class DiskQuotas {
     vol: Volume,
     given: Limits,
     fn: (budget: Budget) => Promise<T>,
-    kind: 'write' | 'move' = 'write',
+    kind: 'write' | 'move' | 'replace' = 'write',
     own?: Reservation,
   ): Promise<T> {
     const limits = effective(given);
@@ -273,6 +289,7 @@ export class DiskQuotas {
       budget = cached ? new Budget(limits, cached.usage, false, remeasure, others) : new Budget(limits, await remeasure(), true, remeasure, others);
       this.hold(serverUuid, budget);
       if (kind === 'write') await budget.ensure(0);
+      if (kind === 'replace') budget.replaceAll();
       const result = await fn(budget);
       this.cache.set(serverUuid, { usage: budget.usageAfter(), at, limits, exact: false });
       return result;
