@@ -46,7 +46,7 @@ export function BackupRow({
     <li aria-label={b.name} className="flex items-start justify-between gap-3 px-4 py-3">
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium break-all text-zinc-100">{b.name}</span>
+          <span className="font-medium [overflow-wrap:anywhere] text-zinc-100">{b.name}</span>
           {isRunning(b) && <Spinner className="size-4" label="Backing up…" />}
           {hasFailed(b) && <Badge tone="danger">Failed</Badge>}
           {b.is_locked && (
