@@ -4,13 +4,13 @@ import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { connectionStrings, endpointOf, passwordOf } from './api';
 
-/** One labelled value with its copy button. */
-function Value({ label, value, mono = true }: { label: string; value: string; mono?: boolean }) {
+/** One labelled value with its copy button; a long one (`wide`) puts the button under it on a phone. */
+function Value({ label, value, wide = false }: { label: string; value: string; wide?: boolean }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-zinc-400">{label}</dt>
-      <dd className="flex items-center gap-2">
-        <span className={`${mono ? 'font-mono' : ''} min-w-0 text-sm break-all text-zinc-100`}>{value}</span>
+      <dd className={wide ? 'flex flex-col items-start gap-1 sm:flex-row sm:items-center sm:gap-2' : 'flex items-center gap-2'}>
+        <span className="min-w-0 font-mono text-sm break-all text-zinc-100">{value}</span>
         <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} className="shrink-0" />
       </dd>
     </div>
@@ -57,7 +57,7 @@ export function DatabaseRow({
     <li aria-label={d.name} className="px-4 py-3">
       <div className="flex flex-wrap items-start gap-x-6 gap-y-3">
         <dl className="grid min-w-0 flex-1 basis-full grid-cols-1 gap-x-6 gap-y-2 sm:basis-0 sm:grid-cols-2 lg:grid-cols-4">
-          <Value label="Name" value={d.name} />
+          <Value label="Name" value={d.name} wide />
           <Value label="Endpoint" value={endpointOf(d)} />
           <Value label="Connections from" value={d.connections_from} />
           <Value label="Username" value={d.username} />
@@ -85,7 +85,7 @@ export function DatabaseRow({
               <div>
                 <dt className="text-xs text-zinc-400">Password</dt>
                 <dd className="flex flex-wrap items-center gap-2">
-                  <span className="font-mono text-sm break-all text-zinc-100">{shown ?? '••••••••••••'}</span>
+                  <span className="basis-full font-mono text-sm break-all text-zinc-100 sm:basis-auto">{shown ?? '••••••••••••'}</span>
                   <Button variant="ghost" size="sm" onClick={() => onReveal(!revealed)}>
                     {revealed ? 'Hide password' : 'Show password'}
                   </Button>
@@ -93,8 +93,8 @@ export function DatabaseRow({
                 </dd>
               </div>
             )}
-            <Value label="Connection URL" value={strings.url} />
-            <Value label="JDBC connection string" value={strings.jdbc} />
+            <Value label="Connection URL" value={strings.url} wide />
+            <Value label="JDBC connection string" value={strings.jdbc} wide />
           </dl>
           {d.max_connections !== null && <p className="text-xs text-zinc-400">At most {d.max_connections} connections at once.</p>}
           {!canViewPassword && <p className="text-xs text-zinc-400">You may not view database passwords; ask the server owner for it.</p>}

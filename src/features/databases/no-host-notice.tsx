@@ -6,12 +6,13 @@ export function NoHostNotice({ admin }: { admin: boolean }) {
       {admin ? (
         <div className="mt-2 space-y-2 text-zinc-300">
           <p>As an administrator you can add a MariaDB or MySQL server whose account may create databases and users:</p>
-          <pre className="overflow-x-auto rounded bg-zinc-950 p-2 font-mono text-xs text-zinc-100">
+          <pre className="rounded break-all whitespace-pre-wrap bg-zinc-950 p-2 font-mono text-xs text-zinc-100">
             npm run -s panel -- dbhost:create --name N --host H --port P --username U --password W
           </pre>
           <p>
-            or start the panel with <code className="font-mono text-zinc-100">PANEL_DB_HOST_URL=mysql://user:pass@host:port</code>. With MariaDB
-            installed on the panel's machine, <code className="font-mono text-zinc-100">npm start</code> runs one of its own when no host is set.
+            or start the panel with <code className="font-mono break-all text-zinc-100">PANEL_DB_HOST_URL=mysql://user:pass@host:port</code>. With
+            MariaDB installed on the panel's machine, <code className="font-mono text-zinc-100">npm start</code> runs one of its own when no host is
+            set.
           </p>
         </div>
       ) : (
