@@ -77,6 +77,14 @@ export const PAGES: readonly PageSpec[] = [
     heavy: { library: 'CodeMirror', packages: /^(@codemirror\/|@lezer\/|style-mod$|w3c-keyname$|crelt$)/ },
   },
   {
+    name: 'databases',
+    path: (c) => `/server/${c.server.identifier}/databases`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    // The bench server has no database: the empty state shows once the list has loaded.
+    ready: (p) => p.getByText('No databases yet'),
+  },
+  {
     name: 'network',
     path: (c) => `/server/${c.server.identifier}/network`,
     signedIn: true,

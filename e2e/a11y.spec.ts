@@ -120,6 +120,19 @@ async function openBackups(page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'ma
   await expect(page.getByRole('region', { name: 'Backup operations' }).getByText('Completed')).toBeVisible({ timeout: 30_000 });
 }
 
+/** The databases page with one database made through the page, its details open and its password shown. */
+async function openDatabases(page: Page, fixtures: Pick<Fixtures, 'makeUser' | 'makeServer' | 'signIn' | 'filesOf'>) {
+  const { server } = await ownerWithServer(page, fixtures);
+  await page.goto(`/server/${server.identifier}/databases`);
+  await page.getByRole('button', { name: 'New database' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New database' });
+  await dialog.getByLabel('Database name').fill('a_rather_long_database_name_for_a_phone_screen');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(page.getByRole('button', { name: 'Hide password' })).toBeVisible();
+}
+
 const PAGES: Record<string, Setup> = {
   'sign-in': async (page) => {
     await page.goto('/auth/login');
@@ -168,6 +181,18 @@ const PAGES: Record<string, Setup> = {
     await expect(page.getByRole('list', { name: 'Allocations' }).getByRole('listitem')).toHaveCount(2);
   },
   backups: (page, fixtures) => openBackups(page, fixtures),
+  databases: (page, fixtures) => openDatabases(page, fixtures),
+  'New database dialog': async (page, fixtures) => {
+    const { server } = await ownerWithServer(page, fixtures);
+    await page.goto(`/server/${server.identifier}/databases`);
+    await expect(page.getByText('No databases yet')).toBeVisible();
+    await page.getByRole('button', { name: 'New database' }).click();
+    // A refused name, so the field's error state is audited too.
+    const dialog = page.getByRole('dialog', { name: 'New database' });
+    await dialog.getByLabel('Database name').fill('no spaces');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByLabel('Database name')).toHaveAttribute('aria-invalid', 'true');
+  },
   'Restore backup dialog': async (page, fixtures) => {
     await openBackups(page, fixtures);
     await page
@@ -333,6 +358,7 @@ const FOCUS_PAGES: Record<string, [Setup, (page: Page) => Locator]> = {
   'server overview': [PAGES['server overview'] as Setup, (page) => page.getByRole('region', { name: 'SFTP' })],
   startup: [PAGES.startup as Setup, (page) => page.getByRole('textbox', { name: 'Max players' })],
   backups: [PAGES.backups as Setup, (page) => page.getByRole('list', { name: 'Backups' })],
+  databases: [PAGES.databases as Setup, (page) => page.getByRole('list', { name: 'Databases' })],
   'server settings': [PAGES['server settings'] as Setup, (page) => page.getByLabel('Server name')],
   activity: [PAGES.activity as Setup, (page) => page.getByRole('list', { name: 'Activity entries' })],
   'file manager': [(page, fixtures) => openFileManager(page, fixtures).then(() => undefined), (page) => row(page, 'server.properties')],

@@ -50,6 +50,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/files/file-editor-page').then((m) => m.FileEditorPage),
   },
   {
+    path: 'databases',
+    label: 'Databases',
+    permission: 'database.read',
+    nav: true,
+    load: () => import('../features/databases/databases-page').then((m) => m.DatabasesPage),
+  },
+  {
     path: 'network',
     label: 'Network',
     permission: 'allocation.read',

@@ -107,9 +107,9 @@ const PAGES: Record<string, () => ReactNode> = {
 
 /**
  * The app's server routes (same table and guard), signed in as `testAccount`, at `path`. `pages`
- * renders more pages for real (by path), beside the overview and activity.
+ * renders more pages for real (by path), beside the overview and activity; `account` is who is signed in.
  */
-export function renderServerRoutes(path: string, pages: Record<string, () => ReactNode> = {}) {
+export function renderServerRoutes(path: string, pages: Record<string, () => ReactNode> = {}, account: Account = testAccount) {
   const render = { ...PAGES, ...pages };
   const children: RouteObject[] = SERVER_PAGES.map((page) => ({
     ...(page.path === '' ? { index: true } : { path: page.path }),
@@ -126,6 +126,6 @@ export function renderServerRoutes(path: string, pages: Record<string, () => Rea
       },
     ],
     path,
-    (client) => client.setQueryData(accountQueries.me().queryKey, testAccount),
+    (client) => client.setQueryData(accountQueries.me().queryKey, account),
   );
 }

@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { ServerDatabase } from '../../contract/databases';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { PageSpinner } from '../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../components/ui/states';
+import { useCan } from '../../lib/permissions';
+import { accountQueries } from '../account/api';
+import { useServer, useServerRef } from '../servers/api';
+import { databaseQueries, isNoHost, passwordOf, useRotatePassword } from './api';
+import { CreateDatabaseDialog } from './create-database-dialog';
+import { DatabaseRow } from './database-row';
+import { DeleteDatabaseDialog } from './delete-database-dialog';
+import { NoHostNotice } from './no-host-notice';
+
+/** Why "new database" cannot be used, or null when it can. A null limit is no limit, as on the panel. */
+function createBlockedBy(used: number, limit: number | null, canCreate: boolean, noHost: boolean): string | null {
+  if (!canCreate) return 'You do not have permission to create databases.';
+  if (limit === 0) return 'This server may not have databases.';
+  if (limit !== null && used >= limit) return 'The database limit of this server has been reached.';
+  if (noHost) return 'This panel has no database host to create it on.';
+  return null;
+}
+
+/** The server's databases: what to connect with, passwords for those allowed, create, rotate, delete. */
+export function DatabasesPage() {
+  const server = useServer();
+  const ref = useServerRef();
+  const [canCreate, canRotate, canDelete, canViewPassword] = [
+    useCan('database.create'),
+    useCan('database.update'),
+    useCan('database.delete'),
+    useCan('database.view_password'),
+  ];
+  const query = useQuery(databaseQueries.list(ref, canViewPassword));
+  const admin = useQuery(accountQueries.me()).data?.admin ?? false;
+  const rotate = useRotatePassword(ref);
+  const [creating, setCreating] = useState(false);
+  // The list does not say whether the panel has a host: a create refused for want of one does.
+  const [noHost, setNoHost] = useState(false);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
+  const [rotating, setRotating] = useState<ServerDatabase | null>(null);
+  const [rotated, setRotated] = useState<{ id: string; shown: boolean } | null>(null);
+  const [deleting, setDeleting] = useState<ServerDatabase | null>(null);
+
+  const databases = (query.data?.data ?? []).map((d) => d.attributes);
+  const limit = server.feature_limits.databases;
+  const blocked = createBlockedBy(databases.length, limit, canCreate, noHost);
+  const toggle = (set: ReadonlySet<string>, id: string, on: boolean) => {
+    const next = new Set(set);
+    if (on) next.add(id);
+    else next.delete(id);
+    return next;
+  };
+  const open = (id: string, reveal: boolean) => {
+    setExpanded((s) => toggle(s, id, true));
+    if (reveal) setRevealed((s) => toggle(s, id, true));
+  };
+
+  return (
+    <section aria-labelledby="databases-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="databases-heading" className="text-lg font-semibold text-white">
+          Databases
+        </h2>
+        <div className="flex items-center gap-3">
+          {query.data && (
+            <span className="text-sm text-zinc-400">{limit === null ? `${databases.length} used` : `${databases.length} of ${limit} used`}</span>
+          )}
+          <Button onClick={() => setCreating(true)} disabled={blocked !== null || !query.data} title={blocked ?? undefined}>
+            New database
+          </Button>
+        </div>
+      </div>
+      {query.data && blocked && !noHost && <p className="text-sm text-zinc-400">{blocked}</p>}
+      {noHost && <NoHostNotice admin={admin} />}
+
+      {query.isPending ? (
+        <PageSpinner />
+      ) : query.isError ? (
+        <ErrorState error={query.error} />
+      ) : databases.length === 0 ? (
+        <EmptyState title="No databases yet">
+          A database keeps the data of plugins, web maps and permission systems. Create one, then paste its endpoint, username and password into the
+          plugin's configuration.
+        </EmptyState>
+      ) : (
+        <ul aria-label="Databases" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          {databases.map((d) => (
+            <DatabaseRow
+              key={d.id}
+              database={d}
+              canViewPassword={canViewPassword}
+              canRotate={canRotate}
+              canDelete={canDelete}
+              expanded={expanded.has(d.id)}
+              revealed={revealed.has(d.id)}
+              onToggle={() => setExpanded((s) => toggle(s, d.id, !s.has(d.id)))}
+              onReveal={(on) => setRevealed((s) => toggle(s, d.id, on))}
+              onRotate={() => setRotating(d)}
+              onDelete={() => setDeleting(d)}
+              notice={
+                rotated?.id === d.id
+                  ? rotated.shown
+                    ? 'The password was changed: the new one is shown below. The old one no longer works.'
+                    : 'The password was changed. The old one no longer works.'
+                  : null
+              }
+            />
+          ))}
+        </ul>
+      )}
+
+      <CreateDatabaseDialog
+        server={ref}
+        open={creating}
+        onOpenChange={setCreating}
+        onCreated={(d) => open(d.id, false)}
+        onError={(error) => {
+          if (isNoHost(error)) setNoHost(true);
+        }}
+      />
+      <ConfirmDialog
+        open={rotating !== null}
+        onOpenChange={(o) => {
+          if (!o) setRotating(null);
+        }}
+        title="Rotate password"
+        description={
+          rotating
+            ? `${rotating.name} gets a new random password at once. Whatever connects with the old one (plugins, web maps) fails until it is given the new one.`
+            : undefined
+        }
+        confirmLabel="Rotate"
+        mutation={rotate}
+        onConfirm={async (signal) => {
+          if (!rotating) return;
+          const result = await rotate.mutateAsync({ database: rotating, signal });
+          const shown = canViewPassword && passwordOf(result.attributes) !== null;
+          setRotated({ id: result.attributes.id, shown });
+          open(result.attributes.id, shown);
+        }}
+      />
+      <DeleteDatabaseDialog server={ref} database={deleting} onClose={() => setDeleting(null)} />
+    </section>
+  );
+}
