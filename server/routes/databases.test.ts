@@ -150,7 +150,7 @@ describe('server databases on a real MariaDB', () => {
     expect((await onHost(dbs.server.id)).databases).toEqual([created.attributes.name]);
     expect((await dbs.call('DELETE', `/${created.attributes.id}`)).statusCode).toBe(204);
     expect(await onHost(dbs.server.id)).toEqual({ databases: [], users: [] });
-    expect((await dbs.call('GET')).json()).toEqual({ object: 'list', data: [] });
+    expect((await dbs.call('GET')).json()).toEqual({ object: 'list', data: [], meta: { has_database_host: true } });
     expect((await dbs.events()).at(-1)).toEqual({ event: 'server:database.delete', properties: { name: created.attributes.name } });
     expect((await dbs.call('DELETE', `/${created.attributes.id}`)).statusCode).toBe(404);
   });
@@ -236,7 +236,7 @@ describe('server databases on a real MariaDB', () => {
 
   it('says plainly that the panel has no database host', async ({ panel }) => {
     const bare = await setup(panel, null);
-    expect((await bare.call('GET', '?include=password')).json()).toEqual({ object: 'list', data: [] });
+    expect((await bare.call('GET', '?include=password')).json()).toEqual({ object: 'list', data: [], meta: { has_database_host: false } });
     const res = await bare.call('POST', '', { database: 'x', remote: '%' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ code: 'NoSuitableDatabaseHostException', detail: expect.stringMatching(/no database host/) });

@@ -8,6 +8,7 @@ import {
   databaseOf,
   databaseResource,
   deleteDatabase,
+  hasDatabaseHost,
   HostUnavailable,
   listDatabases,
   rotateDatabasePassword,
@@ -38,7 +39,11 @@ export async function databaseRoutes(app: FastifyInstance, deps: AppDeps): Promi
     databaseEndpoints.list,
   )(async ({ server, query, access }) => {
     const password = { include: query.include.includes('password'), visible: access.can('database.view_password'), box };
-    return { object: 'list' as const, data: (await listDatabases(db, server)).map(({ row, host }) => databaseResource(row, host, password)) };
+    return {
+      object: 'list' as const,
+      data: (await listDatabases(db, server)).map(({ row, host }) => databaseResource(row, host, password)),
+      meta: { has_database_host: await hasDatabaseHost(db) },
+    };
   });
 
   await serverRoute(

@@ -82,6 +82,11 @@ function checkLimit(server: ServerRow, count: number): void {
   }
 }
 
+/** Whether the panel has any database host (the list says so, so the page can tell before a create). */
+export async function hasDatabaseHost(db: Db): Promise<boolean> {
+  return (await databaseHosts.all(db)).length > 0;
+}
+
 /** The host for a new database: one on the server's node first, then any, skipping full ones. */
 async function pickHost(db: Db, server: ServerRow): Promise<DatabaseHostRow> {
   const hosts = await databaseHosts.all(db);

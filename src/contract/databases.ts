@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint, SERVER_ROUTE_PREFIX } from './endpoint';
-import { item, list, nullResourceSchema, optionalListMetaSchema } from './envelope';
+import { item, list, nullResourceSchema, paginationSchema } from './envelope';
 import { nullableInt, text } from './fields';
 
 // A database of a server; its password is included only when asked for.
@@ -16,7 +16,14 @@ export const serverDatabaseAttributes = z.object({
 });
 export const serverDatabaseSchema = item('server_database', serverDatabaseAttributes);
 export type ServerDatabase = z.infer<typeof serverDatabaseAttributes>;
-export const serverDatabaseListSchema = list(serverDatabaseSchema, optionalListMetaSchema);
+/**
+ * `meta.has_database_host` (this panel's own, optional): false when the panel has no database host
+ * at all, so the page can say so before anyone tries; a reference panel sends no such key.
+ */
+export const serverDatabaseListSchema = list(
+  serverDatabaseSchema,
+  z.optional(z.object({ pagination: z.optional(paginationSchema), has_database_host: z.optional(z.boolean()) })),
+);
 
 /** A database name as typed: the real one on the host is `s<server id>_<name>`. */
 export const DATABASE_NAME_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;

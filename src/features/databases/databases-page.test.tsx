@@ -225,6 +225,18 @@ describe('DatabasesPage', () => {
     expect(screen.getByRole('button', { name: 'New database' })).toBeDisabled();
   });
 
+  it('says there is no database host before any create when the list tells it so', async () => {
+    stubPanel({
+      answer: (method, path) =>
+        method === 'GET' && (path === '' || path.startsWith('?'))
+          ? json(200, { object: 'list', data: [], meta: { has_database_host: false } })
+          : undefined,
+    });
+    render();
+    expect(await screen.findByText('This panel has no database host, so databases cannot be created here.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'New database' })).toBeDisabled();
+  });
+
   it('rotates the password after a confirmation and shows the new one', async () => {
     const panel = stubPanel();
     render();

@@ -37,14 +37,15 @@ export function DatabasesPage() {
   const admin = useQuery(accountQueries.me()).data?.admin ?? false;
   const rotate = useRotatePassword(ref);
   const [creating, setCreating] = useState(false);
-  // The list does not say whether the panel has a host: a create refused for want of one does.
-  const [noHost, setNoHost] = useState(false);
+  // This panel's list says when it has no host; with a reference panel, a create refused for want of one does.
+  const [refusedForHost, setNoHost] = useState(false);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
   const [rotating, setRotating] = useState<ServerDatabase | null>(null);
   const [rotated, setRotated] = useState<{ id: string; shown: boolean } | null>(null);
   const [deleting, setDeleting] = useState<ServerDatabase | null>(null);
 
+  const noHost = refusedForHost || query.data?.meta?.has_database_host === false;
   const databases = (query.data?.data ?? []).map((d) => d.attributes);
   const limit = server.feature_limits.databases;
   const blocked = createBlockedBy(databases.length, limit, canCreate, noHost);
