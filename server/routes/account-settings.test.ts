@@ -54,6 +54,12 @@ describe('PUT account/password', () => {
       code: 'InvalidPasswordProvidedException',
       detail: 'The password provided was invalid for this account.',
     });
+    // Checked before the rest is validated, as the reference panel: a missing one or one with a short new password is a 400 too.
+    for (const body of [{ password: 'short' }, { current_password: 'wrong one', password: 'short', password_confirmation: 'other' }]) {
+      const early = await send(panel, jar, 'PUT', '/password', body);
+      expect(early.statusCode).toBe(400);
+      expect(early.json().errors[0].code).toBe('InvalidPasswordProvidedException');
+    }
     expect((await send(panel, other, 'GET', '')).statusCode).toBe(200);
     expect((await login(panel, new CookieJar(), 'ann')).statusCode).toBe(200);
   });
@@ -119,6 +125,7 @@ describe('PUT account/email', () => {
     const wrong = await send(panel, jar, 'PUT', '/email', { email: 'new@example.com', password: 'nope nope' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors[0].code).toBe('InvalidPasswordProvidedException');
+    expect((await send(panel, jar, 'PUT', '/email', { email: 'not an address', password: 'nope nope' })).statusCode).toBe(400);
     const taken = await send(panel, jar, 'PUT', '/email', { email: 'BOB@example.com', password: PASSWORD });
     expect(taken.statusCode).toBe(422);
     expect(taken.json().errors[0]).toMatchObject({ detail: 'The email has already been taken.', source: { field: 'email' } });

@@ -24,6 +24,7 @@ import { changePassword, enableTotpWith, newTotpSecret, verifyPassword } from '.
  */
 const CONFIRM_LIMIT = { max: 5, windowMs: 60_000 };
 
+const MAX_PASSWORD_LENGTH = 1024;
 const WRONG_PASSWORD = 'The password provided was invalid for this account.';
 
 /** The account settings: password, e-mail, two-factor, API keys, SSH keys and the account's activity. */
@@ -48,11 +49,16 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
   const confirmPassword = (caller: Caller, password: string, failure = () => badRequest(WRONG_PASSWORD, 'InvalidPasswordProvidedException')) =>
     confirm(caller, () => verifyPassword(caller.user.password_hash, password), failure);
 
+  /** The current password, checked before the body is validated (the reference panel's order). */
+  const passwordField = (field: string) => ({
+    authorize: (request: FastifyRequest, caller: Caller) => confirmPassword(caller, stringField(request.body, field)),
+  });
+
   await clientRoute(
     app,
     accountEndpoints.password,
+    passwordField('current_password'),
   )(async ({ request, caller, body }) => {
-    await confirmPassword(caller, body.current_password);
     // A bearer-key caller has no session of its own to keep: every session ends.
     await changePassword(db, caller.user.id, body.password, clock.now(), caller.sessionId ?? undefined);
     await activity(caller, request, 'user:account.password-changed');
@@ -61,8 +67,8 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
   await clientRoute(
     app,
     accountEndpoints.email,
+    passwordField('password'),
   )(async ({ request, caller, body }) => {
-    await confirmPassword(caller, body.password);
     const old = caller.user.email;
     const holder = await users.findByEmail(db, body.email);
     // The same answer whoever holds it.
@@ -184,6 +190,12 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
     const { data, total } = await listActivity(db, { type: 'user', id: caller.user.id }, viewer, query);
     return paginatedList(request, config.appUrl, data, total, query);
   });
+}
+
+/** `body[field]` when it is a string of a password's length, else '' (which no password matches, and costs no hashing of a huge input). */
+function stringField(body: unknown, field: string): string {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' && value.length <= MAX_PASSWORD_LENGTH ? value : '';
 }
 
 const alreadyEnabled = () => badRequest('Two-factor authentication is already enabled on this account.');
