@@ -158,17 +158,23 @@ describe('two-factor', () => {
     expect(badShape.statusCode).toBe(422);
     expect((await login(panel, new CookieJar(), 'ann')).json().data.complete).toBe(true);
 
-    const on = await send(panel, jar, 'POST', '/two-factor', { code: codeAt(panel, secret), password: PASSWORD });
+    const elsewhere = await signedIn(panel, 'ann');
+    const enablingCode = codeAt(panel, secret);
+    const on = await send(panel, jar, 'POST', '/two-factor', { code: enablingCode, password: PASSWORD });
     expect(on.statusCode).toBe(200);
+    // A session signed in without the second factor does not outlive it; this one stays.
+    expect((await send(panel, elsewhere, 'GET', '')).statusCode).toBe(401);
+    expect((await send(panel, jar, 'GET', '')).statusCode).toBe(200);
     const { tokens } = recoveryTokensSchema.parse(on.json()).attributes;
     expect(tokens).toHaveLength(10);
     expect((await send(panel, jar, 'GET', '/two-factor')).statusCode).toBe(400);
 
-    // Sign in again: a code is asked for, a recovery token passes once.
+    // Sign in again: a code is asked for (not the one that turned it on), a recovery token passes once.
     await logout(panel, jar);
     const other = new CookieJar();
     const first = await login(panel, other, 'ann');
     const confirmation_token = first.json().data.confirmation_token as string;
+    expect((await checkpoint(panel, other, { confirmation_token, authentication_code: enablingCode })).statusCode).toBe(400);
     expect((await checkpoint(panel, other, { confirmation_token, recovery_token: tokens[0] ?? '' })).statusCode).toBe(200);
     const again = new CookieJar();
     const second = (await login(panel, again, 'ann')).json().data.confirmation_token as string;
