@@ -15,6 +15,7 @@ import { connectOrigins, registerSecurityHeaders } from './http/security-headers
 import './http/request-context';
 import { handleDaemonEvent } from './services/daemon-events';
 import { accountRoutes } from './routes/account';
+import { accountSettingsRoutes } from './routes/account-settings';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
 import { backupRoutes } from './routes/backups';
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(async (api) => {
     await authRoutes(api, deps);
     await accountRoutes(api);
+    await accountSettingsRoutes(api, deps);
     await serverRoutes(api, deps);
     await activityRoutes(api, deps);
     await fileRoutes(api, deps);

@@ -233,6 +233,17 @@ export interface DatabasesTable {
   updated_at: string;
 }
 
+export interface UserSshKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 of the OpenSSH key blob, unpadded base64 without a `SHA256:` prefix. */
+  fingerprint: string;
+  /** PKCS#8 PEM. */
+  public_key: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   recovery_tokens: RecoveryTokensTable;
@@ -251,6 +262,7 @@ export interface Database {
   backups: BackupsTable;
   database_hosts: DatabaseHostsTable;
   databases: DatabasesTable;
+  user_ssh_keys: UserSshKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

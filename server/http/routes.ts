@@ -49,15 +49,24 @@ export interface ServerContext<E extends EndpointDefinition> extends ClientConte
 
 type Handler<E extends EndpointDefinition, C> = (context: C) => Promise<EndpointReply<E>>;
 
+export interface ClientRouteOptions {
+  /**
+   * Runs before the inputs are parsed, on the raw request: the reference panel checks the current
+   * password of account changes this way, so a wrong one is a 400 even when the rest is invalid.
+   */
+  authorize?(request: FastifyRequest, caller: Caller): Promise<void>;
+}
+
 /**
  * A client API route outside a server (the server list, the account):
  * `await clientRoute(app, accountEndpoints.me)(async ({ caller }) => ...)`. Two calls, so the
  * endpoint's types are fixed before the handler is checked against them.
  */
-export function clientRoute<const E extends EndpointDefinition>(app: FastifyInstance, endpoint: E) {
+export function clientRoute<const E extends EndpointDefinition>(app: FastifyInstance, endpoint: E, options: ClientRouteOptions = {}) {
   return (handler: Handler<E, ClientContext<E>>): Promise<void> =>
     register(app, endpoint, async (request, reply) => {
       const caller = requireCaller(request);
+      await options.authorize?.(request, caller);
       const { query, body } = parseInputs<E>(endpoint, request);
       return send(endpoint, reply, await handler({ request, reply, caller, query, body }));
     });

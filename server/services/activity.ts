@@ -39,3 +39,23 @@ export function serverActivity(
     timestamp,
   };
 }
+
+/** The caller acting on their own account (the user is the subject, with `extraSubjects`). */
+export function userActivity(
+  caller: Caller,
+  ip: string,
+  event: NewActivity['event'],
+  properties: Record<string, unknown>,
+  timestamp: Date,
+  extraSubjects: NewActivity['subjects'] = [],
+): NewActivity {
+  return {
+    event,
+    ip,
+    actorId: caller.user.id,
+    apiKeyId: caller.apiKeyId,
+    properties,
+    subjects: [{ type: 'user', id: caller.user.id }, ...extraSubjects],
+    timestamp,
+  };
+}

@@ -31,8 +31,14 @@ export function listApiKeys(db: Db, userId: number): Promise<apiKeys.KeySummary[
   return apiKeys.listForUser(db, userId);
 }
 
-export function deleteApiKey(db: Db, identifier: string): Promise<boolean> {
-  return apiKeys.removeByIdentifier(db, identifier);
+/** Deletes a key by identifier; with `userId`, only when it is that user's. */
+export function deleteApiKey(db: Db, identifier: string, userId?: number): Promise<boolean> {
+  return apiKeys.removeByIdentifier(db, identifier, userId);
+}
+
+/** Whether `entry` is an IP address or CIDR range a key can be limited to. */
+export function isIpRange(entry: string): boolean {
+  return parseIpRange(entry) !== null;
 }
 
 interface IpRange {

@@ -85,12 +85,22 @@ export async function enableTotp(
   now: Date,
   keepSessionId?: string,
 ): Promise<{ secret: string; recovery_tokens: string[] }> {
-  const secret = new Secret({ size: 20 }).base32;
+  const secret = newTotpSecret();
+  return { secret, recovery_tokens: await enableTotpWith(db, box, userId, secret, now, keepSessionId) };
+}
+
+/** A fresh base32 TOTP secret. */
+export function newTotpSecret(): string {
+  return new Secret({ size: 20 }).base32;
+}
+
+/** Turns TOTP on with `secret` (the one the account settings showed); returns the new recovery tokens. */
+export async function enableTotpWith(db: Db, box: SecretBox, userId: number, secret: string, now: Date, keepSessionId?: string): Promise<string[]> {
   const tokens = Array.from({ length: RECOVERY_TOKEN_COUNT }, () => randomAlnum(10));
   const hashes = await Promise.all(tokens.map((t) => hashPassword(t)));
   await users.enableTotp(db, userId, box.seal(secret), hashes, now);
   await endSessionsOf(db, userId, keepSessionId);
-  return { secret, recovery_tokens: tokens };
+  return tokens;
 }
 
 /** Shortest password the panel sets. */

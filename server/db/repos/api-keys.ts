@@ -50,8 +50,10 @@ export async function listForUser(db: Db, userId: number): Promise<KeySummary[]>
   return rows.map((r) => ({ ...r, allowed_ips: parseJsonColumn(r.allowed_ips, stringArray, []) }));
 }
 
-/** Deletes a key by its public identifier; false when there was none. */
-export async function removeByIdentifier(db: Db, identifier: string): Promise<boolean> {
-  const result = await db.deleteFrom('api_keys').where('identifier', '=', identifier).executeTakeFirst();
+/** Deletes a key by its public identifier (of `userId` when given); false when there was none. */
+export async function removeByIdentifier(db: Db, identifier: string, userId?: number): Promise<boolean> {
+  let query = db.deleteFrom('api_keys').where('identifier', '=', identifier);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }

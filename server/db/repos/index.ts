@@ -9,5 +9,6 @@ export * as nodes from './nodes';
 export * as serverDatabases from './server-databases';
 export * as servers from './servers';
 export * as sessions from './sessions';
+export * as sshKeys from './ssh-keys';
 export * as subusers from './subusers';
 export * as users from './users';

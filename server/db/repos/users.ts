@@ -72,6 +72,33 @@ export async function enableTotp(db: Db, userId: number, secret: string, tokenHa
   });
 }
 
+/** Stores a sealed TOTP secret awaiting confirmation; refused (false) while TOTP is on, so an active secret is never replaced. */
+export async function setPendingTotpSecret(db: Db, userId: number, secret: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_secret: secret, totp_last_step: null, updated_at: now.toISOString() })
+    .where('id', '=', userId)
+    .where('use_totp', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Turns TOTP off: secret, last step and recovery tokens go, in one transaction. */
+export async function disableTotp(db: Db, userId: number, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ use_totp: 0, totp_secret: null, totp_last_step: null, updated_at: now.toISOString() })
+      .where('id', '=', userId)
+      .execute();
+    await trx.deleteFrom('recovery_tokens').where('user_id', '=', userId).execute();
+  });
+}
+
+export async function setEmail(db: Db, userId: number, email: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ email, updated_at: now.toISOString() }).where('id', '=', userId).execute();
+}
+
 /**
  * Records `step` as the last TOTP step used, only when it is newer than the stored one, so two
  * requests racing with the same code cannot both succeed.
