@@ -17,6 +17,7 @@ import { handleDaemonEvent } from './services/daemon-events';
 import { accountRoutes } from './routes/account';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
+import { passwordResetRoutes } from './routes/password-reset';
 import { backupRoutes } from './routes/backups';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(async (api) => {
     await authRoutes(api, deps);
+    await passwordResetRoutes(api, deps);
     await accountRoutes(api);
     await serverRoutes(api, deps);
     await activityRoutes(api, deps);

@@ -6,6 +6,7 @@ import * as m004 from './migrations/004-egg-process-rules';
 import * as m005 from './migrations/005-egg-install-scripts';
 import * as m006 from './migrations/006-backups';
 import * as m007 from './migrations/007-database-hosts';
+import * as m008 from './migrations/008-password-resets';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-egg-install-scripts': m005,
   '006-backups': m006,
   '007-database-hosts': m007,
+  '008-password-resets': m008,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

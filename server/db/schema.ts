@@ -233,6 +233,13 @@ export interface DatabasesTable {
   updated_at: string;
 }
 
+export interface PasswordResetsTable {
+  user_id: number;
+  /** SHA-256 of the mailed token. */
+  token_hash: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   recovery_tokens: RecoveryTokensTable;
@@ -251,6 +258,7 @@ export interface Database {
   backups: BackupsTable;
   database_hosts: DatabaseHostsTable;
   databases: DatabasesTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
