@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import { runCli } from '../cli/commands';
 import { loadSecretBox } from '../lib/secret-box';
@@ -217,5 +219,24 @@ describe('without SMTP_URL', () => {
   it('the CLI refuses an unknown address', async ({ panel }) => {
     const deps = { db: panel.db, nodes: panel.nodes, clock: panel.clock, box: loadSecretBox(panel.dataDir) };
     await expect(runCli(['user:reset-link', '--email', 'nobody@example.com'], deps)).rejects.toThrow('No user with email nobody@example.com.');
+  });
+
+  it('user:reset-link prints one JSON line with a link on APP_URL, else on localhost:PORT', { timeout: 60_000 }, ({ tempDir: dataDir }) => {
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    const run = (args: string[], extra: Record<string, string> = {}) =>
+      execFileSync(tsx, ['server/cli.ts', ...args], {
+        env: { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extra },
+        encoding: 'utf8',
+      });
+    run(['user:create', '--email', 'ann@example.com', '--username', 'ann', '--password', 'first-password']);
+    const lines = run(['user:reset-link', '--email', 'ann@example.com'], { APP_URL: 'https://panel.example.com/' }).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toEqual({
+      email: 'ann@example.com',
+      link: expect.stringMatching(/^https:\/\/panel\.example\.com\/auth\/password\/reset\/[A-Za-z0-9_-]{43}\?email=ann%40example\.com$/),
+      expires_in_minutes: 60,
+    });
+    const local = JSON.parse(run(['user:reset-link', '--email', 'ann@example.com'], { PORT: '9099', APP_URL: '' }).trim()) as { link: string };
+    expect(local.link).toMatch(/^http:\/\/localhost:9099\/auth\/password\/reset\//);
   });
 });
