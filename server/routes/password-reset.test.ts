@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import { runCli } from '../cli/commands';
+import { loadConfig } from '../config';
 import { loadSecretBox } from '../lib/secret-box';
 import { CookieJar, login, PASSWORD, postJson } from '../test/auth-support';
 import { test } from '../test/fixtures';
@@ -76,6 +77,25 @@ describe('POST /auth/password (forgot password)', () => {
   it('tells the SPA mail is configured', async ({ mailPanel }) => {
     const res = await mailPanel.app.inject({ method: 'GET', url: '/auth/password/status' });
     expect(res.json()).toEqual({ data: { mail: true } });
+  });
+});
+
+describe('SMTP_URL', () => {
+  it('takes smtp:// and smtps:// URLs only', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465' }).smtpUrl).toBe('smtps://u:p@mail.example.com:465');
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+  });
+
+  it('a mail server that is down changes nothing in the answer', async ({ makePanel }) => {
+    const gone = await startMailCapture();
+    await gone.close();
+    const panel = await makePanel({ smtpUrl: gone.url });
+    await panel.user({ email: 'ann@example.com' });
+    const res = await forgot(panel, 'ann@example.com');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(SENT);
+    await new Promise((r) => setTimeout(r, 200));
   });
 });
 
