@@ -23,6 +23,13 @@ if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_CLI_BUNDLE = path.join(`${dir}-cli`, 'cli.mjs');
 }
 const DATA_DIR = process.env.E2E_DATA_DIR;
+/*
+ * The panel sends its mail (password-reset links) to an SMTP server that global-setup.ts starts
+ * on this port; each received mail is one JSON line in E2E_MAIL_FILE, which specs read.
+ */
+const MAIL_PORT = Number(process.env.E2E_MAIL_PORT ?? PORT + 20_000);
+process.env.E2E_MAIL_PORT = String(MAIL_PORT);
+process.env.E2E_MAIL_FILE ??= path.join(DATA_DIR, 'e2e-mail.jsonl');
 // A run creates well over a hundred servers, each taking the lowest free port of the range: the
 // panel and the CLI the tests run (which inherits this environment) must share a wide one.
 process.env.PANEL_ALLOCATION_PORTS ??= '25565-35565';
@@ -83,6 +90,7 @@ export default defineConfig({
       PANEL_ALLOCATION_PORTS: process.env.PANEL_ALLOCATION_PORTS,
       // The panel's managed MariaDB: a port of this run's own, so runs on other E2E_PORTs can share a machine.
       PANEL_MARIADB_PORT: process.env.PANEL_MARIADB_PORT ?? String(PORT + 10_000),
+      SMTP_URL: `smtp://127.0.0.1:${MAIL_PORT}`,
     },
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',
     timeout: 180_000,

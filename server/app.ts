@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account';
 import { accountSettingsRoutes } from './routes/account-settings';
 import { activityRoutes } from './routes/activity';
 import { authRoutes } from './routes/auth';
+import { passwordResetRoutes } from './routes/password-reset';
 import { backupRoutes } from './routes/backups';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(async (api) => {
     await authRoutes(api, deps);
+    await passwordResetRoutes(api, deps);
     await accountRoutes(api);
     await accountSettingsRoutes(api, deps);
     await serverRoutes(api, deps);

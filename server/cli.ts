@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
       maxUploadBytes: config.maxUploadBytes,
       maxEntriesPerServer: config.maxEntriesPerServer,
     });
-    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box, ports: config.allocationPorts });
+    const publicUrl = config.appUrl ? config.appUrl.replace(/\/+$/, '') : `http://localhost:${config.port}`;
+    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box, ports: config.allocationPorts, publicUrl });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -68,6 +68,12 @@ const envSchema = z.object({
   // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
   BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
   BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
+  // smtp://user:pass@host:port or smtps://…: where password-reset mail goes; unset = no mail (the CLI prints reset links).
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
   // warn by default: a terminal running `npm start` should stay readable; info logs every request.
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
@@ -116,6 +122,10 @@ export interface Config {
   apiRateLimit: number;
   /** Days activity entries are kept (pruned at start and daily); 0 = forever. */
   activityRetentionDays: number;
+  /** SMTP_URL: the mail server (holds a password: never log it); undefined = no mail is sent. */
+  smtpUrl: string | undefined;
+  /** The From of the panel's mail. */
+  mailFrom: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
@@ -164,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,
     activityRetentionDays: e.APP_ACTIVITY_PRUNE_DAYS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
   };
 }

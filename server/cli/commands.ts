@@ -11,6 +11,7 @@ import { addSubuser } from '../services/subusers';
 import { findUserByEmail } from '../services/users';
 import { ACCOUNT_COMMANDS } from './accounts';
 import { DATABASE_HOST_COMMANDS } from './database-hosts';
+import { PASSWORD_RESET_COMMANDS } from './password-reset';
 import { CliError, int, required, str, userByEmail, type CliDeps, type Command, type Options } from './options';
 
 export { CliError, type CliDeps } from './options';
@@ -25,6 +26,8 @@ Commands:
                                           signs the user out everywhere
   user:2fa --email E                      turn TOTP on; prints the secret and recovery tokens; signs the user out everywhere
   session:revoke --email E                signs the user out of every browser session
+  user:reset-link --email E               prints a password-reset link (60 minutes, single use; replaces an
+                                          earlier one) to hand over when the panel sends no mail (SMTP_URL)
   server:create --owner EMAIL --name N [--egg EGG] [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
                                           EGG is an egg's name or id: "Demo game" (the default, runs on Node)
                                           or "Paper" (needs Java and a server jar); with --count, K servers
@@ -73,6 +76,7 @@ export async function serverJson(db: Db, server: ServerRow) {
 const COMMANDS: Record<string, Command> = {
   ...ACCOUNT_COMMANDS,
   ...DATABASE_HOST_COMMANDS,
+  ...PASSWORD_RESET_COMMANDS,
   'server:create': {
     options: {
       owner: { type: 'string' },

@@ -25,6 +25,8 @@ export interface CliDeps {
   ports?: PortRange;
   /** Seals secrets stored in the database (TOTP), with the data dir's key. */
   box: SecretBox;
+  /** The panel's public URL (APP_URL, else http://localhost:PORT), for links the CLI prints. */
+  publicUrl?: string;
   /** Standard input, read to the end (secrets never travel in argv); tests pass their own. */
   readStdin?: () => string;
 }

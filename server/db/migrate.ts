@@ -7,6 +7,7 @@ import * as m005 from './migrations/005-egg-install-scripts';
 import * as m006 from './migrations/006-backups';
 import * as m007 from './migrations/007-database-hosts';
 import * as m008 from './migrations/008-user-ssh-keys';
+import * as m009 from './migrations/009-password-resets';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-backups': m006,
   '007-database-hosts': m007,
   '008-user-ssh-keys': m008,
+  '009-password-resets': m009,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -244,6 +244,13 @@ export interface UserSshKeysTable {
   created_at: string;
 }
 
+export interface PasswordResetsTable {
+  user_id: number;
+  /** SHA-256 of the mailed token. */
+  token_hash: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   recovery_tokens: RecoveryTokensTable;
@@ -263,6 +270,7 @@ export interface Database {
   database_hosts: DatabaseHostsTable;
   databases: DatabasesTable;
   user_ssh_keys: UserSshKeysTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -119,7 +119,7 @@ export interface AuthEventContext {
  */
 export async function recordAuthEvent(
   db: Db,
-  event: 'auth:success' | 'auth:fail' | 'auth:checkpoint' | 'auth:token' | 'auth:recovery-token',
+  event: 'auth:success' | 'auth:fail' | 'auth:checkpoint' | 'auth:token' | 'auth:recovery-token' | 'auth:password-reset',
   ctx: AuthEventContext,
   user: UserRow | undefined,
   extra: Record<string, string> = {},

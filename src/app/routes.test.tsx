@@ -51,7 +51,9 @@ describe('AppRoutes', () => {
     const mock = stubFetch(() => apiError(401, 'Unauthenticated.'));
     renderApp('/server/abcd1234/activity');
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
-    expect(mock).not.toHaveBeenCalled();
+    // Only whether to offer "Forgot password?", which the panel answers signed in or not.
+    const paths = mock.mock.calls.map(([input]) => new URL(String(input), 'http://localhost').pathname);
+    expect(paths).toEqual(['/auth/password/status']);
   });
 
   it('sends a signed-out visitor of a server page to sign-in, keeping where they were going', async () => {

@@ -28,6 +28,14 @@ const CheckpointPage = page(
   () => import('../features/auth/checkpoint-page'),
   (m) => m.CheckpointPage,
 );
+const ForgotPasswordPage = page(
+  () => import('../features/auth/forgot-password-page'),
+  (m) => m.ForgotPasswordPage,
+);
+const ResetPasswordPage = page(
+  () => import('../features/auth/reset-password-page'),
+  (m) => m.ResetPasswordPage,
+);
 const AppShell = page(
   () => import('./app-shell'),
   (m) => m.AppShell,
@@ -60,6 +68,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/auth/login', ...SignInPage },
       { path: '/auth/login/checkpoint', ...CheckpointPage },
+      { path: '/auth/password', ...ForgotPasswordPage },
+      { path: '/auth/password/reset/:token', ...ResetPasswordPage },
       {
         element: <RequireAuth />,
         children: [

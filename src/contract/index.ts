@@ -4,6 +4,7 @@ export * from './envelope';
 export * from './errors';
 export * from './fields';
 export * from './auth';
+export * from './password-reset';
 export * from './account';
 export * from './servers';
 export * from './network';

@@ -4,8 +4,10 @@ import { renderRoutes } from './render-routes';
 import type { LoginUser } from '../contract/auth';
 import { CheckpointPage } from '../features/auth/checkpoint-page';
 import { SignInPage } from '../features/auth/sign-in-page';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
+import { ResetPasswordPage } from '../features/auth/reset-password-page';
 
-/* the two sign-in routes over a stubbed fetch, plus a stand-in for every other page. */
+/* the sign-in and password-reset routes over a stubbed fetch, plus a stand-in for every other page. */
 
 export const loginUser: LoginUser = {
   uuid: '5f0c2a8e-0a4b-4c1e-9d7a-3c2b1a0f9e8d',
@@ -80,6 +82,8 @@ export function renderAuth(path: string) {
     [
       { path: '/auth/login', element: <SignInPage /> },
       { path: '/auth/login/checkpoint', element: <CheckpointPage /> },
+      { path: '/auth/password', element: <ForgotPasswordPage /> },
+      { path: '/auth/password/reset/:token', element: <ResetPasswordPage /> },
       { path: '*', element: <Elsewhere /> },
     ],
     path,

@@ -6,6 +6,7 @@ export * as backups from './backups';
 export * as databaseHosts from './database-hosts';
 export * as eggs from './eggs';
 export * as nodes from './nodes';
+export * as passwordResets from './password-resets';
 export * as serverDatabases from './server-databases';
 export * as servers from './servers';
 export * as sessions from './sessions';

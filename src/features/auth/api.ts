@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { authEndpoints, type CheckpointRequest, type LoginRequest } from '../../contract/auth';
+import { passwordResetEndpoints, type ForgotPasswordRequest, type ResetPasswordRequest } from '../../contract/password-reset';
 import { safeIntended } from '../../app/paths';
 import { ApiError, call } from '../../lib/http';
 import { accountQueries } from '../account/api';
@@ -28,6 +29,22 @@ export async function logout(): Promise<void> {
 }
 
 export const useLogin = () => useMutation({ mutationFn: login });
+
+/** Whether the panel sends mail: the sign-in page offers "Forgot password?" only then. */
+export const passwordResetQueries = {
+  status: () =>
+    queryOptions({
+      queryKey: ['auth', 'password-reset'],
+      queryFn: ({ signal }) => call(passwordResetEndpoints.status, { signal, quiet401: true }).then((r) => r.data),
+      staleTime: Infinity,
+      retry: false,
+    }),
+};
+
+export const useForgotPassword = () =>
+  useMutation({ mutationFn: (body: ForgotPasswordRequest) => call(passwordResetEndpoints.forgot, { body, quiet401: true }) });
+export const useResetPassword = () =>
+  useMutation({ mutationFn: (body: ResetPasswordRequest) => call(passwordResetEndpoints.reset, { body, quiet401: true }) });
 export const useCheckpoint = () => useMutation({ mutationFn: checkpoint });
 
 /**

@@ -1,13 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { loginRequestSchema } from '../../contract/auth';
 import { safeIntended } from '../../app/paths';
 import { Button } from '../../components/ui/button';
 import { FormError, TextField } from '../../components/ui/field';
 import { applyApiErrors, issuesByField } from '../../lib/form-errors';
 import { accountQueries } from '../account/api';
-import { useFinishSignIn, useLogin } from './api';
+import { passwordResetQueries, useFinishSignIn, useLogin } from './api';
 import { AuthLayout } from './auth-layout';
 import { savePendingLogin } from './pending-login';
 
@@ -28,6 +28,8 @@ export function SignInPage() {
   const notice = (useLocation().state as SignInNotice | null)?.notice;
   const navigate = useNavigate();
   const me = useQuery(accountQueries.me());
+  // Only a panel that can send mail offers a reset by mail.
+  const canReset = useQuery(passwordResetQueries.status()).data?.mail === true;
   const login = useLogin();
   const finishSignIn = useFinishSignIn();
   const [finishing, setFinishing] = useState(false);
@@ -103,6 +105,11 @@ export function SignInPage() {
           required
           error={errors.password}
         />
+        {canReset && (
+          <Link to="/auth/password" className="-mt-2 self-end text-sm text-sky-400 hover:text-sky-300 hover:underline">
+            Forgot password?
+          </Link>
+        )}
         <Button type="submit" className="mt-2 w-full" loading={login.isPending || finishing}>
           Sign in
         </Button>

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import type { CapturedMail } from '../server/test/mail-capture';
+import { test, expect } from './fixtures';
+
+/*
+ * Resetting a forgotten password through the mail the panel really sends: global-setup.ts runs the
+ * SMTP server the panel is configured with and writes each mail it receives to E2E_MAIL_FILE.
+ */
+
+/** The reset link in the mail to `email`, once it has arrived. */
+async function mailedLink(email: string): Promise<URL> {
+  let link: URL | undefined;
+  await expect
+    .poll(
+      () => {
+        const file = process.env.E2E_MAIL_FILE ?? '';
+        const mails = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
+        const mail = mails.map((line) => JSON.parse(line) as CapturedMail).find((m) => m.to.includes(email));
+        const match = mail && /https?:\/\/\S+\/auth\/password\/reset\/\S+/.exec(mail.text);
+        link = match ? new URL(match[0]) : undefined;
+        return link !== undefined;
+      },
+      { message: `a reset mail to ${email}` },
+    )
+    .toBe(true);
+  return link as URL;
+}
+
+test('resetting a forgotten password through the mailed link', async ({ page, makeUser }) => {
+  const user = makeUser();
+  const newPassword = `${user.password}-renewed`;
+
+  await page.goto('/auth/login');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reset your password' })).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(user.email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('status')).toContainText(`If an account exists for ${user.email}`);
+
+  const link = await mailedLink(user.email);
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue(user.email);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Set password' }).click();
+
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await expect(page.getByRole('status')).toHaveText('Your password has been reset. Sign in with the new one.');
+  await page.getByLabel('Username or email').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Servers' })).toBeVisible();
+
+  // The link was spent: opened again, it is refused.
+  await page.context().clearCookies();
+  await page.goto(link.pathname + link.search);
+  await page.getByLabel('New password', { exact: true }).fill('another password');
+  await page.getByLabel('Confirm new password').fill('another password');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This password reset token is invalid.');
+});

@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FORGOT_PASSWORD_SENT, passwordResetEndpoints, RESET_TOKEN_INVALID } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { badRequest, parseWith, tooManyRequests } from '../http/errors';
+import { publicOrigin } from '../http/origin';
+import { userAgentOf } from '../http/request-context';
+import { recordAuthEvent } from '../services/login';
+import { createMailer } from '../services/mail';
+import { issueResetToken, resetLink, resetPassword } from '../services/password-reset';
+import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
+import { findUserByEmail } from '../services/users';
+
+/** Reset requests and resets per client address. */
+const IP_LIMIT = { max: 20, windowMs: 15 * 60_000 };
+/** Reset mails per typed address, known or not, so nobody can flood one inbox. */
+const ADDRESS_LIMIT = { max: 5, windowMs: 15 * 60_000 };
+
+/**
+ * Password reset by mail: ask for a link (`POST /auth/password`, the same answer whether or not
+ * the address has an account) and set a new password with it (`POST /auth/password/reset`).
+ */
+export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, clock, config } = deps;
+  const mail = createMailer(config, (m) => app.log.warn(m));
+  const perIp = new SlidingWindowThrottle(clock, IP_LIMIT);
+  const perAddress = new SlidingWindowThrottle(clock, ADDRESS_LIMIT);
+
+  function guard(throttle: SlidingWindowThrottle, key: string): void {
+    const waitMs = throttle.retryAfterMs(key);
+    if (waitMs <= 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    throw tooManyRequests(seconds, `Too many password reset attempts. Please try again in ${seconds} seconds.`);
+  }
+
+  function throttleAddress(request: FastifyRequest): void {
+    const key = ipBucketKey(request.ip);
+    guard(perIp, key);
+    perIp.hit(key);
+  }
+
+  app.get(passwordResetEndpoints.status.path, async () => ({ data: { mail: mail.enabled } }));
+
+  app.post(passwordResetEndpoints.forgot.path, async (request) => {
+    throttleAddress(request);
+    const { email } = parseWith(passwordResetEndpoints.forgot.body, request.body);
+    const addressKey = email.toLowerCase();
+    guard(perAddress, addressKey);
+    perAddress.hit(addressKey);
+
+    const user = await findUserByEmail(db, email);
+    const token = await issueResetToken(db, user, clock.now());
+    if (user) {
+      const link = resetLink(publicOrigin(request, config.appUrl), token, user.email);
+      // Not awaited: a known address must not answer measurably later than an unknown one.
+      mail
+        .send({
+          to: user.email,
+          subject: `${config.appName}: reset your password`,
+          text: [
+            `Someone (hopefully you) asked to reset the password of your ${config.appName} account.`,
+            '',
+            `Set a new one here within 60 minutes: ${link}`,
+            '',
+            'If you did not ask for this, ignore this mail: your password stays as it is.',
+          ].join('\n'),
+        })
+        .catch((error: unknown) => request.log.error({ err: error }, 'password-reset mail not sent'));
+    }
+    return { status: FORGOT_PASSWORD_SENT };
+  });
+
+  app.post(passwordResetEndpoints.reset.path, async (request) => {
+    throttleAddress(request);
+    const body = parseWith(passwordResetEndpoints.reset.body, request.body);
+    const now = clock.now();
+    const user = await resetPassword(db, body.email, body.token, body.password, now);
+    if (!user) throw badRequest(RESET_TOKEN_INVALID, 'DisplayException');
+    await recordAuthEvent(db, 'auth:password-reset', { ip: request.ip, userAgent: userAgentOf(request), now }, user);
+    // The reference panel's answer; nobody is signed in here (every session just ended), so the
+    // SPA sends the user to sign in, where 2FA is still asked for.
+    return { success: true as const, redirect_to: '/', send_to_login: true };
+  });
+}

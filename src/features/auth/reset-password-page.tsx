@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { resetPasswordRequestSchema } from '../../contract/password-reset';
+import { Button } from '../../components/ui/button';
+import { FormError, TextField } from '../../components/ui/field';
+import { applyApiErrors } from '../../lib/form-errors';
+import { useContractForm } from '../../lib/use-contract-form';
+import { useResetPassword } from './api';
+import { AuthLayout } from './auth-layout';
+import type { SignInNotice } from './sign-in-page';
+
+const FIELDS = ['email', 'password', 'password_confirmation'] as const;
+
+/** The mailed link's page (`/auth/password/reset/:token?email=…`): a new password, then sign in. */
+export function ResetPasswordPage() {
+  const { token = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const form = useContractForm(resetPasswordRequestSchema, { token, email: params.get('email') ?? '', password: '', password_confirmation: '' });
+  const reset = useResetPassword();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { errors } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await reset.mutateAsync({ ...values, token });
+      const state: SignInNotice = { notice: 'Your password has been reset. Sign in with the new one.' };
+      await navigate('/auth/login', { replace: true, state });
+    } catch (error) {
+      setFormError(applyApiErrors(error, form.setError, { fields: FIELDS }));
+    }
+  });
+
+  return (
+    <AuthLayout title="Set a new password" description="Choose a new password of at least 8 characters. You will be signed out everywhere.">
+      <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+        <FormError message={formError} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={191}
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          autoFocus
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password_confirmation?.message}
+          {...form.register('password_confirmation')}
+        />
+        <Button type="submit" className="mt-2 w-full" loading={reset.isPending}>
+          Set password
+        </Button>
+        {formError && (
+          <Link to="/auth/password" className="text-center text-sm text-sky-400 hover:text-sky-300 hover:underline">
+            Ask for a new link
+          </Link>
+        )}
+      </form>
+    </AuthLayout>
+  );
+}
