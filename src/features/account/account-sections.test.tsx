@@ -123,14 +123,18 @@ describe('two-factor', () => {
   it('when on, turns off with the password (a wrong one on the field)', async () => {
     const { calls } = renderSection(
       <TwoFactorSection />,
-      (c) => ((c.body as { password: string }).password === 'right' ? new Response(null, { status: 204 }) : wrongPassword()),
+      (c) =>
+        (c.body as { password: string }).password === 'right'
+          ? new Response(null, { status: 204 })
+          : json(400, { errors: [{ code: 'BadRequestHttpException', status: '400', detail: 'The password provided was not valid.' }] }),
       {
         use_totp: true,
       },
     );
     type(await screen.findByLabelText('Password'), 'nope');
     fireEvent.click(screen.getByRole('button', { name: 'Disable' }));
-    expect(await screen.findByText('The password provided was invalid for this account.')).toBeInTheDocument();
+    expect(await screen.findByText('The password provided was not valid.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/client/account/two-factor/disable')).toHaveLength(2));

@@ -31,6 +31,13 @@ export const accountQueries = {
 };
 
 /**
+ * A refused password: `InvalidPasswordProvidedException` from the password and e-mail changes; the
+ * two-factor endpoints answer a plain 400 "The password provided was not valid." as the reference does.
+ */
+const isWrongPassword = (error: ApiError) =>
+  error.status === 400 && (error.code === 'InvalidPasswordProvidedException' || /^The password provided was/.test(error.message));
+
+/**
  * Puts a failed account request's messages on the form: field errors on their fields, a wrong
  * current password (400, no field in the answer) on `passwordField`, a wrong two-factor code on
  * `code`. Returns the message for above the form, or null.
@@ -41,7 +48,7 @@ export function placeAccountErrors<T extends FieldValues>(
   fields: readonly Path<T>[],
   passwordField?: Path<T>,
 ): string | null {
-  if (error instanceof ApiError && passwordField && error.code === 'InvalidPasswordProvidedException') {
+  if (error instanceof ApiError && passwordField && isWrongPassword(error)) {
     setError(passwordField, { type: 'server', message: error.message });
     return null;
   }
