@@ -25,11 +25,17 @@ export function ActivityPage() {
 
 /** The account's own audit log (sign-ins, password and key changes). */
 export function AccountActivityPage() {
-  return <ActivityLog options={activityQueries.account} emptyText="Sign-ins and changes to your account will be listed here." />;
+  return (
+    <ActivityLog
+      options={activityQueries.account}
+      emptyText="Sign-ins and changes to your account will be listed here."
+      placeholder="e.g. auth or user:api-key"
+    />
+  );
 }
 
 /** An audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
-function ActivityLog({ options, emptyText }: { options: typeof activityQueries.account; emptyText: string }) {
+function ActivityLog({ options, emptyText, placeholder }: { options: typeof activityQueries.account; emptyText: string; placeholder?: string }) {
   const [params, setParams] = useSearchParams();
   const page = readPage(params.get('page'));
   const filter = useSearchParamInput('event', { reset: ['page'] });
@@ -70,7 +76,7 @@ function ActivityLog({ options, emptyText }: { options: typeof activityQueries.a
       </div>
       {/* Filters cannot help when the whole log is refused (403) or the server is busy (409). */}
       {!(query.data === undefined && query.isError && [403, 404, 409].includes(query.error.status)) && (
-        <ActivityToolbar filter={filter} sort={sort} onSortChange={setSort} />
+        <ActivityToolbar filter={filter} sort={sort} onSortChange={setSort} placeholder={placeholder} />
       )}
       <ActivityResults
         query={query}
