@@ -120,6 +120,15 @@ export const PAGES: readonly PageSpec[] = [
     budgetKb: SERVER_PAGE_KB,
     ready: (p) => p.getByRole('list', { name: 'Activity entries' }),
   },
+  // The QR library is loaded only once two-factor setup starts, so not by any of these.
+  { name: 'account', path: () => '/account', signedIn: true, budgetKb: 200, ready: (p) => p.getByLabel('New e-mail address') },
+  {
+    name: 'account two-factor',
+    path: () => '/account/two-factor',
+    signedIn: true,
+    budgetKb: 200,
+    ready: (p) => p.getByRole('button', { name: 'Enable' }),
+  },
 ];
 
 const LAUNCH_ARGS = [

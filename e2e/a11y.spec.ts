@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { Secret, TOTP } from 'otpauth';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, type Fixtures } from './fixtures';
 import { row } from './files-support';
@@ -93,6 +94,13 @@ async function ownerWithServer(
   await signIn(page, owner);
   if (files) await filesOf(server, page).seed(files);
   return { owner, server };
+}
+
+/** Signs a new user in, for the account pages (no server needed). */
+async function signedInUser(page: Page, { makeUser, signIn }: Pick<Fixtures, 'makeUser' | 'signIn'>) {
+  const user = makeUser();
+  await signIn(page, user);
+  return user;
 }
 
 const FILES = {
@@ -206,6 +214,52 @@ const PAGES: Record<string, Setup> = {
     const { server } = await ownerWithServer(page, fixtures);
     await page.goto(`/server/${server.identifier}/settings`);
     await expect(page.getByLabel('Server name')).toBeVisible();
+  },
+  account: async (page, fixtures) => {
+    await signedInUser(page, fixtures);
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Change e-mail' }).click();
+    await expect(page.getByLabel('New e-mail address')).toHaveAttribute('aria-invalid', 'true');
+  },
+  'account password': async (page, fixtures) => {
+    await signedInUser(page, fixtures);
+    await page.goto('/account/password');
+    await expect(page.getByLabel('Confirm new password')).toBeVisible();
+  },
+  'account two-factor setup': async (page, fixtures) => {
+    await signedInUser(page, fixtures);
+    await page.goto('/account/two-factor');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await expect(page.getByRole('img', { name: /QR code/ }).locator('svg')).toBeVisible();
+  },
+  'Recovery tokens dialog': async (page, fixtures) => {
+    const owner = await signedInUser(page, fixtures);
+    await page.goto('/account/two-factor');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+    await page.getByLabel('Code from the app').fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate());
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect(page.getByRole('dialog', { name: 'Two-factor authentication is on' })).toBeVisible();
+  },
+  'account API keys': async (page, fixtures) => {
+    await signedInUser(page, fixtures);
+    await page.goto('/account/api-keys');
+    await page.getByRole('button', { name: 'New API key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    await dialog.getByLabel('Description').fill('Audit');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(page.getByTestId('api-key-secret')).toBeVisible();
+  },
+  'account SSH keys': async (page, fixtures) => {
+    await signedInUser(page, fixtures);
+    await page.goto('/account/ssh-keys');
+    await expect(page.getByText('No SSH keys yet')).toBeVisible();
+  },
+  'account activity': async (page, fixtures) => {
+    await signedInUser(page, fixtures);
+    await page.goto('/account/activity');
+    await expect(page.getByLabel('Filter by event')).toBeVisible();
   },
   'Reinstall dialog': async (page, fixtures) => {
     const { server } = await ownerWithServer(page, fixtures);

@@ -17,6 +17,7 @@ describe('account and permission catalogue', () => {
         first_name: 'Test',
         last_name: user.name_last,
         language: 'en',
+        use_totp: false,
       },
     });
   });

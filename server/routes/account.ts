@@ -17,6 +17,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       first_name: user.name_first,
       last_name: user.name_last,
       language: user.language,
+      use_totp: user.use_totp === 1,
     },
   }));
 

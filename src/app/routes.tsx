@@ -49,6 +49,55 @@ const ServerLayout = page(
   (m) => m.ServerLayout,
 );
 
+const AccountLayout = page(
+  () => import('../features/account/account-layout'),
+  (m) => m.AccountLayout,
+);
+const accountChildren: RouteObject[] = [
+  {
+    index: true,
+    ...page(
+      () => import('../features/account/profile-section'),
+      (m) => m.ProfileSection,
+    ),
+  },
+  {
+    path: 'password',
+    ...page(
+      () => import('../features/account/password-section'),
+      (m) => m.PasswordSection,
+    ),
+  },
+  {
+    path: 'two-factor',
+    ...page(
+      () => import('../features/account/two-factor-section'),
+      (m) => m.TwoFactorSection,
+    ),
+  },
+  {
+    path: 'api-keys',
+    ...page(
+      () => import('../features/account/api-keys-section'),
+      (m) => m.ApiKeysSection,
+    ),
+  },
+  {
+    path: 'ssh-keys',
+    ...page(
+      () => import('../features/account/ssh-keys-section'),
+      (m) => m.SshKeysSection,
+    ),
+  },
+  {
+    path: 'activity',
+    ...page(
+      () => import('../features/activity/activity-page'),
+      (m) => m.AccountActivityPage,
+    ),
+  },
+];
+
 const serverChildren: RouteObject[] = SERVER_PAGES.map((p) => {
   const Page = lazy(() => p.load().then((Component) => ({ default: Component })));
   return {
@@ -78,6 +127,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, ...ServerListPage },
               { path: '/server/:id', ...ServerLayout, children: serverChildren },
+              { path: '/account', ...AccountLayout, children: accountChildren },
               { path: '*', element: <NotFoundPage /> },
             ],
           },

@@ -13,6 +13,8 @@ export const accountAttributes = z.object({
   first_name: z.string(),
   last_name: z.string(),
   language: z.string(),
+  /** Whether two-factor sign-in is on: this panel's addition (the reference SPA reads it from the page). */
+  use_totp: z.optional(z.boolean()),
 });
 export const accountSchema = item('user', accountAttributes);
 export type Account = z.infer<typeof accountAttributes>;

@@ -25,7 +25,16 @@ export const loginUser: LoginUser = {
 
 export const account = {
   object: 'user',
-  attributes: { id: 7, admin: false, username: 'dana', email: 'dana@example.test', first_name: 'Dana', last_name: 'Demo', language: 'en' },
+  attributes: {
+    id: 7,
+    admin: false,
+    username: 'dana',
+    email: 'dana@example.test',
+    first_name: 'Dana',
+    last_name: 'Demo',
+    language: 'en',
+    use_totp: false,
+  },
 };
 
 export function json(status: number, body: unknown): Response {

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner, Spinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
+import type { ApiError } from '../../lib/http';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { activityQueries, type ActivityList, type ActivitySort } from './api';
 import { ActivityEntry } from './activity-entry';
@@ -16,16 +17,32 @@ function readPage(value: string | null): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** The server's audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
+/** The server's audit log. */
 export function ActivityPage() {
   const server = useServerRef();
+  return <ActivityLog options={(p) => activityQueries.list(server, p)} emptyText="Actions on this server will be listed here." />;
+}
+
+/** The account's own audit log (sign-ins, password and key changes). */
+export function AccountActivityPage() {
+  return (
+    <ActivityLog
+      options={activityQueries.account}
+      emptyText="Sign-ins and changes to your account will be listed here."
+      placeholder="e.g. auth or user:api-key"
+    />
+  );
+}
+
+/** An audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
+function ActivityLog({ options, emptyText, placeholder }: { options: typeof activityQueries.account; emptyText: string; placeholder?: string }) {
   const [params, setParams] = useSearchParams();
   const page = readPage(params.get('page'));
   const filter = useSearchParamInput('event', { reset: ['page'] });
   const event = filter.value;
   const sort: ActivitySort = params.get('sort') === 'timestamp' ? 'timestamp' : '-timestamp';
 
-  const query = useQuery(activityQueries.list(server, { page, event, sort }));
+  const query = useQuery(options({ page, event, sort }));
   // One "now" per response, so relative times in a list agree with each other.
   const now = useMemo(() => new Date(query.dataUpdatedAt || Date.now()), [query.dataUpdatedAt]);
 
@@ -59,7 +76,7 @@ export function ActivityPage() {
       </div>
       {/* Filters cannot help when the whole log is refused (403) or the server is busy (409). */}
       {!(query.data === undefined && query.isError && [403, 404, 409].includes(query.error.status)) && (
-        <ActivityToolbar filter={filter} sort={sort} onSortChange={setSort} />
+        <ActivityToolbar filter={filter} sort={sort} onSortChange={setSort} placeholder={placeholder} />
       )}
       <ActivityResults
         query={query}
@@ -69,6 +86,7 @@ export function ActivityPage() {
         onFilterEvent={filterByEvent}
         onPage={setPage}
         onClearFilter={() => update({ event: null, page: null })}
+        emptyText={emptyText}
       />
     </section>
   );
@@ -82,14 +100,16 @@ function ActivityResults({
   onFilterEvent,
   onPage,
   onClearFilter,
+  emptyText,
 }: {
-  query: UseQueryResult<ActivityList>;
+  query: UseQueryResult<ActivityList, ApiError>;
   event: string;
   page: number;
   now: Date;
   onFilterEvent: (event: string) => void;
   onPage: (page: number) => void;
   onClearFilter: () => void;
+  emptyText: string;
 }) {
   if (query.isPending) return <PageSpinner />;
   // A failed refetch keeps the entries on screen (the query cache toasts the error).
@@ -122,7 +142,7 @@ function ActivityResults({
         </EmptyState>
       );
     }
-    return <EmptyState title="No activity yet">Actions on this server will be listed here.</EmptyState>;
+    return <EmptyState title="No activity yet">{emptyText}</EmptyState>;
   }
 
   return (

@@ -11,7 +11,9 @@ export function ActivityToolbar({
   filter,
   sort,
   onSortChange,
+  placeholder = 'e.g. server:file or power.start',
 }: {
+  placeholder?: string;
   filter: SearchParamInput;
   sort: ActivitySort;
   onSortChange: (sort: ActivitySort) => void;
@@ -24,7 +26,7 @@ export function ActivityToolbar({
         value={filter.draft}
         onValueChange={filter.setDraft}
         onCommit={filter.commit}
-        placeholder="e.g. server:file or power.start"
+        placeholder={placeholder}
         maxLength={191}
         className="min-w-0 flex-1 sm:max-w-md"
         inputClassName="font-mono text-sm"

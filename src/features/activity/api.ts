@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
+import { accountEndpoints } from '../../contract/account';
 import { activityEndpoints, type activityLogListSchema } from '../../contract/activity';
 import { call } from '../../lib/http';
+import { accountQueries } from '../account/api';
 import { serverQueries, type ServerRef } from '../servers/api';
 
 export type ActivitySort = 'timestamp' | '-timestamp';
@@ -18,25 +20,34 @@ export const ACTIVITY_PAGE_SIZE = 25;
 
 export type ActivityList = z.infer<typeof activityLogListSchema>;
 
-/** Query-option factories for a server's audit log, under the server's key root. */
+const listQuery = (p: ActivityListParams) => ({
+  page: p.page,
+  per_page: p.perPage ?? ACTIVITY_PAGE_SIZE,
+  'filter[event]': p.event.trim() || undefined,
+  sort: p.sort,
+  include: 'actor',
+});
+
+/** Query-option factories for a server's audit log (under the server's key root) and the account's. */
 export const activityQueries = {
   all: (server: ServerRef) => [...serverQueries.root(server.routeId), 'activity'] as const,
   /** One page of a server's log with the actor of each entry. */
   list: (server: ServerRef, p: ActivityListParams) =>
     queryOptions({
-      queryKey: [...activityQueries.all(server), 'list', p] as const,
+      queryKey: [...activityQueries.all(server), 'list', p] as readonly unknown[],
       queryFn: ({ signal }) =>
         call(activityEndpoints.server, {
           signal,
           params: { server: server.uuid },
-          query: {
-            page: p.page,
-            per_page: p.perPage ?? ACTIVITY_PAGE_SIZE,
-            'filter[event]': p.event.trim() || undefined,
-            sort: p.sort,
-            include: 'actor',
-          },
+          query: listQuery(p),
         }),
+      placeholderData: keepPreviousData,
+    }),
+  /** One page of the account's own log (the user is a subject of each entry). */
+  account: (p: ActivityListParams) =>
+    queryOptions({
+      queryKey: [...accountQueries.all(), 'activity', p] as readonly unknown[],
+      queryFn: ({ signal }) => call(accountEndpoints.activity, { signal, query: listQuery(p) }),
       placeholderData: keepPreviousData,
     }),
 };

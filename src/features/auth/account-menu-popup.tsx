@@ -1,4 +1,5 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
+import { Link } from 'react-router';
 import { useAccount } from '../../app/require-auth';
 import { useLogout } from './api';
 import { AccountButtonContent, ACCOUNT_BUTTON } from './account-button';
@@ -30,6 +31,14 @@ export function AccountMenuPopup() {
             <span className="block truncate text-sm font-medium text-zinc-100">{account.email}</span>
           </Menu.Label>
           <Menu.Separator className="my-1 h-px bg-zinc-800" />
+          <Menu.Item className={ITEM} asChild>
+            <Link to="/account">
+              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 text-zinc-400" fill="currentColor">
+                <path d="M10 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM3.47 15.15a.75.75 0 0 1-.4-.85 7.1 7.1 0 0 1 13.86 0 .75.75 0 0 1-.4.85A15.9 15.9 0 0 1 10 17a15.9 15.9 0 0 1-6.53-1.85Z" />
+              </svg>
+              Account settings
+            </Link>
+          </Menu.Item>
           <Menu.Item
             className={ITEM}
             disabled={logout.isPending}

@@ -1,0 +1,24 @@
+import { BoundedOutlet } from '../../app/bounded-outlet';
+import { TabNav } from '../../components/ui/tab-nav';
+
+const TABS = [
+  { to: '/account', label: 'Profile', end: true },
+  { to: '/account/password', label: 'Password' },
+  { to: '/account/two-factor', label: 'Two-factor' },
+  { to: '/account/api-keys', label: 'API keys' },
+  { to: '/account/ssh-keys', label: 'SSH keys' },
+  { to: '/account/activity', label: 'Activity' },
+] as const;
+
+/** The account area: one tab per section, each with its own URL for deep links. */
+export function AccountLayout() {
+  return (
+    <div className="space-y-5">
+      <h1 className="text-xl font-semibold text-white">Account</h1>
+      <TabNav items={TABS} label="Account sections" />
+      <div className="max-w-3xl">
+        <BoundedOutlet />
+      </div>
+    </div>
+  );
+}

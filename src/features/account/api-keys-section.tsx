@@ -1,0 +1,153 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import { apiKeyCreateSchema, type ApiKey } from '../../contract/account';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { CopyButton } from '../../components/ui/copy-button';
+import { TextField } from '../../components/ui/field';
+import { MutationDialog } from '../../components/ui/mutation-dialog';
+import { PageSpinner } from '../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../components/ui/states';
+import { useContractForm } from '../../lib/use-contract-form';
+import { accountQueries, useCreateApiKey, useDeleteApiKey } from './api';
+import { RelativeTime } from './relative-time';
+
+// The dialog's form: allowed IPs typed one per line, sent as the contract's list.
+const formSchema = z.object({
+  description: apiKeyCreateSchema.shape.description,
+  allowed_ips: z.pipe(
+    z.string(),
+    z.transform((v) => v.split(/\s+/).filter(Boolean)),
+  ),
+});
+const defaults = { description: '', allowed_ips: '' };
+
+/** Client API keys: create (the secret is shown once), list, delete. */
+export function ApiKeysSection() {
+  const query = useQuery(accountQueries.apiKeys());
+  const now = useMemo(() => new Date(query.dataUpdatedAt || Date.now()), [query.dataUpdatedAt]);
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const create = useCreateApiKey();
+  const remove = useDeleteApiKey();
+  const form = useContractForm(formSchema, defaults);
+  const { errors } = form.formState;
+
+  return (
+    <Card
+      title="API keys"
+      actions={
+        <Button size="sm" onClick={() => setCreating(true)}>
+          New API key
+        </Button>
+      }
+    >
+      <p className="mb-4 text-sm text-zinc-400">
+        A key acts as you on the client API: send it as <code className="text-zinc-200">Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      {secret && (
+        <div role="status" className="mb-4 space-y-2 rounded-md bg-amber-950/50 p-3 ring-1 ring-inset ring-amber-800">
+          <p className="text-sm font-medium text-amber-200">Copy this key now: it is not shown again.</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <code data-testid="api-key-secret" className="font-mono text-sm break-all text-zinc-100">
+              {secret}
+            </code>
+            <CopyButton value={secret} label="Copy key" />
+          </div>
+          <Button size="sm" variant="secondary" onClick={() => setSecret(null)}>
+            Done
+          </Button>
+        </div>
+      )}
+      {query.isPending ? (
+        <PageSpinner />
+      ) : query.isError ? (
+        <ErrorState error={query.error} />
+      ) : query.data.length === 0 ? (
+        <EmptyState title="No API keys yet" />
+      ) : (
+        <ul aria-label="API keys" className="divide-y divide-zinc-800/80 rounded-lg ring-1 ring-zinc-800">
+          {query.data.map((k) => (
+            <li key={k.identifier} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
+              <div className="min-w-0 space-y-1 text-sm">
+                <p className="font-medium break-words text-zinc-100">{k.description}</p>
+                <p className="font-mono text-xs text-zinc-400">{k.identifier}</p>
+                <p className="text-xs text-zinc-400">
+                  {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
+                  {k.last_used_at ? <RelativeTime value={k.last_used_at} now={now} /> : 'never'} · Created{' '}
+                  <RelativeTime value={k.created_at} now={now} />
+                </p>
+              </div>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="self-start sm:self-auto"
+                onClick={() => setDeleting(k)}
+                aria-label={`Delete ${k.description}`}
+              >
+                Delete
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <MutationDialog
+        open={creating}
+        onOpenChange={setCreating}
+        title="New API key"
+        submitLabel="Create"
+        form={form}
+        defaultValues={defaults}
+        mutation={create}
+        errorFields={{ fields: ['description', 'allowed_ips'] }}
+        onSubmit={async (values, signal) => {
+          setSecret(null);
+          const created = await create.mutateAsync({ ...values, signal });
+          const { identifier } = created.attributes;
+          const token = created.meta.secret_token;
+          // This panel sends the whole key; the reference panel the part after the identifier.
+          setSecret(token.startsWith(identifier) || token.includes(`_${identifier}`) ? token : `${identifier}${token}`);
+        }}
+      >
+        <TextField label="Description" autoComplete="off" error={errors.description?.message} {...form.register('description')} />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="api-key-ips" className="text-sm font-medium text-zinc-200">
+            Allowed IPs
+          </label>
+          <textarea
+            id="api-key-ips"
+            rows={3}
+            spellCheck={false}
+            aria-invalid={errors.allowed_ips ? true : undefined}
+            aria-describedby="api-key-ips-hint"
+            className="rounded-md bg-zinc-900 px-3 py-2 font-mono text-sm text-zinc-100 ring-1 ring-zinc-700 ring-inset focus:ring-2 focus:ring-sky-500 focus:outline-none"
+            {...form.register('allowed_ips')}
+          />
+          <p
+            id="api-key-ips-hint"
+            className={errors.allowed_ips ? 'text-sm text-red-400' : 'text-xs text-zinc-400'}
+            role={errors.allowed_ips ? 'alert' : undefined}
+          >
+            {errors.allowed_ips?.message ?? 'One address or range (CIDR) per line; empty allows any address.'}
+          </p>
+        </div>
+      </MutationDialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => {
+          if (!o) setDeleting(null);
+        }}
+        title="Delete API key"
+        description={deleting ? `“${deleting.description}” (${deleting.identifier}) stops working at once, for everything that uses it.` : undefined}
+        confirmLabel="Delete"
+        danger
+        mutation={remove}
+        onConfirm={(signal) => (deleting ? remove.mutateAsync({ identifier: deleting.identifier, signal }) : undefined)}
+      />
+    </Card>
+  );
+}

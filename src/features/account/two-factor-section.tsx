@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { twoFactorDisableSchema, twoFactorEnableSchema } from '../../contract/account';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { CopyButton } from '../../components/ui/copy-button';
+import { FormError, TextField } from '../../components/ui/field';
+import { useAccount } from '../../app/require-auth';
+import { useContractForm } from '../../lib/use-contract-form';
+import { useDisableTwoFactor, useEnableTwoFactor, useTwoFactorSetup } from './api';
+import { AccountForm } from './account-form';
+import { Notice } from './notice';
+import { QrCode } from './qr-code';
+import { RecoveryTokensDialog } from './recovery-tokens-dialog';
+
+/** The secret in groups of four, as authenticator apps show it. */
+export const groupSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+/** Two-factor sign-in: set up with a QR code or the secret, a code and the password; turned off with the password. */
+export function TwoFactorSection() {
+  const on = useAccount().use_totp === true;
+  const [tokens, setTokens] = useState<string[] | null>(null);
+  const [turnedOff, setTurnedOff] = useState(false);
+  return (
+    <Card title="Two-factor authentication">
+      {on ? (
+        <DisableForm onDone={() => setTurnedOff(true)} />
+      ) : (
+        <>
+          {turnedOff && <Notice>Two-factor authentication is off.</Notice>}
+          <Setup onEnabled={setTokens} />
+        </>
+      )}
+      <RecoveryTokensDialog tokens={tokens} onClose={() => setTokens(null)} />
+    </Card>
+  );
+}
+
+function Setup({ onEnabled }: { onEnabled: (tokens: string[]) => void }) {
+  const setup = useTwoFactorSetup();
+  const enable = useEnableTwoFactor();
+  const form = useContractForm(twoFactorEnableSchema, { code: '', password: '' });
+  const { errors } = form.formState;
+  const data = setup.data?.data;
+
+  if (!data) {
+    return (
+      <div className="space-y-3">
+        <p className="text-sm text-zinc-400">
+          Two-factor authentication is off. Turn it on to be asked for a code from an authenticator app (such as Aegis, Google Authenticator or
+          1Password) after your password when you sign in.
+        </p>
+        <FormError message={setup.error?.message} />
+        <Button onClick={() => setup.mutate()} loading={setup.isPending}>
+          Enable
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-zinc-400">Scan the QR code with your authenticator app, or type the secret into it, then enter the code it shows.</p>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+        <QrCode value={data.image_url_data} />
+        <div className="min-w-0 space-y-1">
+          <p className="text-sm text-zinc-400">Secret</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <code data-testid="totp-secret" className="font-mono text-base break-all text-zinc-100">
+              {groupSecret(data.secret)}
+            </code>
+            <CopyButton value={data.secret} label="Copy secret" />
+          </div>
+        </div>
+      </div>
+      <AccountForm
+        form={form}
+        fields={['code', 'password']}
+        passwordField="password"
+        submitLabel="Turn on"
+        pending={enable.isPending}
+        error={enable.error}
+        onSubmit={async (values) => {
+          const tokens = await enable.mutateAsync(values);
+          onEnabled(tokens);
+        }}
+      >
+        <TextField
+          label="Code from the app"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className="max-w-40"
+          error={errors.code?.message}
+          {...form.register('code')}
+        />
+        <TextField label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+      </AccountForm>
+    </div>
+  );
+}
+
+function DisableForm({ onDone }: { onDone: () => void }) {
+  const disable = useDisableTwoFactor();
+  const form = useContractForm(twoFactorDisableSchema, { password: '' });
+  return (
+    <div className="space-y-3">
+      <p className="text-sm text-zinc-400">Two-factor authentication is on: signing in asks for a code from your authenticator app.</p>
+      <AccountForm
+        form={form}
+        fields={['password']}
+        passwordField="password"
+        submitLabel="Disable"
+        danger
+        pending={disable.isPending}
+        error={disable.error}
+        onSubmit={async (values) => {
+          await disable.mutateAsync(values);
+          onDone();
+        }}
+      >
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={form.formState.errors.password?.message}
+          {...form.register('password')}
+        />
+      </AccountForm>
+    </div>
+  );
+}
