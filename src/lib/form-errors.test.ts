@@ -27,6 +27,17 @@ describe('applyApiErrors', () => {
     expect(set).toEqual({ title: 'The name field is required.' });
   });
 
+  it('puts an error about an element of an array on the field that holds the array', () => {
+    const { set, setError } = collect();
+    const element = new ApiError(422, [
+      { code: 'ValidationException', status: '422', detail: '"10.0.0.300" is not an IP address or CIDR range.', source: { field: 'allowed_ips.1' } },
+    ]);
+    expect(applyApiErrors(element, setError, { fields: ['description', 'allowed_ips'] })).toBeNull();
+    expect(set).toEqual({ allowed_ips: '"10.0.0.300" is not an IP address or CIDR range.' });
+    // Not for a field the form lacks.
+    expect(applyApiErrors(element, collect().setError, { fields: ['description'] })).toBe('"10.0.0.300" is not an IP address or CIDR range.');
+  });
+
   it('returns the message of an error about no field', () => {
     const { set, setError } = collect();
     const error = new ApiError(409, [{ code: 'ConflictHttpException', status: '409', detail: 'The server is installing.' }]);

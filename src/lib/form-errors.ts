@@ -31,7 +31,9 @@ export function applyApiErrors<F extends string>(error: unknown, setError: Field
   const leftovers: string[] = [];
   let placed = 0;
   for (const [requestField, message] of Object.entries(error.fieldErrors())) {
-    const field = options.rename?.[requestField] ?? requestField;
+    const named = options.rename?.[requestField] ?? requestField;
+    // An element of an array (`allowed_ips.2`) goes on the form field that holds the array.
+    const field = known.has(named) ? named : named.replace(/\.\d+$/, '');
     if (known.has(field)) {
       setError(field as F, { type: 'server', message });
       placed += 1;
