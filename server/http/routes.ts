@@ -72,8 +72,16 @@ export function clientRoute<const E extends EndpointDefinition>(app: FastifyInst
     });
 }
 
-/** A route under `/api/client/servers/:server`, with the permission its endpoint declares (same two calls). */
-export function serverRoute<const E extends EndpointDefinition>(app: FastifyInstance, deps: AppDeps, endpoint: E) {
+/**
+ * A route under `/api/client/servers/:server`, with the permission its endpoint declares (same two
+ * calls). `authorize` runs after access is known and before the inputs are parsed (the subset rule).
+ */
+export function serverRoute<const E extends EndpointDefinition>(
+  app: FastifyInstance,
+  deps: AppDeps,
+  endpoint: E,
+  options: { authorize?(request: FastifyRequest, access: ServerAccess): void } = {},
+) {
   if (!endpoint.path.startsWith(SERVER_ROUTE_PREFIX)) throw new Error(`${endpoint.path} is not a server route`);
   if (endpoint.permission === undefined) throw new Error(`${endpoint.path} declares no permission`);
   const permission = endpoint.permission === 'request' ? null : endpoint.permission;
@@ -82,6 +90,7 @@ export function serverRoute<const E extends EndpointDefinition>(app: FastifyInst
       const caller = requireCaller(request);
       const { server: id } = request.params as { server: string };
       const access = await authorizeServerAction(deps.db, caller, id, permission, { anyState: endpoint.anyState === true });
+      options.authorize?.(request, access);
       const { query, body } = parseInputs<E>(endpoint, request);
       const activity: ServerContext<E>['activity'] = (event, properties = {}, subjects = []) =>
         logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, event, properties, deps.clock.now(), subjects));
