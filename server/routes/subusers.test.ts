@@ -113,6 +113,15 @@ describe('subusers: who may do what', () => {
       expect((await su.call(su.owner, 'POST', `/${uuid}`, { permissions: ['user.read'] })).statusCode).toBe(404);
       expect((await su.call(su.owner, 'DELETE', `/${uuid}`)).statusCode).toBe(404);
     }
+    // The path's subuser is looked up first (the reference's route binding): 404 before 403 and 409.
+    const none = await su.member(['control.console']);
+    const missing = await su.call(none, 'GET', `/${elsewhere.uuid}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().errors[0].detail).toBe('The requested resource could not be found on the server.');
+    expect((await su.call(none, 'GET', `/${manager.uuid}`)).statusCode).toBe(403);
+    await panel.db.updateTable('servers').set({ status: 'suspended' }).where('id', '=', su.server.id).execute();
+    expect((await su.call(su.owner, 'DELETE', `/${elsewhere.uuid}`)).statusCode).toBe(404);
+    expect((await su.call(su.owner, 'DELETE', `/${manager.uuid}`)).statusCode).toBe(409);
   });
 });
 

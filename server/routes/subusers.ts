@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subuserEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import type { ServerRow } from '../db/schema';
 import { subusers } from '../db/repos';
 import { forbidden, notFound } from '../http/errors';
 import { publicOrigin } from '../http/origin';
+import type { ServerAccess } from '../services/access';
 import type { Caller } from '../services/authentication';
 import { createMailer } from '../services/mail';
 import { issueResetToken, resetLink } from '../services/password-reset';
@@ -21,11 +21,16 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
   const mail = createMailer(config, () => undefined);
   const authorize = (request: FastifyRequest, access: Parameters<typeof assertGrantable>[0]) => assertGrantable(access, request.body);
 
-  /** The subuser named in the path: 404 unless a subuser of this server, 403 for yourself. */
-  async function target(request: FastifyRequest, server: ServerRow, caller: Caller) {
+  /** The subuser named in the path: 404 unless a subuser of this server (before 409 and 403). */
+  async function bind(request: FastifyRequest, access: ServerAccess) {
     const { user } = request.params as { user: string };
-    const sub = await subusers.findByUserUuid(db, server.id, user);
+    const sub = await subusers.findByUserUuid(db, access.server.id, user);
     if (!sub) throw notFound();
+    return sub;
+  }
+
+  /** Nobody acts on their own subuser row (the reference panel's authorize: 403). */
+  function notSelf<S extends { user_id: number }>(sub: S, caller: Caller): S {
     if (sub.user_id === caller.user.id) throw forbidden();
     return sub;
   }
@@ -64,17 +69,13 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     return resource;
   });
 
-  await serverRoute(
-    app,
-    deps,
-    subuserEndpoints.view,
-  )(async ({ request, server, caller }) => {
-    const sub = await target(request, server, caller);
+  await serverRoute(app, deps, subuserEndpoints.view, { bind })(async ({ bound, caller }) => {
+    const sub = notSelf(bound, caller);
     return subuserResource(sub.user, sub.permissions);
   });
 
-  await serverRoute(app, deps, subuserEndpoints.update, { authorize })(async ({ request, server, caller, daemon, body, activity }) => {
-    const sub = await target(request, server, caller);
+  await serverRoute(app, deps, subuserEndpoints.update, { bind, authorize })(async ({ bound, server, caller, daemon, body, activity }) => {
+    const sub = notSelf(bound, caller);
     const { subuser, changed, revoked } = await changeSubuserPermissions(db, daemon, server, sub, body.permissions, clock.now());
     if (changed) {
       await activity('server:subuser.update', { email: sub.user.email, old: sub.permissions, new: subuser.permissions, revoked }, [
@@ -84,12 +85,8 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     return subuserResource(sub.user, subuser.permissions);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    subuserEndpoints.delete,
-  )(async ({ request, server, caller, daemon, activity }) => {
-    const sub = await target(request, server, caller);
+  await serverRoute(app, deps, subuserEndpoints.delete, { bind })(async ({ bound, server, caller, daemon, activity }) => {
+    const sub = notSelf(bound, caller);
     const { revoked } = await removeSubuser(db, daemon, server, sub);
     await activity('server:subuser.delete', { email: sub.user.email, revoked }, [{ type: 'user', id: sub.user_id }]);
   });
