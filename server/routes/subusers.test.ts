@@ -204,6 +204,16 @@ describe('subusers: adding', () => {
     expect(linked.json().meta).toBeUndefined();
   });
 
+  it('two requests adding the same address at once: one subuser, the other a 400', async ({ panel, su }) => {
+    const account = await panel.user();
+    for (const email of [account.email, 'fresh@example.com']) {
+      const results = await Promise.all([1, 2, 3].map(() => su.call(su.owner, 'POST', '', { email, permissions: ['file.read'] })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
+      for (const r of results.filter((x) => x.statusCode === 400)) expect(r.json().errors[0].code).toBe('ServerSubuserExistsException');
+    }
+    expect((await su.call(su.owner, 'GET')).json().data).toHaveLength(2);
+  });
+
   it('gives an unknown address a new account and, without mail, the owner a working set-password link', async ({ panel, su }) => {
     const res = await su.call(su.owner, 'POST', '', { email: 'Ann.Smith+games@example.com', permissions: ['file.read'] });
     expect(res.statusCode).toBe(200);

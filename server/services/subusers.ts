@@ -33,24 +33,38 @@ export async function addSubuser(
   now: Date,
 ): Promise<{ subuser: Subuser; user: UserRow; created: boolean }> {
   let user = await findUserByEmail(db, email);
-  const created = !user;
+  let created = !user;
+  const exists = () => badRequest('A user with that email address is already assigned as a subuser for this server.', 'ServerSubuserExistsException');
   if (user?.id === server.owner_id) {
     throw badRequest('You cannot add the server owner as a subuser for this server.', 'UserIsServerOwnerException');
   }
   if (user) {
-    if (await subusers.find(db, server.id, user.id)) {
-      throw badRequest('A user with that email address is already assigned as a subuser for this server.', 'ServerSubuserExistsException');
-    }
+    if (await subusers.find(db, server.id, user.id)) throw exists();
   } else {
     const base = (email.split('@')[0] ?? 'user').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64) || 'user';
     user = await createUser(
       db,
       { email, username: `${base}${randomAlnum(3)}`, password: randomAlnum(32), firstName: 'Server', lastName: 'Subuser' },
       now,
-    );
+    ).catch(async (error: unknown) => {
+      // Another request made this account meanwhile (the password hashing leaves time): link it.
+      const made = isUniqueViolation(error) ? await findUserByEmail(db, email) : undefined;
+      if (!made) throw error;
+      created = false;
+      return made;
+    });
   }
-  const subuser = await subusers.insert(db, { user_id: user.id, server_id: server.id, permissions: normalisePermissions(permissions), now });
+  const subuser = await subusers
+    .insert(db, { user_id: user.id, server_id: server.id, permissions: normalisePermissions(permissions), now })
+    .catch((error: unknown) => {
+      // The same address added by two requests at once: the second is told it already is.
+      throw isUniqueViolation(error) ? exists() : error;
+    });
   return { subuser, user, created };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /**
