@@ -302,6 +302,22 @@ describe('subusers: changing and removing', () => {
   });
 });
 
+describe('subusers: at the same time', () => {
+  it('deletes and updates racing a delete: one 204 and one entry, the rest 404', async ({ su }) => {
+    const sub = await su.member(['file.read']);
+    const results = await Promise.all([
+      su.call(su.owner, 'DELETE', `/${sub.uuid}`),
+      su.call(su.owner, 'DELETE', `/${sub.uuid}`),
+      su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['file.update'] }),
+    ]);
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 204)).toHaveLength(1);
+    expect(statuses.every((s) => [200, 204, 404].includes(s))).toBe(true);
+    expect(await su.stored(sub)).toBeUndefined();
+    expect((await su.events()).filter((e) => e.event === 'server:subuser.delete')).toHaveLength(1);
+  });
+});
+
 describe('subusers: open consoles', () => {
   it('an update tells an open console its token is revoked; a delete closes one that stays', { timeout: 20_000 }, async ({ panel, su }) => {
     const port = await listen(panel.app);

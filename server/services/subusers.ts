@@ -5,7 +5,7 @@ import { subusers } from '../db/repos';
 import type { Subuser } from '../db/repos/subusers';
 import type { UserRow } from '../db/schema';
 import { isPermission, type Permission } from '../../src/contract';
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden, notFound } from '../http/errors';
 import type { ServerAccess } from './access';
 import { revokeSocketTokens } from './node-tokens';
 import { randomAlnum } from '../lib/crypto';
@@ -123,11 +123,13 @@ export async function changeSubuserPermissions(
   const sorted = (list: readonly string[]) => [...list].sort().join(',');
   if (sorted(next) === sorted(sub.permissions)) return { subuser: sub, changed: false, revoked: false };
   const subuser = await subusers.setPermissions(db, sub.id, next, now);
+  if (!subuser) throw notFound();
   return { subuser, changed: true, revoked: await revoke(daemon, server.uuid, sub.user_id) };
 }
 
 /** Removes a subuser and revokes their console tokens on this server. */
 export async function removeSubuser(db: Db, daemon: NodeDaemon, server: { uuid: string }, sub: Subuser): Promise<{ revoked: boolean }> {
-  await subusers.remove(db, sub.id);
+  // Removed by a request at the same time: that one answers, revokes and logs.
+  if (!(await subusers.remove(db, sub.id))) throw notFound();
   return { revoked: await revoke(daemon, server.uuid, sub.user_id) };
 }

@@ -75,16 +75,19 @@ export async function findByUserUuid(db: Db, serverId: number, userUuid: string)
   return sub && { ...sub, user };
 }
 
-export async function setPermissions(db: Db, id: number, permissions: Permission[], now: Date): Promise<Subuser> {
+/** Undefined when the row is gone (removed meanwhile). */
+export async function setPermissions(db: Db, id: number, permissions: Permission[], now: Date): Promise<Subuser | undefined> {
   const row = await db
     .updateTable('subusers')
     .set({ permissions: JSON.stringify(permissions), updated_at: now.toISOString() })
     .where('id', '=', id)
     .returningAll()
-    .executeTakeFirstOrThrow();
-  return toSubuser(row);
+    .executeTakeFirst();
+  return row && toSubuser(row);
 }
 
-export async function remove(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('subusers').where('id', '=', id).execute();
+/** Whether there was such a row to remove. */
+export async function remove(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('subusers').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
