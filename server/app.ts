@@ -23,6 +23,7 @@ import { backupRoutes } from './routes/backups';
 import { consoleRoutes } from './routes/console';
 import { fileRoutes } from './routes/files';
 import { networkRoutes } from './routes/network';
+import { subuserRoutes } from './routes/subusers';
 import { databaseRoutes } from './routes/databases';
 import { serverRoutes } from './routes/servers';
 import { startupRoutes } from './routes/startup';
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await fileRoutes(api, deps);
     await consoleRoutes(api, deps);
     await networkRoutes(api, deps);
+    await subuserRoutes(api, deps);
     await databaseRoutes(api, deps);
     await startupRoutes(api, deps);
     await settingsRoutes(api, deps);

@@ -8,7 +8,6 @@ import { readImportFile } from './activity-import';
 import { seedDemo, isPanelEmpty } from '../services/demo';
 import { createServer, findEgg, findServer, setServerStatus } from '../services/servers';
 import { addSubuser } from '../services/subusers';
-import { findUserByEmail } from '../services/users';
 import { ACCOUNT_COMMANDS } from './accounts';
 import { DATABASE_HOST_COMMANDS } from './database-hosts';
 import { PASSWORD_RESET_COMMANDS } from './password-reset';
@@ -142,10 +141,9 @@ const COMMANDS: Record<string, Command> = {
         .map((p) => p.trim())
         .filter(Boolean);
       const email = required(opts, 'email');
-      const existed = (await findUserByEmail(db, email)) !== undefined;
-      const { subuser, user } = await addSubuser(db, server, email, permissions, clock.now());
+      const { subuser, user, created } = await addSubuser(db, server, email, permissions, clock.now());
       return {
-        ...(existed
+        ...(!created
           ? {}
           : {
               // The new account's password is random and shown to nobody; say how its owner gets in.

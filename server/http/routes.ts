@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../deps';
 import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
-import { authorizeServerAction, type ServerAccess } from '../services/access';
+import { checkServerAction, serverAccess, type ServerAccess } from '../services/access';
 import { logActivity, serverActivity, type ActivityInput } from '../services/activity';
 import type { Caller } from '../services/authentication';
 import { parseWith } from './errors';
@@ -47,6 +47,16 @@ export interface ServerContext<E extends EndpointDefinition> extends ClientConte
   activity(event: ActivityEvent, properties?: Record<string, unknown>, subjects?: ActivityInput['subjects']): Promise<void>;
 }
 
+export interface ServerRouteOptions<B> {
+  /**
+   * Finds the child resource the path names (a subuser), as the reference panel's route binding
+   * does: its 404 comes before the 409 and the 403. The result is the handler's `bound`.
+   */
+  bind?(request: FastifyRequest, access: ServerAccess): Promise<B>;
+  /** Runs after the permission check and before the inputs are parsed (the subset rule). */
+  authorize?(request: FastifyRequest, access: ServerAccess): void;
+}
+
 type Handler<E extends EndpointDefinition, C> = (context: C) => Promise<EndpointReply<E>>;
 
 export interface ClientRouteOptions {
@@ -72,21 +82,32 @@ export function clientRoute<const E extends EndpointDefinition>(app: FastifyInst
     });
 }
 
-/** A route under `/api/client/servers/:server`, with the permission its endpoint declares (same two calls). */
-export function serverRoute<const E extends EndpointDefinition>(app: FastifyInstance, deps: AppDeps, endpoint: E) {
+/**
+ * A route under `/api/client/servers/:server`, with the permission its endpoint declares (same two
+ * calls), with the options above.
+ */
+export function serverRoute<const E extends EndpointDefinition, B = undefined>(
+  app: FastifyInstance,
+  deps: AppDeps,
+  endpoint: E,
+  options: ServerRouteOptions<B> = {},
+) {
   if (!endpoint.path.startsWith(SERVER_ROUTE_PREFIX)) throw new Error(`${endpoint.path} is not a server route`);
   if (endpoint.permission === undefined) throw new Error(`${endpoint.path} declares no permission`);
   const permission = endpoint.permission === 'request' ? null : endpoint.permission;
-  return (handler: Handler<E, ServerContext<E>>): Promise<void> =>
+  return (handler: Handler<E, ServerContext<E> & { bound: B }>): Promise<void> =>
     register(app, endpoint, async (request, reply) => {
       const caller = requireCaller(request);
       const { server: id } = request.params as { server: string };
-      const access = await authorizeServerAction(deps.db, caller, id, permission, { anyState: endpoint.anyState === true });
+      const access = await serverAccess(deps.db, caller, id);
+      const bound = (await options.bind?.(request, access)) as B;
+      checkServerAction(access, permission, { anyState: endpoint.anyState === true });
+      options.authorize?.(request, access);
       const { query, body } = parseInputs<E>(endpoint, request);
       const activity: ServerContext<E>['activity'] = (event, properties = {}, subjects = []) =>
         logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, event, properties, deps.clock.now(), subjects));
       const daemon = deps.nodes.forNode(access.node);
-      return send(endpoint, reply, await handler({ request, reply, caller, query, body, access, server: access.server, daemon, activity }));
+      return send(endpoint, reply, await handler({ request, reply, caller, query, body, access, server: access.server, daemon, activity, bound }));
     });
 }
 

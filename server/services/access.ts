@@ -78,7 +78,12 @@ export async function authorizeServerAction(
   options: { anyState?: boolean } = {},
 ): Promise<ServerAccess> {
   const access = await serverAccess(db, caller, id);
+  checkServerAction(access, permission, options);
+  return access;
+}
+
+/** The state (409) and permission (403) checks of `authorizeServerAction`, on known access. */
+export function checkServerAction(access: ServerAccess, permission: PermissionCheck | null, options: { anyState?: boolean } = {}): void {
   if (!options.anyState) assertServerUsable(access.server, access.node.maintenance_mode === 1);
   if (permission && !access.can(permission)) throw forbidden();
-  return access;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, SERVER_ROUTE_PREFIX } from './endpoint';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { text, timestamp } from './fields';
 
@@ -30,3 +31,24 @@ export const subuserCreateSchema = z.object({
 });
 export type SubuserCreate = z.infer<typeof subuserCreateSchema>;
 export const subuserUpdateSchema = z.pick(subuserCreateSchema, { permissions: true });
+
+/**
+ * A subuser just added. When the address had no account and the panel sends no mail, `meta`
+ * carries the set-password link for the owner to pass on (an extra the reference panel lacks).
+ */
+export const subuserCreatedSchema = z.object({
+  object: z.literal('server_subuser'),
+  attributes: subuserAttributes,
+  meta: z.optional(z.object({ set_password_url: z.string() })),
+});
+
+const subuserPath = `${SERVER_ROUTE_PREFIX}/users`;
+
+export const subuserEndpoints = {
+  list: endpoint({ method: 'GET', path: subuserPath, response: subuserListSchema, permission: 'user.read' }),
+  /** The subset rule (a subuser grants only what they hold) is checked on the raw body. */
+  create: endpoint({ method: 'POST', path: subuserPath, body: subuserCreateSchema, response: subuserCreatedSchema, permission: 'user.create' }),
+  view: endpoint({ method: 'GET', path: `${subuserPath}/:user`, response: subuserSchema, permission: 'user.read' }),
+  update: endpoint({ method: 'POST', path: `${subuserPath}/:user`, body: subuserUpdateSchema, response: subuserSchema, permission: 'user.update' }),
+  delete: endpoint({ method: 'DELETE', path: `${subuserPath}/:user`, response: 'empty', permission: 'user.delete' }),
+};

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isPermission, type Permission } from '../../../src/contract';
 import type { Db } from '../index';
-import type { SubuserRow } from '../schema';
+import type { SubuserRow, UserRow } from '../schema';
 import { parseJsonColumn } from './json';
 
 /** A subuser with its permissions read: only known strings survive, so nothing downstream casts. */
@@ -45,4 +45,49 @@ export async function insert(db: Db, values: { user_id: number; server_id: numbe
     .returningAll()
     .executeTakeFirstOrThrow();
   return toSubuser(row);
+}
+
+/** Every subuser of a server with their account, oldest first. */
+export async function ofServer(db: Db, serverId: number): Promise<(Subuser & { user: UserRow })[]> {
+  const rows = await db.selectFrom('subusers').selectAll().where('server_id', '=', serverId).orderBy('id').execute();
+  if (rows.length === 0) return [];
+  const accounts = await db
+    .selectFrom('users')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.user_id),
+    )
+    .execute();
+  const byId = new Map(accounts.map((u) => [u.id, u]));
+  return rows.flatMap((r) => {
+    const user = byId.get(r.user_id);
+    return user ? [{ ...toSubuser(r), user }] : [];
+  });
+}
+
+/** The subuser of this server whose account has this uuid. */
+export async function findByUserUuid(db: Db, serverId: number, userUuid: string): Promise<(Subuser & { user: UserRow }) | undefined> {
+  const user = await db.selectFrom('users').selectAll().where('uuid', '=', userUuid).executeTakeFirst();
+  if (!user) return undefined;
+  const sub = await find(db, serverId, user.id);
+  return sub && { ...sub, user };
+}
+
+/** Undefined when the row is gone (removed meanwhile). */
+export async function setPermissions(db: Db, id: number, permissions: Permission[], now: Date): Promise<Subuser | undefined> {
+  const row = await db
+    .updateTable('subusers')
+    .set({ permissions: JSON.stringify(permissions), updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toSubuser(row);
+}
+
+/** Whether there was such a row to remove. */
+export async function remove(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('subusers').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }

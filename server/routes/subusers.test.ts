@@ -1,0 +1,357 @@
+import { describe, expect, onTestFinished } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerRow, UserRow } from '../db/schema';
+import { postJson } from '../test/auth-support';
+import { test } from '../test/fixtures';
+import { eventually } from '../test/game-support';
+import type { TestPanel } from '../test/harness';
+import { resetLinkIn, startMailCapture } from '../test/mail-capture';
+import { listen } from '../test/raw-http';
+
+/*
+ * The users tab's API: who may list, add, change and remove subusers (owner, admin, subusers with
+ * and without `user.*`, a stranger), the subset rule, normalisation, the reference's refusals,
+ * activity entries, the set-password link of a new account, and open consoles losing their token.
+ */
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+async function setup(panel: TestPanel) {
+  const owner = await panel.user();
+  const server = await panel.server(owner);
+  const base = `/api/client/servers/${server.uuid}/users`;
+  const call = async (as: UserRow, method: Method, path = '', payload?: object) =>
+    panel.app.inject({ method, url: base + path, headers: await panel.bearerHeaders(as), ...(payload ? { payload } : {}) });
+  /** A new account made a subuser of the server. */
+  const member = async (permissions: string[], on: ServerRow = server) => {
+    const user = await panel.user();
+    await panel.subuser(on, user, permissions);
+    return user;
+  };
+  const events = async () =>
+    (
+      await panel.db
+        .selectFrom('activity_logs')
+        .select(['id', 'event', 'properties'])
+        .where('event', 'like', 'server:subuser.%')
+        .orderBy('id')
+        .execute()
+    ).map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as unknown, id: r.id }));
+  const stored = async (user: UserRow) =>
+    panel.db.selectFrom('subusers').selectAll().where('server_id', '=', server.id).where('user_id', '=', user.id).executeTakeFirst();
+  return { owner, server, base, call, member, events, stored };
+}
+
+const it = test.extend('su', async ({ panel }) => setup(panel));
+
+describe('subusers: who may do what', () => {
+  it('answers each caller on every endpoint as its permissions say', async ({ panel, su }) => {
+    const actors = {
+      owner: su.owner,
+      admin: await panel.user({ admin: true }),
+      manager: await su.member(['user.create', 'user.read', 'user.update', 'user.delete', 'control.console']),
+      reader: await su.member(['user.read']),
+      none: await su.member(['control.console']),
+      stranger: await panel.user(),
+    };
+    const expected: Record<string, Record<keyof typeof actors, number>> = {
+      list: { owner: 200, admin: 200, manager: 200, reader: 200, none: 403, stranger: 404 },
+      view: { owner: 200, admin: 200, manager: 200, reader: 200, none: 403, stranger: 404 },
+      create: { owner: 200, admin: 200, manager: 200, reader: 403, none: 403, stranger: 404 },
+      update: { owner: 200, admin: 200, manager: 200, reader: 403, none: 403, stranger: 404 },
+      delete: { owner: 204, admin: 204, manager: 204, reader: 403, none: 403, stranger: 404 },
+    };
+    let n = 0;
+    for (const [name, as] of Object.entries(actors) as [keyof typeof actors, UserRow][]) {
+      const victim = await su.member(['control.console']);
+      n += 1;
+      const got = {
+        list: (await su.call(as, 'GET')).statusCode,
+        view: (await su.call(as, 'GET', `/${victim.uuid}`)).statusCode,
+        create: (await su.call(as, 'POST', '', { email: `new${n}@example.com`, permissions: ['control.console'] })).statusCode,
+        update: (await su.call(as, 'POST', `/${victim.uuid}`, { permissions: ['control.console', 'user.read'] })).statusCode,
+        delete: (await su.call(as, 'DELETE', `/${victim.uuid}`)).statusCode,
+      };
+      for (const [endpoint, status] of Object.entries(got))
+        expect({ name, endpoint, status }).toEqual({ name, endpoint, status: expected[endpoint]?.[name] });
+    }
+  });
+
+  it('lists the subusers with the reference fields; a plain array of permissions', async ({ su }) => {
+    const sub = await su.member(['file.read', 'file.read', 'control.console']);
+    const res = await su.call(su.owner, 'GET');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      object: 'list',
+      data: [
+        {
+          object: 'server_subuser',
+          attributes: {
+            uuid: sub.uuid,
+            username: sub.username,
+            email: sub.email,
+            image: expect.stringMatching(/^https:\/\/gravatar\.com\/avatar\/[0-9a-f]{32}$/),
+            '2fa_enabled': false,
+            created_at: sub.created_at,
+            permissions: ['websocket.connect', 'file.read', 'control.console'],
+          },
+        },
+      ],
+    });
+  });
+
+  it('is 403 on yourself, 404 for a uuid that is no subuser of this server', async ({ panel, su }) => {
+    const manager = await su.member(['user.create', 'user.read', 'user.update', 'user.delete']);
+    expect((await su.call(manager, 'GET', `/${manager.uuid}`)).statusCode).toBe(403);
+    expect((await su.call(manager, 'POST', `/${manager.uuid}`, { permissions: ['user.read'] })).statusCode).toBe(403);
+    expect((await su.call(manager, 'DELETE', `/${manager.uuid}`)).statusCode).toBe(403);
+    expect(await su.stored(manager)).toBeDefined();
+
+    const elsewhere = await su.member(['control.console'], await panel.server(su.owner));
+    for (const uuid of [elsewhere.uuid, su.owner.uuid, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      expect((await su.call(su.owner, 'GET', `/${uuid}`)).statusCode).toBe(404);
+      expect((await su.call(su.owner, 'POST', `/${uuid}`, { permissions: ['user.read'] })).statusCode).toBe(404);
+      expect((await su.call(su.owner, 'DELETE', `/${uuid}`)).statusCode).toBe(404);
+    }
+    // The path's subuser is looked up first (the reference's route binding): 404 before 403 and 409.
+    const none = await su.member(['control.console']);
+    const missing = await su.call(none, 'GET', `/${elsewhere.uuid}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().errors[0].detail).toBe('The requested resource could not be found on the server.');
+    expect((await su.call(none, 'GET', `/${manager.uuid}`)).statusCode).toBe(403);
+    await panel.db.updateTable('servers').set({ status: 'suspended' }).where('id', '=', su.server.id).execute();
+    expect((await su.call(su.owner, 'DELETE', `/${elsewhere.uuid}`)).statusCode).toBe(404);
+    expect((await su.call(su.owner, 'DELETE', `/${manager.uuid}`)).statusCode).toBe(409);
+  });
+});
+
+describe('subusers: adding', () => {
+  it('the subset rule: a subuser grants only what they hold, unknown strings included, before validation', async ({ panel, su }) => {
+    const manager = await su.member(['user.create', 'control.console']);
+    const refused = {
+      errors: [
+        {
+          code: 'HttpForbiddenException',
+          status: '403',
+          detail: 'Cannot assign permissions to a subuser that your account does not actively possess.',
+        },
+      ],
+    };
+    for (const permissions of [['control.console', 'foo.bar'], ['control.start'], ['control.console', 'user.read']]) {
+      const res = await su.call(manager, 'POST', '', { email: 'x@example.com', permissions });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(refused);
+    }
+    // Checked on the raw input, before the email is looked at.
+    expect((await su.call(manager, 'POST', '', { email: 'bad', permissions: ['foo.bar'] })).statusCode).toBe(403);
+    expect(await panel.db.selectFrom('users').select('id').where('email', '=', 'x@example.com').executeTakeFirst()).toBeUndefined();
+
+    const ok = await su.call(manager, 'POST', '', { email: 'x@example.com', permissions: ['control.console', 'control.console'] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().attributes.permissions).toEqual(['websocket.connect', 'control.console']);
+  });
+
+  it('owners and admins may send anything: unknown strings dropped, websocket.connect added, duplicates removed', async ({ panel, su }) => {
+    const admin = await panel.user({ admin: true });
+    const res = await su.call(admin, 'POST', '', {
+      email: 'y@example.com',
+      permissions: ['foo.bar', 'file.read', 'file.read', 'websocket.connect', '*'],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      object: 'server_subuser',
+      attributes: { email: 'y@example.com', permissions: ['websocket.connect', 'file.read'] },
+    });
+    const user = await panel.db.selectFrom('users').selectAll().where('email', '=', 'y@example.com').executeTakeFirstOrThrow();
+    expect(JSON.parse((await su.stored(user))?.permissions ?? '')).toEqual(['websocket.connect', 'file.read']);
+  });
+
+  it('validates the email (422 on the field) and wants a non-empty permissions array', async ({ su }) => {
+    const cases: [object, string][] = [
+      [{ email: `${'a'.repeat(186)}@x.com`, permissions: ['file.read'] }, 'email'],
+      [{ email: 'not an address', permissions: ['file.read'] }, 'email'],
+      [{ permissions: ['file.read'] }, 'email'],
+      [{ email: 'a@b.co', permissions: [] }, 'permissions'],
+      [{ email: 'a@b.co', permissions: 'file.read' }, 'permissions'],
+      [{ email: 'a@b.co' }, 'permissions'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await su.call(su.owner, 'POST', '', payload);
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors[0]).toMatchObject({ code: 'ValidationException', source: { field } });
+    }
+    expect((await su.call(su.owner, 'GET')).json().data).toEqual([]);
+  });
+
+  it("refuses the owner and an existing subuser with the reference's 400s; links an existing account", async ({ panel, su }) => {
+    const owner = await su.call(su.owner, 'POST', '', { email: su.owner.email, permissions: ['file.read'] });
+    expect(owner.statusCode).toBe(400);
+    expect(owner.json().errors[0]).toMatchObject({
+      code: 'UserIsServerOwnerException',
+      detail: 'You cannot add the server owner as a subuser for this server.',
+    });
+    const existing = await su.member(['file.read']);
+    const again = await su.call(su.owner, 'POST', '', { email: existing.email.toUpperCase(), permissions: ['file.read'] });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().errors[0]).toMatchObject({
+      code: 'ServerSubuserExistsException',
+      detail: 'A user with that email address is already assigned as a subuser for this server.',
+    });
+    const account = await panel.user();
+    const linked = await su.call(su.owner, 'POST', '', { email: account.email, permissions: ['file.read'] });
+    expect(linked.statusCode).toBe(200);
+    expect(linked.json().attributes.uuid).toBe(account.uuid);
+    expect(linked.json().meta).toBeUndefined();
+  });
+
+  it('two requests adding the same address at once: one subuser, the other a 400', async ({ panel, su }) => {
+    const account = await panel.user();
+    for (const email of [account.email, 'fresh@example.com']) {
+      const results = await Promise.all([1, 2, 3].map(() => su.call(su.owner, 'POST', '', { email, permissions: ['file.read'] })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
+      for (const r of results.filter((x) => x.statusCode === 400)) expect(r.json().errors[0].code).toBe('ServerSubuserExistsException');
+    }
+    expect((await su.call(su.owner, 'GET')).json().data).toHaveLength(2);
+  });
+
+  it('gives an unknown address a new account and, without mail, the owner a working set-password link', async ({ panel, su }) => {
+    const res = await su.call(su.owner, 'POST', '', { email: 'Ann.Smith+games@example.com', permissions: ['file.read'] });
+    expect(res.statusCode).toBe(200);
+    const { attributes, meta } = res.json();
+    expect(attributes.username).toMatch(/^Ann\.Smithgames[A-Za-z0-9]{3}$/);
+    const link = new URL(meta.set_password_url);
+    expect(link.pathname).toMatch(/^\/auth\/password\/reset\/[A-Za-z0-9_-]+$/);
+    expect(link.searchParams.get('email')).toBe('Ann.Smith+games@example.com');
+    const token = decodeURIComponent(link.pathname.split('/').pop() ?? '');
+    const reset = await postJson(panel, '/auth/password/reset', {
+      email: 'Ann.Smith+games@example.com',
+      token,
+      password: 'a brand new password',
+      password_confirmation: 'a brand new password',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await su.events()).map(({ event, properties }) => ({ event, properties }))).toEqual([
+      { event: 'server:subuser.create', properties: { email: 'Ann.Smith+games@example.com', permissions: ['websocket.connect', 'file.read'] } },
+    ]);
+  });
+
+  it('mails a new account its set-password link when SMTP is configured', async ({ makePanel }) => {
+    const smtp = await startMailCapture();
+    onTestFinished(() => smtp.close());
+    const panel = await makePanel({ smtpUrl: smtp.url, appUrl: 'https://panel.example.com/' });
+    const su = await setup(panel);
+    const res = await su.call(su.owner, 'POST', '', { email: 'bob@example.com', permissions: ['file.read'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().meta).toBeUndefined();
+    const mail = await smtp.next('bob@example.com');
+    expect(mail.subject).toBe('Aerie: an account was created for you');
+    const link = resetLinkIn(mail);
+    expect(link.origin).toBe('https://panel.example.com');
+    expect(link.searchParams.get('email')).toBe('bob@example.com');
+  });
+});
+
+describe('subusers: changing and removing', () => {
+  it('an update writes and logs old and new; the same set again writes nothing and logs nothing', async ({ panel, su }) => {
+    const sub = await su.member(['file.read', 'user.read']);
+    const before = await su.stored(sub);
+    panel.clock.advance(5000);
+    const same = await su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['user.read', 'file.read', 'websocket.connect', 'foo.bar'] });
+    expect(same.statusCode).toBe(200);
+    expect(await su.stored(sub)).toEqual(before);
+    expect(await su.events()).toEqual([]);
+
+    const res = await su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['file.read'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().attributes.permissions).toEqual(['websocket.connect', 'file.read']);
+    expect((await su.events()).map(({ event, properties }) => ({ event, properties }))).toEqual([
+      {
+        event: 'server:subuser.update',
+        properties: {
+          email: sub.email,
+          old: ['websocket.connect', 'file.read', 'user.read'],
+          new: ['websocket.connect', 'file.read'],
+          revoked: true,
+        },
+      },
+    ]);
+    // The subuser's next request sees the change.
+    expect((await su.call(sub, 'GET')).statusCode).toBe(403);
+  });
+
+  it('a subuser updating another is held to the subset rule; the subject of each entry is the subuser', async ({ panel, su }) => {
+    const manager = await su.member(['user.update', 'file.read']);
+    const sub = await su.member(['file.read']);
+    expect((await su.call(manager, 'POST', `/${sub.uuid}`, { permissions: ['file.read', 'file.update'] })).statusCode).toBe(403);
+    expect((await su.call(manager, 'POST', `/${sub.uuid}`, { permissions: ['file.read', 'nope'] })).statusCode).toBe(403);
+    expect((await su.call(manager, 'POST', `/${sub.uuid}`, { permissions: [] })).statusCode).toBe(422);
+    expect(await su.events()).toEqual([]);
+
+    expect((await su.call(su.owner, 'DELETE', `/${sub.uuid}`)).statusCode).toBe(204);
+    expect(await su.stored(sub)).toBeUndefined();
+    const [entry] = await su.events();
+    expect(entry?.properties).toEqual({ email: sub.email, revoked: true });
+    const subjects = await panel.db
+      .selectFrom('activity_subjects')
+      .selectAll()
+      .where('activity_log_id', '=', entry?.id ?? 0)
+      .execute();
+    expect(subjects).toEqual(expect.arrayContaining([expect.objectContaining({ subject_type: 'user', subject_id: sub.id })]));
+    // Gone at once: the server is no longer theirs.
+    expect((await su.call(sub, 'GET', '', undefined)).statusCode).toBe(404);
+  });
+});
+
+describe('subusers: at the same time', () => {
+  it('deletes and updates racing a delete: one 204 and one entry, the rest 404', async ({ su }) => {
+    const sub = await su.member(['file.read']);
+    const results = await Promise.all([
+      su.call(su.owner, 'DELETE', `/${sub.uuid}`),
+      su.call(su.owner, 'DELETE', `/${sub.uuid}`),
+      su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['file.update'] }),
+    ]);
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 204)).toHaveLength(1);
+    expect(statuses.every((s) => [200, 204, 404].includes(s))).toBe(true);
+    expect(await su.stored(sub)).toBeUndefined();
+    expect((await su.events()).filter((e) => e.event === 'server:subuser.delete')).toHaveLength(1);
+  });
+});
+
+describe('subusers: open consoles', () => {
+  it('an update tells an open console its token is revoked; a delete closes one that stays', { timeout: 20_000 }, async ({ panel, su }) => {
+    const port = await listen(panel.app);
+    const sockets: WebSocket[] = [];
+    onTestFinished(() => sockets.forEach((ws) => ws.terminate()));
+    const sub = await su.member(['control.console']);
+    const headers = await panel.bearerHeaders(sub);
+
+    async function connect() {
+      const res = await panel.app.inject({
+        method: 'GET',
+        url: `/api/client/servers/${su.server.uuid}/websocket`,
+        headers: { ...headers, host: `127.0.0.1:${port}` },
+      });
+      const { token, socket } = res.json().data as { token: string; socket: string };
+      const ws = new WebSocket(socket, { origin: `http://127.0.0.1:${port}` });
+      sockets.push(ws);
+      const frames: { event: string; args?: string[] }[] = [];
+      ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+      const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      ws.send(JSON.stringify({ event: 'auth', args: [token] }));
+      await eventually(() => frames.some((f) => f.event === 'auth success'));
+      return { ws, frames, closed };
+    }
+
+    const open = await connect();
+    panel.clock.advance(1000);
+    expect((await su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['file.read'] })).statusCode).toBe(200);
+    await eventually(() => open.frames.some((f) => f.event === 'jwt error'));
+
+    const lingering = await connect();
+    panel.clock.advance(1000);
+    expect((await su.call(su.owner, 'DELETE', `/${sub.uuid}`)).statusCode).toBe(204);
+    expect(await lingering.closed).toBe(4004);
+  });
+});

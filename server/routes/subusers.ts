@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { subuserEndpoints } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { subusers } from '../db/repos';
+import { forbidden, notFound } from '../http/errors';
+import { publicOrigin } from '../http/origin';
+import type { ServerAccess } from '../services/access';
+import type { Caller } from '../services/authentication';
+import { createMailer } from '../services/mail';
+import { issueResetToken, resetLink } from '../services/password-reset';
+import { addSubuser, assertGrantable, changeSubuserPermissions, removeSubuser, subuserResource } from '../services/subusers';
+import { serverRoute } from '../http/routes';
+
+/*
+ * The users tab (reference panel): who shares a server and with which permissions. A subuser
+ * grants only what they hold; a change or removal revokes their console tokens at once, and the
+ * next request reads the stored permissions afresh (nothing caches them).
+ */
+export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, clock, config } = deps;
+  const mail = createMailer(config, () => undefined);
+  const authorize = (request: FastifyRequest, access: Parameters<typeof assertGrantable>[0]) => assertGrantable(access, request.body);
+
+  /** The subuser named in the path: 404 unless a subuser of this server (before 409 and 403). */
+  async function bind(request: FastifyRequest, access: ServerAccess) {
+    const { user } = request.params as { user: string };
+    const sub = await subusers.findByUserUuid(db, access.server.id, user);
+    if (!sub) throw notFound();
+    return sub;
+  }
+
+  /** Nobody acts on their own subuser row (the reference panel's authorize: 403). */
+  function notSelf<S extends { user_id: number }>(sub: S, caller: Caller): S {
+    if (sub.user_id === caller.user.id) throw forbidden();
+    return sub;
+  }
+
+  await serverRoute(
+    app,
+    deps,
+    subuserEndpoints.list,
+  )(async ({ server }) => ({
+    object: 'list' as const,
+    data: (await subusers.ofServer(db, server.id)).map((s) => subuserResource(s.user, s.permissions)),
+  }));
+
+  await serverRoute(app, deps, subuserEndpoints.create, { authorize })(async ({ request, server, body, activity }) => {
+    const now = clock.now();
+    const { subuser, user, created } = await addSubuser(db, server, body.email, body.permissions, now);
+    await activity('server:subuser.create', { email: body.email, permissions: subuser.permissions }, [{ type: 'user', id: user.id }]);
+    const resource = subuserResource(user, subuser.permissions);
+    if (!created) return resource;
+    // A new account: a set-password link (a 60-minute reset token), mailed, or handed to the owner.
+    const link = resetLink(publicOrigin(request, config.appUrl), await issueResetToken(db, user, now), user.email);
+    if (!mail.enabled) return { ...resource, meta: { set_password_url: link } };
+    mail
+      .send({
+        to: user.email,
+        subject: `${config.appName}: an account was created for you`,
+        text: [
+          `An account was created for you on ${config.appName} to share the server "${server.name}".`,
+          '',
+          `Set its password here within 60 minutes: ${link}`,
+          '',
+          `Later, "Forgot password" on the sign-in page sends a new link.`,
+        ].join('\n'),
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'account-created mail not sent'));
+    return resource;
+  });
+
+  await serverRoute(app, deps, subuserEndpoints.view, { bind })(async ({ bound, caller }) => {
+    const sub = notSelf(bound, caller);
+    return subuserResource(sub.user, sub.permissions);
+  });
+
+  await serverRoute(app, deps, subuserEndpoints.update, { bind, authorize })(async ({ bound, server, caller, daemon, body, activity }) => {
+    const sub = notSelf(bound, caller);
+    const { subuser, changed, revoked } = await changeSubuserPermissions(db, daemon, server, sub, body.permissions, clock.now());
+    if (changed) {
+      await activity('server:subuser.update', { email: sub.user.email, old: sub.permissions, new: subuser.permissions, revoked }, [
+        { type: 'user', id: sub.user_id },
+      ]);
+    }
+    return subuserResource(sub.user, subuser.permissions);
+  });
+
+  await serverRoute(app, deps, subuserEndpoints.delete, { bind })(async ({ bound, server, caller, daemon, activity }) => {
+    const sub = notSelf(bound, caller);
+    const { revoked } = await removeSubuser(db, daemon, server, sub);
+    await activity('server:subuser.delete', { email: sub.user.email, revoked }, [{ type: 'user', id: sub.user_id }]);
+  });
+}
