@@ -76,7 +76,7 @@ describe('npm start', () => {
     try {
       expect(db.prepare('SELECT is_successful, completed_at FROM backups WHERE uuid = ?').get(uuid)).toMatchObject({
         is_successful: 0,
-        completed_at: expect.any(String),
+        completed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       });
       expect(db.prepare('SELECT status FROM servers WHERE id = ?').get(server.id)).toEqual({ status: null });
       const events = db

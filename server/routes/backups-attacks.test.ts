@@ -116,7 +116,7 @@ describe('T-AZ-9 / T-AZ-2: backup permissions and ownership', () => {
     expect((await bk.call('DELETE', `/${backup.uuid}`)).statusCode).toBe(204);
   });
 
-  it('refuses to restore a backup still running (400) and any restore while one runs (409), changing nothing', async ({ files: f }) => {
+  it('refuses to restore a backup still running (400) and a second restore while one runs (409), changing nothing', async ({ files: f }) => {
     const bk = backupApi(f);
     // Incompressible, so the restore is still running when the next requests arrive.
     f.put('big.bin', randomBytes(16 * 1024 * 1024));

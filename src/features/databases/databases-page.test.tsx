@@ -225,7 +225,7 @@ describe('DatabasesPage', () => {
     expect(screen.getByRole('button', { name: 'New database' })).toBeDisabled();
   });
 
-  it('says there is no database host before any create when the list tells it so', async () => {
+  it('says there is no database host before a create is tried when the list tells it so', async () => {
     stubPanel({
       answer: (method, path) =>
         method === 'GET' && (path === '' || path.startsWith('?'))
