@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Backup } from '../../contract/backups';
 import { Checkbox } from '../../components/ui/checkbox';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { TextField } from '../../components/ui/field';
+import { TypedConfirmField } from '../../components/ui/typed-confirm-field';
 import type { ServerRef } from '../servers/api';
 import { useRestoreBackup } from './api';
 
@@ -63,17 +63,7 @@ export function RestoreBackupDialog({
             <span className="block text-xs text-zinc-400">Without it, files that are not in the backup are kept.</span>
           </label>
         </div>
-        <TextField
-          label={
-            <>
-              Type <span className="font-mono text-zinc-100">{name}</span> to confirm
-            </>
-          }
-          autoComplete="off"
-          spellCheck={false}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-        />
+        <TypedConfirmField expected={name} value={typed} onChange={setTyped} />
       </div>
     </ConfirmDialog>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ServerDatabase } from '../../contract/databases';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { TextField } from '../../components/ui/field';
+import { TypedConfirmField } from '../../components/ui/typed-confirm-field';
 import type { ServerRef } from '../servers/api';
 import { useDeleteDatabase } from './api';
 
@@ -27,17 +27,7 @@ export function DeleteDatabaseDialog({ server, database, onClose }: { server: Se
       mutation={remove}
       onConfirm={(signal) => (database ? remove.mutateAsync({ database, signal }) : undefined)}
     >
-      <TextField
-        label={
-          <>
-            Type <span className="font-mono text-zinc-100">{name}</span> to confirm
-          </>
-        }
-        autoComplete="off"
-        spellCheck={false}
-        value={typed}
-        onChange={(e) => setTyped(e.target.value)}
-      />
+      <TypedConfirmField expected={name} value={typed} onChange={setTyped} />
     </ConfirmDialog>
   );
 }
