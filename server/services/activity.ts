@@ -19,6 +19,18 @@ export function logActivities(db: Db, inputs: readonly NewActivity[]): Promise<v
   );
 }
 
+/** An entry the caller wrote (actor and API key) about `subjects`. */
+function byCaller(
+  caller: Caller,
+  ip: string,
+  event: NewActivity['event'],
+  properties: Record<string, unknown>,
+  timestamp: Date,
+  subjects: NewActivity['subjects'],
+): NewActivity {
+  return { event, ip, actorId: caller.user.id, apiKeyId: caller.apiKeyId, properties, subjects, timestamp };
+}
+
 /** The common case: the caller acting on a server (the server is a subject, the caller the actor). */
 export function serverActivity(
   caller: Caller,
@@ -29,15 +41,7 @@ export function serverActivity(
   timestamp: Date,
   extraSubjects: NewActivity['subjects'] = [],
 ): NewActivity {
-  return {
-    event,
-    ip,
-    actorId: caller.user.id,
-    apiKeyId: caller.apiKeyId,
-    properties,
-    subjects: [{ type: 'server', id: serverId }, ...extraSubjects],
-    timestamp,
-  };
+  return byCaller(caller, ip, event, properties, timestamp, [{ type: 'server', id: serverId }, ...extraSubjects]);
 }
 
 /** The caller acting on their own account (the user is the subject, with `extraSubjects`). */
@@ -49,13 +53,5 @@ export function userActivity(
   timestamp: Date,
   extraSubjects: NewActivity['subjects'] = [],
 ): NewActivity {
-  return {
-    event,
-    ip,
-    actorId: caller.user.id,
-    apiKeyId: caller.apiKeyId,
-    properties,
-    subjects: [{ type: 'user', id: caller.user.id }, ...extraSubjects],
-    timestamp,
-  };
+  return byCaller(caller, ip, event, properties, timestamp, [{ type: 'user', id: caller.user.id }, ...extraSubjects]);
 }
