@@ -28,7 +28,20 @@ export const accountQueries = {
       queryKey: [...accountQueries.all(), 'ssh-keys'] as const,
       queryFn: async ({ signal }): Promise<SshKey[]> => (await call(accountEndpoints.sshKeys, { signal })).data.map((k) => k.attributes),
     }),
+  /**
+   * The panel's permission catalogue (`GET /api/client/permissions`): every group and permission
+   * with its one-line description, as the subuser editor and the permission hints show them.
+   */
+  permissionCatalogue: () =>
+    queryOptions({
+      queryKey: [...accountQueries.all(), 'permission-catalogue'] as const,
+      queryFn: async ({ signal }): Promise<PermissionCatalogue> => (await call(accountEndpoints.permissions, { signal })).attributes.permissions,
+      staleTime: Infinity,
+    }),
 };
+
+/** Group name → its description and each permission key's description. */
+export type PermissionCatalogue = Record<string, { description: string; keys: Record<string, string> }>;
 
 /**
  * A refused password: `InvalidPasswordProvidedException` from the password and e-mail changes; the
