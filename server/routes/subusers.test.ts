@@ -249,6 +249,21 @@ describe('subusers: adding', () => {
     expect(link.origin).toBe('https://panel.example.com');
     expect(link.searchParams.get('email')).toBe('bob@example.com');
   });
+
+  it('tells an existing account it was added, with a link to the server, and hands out no set-password link', async ({ makePanel }) => {
+    const smtp = await startMailCapture();
+    onTestFinished(() => smtp.close());
+    const panel = await makePanel({ smtpUrl: smtp.url, appUrl: 'https://panel.example.com/' });
+    const su = await setup(panel);
+    const account = await panel.user();
+    const res = await su.call(su.owner, 'POST', '', { email: account.email, permissions: ['file.read'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().meta).toBeUndefined();
+    const mail = await smtp.next(account.email);
+    expect(mail.subject).toBe('Aerie: you were added to a server');
+    expect(mail.text).toContain(`https://panel.example.com/server/${su.server.uuid.slice(0, 8)}`);
+    expect(mail.text).not.toContain('/auth/password/reset');
+  });
 });
 
 describe('subusers: changing and removing', () => {

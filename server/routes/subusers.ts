@@ -49,23 +49,32 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const { subuser, user, created } = await addSubuser(db, server, body.email, body.permissions, now);
     await activity('server:subuser.create', { email: body.email, permissions: subuser.permissions }, [{ type: 'user', id: user.id }]);
     const resource = subuserResource(user, subuser.permissions);
-    if (!created) return resource;
+    const origin = publicOrigin(request, config.appUrl);
+    const send = (subject: string, text: string[]) =>
+      mail
+        .send({ to: user.email, subject, text: text.join('\n') })
+        .catch((error: unknown) => request.log.error({ err: error }, 'subuser mail not sent'));
+    if (!created) {
+      // An existing account is told, as the reference panel's "added to server" notice does.
+      if (mail.enabled) {
+        void send(`${config.appName}: you were added to a server`, [
+          `You have been added as a subuser of the server "${server.name}" on ${config.appName}, with the permissions its owner chose.`,
+          '',
+          `Open it here: ${origin}/server/${server.uuid.slice(0, 8)}`,
+        ]);
+      }
+      return resource;
+    }
     // A new account: a set-password link (a 60-minute reset token), mailed, or handed to the owner.
-    const link = resetLink(publicOrigin(request, config.appUrl), await issueResetToken(db, user, now), user.email);
+    const link = resetLink(origin, await issueResetToken(db, user, now), user.email);
     if (!mail.enabled) return { ...resource, meta: { set_password_url: link } };
-    mail
-      .send({
-        to: user.email,
-        subject: `${config.appName}: an account was created for you`,
-        text: [
-          `An account was created for you on ${config.appName} to share the server "${server.name}".`,
-          '',
-          `Set its password here within 60 minutes: ${link}`,
-          '',
-          `Later, "Forgot password" on the sign-in page sends a new link.`,
-        ].join('\n'),
-      })
-      .catch((error: unknown) => request.log.error({ err: error }, 'account-created mail not sent'));
+    void send(`${config.appName}: an account was created for you`, [
+      `An account was created for you on ${config.appName} to share the server "${server.name}".`,
+      '',
+      `Set its password here within 60 minutes: ${link}`,
+      '',
+      `Later, "Forgot password" on the sign-in page sends a new link.`,
+    ]);
     return resource;
   });
 
