@@ -5,6 +5,7 @@ import type { ActivityLog } from '../contract/activity';
 import type { Backup } from '../contract/backups';
 import { BackupsPage } from '../features/backups/backups-page';
 import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument } from './server-test-fixtures';
+import { fileEntry, listDocument } from './files-test-support';
 
 /* The backups page over a fake panel (backups, .pteroignore, activity, websocket token) for its tests. */
 
@@ -73,6 +74,13 @@ export function stubPanel({
     const method = init?.method ?? 'GET';
     const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     if (url.pathname === '/sanctum/csrf-cookie') return new Response(null, { status: 204 });
+    if (url.pathname === `${SERVER}/files/list`) {
+      requests.push({ method, path: `files/list?directory=${url.searchParams.get('directory')}`, body });
+      return json(
+        200,
+        listDocument(ignoreFile === undefined ? [fileEntry('server.properties')] : [fileEntry('.pteroignore'), fileEntry('server.properties')]),
+      );
+    }
     if (url.pathname === `${SERVER}/files/contents`) {
       requests.push({ method, path: `files/contents?file=${url.searchParams.get('file')}`, body });
       return ignoreFile === undefined ? apiError(404, 'The requested file was not found.') : new Response(ignoreFile, { status: 200 });

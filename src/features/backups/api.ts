@@ -26,15 +26,24 @@ export const backupQueries = {
       queryFn: ({ signal }) => call(backupEndpoints.list, { signal, params: { server: server.uuid }, query: { page } }),
       placeholderData: keepPreviousData,
     }),
-  /** The volume's `.pteroignore`, or '' when it is missing or cannot be read (the dialog then starts empty). */
+  /**
+   * The volume's `.pteroignore`, or '' when it is missing or cannot be read (the dialog then
+   * starts empty). The root is listed first, so a volume without one costs no 404 in the console.
+   */
   ignoreFile: (server: ServerRef) =>
     queryOptions({
       queryKey: [...backupQueries.all(server), 'ignore-file'] as const,
-      queryFn: ({ signal }) =>
-        call(fileEndpoints.contents, { signal, params: { server: server.uuid }, query: { file: IGNORE_FILE } }).catch((error: unknown) => {
+      queryFn: async ({ signal }) => {
+        const params = { server: server.uuid };
+        try {
+          const root = await call(fileEndpoints.list, { signal, params, query: { directory: '/' } });
+          if (!root.data.some((f) => f.attributes.is_file && `/${f.attributes.name}` === IGNORE_FILE)) return '';
+          return await call(fileEndpoints.contents, { signal, params, query: { file: IGNORE_FILE } });
+        } catch (error) {
           if (error instanceof ApiError) return '';
           throw error;
-        }),
+        }
+      },
       staleTime: 0,
       retry: false,
       meta: { quiet: true },

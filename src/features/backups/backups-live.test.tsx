@@ -128,6 +128,17 @@ describe('BackupsPage: making and restoring, and what runs', () => {
     expect(panel.requests.some((r) => r.path.startsWith('files/'))).toBe(false);
   });
 
+  it('reads no .pteroignore the root does not hold, so no 404 reaches the browser console', async () => {
+    const panel = stubPanel({ backups: [] });
+    render();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Create backup' })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Create backup' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create backup' });
+    await waitFor(() => expect(panel.requests).toContainEqual({ method: 'GET', path: 'files/list?directory=/', body: undefined }));
+    expect(within(dialog).getByRole('textbox', { name: 'Ignored files' })).toHaveValue('');
+    expect(panel.requests.some((r) => r.path.startsWith('files/contents'))).toBe(false);
+  });
+
   it('says when to try again after the throttle, and shows the limit refusal as it is', async () => {
     let refusal = () =>
       new Response(
