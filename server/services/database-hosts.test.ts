@@ -177,6 +177,17 @@ describe('database hosts at start', () => {
       } finally {
         await again.managed?.stop();
       }
+
+      // PANEL_MARIADB_PORT changed: the same instance moves, and the host (its databases with it) follows.
+      const before = await db.selectFrom('database_hosts').select(['id', 'port']).executeTakeFirstOrThrow();
+      const moved = testConfig({ dataDir: tempDir, mariadbPort: await freePort() });
+      const third = await setUpDatabaseHosts(db, box, moved, new Date());
+      try {
+        expect(third.message).toContain(`Managed MariaDB started on 127.0.0.1:${moved.mariadbPort}`);
+        expect(await db.selectFrom('database_hosts').select(['id', 'port']).execute()).toEqual([{ id: before.id, port: moved.mariadbPort }]);
+      } finally {
+        await third.managed?.stop();
+      }
     },
   );
 

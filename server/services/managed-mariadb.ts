@@ -206,6 +206,14 @@ async function secure(dir: string, socket: string, access: HostAccess): Promise<
   }
 }
 
+const PASSWORD_FILE = 'admin-password.sealed';
+
+/** The managed instance's admin password, kept sealed in its directory; null before its first start. */
+function readManagedPassword(dir: string, box: SecretBox): string | null {
+  const file = path.join(dir, PASSWORD_FILE);
+  return fs.existsSync(file) ? box.open(fs.readFileSync(file, 'utf8').trim()) : null;
+}
+
 export async function startManagedMariadb(options: ManagedOptions): Promise<ManagedMariadb> {
   const programs = options.programs ?? findMariadb();
   if (!programs) throw new Error('MariaDB is not installed (no mariadbd or mysqld, mariadb-install-db on the PATH or in /usr/sbin).');
@@ -213,7 +221,7 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
   const dataDir = path.join(dir, 'data');
   const pidFile = path.join(dir, 'mariadb.pid');
   const errorLog = path.join(dir, 'error.log');
-  const passwordFile = path.join(dir, 'admin-password.sealed');
+  const passwordFile = path.join(dir, PASSWORD_FILE);
   const socket = socketPath(dir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   await stopStale(pidFile, dataDir);
@@ -236,7 +244,7 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
     }
   }
 
-  let password = fs.existsSync(passwordFile) ? options.box.open(fs.readFileSync(passwordFile, 'utf8').trim()) : null;
+  let password = readManagedPassword(dir, options.box);
   if (password === null) {
     password = newDatabasePassword();
     fs.writeFileSync(passwordFile, `${options.box.seal(password)}\n`, { mode: 0o600 });
@@ -312,7 +320,14 @@ export async function setUpDatabaseHosts(db: Db, box: SecretBox, config: Config,
   }
   if (!config.managedMariadb) return { message: 'Managed MariaDB turned off (PANEL_MANAGED_MARIADB=false).' };
   const hosts = await databaseHosts.all(db);
-  const ours = (h: (typeof hosts)[number]) => h.name === 'default' && h.host === '127.0.0.1' && h.port === config.mariadbPort;
+  const dir = path.join(config.dataDir, 'mariadb');
+  // Ours: the host `default` on this machine holding the managed instance's admin password, so a
+  // changed PANEL_MARIADB_PORT moves it (its databases with it) instead of leaving it behind.
+  const managedPassword = readManagedPassword(dir, box);
+  const ours = (h: (typeof hosts)[number]) =>
+    h.name === 'default' &&
+    h.host === '127.0.0.1' &&
+    (h.port === config.mariadbPort || (managedPassword !== null && box.open(h.password) === managedPassword));
   if (hosts.some((h) => !ours(h))) return { message: `Database hosts: ${hosts.map((h) => h.name).join(', ')} (no managed MariaDB).` };
   const programs = findMariadb();
   if (!programs) {
@@ -321,7 +336,7 @@ export async function setUpDatabaseHosts(db: Db, box: SecretBox, config: Config,
         'No database host: MariaDB is not installed (install mariadb-server, or add a host with `npm run -s panel -- dbhost:create`), so servers cannot have databases.',
     };
   }
-  const managed = await startManagedMariadb({ dir: path.join(config.dataDir, 'mariadb'), port: config.mariadbPort, box, programs });
+  const managed = await startManagedMariadb({ dir, port: config.mariadbPort, box, programs });
   try {
     await saveHost(db, box, { name: 'default', ...managed.access }, now, true);
   } catch (error) {
@@ -329,7 +344,7 @@ export async function setUpDatabaseHosts(db: Db, box: SecretBox, config: Config,
     throw error;
   }
   return {
-    message: `Managed MariaDB started on 127.0.0.1:${config.mariadbPort} (data in ${path.join(config.dataDir, 'mariadb')}), database host "default".`,
+    message: `Managed MariaDB started on 127.0.0.1:${config.mariadbPort} (data in ${dir}), database host "default".`,
     managed,
   };
 }
