@@ -1,4 +1,4 @@
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { cn } from './cn';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -7,28 +7,29 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: ReactNode;
 }
 
-/** A labelled input whose error is announced and tied to it with aria-describedby. */
-export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField({ label, error, hint, className, id, ...rest }, ref) {
+export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** Label above, hint or error below, both tied to the control with aria-describedby. */
+function useField({ id, error, hint }: { id?: string; error?: string; hint?: ReactNode }) {
   const autoId = useId();
-  const inputId = id ?? autoId;
-  const errorId = `${inputId}-error`;
-  const hintId = `${inputId}-hint`;
-  return (
+  const controlId = id ?? autoId;
+  const errorId = `${controlId}-error`;
+  const hintId = `${controlId}-hint`;
+  const control = {
+    id: controlId,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': cn(error ? errorId : null, hint ? hintId : null) || undefined,
+  };
+  const frame = (label: ReactNode, className: string | undefined, input: ReactNode) => (
     <div className={cn('flex flex-col gap-1.5', className)}>
-      <label htmlFor={inputId} className="text-sm font-medium text-zinc-200">
+      <label htmlFor={controlId} className="text-sm font-medium text-zinc-200">
         {label}
       </label>
-      <input
-        ref={ref}
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={cn(error ? errorId : null, hint ? hintId : null) || undefined}
-        className={cn(
-          'min-h-10 rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-inset placeholder:text-zinc-400 focus:outline-none focus:ring-2',
-          error ? 'ring-red-500 focus:ring-red-400' : 'ring-zinc-700 focus:ring-sky-500',
-        )}
-        {...rest}
-      />
+      {input}
       {hint && !error && (
         <p id={hintId} className="text-xs text-zinc-400">
           {hint}
@@ -40,6 +41,32 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
         </p>
       )}
     </div>
+  );
+  return { control, frame };
+}
+
+const controlClass = (error: string | undefined) =>
+  cn(
+    'rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-inset placeholder:text-zinc-400 focus:outline-none focus:ring-2',
+    error ? 'ring-red-500 focus:ring-red-400' : 'ring-zinc-700 focus:ring-sky-500',
+  );
+
+/** A labelled input whose error is announced and tied to it with aria-describedby. */
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField({ label, error, hint, className, id, ...rest }, ref) {
+  const { control, frame } = useField({ id, error, hint });
+  return frame(label, className, <input ref={ref} {...control} className={cn('min-h-10', controlClass(error))} {...rest} />);
+});
+
+/** The same for several lines (monospace: keys, addresses, patterns). */
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>(function TextAreaField(
+  { label, error, hint, className, id, ...rest },
+  ref,
+) {
+  const { control, frame } = useField({ id, error, hint });
+  return frame(
+    label,
+    className,
+    <textarea ref={ref} spellCheck={false} {...control} className={cn('font-mono text-sm break-all', controlClass(error))} {...rest} />,
   );
 });
 

@@ -6,12 +6,13 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CopyButton } from '../../components/ui/copy-button';
-import { TextField } from '../../components/ui/field';
+import { TextAreaField, TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { useContractForm } from '../../lib/use-contract-form';
 import { accountQueries, useCreateApiKey, useDeleteApiKey } from './api';
+import { KeyList } from './key-list';
 import { RelativeTime } from './relative-time';
 
 // The dialog's form: allowed IPs typed one per line, sent as the contract's list.
@@ -69,30 +70,23 @@ export function ApiKeysSection() {
       ) : query.data.length === 0 ? (
         <EmptyState title="No API keys yet" />
       ) : (
-        <ul aria-label="API keys" className="divide-y divide-zinc-800/80 rounded-lg ring-1 ring-zinc-800">
-          {query.data.map((k) => (
-            <li key={k.identifier} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
-              <div className="min-w-0 space-y-1 text-sm">
-                <p className="font-medium break-words text-zinc-100">{k.description}</p>
-                <p className="font-mono text-xs text-zinc-400">{k.identifier}</p>
-                <p className="text-xs text-zinc-400">
-                  {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
-                  {k.last_used_at ? <RelativeTime value={k.last_used_at} now={now} /> : 'never'} · Created{' '}
-                  <RelativeTime value={k.created_at} now={now} />
-                </p>
-              </div>
-              <Button
-                size="sm"
-                variant="secondary"
-                className="self-start sm:self-auto"
-                onClick={() => setDeleting(k)}
-                aria-label={`Delete ${k.description}`}
-              >
-                Delete
-              </Button>
-            </li>
-          ))}
-        </ul>
+        <KeyList
+          label="API keys"
+          action="Delete"
+          onAction={(identifier) => setDeleting(query.data.find((k) => k.identifier === identifier) ?? null)}
+          items={query.data.map((k) => ({
+            key: k.identifier,
+            title: k.description,
+            id: k.identifier,
+            detail: (
+              <>
+                {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
+                {k.last_used_at ? <RelativeTime value={k.last_used_at} now={now} /> : 'never'} · Created{' '}
+                <RelativeTime value={k.created_at} now={now} />
+              </>
+            ),
+          }))}
+        />
       )}
 
       <MutationDialog
@@ -114,27 +108,13 @@ export function ApiKeysSection() {
         }}
       >
         <TextField label="Description" autoComplete="off" error={errors.description?.message} {...form.register('description')} />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="api-key-ips" className="text-sm font-medium text-zinc-200">
-            Allowed IPs
-          </label>
-          <textarea
-            id="api-key-ips"
-            rows={3}
-            spellCheck={false}
-            aria-invalid={errors.allowed_ips ? true : undefined}
-            aria-describedby="api-key-ips-hint"
-            className="rounded-md bg-zinc-900 px-3 py-2 font-mono text-sm text-zinc-100 ring-1 ring-zinc-700 ring-inset focus:ring-2 focus:ring-sky-500 focus:outline-none"
-            {...form.register('allowed_ips')}
-          />
-          <p
-            id="api-key-ips-hint"
-            className={errors.allowed_ips ? 'text-sm text-red-400' : 'text-xs text-zinc-400'}
-            role={errors.allowed_ips ? 'alert' : undefined}
-          >
-            {errors.allowed_ips?.message ?? 'One address or range (CIDR) per line; empty allows any address.'}
-          </p>
-        </div>
+        <TextAreaField
+          label="Allowed IPs"
+          rows={3}
+          hint="One address or range (CIDR) per line; empty allows any address."
+          error={errors.allowed_ips?.message}
+          {...form.register('allowed_ips')}
+        />
       </MutationDialog>
       <ConfirmDialog
         open={deleting !== null}

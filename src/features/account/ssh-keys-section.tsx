@@ -4,12 +4,13 @@ import { sshKeyCreateSchema, type SshKey } from '../../contract/account';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { TextField } from '../../components/ui/field';
+import { TextAreaField, TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { useContractForm } from '../../lib/use-contract-form';
 import { accountQueries, useCreateSshKey, useRemoveSshKey } from './api';
+import { KeyList } from './key-list';
 import { RelativeTime } from './relative-time';
 
 const defaults = { name: '', public_key: '' };
@@ -42,28 +43,21 @@ export function SshKeysSection() {
       ) : query.data.length === 0 ? (
         <EmptyState title="No SSH keys yet" />
       ) : (
-        <ul aria-label="SSH keys" className="divide-y divide-zinc-800/80 rounded-lg ring-1 ring-zinc-800">
-          {query.data.map((k) => (
-            <li key={k.fingerprint} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
-              <div className="min-w-0 space-y-1 text-sm">
-                <p className="font-medium break-words text-zinc-100">{k.name}</p>
-                <p className="font-mono text-xs break-all text-zinc-400">SHA256:{k.fingerprint}</p>
-                <p className="text-xs text-zinc-400">
-                  Added <RelativeTime value={k.created_at} now={now} />
-                </p>
-              </div>
-              <Button
-                size="sm"
-                variant="secondary"
-                className="self-start sm:self-auto"
-                onClick={() => setRemoving(k)}
-                aria-label={`Remove ${k.name}`}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
+        <KeyList
+          label="SSH keys"
+          action="Remove"
+          onAction={(fingerprint) => setRemoving(query.data.find((k) => k.fingerprint === fingerprint) ?? null)}
+          items={query.data.map((k) => ({
+            key: k.fingerprint,
+            title: k.name,
+            id: `SHA256:${k.fingerprint}`,
+            detail: (
+              <>
+                Added <RelativeTime value={k.created_at} now={now} />
+              </>
+            ),
+          }))}
+        />
       )}
 
       <MutationDialog
@@ -78,26 +72,13 @@ export function SshKeysSection() {
         onSubmit={(values, signal) => create.mutateAsync({ ...values, signal })}
       >
         <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="ssh-public-key" className="text-sm font-medium text-zinc-200">
-            Public key
-          </label>
-          <textarea
-            id="ssh-public-key"
-            rows={5}
-            spellCheck={false}
-            placeholder="ssh-ed25519 AAAA… you@example"
-            aria-invalid={errors.public_key ? true : undefined}
-            aria-describedby={errors.public_key ? 'ssh-public-key-error' : undefined}
-            className="rounded-md bg-zinc-900 px-3 py-2 font-mono text-xs break-all text-zinc-100 ring-1 ring-zinc-700 ring-inset placeholder:text-zinc-500 focus:ring-2 focus:ring-sky-500 focus:outline-none"
-            {...form.register('public_key')}
-          />
-          {errors.public_key && (
-            <p id="ssh-public-key-error" role="alert" className="text-sm text-red-400">
-              {errors.public_key.message}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          label="Public key"
+          rows={5}
+          placeholder="ssh-ed25519 AAAA… you@example"
+          error={errors.public_key?.message}
+          {...form.register('public_key')}
+        />
       </MutationDialog>
       <ConfirmDialog
         open={removing !== null}
