@@ -15,7 +15,14 @@ import * as z from 'zod/mini';
 export const TOKEN_PURPOSES = ['file_download', 'file_upload', 'backup_download', 'websocket'] as const;
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
-const base = (purpose: TokenPurpose) => ({ purpose: z.literal(purpose), server_uuid: z.uuid(), unique_id: z.string().check(z.minLength(1)) });
+// `jti` names the user and server (what a revocation names), `iat` says whether it came before one.
+const base = (purpose: TokenPurpose) => ({
+  purpose: z.literal(purpose),
+  server_uuid: z.uuid(),
+  unique_id: z.string().check(z.minLength(1)),
+  jti: z.string(),
+  iat: z.number(),
+});
 
 /** `/download/file?token=`: one file of one server. */
 export const fileTokenSchema = z.object({ ...base('file_download'), file_path: z.string(), user_uuid: z.optional(z.string()) });
@@ -34,8 +41,6 @@ export const socketTokenSchema = z.object({
   ...base('websocket'),
   user_uuid: z.string(),
   permissions: z.array(z.string()),
-  jti: z.string(),
-  iat: z.number(),
   exp: z.number(),
 });
 export type SocketToken = z.infer<typeof socketTokenSchema>;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerRow, UserRow } from '../db/schema';
@@ -5,6 +7,7 @@ import { postJson } from '../test/auth-support';
 import { test } from '../test/fixtures';
 import { eventually } from '../test/game-support';
 import type { TestPanel } from '../test/harness';
+import { nodePath } from '../test/files-support';
 import { resetLinkIn, startMailCapture } from '../test/mail-capture';
 import { listen } from '../test/raw-http';
 
@@ -330,6 +333,49 @@ describe('subusers: at the same time', () => {
     expect(statuses.every((s) => [200, 204, 404].includes(s))).toBe(true);
     expect(await su.stored(sub)).toBeUndefined();
     expect((await su.events()).filter((e) => e.event === 'server:subuser.delete')).toHaveLength(1);
+  });
+});
+
+describe('subusers: signed links', () => {
+  it("a narrowed or removed subuser's unused download and upload links stop working (attacks T-SESS-4)", async ({ panel, su }) => {
+    fs.writeFileSync(path.join(panel.daemon.volumePath(su.server.uuid), 'world.dat'), 'secret world');
+    const sub = await su.member(['file.read', 'file.read-content', 'file.create']);
+    const headers = await panel.bearerHeaders(sub);
+    const sign = async () => ({
+      download: nodePath(
+        (await panel.app.inject({ method: 'GET', url: `/api/client/servers/${su.server.uuid}/files/download?file=world.dat`, headers })).json(),
+      ),
+      upload: nodePath((await panel.app.inject({ method: 'GET', url: `/api/client/servers/${su.server.uuid}/files/upload`, headers })).json()),
+    });
+    const before = await sign();
+    const spare = await sign();
+    // Links work until the rights change (each once).
+    expect((await panel.app.inject({ method: 'GET', url: spare.download })).body).toBe('secret world');
+
+    panel.clock.advance(1000);
+    expect((await su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['file.read'] })).statusCode).toBe(200);
+    const refused = await panel.app.inject({ method: 'GET', url: before.download });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain('secret world');
+    const upload = await panel.app.inject({
+      method: 'POST',
+      url: before.upload,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      payload: '--b\r\nContent-Disposition: form-data; name="files"; filename="planted.txt"\r\n\r\nx\r\n--b--\r\n',
+    });
+    expect(upload.statusCode).toBe(403);
+    expect(fs.existsSync(path.join(panel.daemon.volumePath(su.server.uuid), 'planted.txt'))).toBe(false);
+
+    // Links signed after a change work; a removal ends them the same way.
+    expect((await su.call(su.owner, 'POST', `/${sub.uuid}`, { permissions: ['file.read', 'file.read-content', 'file.create'] })).statusCode).toBe(
+      200,
+    );
+    panel.clock.advance(1000);
+    const [used, kept] = [await sign(), await sign()];
+    expect((await panel.app.inject({ method: 'GET', url: used.download })).body).toBe('secret world');
+    panel.clock.advance(1000);
+    expect((await su.call(su.owner, 'DELETE', `/${sub.uuid}`)).statusCode).toBe(204);
+    expect((await panel.app.inject({ method: 'GET', url: kept.download })).statusCode).toBe(403);
   });
 });
 

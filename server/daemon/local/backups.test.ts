@@ -341,7 +341,7 @@ describe('backups on the local node', () => {
     const app = Fastify();
     await f.daemon.mount(app, { panelOrigin: () => ORIGIN });
     const sign = (claims: Record<string, unknown>) =>
-      new SignJWT({ purpose: 'backup_download', unique_id: randomUUID(), ...claims })
+      new SignJWT({ purpose: 'backup_download', unique_id: randomUUID(), jti: 'user-on-server', ...claims })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuedAt()
         .setExpirationTime('5m')

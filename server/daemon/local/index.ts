@@ -11,7 +11,7 @@ import { DiskQuotas, measureUsage } from './quota';
 import { runInstallScript } from './installer';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
-import { SocketTokenDenylist } from './socket-tokens';
+import { TokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
 import { Volumes } from './volumes';
 import { consoleSocketRoutes, type ConsoleSocketOptions } from './websocket';
@@ -57,7 +57,7 @@ export class LocalDaemon implements NodeDaemon {
   readonly events: DaemonEvents;
   readonly backups: LocalBackups;
   private readonly volumes: Volumes;
-  private readonly socketTokens: SocketTokenDenylist;
+  private readonly socketTokens: TokenDenylist;
   /**
    * Removes what a crash left in the volumes (half-received bodies, staging directories) and
    * beside them (partial backups), before anything is written to them. Only the process that serves the node calls it, once at start:
@@ -80,7 +80,7 @@ export class LocalDaemon implements NodeDaemon {
     const log = (this.log = options.log ?? consoleLog);
     this.events = new DaemonEvents(log);
 
-    this.socketTokens = new SocketTokenDenylist(options.now);
+    this.socketTokens = new TokenDenylist(options.now);
     this.sweepLeftovers = () => {
       this.volumes.sweep(log, (server, work) => locks.write(server, work));
       void this.backups.sweep();
@@ -148,7 +148,8 @@ export class LocalDaemon implements NodeDaemon {
   /** The signed transfer endpoints (files and backups) and the console socket, on the panel's own server (this node has no listener of its own). */
   async mount(app: FastifyInstance, options: MountOptions): Promise<void> {
     const report = (event: DaemonEvent) => this.events.emit(event);
-    await transferRoutes(app, { files: this.files, backups: this.backups, report, ...this.mountOptions });
+    const denied = (server: string, jti: string, issuedAt: Date) => this.socketTokens.isDenied(server, jti, issuedAt);
+    await transferRoutes(app, { files: this.files, backups: this.backups, report, denied, ...this.mountOptions });
     const connections = await consoleSocketRoutes(app, {
       processes: this.process,
       tokens: this.socketTokens,

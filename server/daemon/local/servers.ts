@@ -3,7 +3,7 @@ import { isServerUuid, type Configurations } from './configurations';
 import type { DaemonEvents, DaemonLog } from './events';
 import type { ServerLocks } from './locks';
 import type { DiskQuotas } from './quota';
-import type { SocketTokenDenylist } from './socket-tokens';
+import type { TokenDenylist } from './socket-tokens';
 import type { Volumes } from './volumes';
 
 /*
@@ -18,7 +18,7 @@ export class LocalServers implements ServerCapability {
     private readonly locks: ServerLocks,
     private readonly quotas: DiskQuotas,
     private readonly events: DaemonEvents,
-    private readonly socketTokens: SocketTokenDenylist,
+    private readonly socketTokens: TokenDenylist,
     private readonly log: DaemonLog,
     /** Ends the server's process, if it runs: a reinstall stops it, a delete kills it (Wings). */
     private readonly halt: (server: string, how: 'stop' | 'kill') => Promise<void> = () => Promise.resolve(),

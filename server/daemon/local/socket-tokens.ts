@@ -1,12 +1,13 @@
 /*
- * Websocket token revocation with Wings' semantics. The panel revokes by token id (`jti`, which
+ * Token revocation with Wings' semantics, for the console socket's tokens and (beyond Wings) the
+ * signed download and upload links. The panel revokes by token id (`jti`, which
  * the panel derives from the user and the server, so it names every token of that pair); a token
  * carrying a revoked id is refused when it was issued before the revocation, so the token fetched
  * right after a change of rights works. Tokens issued before the daemon started are refused too:
  * revocations are held in memory only, so one made before a restart would otherwise be forgotten.
  */
 
-export class SocketTokenDenylist {
+export class TokenDenylist {
   private readonly bootedAt: number;
   /** server → jti → when it was revoked (epoch ms). */
   private readonly denied = new Map<string, Map<string, number>>();

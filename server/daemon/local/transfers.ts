@@ -12,7 +12,8 @@ import { display, resolveBeneath } from './paths';
  * The node's signed transfer endpoints, where Wings has them: `GET /download/file?token=`,
  * `GET /download/backup?token=` and `POST /upload/file?token=&directory=`. The browser comes here
  * with a URL the panel signed for it (files/download, backups/download, files/upload), so these routes trust the token, not a session: its
- * signature, its expiry, and that it is used once. Refusals are the panel's error documents.
+ * signature, its expiry, that it is used once, and that the user's tokens on the server were not
+ * revoked since it was signed. Refusals are the panel's error documents.
  */
 
 export interface TransferOptions {
@@ -20,6 +21,8 @@ export interface TransferOptions {
   backups: BackupCapability;
   /** The node's signing key; undefined while the panel has not made one (no token can be valid then). */
   key: () => Promise<string | undefined>;
+  /** Whether the panel revoked the user's tokens on the server since this one was issued. */
+  denied: (server: string, jti: string, issuedAt: Date) => boolean;
   /** Where the node reports what a user did (the upload's audit entries). */
   report: (event: DaemonEvent) => void;
   maxUploadBytes: number;
@@ -49,10 +52,15 @@ function fail(reply: FastifyReply, refusal: RefusalDocument): FastifyReply {
 export async function transferRoutes(app: FastifyInstance, options: TransferOptions): Promise<void> {
   const used = new SingleUseTokens();
   /** A valid token of this shape, spent by this call: the second use of a link is refused. */
-  async function claimed<S extends z.ZodMiniType<{ unique_id: string }>>(token: unknown, schema: S): Promise<z.output<S> | null> {
+  async function claimed<S extends z.ZodMiniType<{ unique_id: string; server_uuid: string; jti: string; iat: number }>>(
+    token: unknown,
+    schema: S,
+  ): Promise<z.output<S> | null> {
     const key = await options.key();
     const payload = typeof token === 'string' && key ? await verifyToken(token, key, schema, options.now()) : null;
-    return payload !== null && used.claim(payload.unique_id, options.now()) ? payload : null;
+    // A subuser removed or narrowed since the link was signed: it no longer works (attacks T-SESS-4).
+    if (payload === null || options.denied(payload.server_uuid, payload.jti, new Date(payload.iat * 1000))) return null;
+    return used.claim(payload.unique_id, options.now()) ? payload : null;
   }
 
   app.get<{ Querystring: { token?: unknown } }>('/download/file', async (request, reply) => {

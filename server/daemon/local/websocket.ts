@@ -11,7 +11,7 @@ import { DaemonError } from '../types';
 import { isServerUuid } from './configurations';
 import type { DaemonLog } from './events';
 import type { LocalProcesses } from './processes';
-import type { SocketTokenDenylist } from './socket-tokens';
+import type { TokenDenylist } from './socket-tokens';
 
 /*
  * The console socket, as Wings serves it at `/api/servers/<uuid>/ws`: JSON frames `{event, args}`.
@@ -24,7 +24,7 @@ import type { SocketTokenDenylist } from './socket-tokens';
 
 export interface ConsoleSocketOptions {
   processes: LocalProcesses;
-  tokens: SocketTokenDenylist;
+  tokens: TokenDenylist;
   /** The node's signing key; undefined while the panel has none (no token can be valid then). */
   key: () => Promise<string | undefined>;
   now: () => Date;
