@@ -1,4 +1,4 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { permits, type PermissionCheck } from '../contract/permissions';
 import { cn } from '../components/ui/cn';
 
@@ -84,10 +84,10 @@ export function PermissionHint({ permission, id, className }: { permission: Want
       <span>
         Needs {missing.length > 1 ? '' : missing[0]?.endsWith('.*') ? 'a ' : 'the '}
         {missing.map((p, i) => (
-          <span key={p}>
+          <Fragment key={p}>
             {i > 0 && (i === missing.length - 1 ? ' and ' : ', ')}
             <code className="rounded bg-zinc-800/80 px-1 font-mono text-[11px] text-zinc-300">{p}</code>
-          </span>
+          </Fragment>
         ))}{' '}
         permission{missing.length === 1 ? '' : 's'}
         {single ? (
