@@ -59,6 +59,6 @@ describe('Can', () => {
       </Can>,
     );
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
-    expect(screen.getByText(/Needs the/)).toHaveTextContent('Needs the file.delete permission · Delete files.');
+    expect(screen.getByRole('note')).toHaveTextContent('Needs the file.delete permission · Delete files.');
   });
 });

@@ -77,6 +77,7 @@ export function PermissionHint({ permission, id, className }: { permission: Want
   return (
     <p
       id={id}
+      role="note"
       className={cn('flex items-start gap-1.5 text-xs text-zinc-500', className)}
       title={described.map((p) => `${p}: ${descriptions[p]}`).join('\n') || undefined}
     >

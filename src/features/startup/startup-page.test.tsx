@@ -164,6 +164,9 @@ describe('StartupPage', () => {
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('readonly');
     expect(screen.getByRole('combobox', { name: 'Game mode' })).toBeDisabled();
     expect(screen.getByRole('switch', { name: 'PvP' })).toBeDisabled();
+    // One hint for the page, describing each read-only field.
+    expect(screen.getAllByRole('note')).toHaveLength(1);
+    expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAccessibleDescription(/Needs the startup\.update permission$/);
   });
 });
 
