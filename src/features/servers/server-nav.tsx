@@ -12,7 +12,9 @@ import { PermissionHint } from '../../lib/permissions';
  */
 export function ServerNav({ serverId, permissions }: { serverId: string; permissions: readonly string[] }) {
   const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
+  // Open on the page it was opened on: following a link closes it.
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === pathname;
   const panelId = useId();
   // A page outside the navigation (the editor) keeps the tab it belongs under marked.
   const under = SERVER_PAGES.find((p) => p.navUnder && matchPath({ path: `/server/:id/${p.path}`, end: true }, pathname))?.navUnder;
@@ -35,7 +37,7 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
       type="button"
       aria-expanded={open}
       aria-controls={panelId}
-      onClick={() => setOpen((o) => !o)}
+      onClick={() => setOpenAt(open ? null : pathname)}
       className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1 px-3 text-xs whitespace-nowrap text-zinc-500 hover:text-zinc-300 focus-visible:rounded-md focus-visible:outline-offset-[-2px]"
     >
       {hidden.length} more {hidden.length === 1 ? 'page' : 'pages'}
@@ -62,7 +64,7 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
           <p className="text-xs text-zinc-400">Your account cannot open these pages; the server owner can grant the permissions they need.</p>
           <ul className="mt-1.5 space-y-1">
             {hidden.map((page) => (
-              <li key={page.path} className="flex flex-wrap items-baseline gap-x-2 text-sm">
+              <li key={page.path} className="grid grid-cols-[6rem_1fr] items-baseline gap-x-2 text-sm">
                 <span className="text-zinc-300">{page.label}</span>
                 {page.permission && <PermissionHint permission={page.permission} />}
               </li>
