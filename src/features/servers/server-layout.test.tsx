@@ -82,6 +82,18 @@ describe('ServerLayout', () => {
     expect(await within(panel).findByText(/Read the activity log\./)).toBeInTheDocument();
   });
 
+  it('closes the hidden-pages list when a tab is followed', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
+    renderServerRoutes('/server/abcd1234');
+    await screen.findByRole('heading', { level: 1 });
+    await userEvent.click(screen.getByRole('button', { name: /more pages$/ }));
+    expect(screen.getByRole('region', { name: 'Pages you cannot open' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Files' }));
+    expect(await screen.findByText('Files page')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Pages you cannot open' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /more pages$/ })).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('has no hidden-pages disclosure for the owner', async () => {
     stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
     renderServerRoutes('/server/abcd1234');
