@@ -98,9 +98,10 @@ export function CreateBackupDialog({
           label="Lock: it cannot be deleted until it is unlocked"
         />
       ) : (
-        <p className="text-sm text-zinc-400">
-          Locking a backup <PermissionHint permission="backup.delete" className="mt-1" />
-        </p>
+        <div className="space-y-1 text-sm text-zinc-400">
+          <p>Your account may not lock backups.</p>
+          <PermissionHint permission="backup.delete" />
+        </div>
       )}
     </MutationDialog>
   );
