@@ -62,7 +62,7 @@ test('a limited subuser is told which permission each hidden page and control ne
     'Send commands to the server console.',
   );
   await expect(page.getByRole('group', { name: 'Power' })).toContainText('Needs control.restart and control.stop permissions');
-  await page.screenshot({ path: '/work/shots/hints-console.png' });
+  await page.screenshot({ path: '/work/shots/hints-console.png', fullPage: true });
 
   // The nav: a disclosure lists the pages they cannot open.
   const more = page.getByRole('button', { name: /^\d+ more pages$/ });
