@@ -40,6 +40,51 @@ test('opening a page the subuser may not use shows the access-denied page', asyn
   await expect(page.getByRole('heading', { level: 1, name: server.name })).toBeVisible();
 });
 
+test('a limited subuser is told which permission each hidden page and control needs', async ({ page, cli, makeUser, makeServer, signIn }) => {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const sub = makeUser();
+  cli([
+    'subuser:add',
+    '--server',
+    server.identifier,
+    '--email',
+    sub.email,
+    '--permissions',
+    'file.read,file.read-content,websocket.connect,control.start',
+  ]);
+  await signIn(page, sub);
+  await page.goto(`/server/${server.identifier}`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The console: no command input and two of three power buttons, each said once.
+  await expect(page.getByRole('note').filter({ hasText: 'Needs the control.console permission' })).toContainText(
+    'Send commands to the server console.',
+  );
+  await expect(page.getByRole('group', { name: 'Power' })).toContainText('Needs control.restart and control.stop permissions');
+  await page.screenshot({ path: '/work/shots/hints-console.png', fullPage: true });
+
+  // The nav: a disclosure lists the pages they cannot open.
+  const more = page.getByRole('button', { name: /^\d+ more pages$/ });
+  await more.click();
+  const hidden = page.getByRole('region', { name: 'Pages you cannot open' });
+  await expect(hidden.getByRole('listitem').filter({ hasText: 'Activity' })).toContainText('Needs the activity.read permission');
+  await page.screenshot({ path: '/work/shots/hints-nav.png' });
+
+  // The files page: one line for every file action they lack.
+  await page.getByRole('link', { name: 'Files' }).click();
+  await expect(page.getByRole('note').filter({ hasText: 'file.create' })).toContainText(
+    'Needs file.create, file.update, file.archive and file.delete permissions',
+  );
+  await expect(page.getByRole('region', { name: 'Pages you cannot open' })).toBeHidden();
+  await page.screenshot({ path: '/work/shots/hints-files.png' });
+
+  // The forbidden page names the permission.
+  await page.goto(`/server/${server.identifier}/activity`);
+  await expect(page.getByRole('alert')).toContainText('Needs the activity.read permission');
+  await page.screenshot({ path: '/work/shots/hints-forbidden.png' });
+});
+
 test('another user’s server shows not found', async ({ page, makeUser, makeServer, signIn }) => {
   const stranger = makeUser();
   const owner = makeUser();

@@ -1,31 +1,124 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { permits, type PermissionCheck } from '../contract/permissions';
+import { cn } from '../components/ui/cn';
+
+interface ServerPermissions {
+  granted: readonly string[];
+  /** One-line description per permission (and per `group.*`), from the panel's catalogue once loaded. */
+  descriptions: Readonly<Record<string, string>>;
+}
 
 /**
  * The current server's permission strings, as the server reports them in
  * `meta.user_permissions` (`*` for owners and admins). The server refuses anyway; this only
- * decides which controls are shown.
+ * decides which controls are shown, and what the hints say about the others.
  */
-const ServerPermissionsContext = createContext<readonly string[]>([]);
+const ServerPermissionsContext = createContext<ServerPermissions>({ granted: [], descriptions: {} });
 
-export function ServerPermissionsProvider({ permissions, children }: { permissions: readonly string[]; children: ReactNode }) {
-  return <ServerPermissionsContext.Provider value={permissions}>{children}</ServerPermissionsContext.Provider>;
+export function ServerPermissionsProvider({
+  permissions,
+  descriptions = NO_DESCRIPTIONS,
+  children,
+}: {
+  permissions: readonly string[];
+  descriptions?: Readonly<Record<string, string>>;
+  children: ReactNode;
+}) {
+  const value = useMemo(() => ({ granted: permissions, descriptions }), [permissions, descriptions]);
+  return <ServerPermissionsContext.Provider value={value}>{children}</ServerPermissionsContext.Provider>;
 }
 
-export function useCan(permission: PermissionCheck | readonly PermissionCheck[]): boolean {
-  const granted = useContext(ServerPermissionsContext);
+const NO_DESCRIPTIONS: Readonly<Record<string, string>> = {};
+
+type Wanted = PermissionCheck | readonly PermissionCheck[];
+
+/** The wanted permissions the caller lacks, in the order asked. */
+export function useMissingPermissions(permission: Wanted): PermissionCheck[] {
+  const { granted } = useContext(ServerPermissionsContext);
   const wanted = typeof permission === 'string' ? [permission] : permission;
-  return wanted.every((p) => permits(granted, p));
+  return wanted.filter((p) => !permits(granted, p));
 }
 
+export function useCan(permission: Wanted): boolean {
+  return useMissingPermissions(permission).length === 0;
+}
+
+/**
+ * Renders its children with the permission; without it the fallback, or with `hint` a line
+ * saying which permission is missing.
+ */
 export function Can({
   permission,
   children,
   fallback = null,
+  hint = false,
 }: {
-  permission: PermissionCheck | readonly PermissionCheck[];
+  permission: Wanted;
   children: ReactNode;
   fallback?: ReactNode;
+  hint?: boolean;
 }) {
-  return useCan(permission) ? <>{children}</> : <>{fallback}</>;
+  if (useCan(permission)) return <>{children}</>;
+  return hint ? <PermissionHint permission={permission} /> : <>{fallback}</>;
+}
+
+/**
+ * Why a control is missing or disabled: "Needs the file.create permission", with the catalogue's
+ * description. Nothing when every permission is held (owners and admins never see one). Give it an
+ * `id` and point a disabled control's `aria-describedby` at it. Several controls share one hint
+ * naming each missing permission.
+ */
+export function PermissionHint({ permission, id, className }: { permission: Wanted; id?: string; className?: string }) {
+  const { descriptions } = useContext(ServerPermissionsContext);
+  const missing = useMissingPermissions(permission);
+  if (missing.length === 0) return null;
+  const described = missing.filter((p) => descriptions[p]);
+  const single = missing.length === 1 ? descriptions[missing[0] ?? ''] : undefined;
+  return (
+    <p
+      id={id}
+      role="note"
+      className={cn('flex items-start gap-1.5 text-xs text-zinc-500', className)}
+      title={described.map((p) => `${p}: ${descriptions[p]}`).join('\n') || undefined}
+    >
+      <LockIcon />
+      <span>
+        Needs {missing.length > 1 ? '' : missing[0]?.endsWith('.*') ? 'a ' : 'the '}
+        {missing.map((p, i) => (
+          <Fragment key={p}>
+            {i > 0 && (i === missing.length - 1 ? ' and ' : ', ')}
+            <code className="rounded bg-zinc-800/80 px-1 font-mono text-[11px] text-zinc-300">{p}</code>
+          </Fragment>
+        ))}{' '}
+        permission{missing.length === 1 ? '' : 's'}
+        {single ? (
+          <span className="text-zinc-600"> · {single}</span>
+        ) : (
+          described.length > 0 && <span className="sr-only">: {described.map((p) => `${p}: ${descriptions[p]}`).join('; ')}</span>
+        )}
+      </span>
+    </p>
+  );
+}
+
+function LockIcon() {
+  return (
+    <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="mt-px size-3.5 shrink-0">
+      <path
+        fillRule="evenodd"
+        d="M10 1a4.5 4.5 0 0 0-4.5 4.5V9H5a2 2 0 0 0-2 2v6a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6a2 2 0 0 0-2-2h-.5V5.5A4.5 4.5 0 0 0 10 1Zm3 8V5.5a3 3 0 1 0-6 0V9h6Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}
+
+/** Flattens the panel's catalogue (group → keys) into what `ServerPermissionsProvider` takes. */
+export function flattenCatalogue(catalogue: Readonly<Record<string, { description: string; keys: Readonly<Record<string, string>> }>>) {
+  const out: Record<string, string> = {};
+  for (const [group, { description, keys }] of Object.entries(catalogue)) {
+    out[`${group}.*`] = description;
+    for (const [key, text] of Object.entries(keys)) out[`${group}.${key}`] = text;
+  }
+  return out;
 }

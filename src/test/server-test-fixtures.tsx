@@ -129,3 +129,31 @@ export function renderServerRoutes(path: string, pages: Record<string, () => Rea
     (client) => client.setQueryData(accountQueries.me().queryKey, account),
   );
 }
+
+/** GET /api/client/permissions, with the descriptions the hints show (a few groups are enough). */
+export const catalogueDocument = {
+  object: 'system_permissions',
+  attributes: {
+    permissions: {
+      control: {
+        description: 'Control the server.',
+        keys: {
+          console: 'Send commands to the server console.',
+          start: 'Start the server.',
+          stop: 'Stop the server.',
+          restart: 'Restart the server.',
+        },
+      },
+      file: {
+        description: 'Work with the files of this server.',
+        keys: { create: 'Create new files and folders, and upload files.', read: 'List the files of the server.', update: 'Rename and move files.' },
+      },
+      activity: { description: 'Read the activity log of this server.', keys: { read: 'Read the activity log.' } },
+    },
+  },
+};
+
+/** Answers the permission catalogue, and everything else with `handler`. */
+export function withCatalogue(handler: Handler): Handler {
+  return (url) => (url.pathname === '/api/client/permissions' ? json(200, catalogueDocument) : handler(url));
+}

@@ -24,14 +24,15 @@ export function describeError(error: unknown): { title: string; detail: string }
   return { title: 'Something went wrong', detail: error instanceof Error ? error.message : 'An unexpected error occurred.' };
 }
 
-/** `level={1}` when the error is all the page shows, so the page still has its one h1. */
-export function ErrorState({ error, action, level = 2 }: { error: unknown; action?: ReactNode; level?: 1 | 2 }) {
+/** `level={1}` when the error is all the page shows, so the page still has its one h1; `hint` says more under the detail. */
+export function ErrorState({ error, action, hint, level = 2 }: { error: unknown; action?: ReactNode; hint?: ReactNode; level?: 1 | 2 }) {
   const { title, detail } = describeError(error);
   const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <div role="alert" className="mx-auto my-10 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
       <Heading className="text-lg font-semibold text-white">{title}</Heading>
       <p className="mt-2 text-sm text-zinc-400">{detail}</p>
+      {hint && <div className="mt-3 flex justify-center">{hint}</div>}
       <div className="mt-4 flex justify-center gap-3">
         {action}
         <Link to="/" className="text-sm font-medium text-sky-400 hover:text-sky-300">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { cn } from './cn';
 
@@ -18,11 +19,12 @@ const tabClass = (active: boolean) =>
 
 /**
  * Page navigation styled as tabs: plain links (the current one has aria-current="page"), one row
- * that scrolls sideways on narrow screens instead of wrapping or hiding entries.
+ * that scrolls sideways on narrow screens instead of wrapping or hiding entries. `trailing` sits at
+ * the end of the row (after the last tab).
  */
-export function TabNav({ items, label }: { items: readonly TabNavItem[]; label: string }) {
+export function TabNav({ items, label, trailing }: { items: readonly TabNavItem[]; label: string; trailing?: ReactNode }) {
   return (
-    <nav aria-label={label} className="-mx-4 overflow-x-auto border-b border-zinc-800 px-4 sm:mx-0 sm:px-0">
+    <nav aria-label={label} className="-mx-4 flex min-w-0 items-center overflow-x-auto border-b border-zinc-800 px-4 sm:mx-0 sm:px-0">
       <ul className="flex min-w-max gap-1">
         {items.map((item) => (
           <li key={item.to}>
@@ -38,6 +40,7 @@ export function TabNav({ items, label }: { items: readonly TabNavItem[]; label: 
           </li>
         ))}
       </ul>
+      {trailing}
     </nav>
   );
 }

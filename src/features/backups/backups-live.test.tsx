@@ -121,6 +121,7 @@ describe('BackupsPage: making and restoring, and what runs', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create backup' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create backup' });
     expect(within(dialog).queryByRole('switch')).toBeNull();
+    expect(within(dialog).getByRole('note')).toHaveTextContent('Needs the backup.delete permission');
     expect(within(dialog).getByRole('textbox', { name: 'Ignored files' })).toHaveValue('');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

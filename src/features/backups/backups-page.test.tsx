@@ -73,6 +73,7 @@ describe('BackupsPage: the list and its actions', () => {
     expect(within(row('Nightly')).getByText('5 MiB')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create backup' })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Actions for/ })).toBeNull();
+    expect(screen.getByRole('note')).toHaveTextContent('Needs backup.create, backup.download, backup.restore and backup.delete permissions');
   });
   it('offers only the actions the permissions allow', async () => {
     stubPanel({ permissions: ['backup.read', 'backup.download'] });

@@ -9,7 +9,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { useBlockingCondition, useServer, useServerRef } from '../servers/api';
 import { backupQueries, hasFailed, isRunning, useDeleteBackup, useDownloadBackup, useToggleLock } from './api';
 import { BackupRow, type BackupActions } from './backup-row';
@@ -83,6 +83,8 @@ export function BackupsPage() {
         </div>
       </div>
       {query.data && blocked && <p className="text-sm text-zinc-400">{blocked}</p>}
+      {/* One line for every backup action the subuser lacks (create, and each row's download, restore, lock and delete). */}
+      <PermissionHint permission={['backup.create', 'backup.download', 'backup.restore', 'backup.delete']} />
 
       <OperationsTray label="Backup operations" operations={tray.operations} />
 

@@ -4,7 +4,7 @@ import { createBackupSchema, type Backup } from '../../contract/backups';
 import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { Switch } from '../../components/ui/switch';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { useContractForm } from '../../lib/use-contract-form';
 import type { ServerRef } from '../servers/api';
 import { backupQueries, IGNORE_FILE, useCreateBackup } from './api';
@@ -91,12 +91,17 @@ export function CreateBackupDialog({
           </p>
         )}
       </div>
-      {canLock && (
+      {canLock ? (
         <Switch
           checked={form.watch('is_locked') ?? false}
           onCheckedChange={(checked) => form.setValue('is_locked', checked, { shouldDirty: true })}
           label="Lock: it cannot be deleted until it is unlocked"
         />
+      ) : (
+        <div className="space-y-1 text-sm text-zinc-400">
+          <p>Your account may not lock backups.</p>
+          <PermissionHint permission="backup.delete" />
+        </div>
       )}
     </MutationDialog>
   );

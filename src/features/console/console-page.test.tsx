@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
-import { json, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../../test/server-test-fixtures';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { json, makeServer, renderServerRoutes, serverDocument, stubFetch, withCatalogue } from '../../test/server-test-fixtures';
 import { ConsolePage } from './console-page';
 
 /*
@@ -18,11 +18,20 @@ const paths = (fetch: ReturnType<typeof stubFetch>) => fetch.mock.calls.map(([in
 
 describe('ConsolePage', () => {
   it('tells a user without websocket.connect why there is no console, and opens no socket', async () => {
-    const fetch = stubFetch(() =>
-      json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
+    const fetch = stubFetch(
+      withCatalogue(() =>
+        json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
+      ),
     );
     renderServerRoutes('/server/abcd1234', { '': () => <ConsolePage /> });
     expect(await screen.findByText(/may not view this server’s console/)).toBeInTheDocument();
+    // Nor any power button: one hint names all three (their descriptions are read out too).
+    await waitFor(() =>
+      expect(screen.getAllByRole('note').map((n) => n.textContent)).toEqual([
+        'Needs control.start, control.restart and control.stop permissions: control.start: Start the server.; control.restart: Restart the server.; control.stop: Stop the server.',
+        'Needs the websocket.connect permission',
+      ]),
+    );
     expect(screen.queryByRole('textbox', { name: 'Console command' })).not.toBeInTheDocument();
     expect(screen.queryByRole('group', { name: 'Power' })).not.toBeInTheDocument();
     expect(paths(fetch).some((p) => p.endsWith('/websocket'))).toBe(false);

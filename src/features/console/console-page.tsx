@@ -1,6 +1,6 @@
 import type { ProcessState } from '../../contract/websocket';
 import { Badge } from '../../components/ui/badge';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { useBlockingCondition, useServer } from '../servers/api';
 import { CommandInput } from './command-input';
 import { PowerBar } from './power-bar';
@@ -54,7 +54,10 @@ export function ConsolePage() {
           Console
         </h2>
         {!canConnect ? (
-          <Notice>Your account may not view this server’s console. Ask the owner for the console permission if you need it.</Notice>
+          <div className="space-y-2 bg-zinc-900/70 px-4 py-6 text-sm text-zinc-300">
+            <p>Your account may not view this server’s console.</p>
+            <PermissionHint permission="websocket.connect" />
+          </div>
         ) : blocking ? (
           <Notice>The console is unavailable: {blocking.reason}.</Notice>
         ) : (
@@ -78,9 +81,10 @@ export function ConsolePage() {
                 disabledReason={commandBlocked(state.connection, status)}
               />
             ) : (
-              <p className="border-t border-zinc-800 bg-zinc-950 px-3 py-2 text-sm text-zinc-400">
-                Read-only: your account may watch this console but not send commands.
-              </p>
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-t border-zinc-800 bg-zinc-950 px-3 py-2">
+                <p className="text-sm text-zinc-400">Read-only: your account may watch this console but not send commands.</p>
+                <PermissionHint permission="control.console" />
+              </div>
             )}
           </>
         )}

@@ -46,9 +46,11 @@ describe('PowerBar', () => {
   it('shows each button only with its permission', () => {
     renderBar('offline', ['control.start', 'websocket.connect']);
     expect(buttons().map((b) => b.textContent)).toEqual(['Start']);
+    expect(screen.getByRole('group', { name: 'Power' })).toHaveTextContent('Needs control.restart and control.stop permissions');
     cleanup();
     renderBar('offline', ['websocket.connect']);
     expect(screen.queryByRole('group', { name: 'Power' })).not.toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent('Needs control.start, control.restart and control.stop permissions');
   });
 
   it('disables Start while running and Stop while offline', () => {

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { PowerSignal, ProcessState } from '../../contract/websocket';
 import { Button } from '../../components/ui/button';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { usePowerAction } from './api';
 
 // The dialog library loads only when someone asks to kill a server, not with every console.
@@ -18,7 +18,9 @@ export function PowerBar({ uuid, status, blocked }: { uuid: string; status: Proc
   const canStop = useCan('control.stop');
   const power = usePowerAction(uuid);
   const [confirmKill, setConfirmKill] = useState(false);
-  if (!canStart && !canRestart && !canStop) return null;
+  // One hint for the buttons the subuser lacks, in the buttons' place when none is left.
+  const hint = <PermissionHint permission={['control.start', 'control.restart', 'control.stop']} className="self-center" />;
+  if (!canStart && !canRestart && !canStop) return hint;
 
   const pending = power.isPending ? power.variables : undefined;
   // The last refusal of a start (no bubblewrap…) stays on the button until a start succeeds.
@@ -66,6 +68,7 @@ export function PowerBar({ uuid, status, blocked }: { uuid: string; status: Proc
             Stop
           </Button>
         ))}
+      {hint}
       {confirmKill && (
         <Suspense fallback={null}>
           <ConfirmDialog

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { ServerDatabase } from '../../contract/databases';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
+import { PermissionHint } from '../../lib/permissions';
 import { connectionStrings, endpointOf, passwordOf } from './api';
 
 /** One labelled value with its copy button; a long one (`wide`) puts the button under it on a phone. */
@@ -97,7 +98,11 @@ export function DatabaseRow({
             <Value label="JDBC connection string" value={strings.jdbc} wide />
           </dl>
           {d.max_connections !== null && <p className="text-xs text-zinc-400">At most {d.max_connections} connections at once.</p>}
-          {!canViewPassword && <p className="text-xs text-zinc-400">You may not view database passwords; ask the server owner for it.</p>}
+          {!canViewPassword && (
+            <div className="text-xs text-zinc-400">
+              The password is hidden from your account. <PermissionHint permission="database.view_password" className="mt-1" />
+            </div>
+          )}
           {(canRotate || canDelete) && (
             <div className="flex flex-wrap gap-2">
               {canRotate && (

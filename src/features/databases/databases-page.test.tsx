@@ -128,7 +128,7 @@ describe('DatabasesPage', () => {
     expect(within(item).queryByText('pw-old-1')).toBeNull();
   });
 
-  it('a subuser with database.read alone gets no password, no actions and the reason create is off', async () => {
+  it('a subuser with database.read alone gets no password, no actions, and hints naming what they lack', async () => {
     const panel = stubPanel({ permissions: ['database.read'] });
     render();
     const item = await details('s1_luckperms');
@@ -136,11 +136,12 @@ describe('DatabasesPage', () => {
     expect(within(item).queryByText('Password')).toBeNull();
     expect(within(item).queryByRole('button', { name: 'Show password' })).toBeNull();
     expect(within(item).getByText('mysql://u1_abc@127.0.0.1:3307/s1_luckperms')).toBeInTheDocument();
-    expect(within(item).getByText(/You may not view database passwords/)).toBeInTheDocument();
+    expect(within(item).getByText(/The password is hidden/)).toHaveTextContent('Needs the database.view_password permission');
     expect(within(item).queryByRole('button', { name: 'Rotate password' })).toBeNull();
     expect(within(item).queryByRole('button', { name: 'Delete database' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'New database' })).toBeDisabled();
-    expect(screen.getByText('You do not have permission to create databases.')).toBeInTheDocument();
+    const create = screen.getByRole('button', { name: 'New database' });
+    expect(create).toBeDisabled();
+    expect(create).toHaveAccessibleDescription('Needs database.create, database.update, database.delete and database.view_password permissions');
   });
 
   it('creates a database with the rules shown, then is at the limit and says so', async () => {

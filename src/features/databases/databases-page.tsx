@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ServerDatabase } from '../../contract/databases';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { useServer, useServerRef } from '../servers/api';
 import { databaseQueries, isNoHost, passwordOf, useRotatePassword } from './api';
@@ -44,6 +44,7 @@ export function DatabasesPage() {
   const [rotating, setRotating] = useState<ServerDatabase | null>(null);
   const [rotated, setRotated] = useState<{ id: string; shown: boolean } | null>(null);
   const [deleting, setDeleting] = useState<ServerDatabase | null>(null);
+  const hintId = useId();
 
   const noHost = refusedForHost || query.data?.meta?.has_database_host === false;
   const databases = (query.data?.data ?? []).map((d) => d.attributes);
@@ -70,12 +71,19 @@ export function DatabasesPage() {
           {query.data && (
             <span className="text-sm text-zinc-400">{limit === null ? `${databases.length} used` : `${databases.length} of ${limit} used`}</span>
           )}
-          <Button onClick={() => setCreating(true)} disabled={blocked !== null || !query.data} title={blocked ?? undefined}>
+          <Button
+            onClick={() => setCreating(true)}
+            disabled={blocked !== null || !query.data}
+            title={blocked ?? undefined}
+            aria-describedby={canCreate ? undefined : hintId}
+          >
             New database
           </Button>
         </div>
       </div>
-      {query.data && blocked && !noHost && <p className="text-sm text-zinc-400">{blocked}</p>}
+      {query.data && canCreate && blocked && !noHost && <p className="text-sm text-zinc-400">{blocked}</p>}
+      {/* One line for every database action the subuser lacks (create, and each row's rotate, delete and password). */}
+      <PermissionHint id={hintId} permission={['database.create', 'database.update', 'database.delete', 'database.view_password']} />
       {noHost && <NoHostNotice admin={admin} />}
 
       {query.isPending ? (

@@ -50,6 +50,7 @@ describe('FileEditor', () => {
     await waitFor(() => expect(editorText()).toContain('key: value'));
     expect(screen.queryByRole('button', { name: /Save/ })).not.toBeInTheDocument();
     expect(screen.getByText('Read only')).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent(/^Needs the file\.update permission/);
     expect(document.querySelector('.cm-content')).toHaveAttribute('aria-readonly', 'true');
   });
 

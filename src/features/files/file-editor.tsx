@@ -6,6 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError } from '../../components/ui/field';
+import { PermissionHint } from '../../lib/permissions';
 import { Spinner } from '../../components/ui/spinner';
 import { useBlockingCondition, type ServerRef } from '../servers/api';
 import { fileQueries, useDownloadFile, useWriteFile } from './api';
@@ -121,6 +122,7 @@ export function FileEditor({ server, file, isNew }: Props) {
           )}
         </div>
       </div>
+      {!canSave && <PermissionHint permission={isNew ? 'file.create' : ['file.create', 'file.update']} />}
       {binary && (
         <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>
       )}

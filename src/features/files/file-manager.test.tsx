@@ -166,6 +166,9 @@ describe('FileManager', () => {
     await screen.findByRole('row', { name: 'plugins' });
     for (const name of ['New folder', 'New file', 'Upload']) expect(screen.queryByRole('button', { name })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Actions for/ })).not.toBeInTheDocument();
+    // One hint for everything hidden, not one per control.
+    expect(screen.getAllByRole('note')).toHaveLength(1);
+    expect(screen.getByRole('note')).toHaveTextContent('Needs file.create, file.read-content, file.update, file.archive and file.delete permissions');
     // Files cannot be opened without file.read-content; folders still can.
     expect(within(screen.getByRole('row', { name: 'eula.txt' })).queryByRole('link')).not.toBeInTheDocument();
     expect(within(screen.getByRole('row', { name: 'plugins' })).getByRole('link', { name: 'plugins' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { useRef, type RefObject } from 'react';
 import { Button } from '../../components/ui/button';
 import { SearchInput } from '../../components/ui/search-input';
+import { PermissionHint } from '../../lib/permissions';
 import type { FilePermissions } from './use-file-permissions';
 
 interface Props {
@@ -15,6 +16,8 @@ interface Props {
   onNewFile: () => void;
   onUpload: (files: File[]) => void;
 }
+
+const FILE_ACTION_PERMISSIONS = ['file.create', 'file.read-content', 'file.update', 'file.archive', 'file.delete'] as const;
 
 /** Name filter and the create/upload buttons the user may use. */
 export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms, disabledBy, onNewFolder, onNewFile, onUpload }: Props) {
@@ -71,6 +74,8 @@ export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms
           />
         </>
       )}
+      {/* One line for every file action the subuser lacks (toolbar, row menus, selection, opening). */}
+      <PermissionHint permission={FILE_ACTION_PERMISSIONS} className="basis-full" />
     </div>
   );
 }

@@ -137,7 +137,7 @@ describe('NetworkPage', () => {
     expect(panel.writes()).toEqual([{ method: 'DELETE', path: '/2', body: undefined }]);
   });
 
-  it('is read-only with allocation.read alone, and says why adding is off', async () => {
+  it('is read-only with allocation.read alone, and names the permissions it lacks', async () => {
     stubPanel({ permissions: ['allocation.read'] });
     render();
     await screen.findByRole('list', { name: 'Allocations' });
@@ -145,7 +145,8 @@ describe('NetworkPage', () => {
     expect(screen.getByText('Query port')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Make primary' })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Add allocation' })).toBeDisabled();
-    expect(screen.getByText('You do not have permission to add allocations.')).toBeInTheDocument();
+    const add = screen.getByRole('button', { name: 'Add allocation' });
+    expect(add).toBeDisabled();
+    expect(add).toHaveAccessibleDescription('Needs allocation.create, allocation.update and allocation.delete permissions');
   });
 });

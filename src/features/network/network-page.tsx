@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Allocation } from '../../contract/network';
 import { Badge } from '../../components/ui/badge';
@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CopyButton } from '../../components/ui/copy-button';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { allocationAddress, useServer, useServerRef } from '../servers/api';
 import { networkQueries, useCreateAllocation, useDeleteAllocation, useMakePrimary } from './api';
 import { AllocationNotes } from './allocation-notes';
@@ -34,6 +34,7 @@ export function NetworkPage() {
   const allocations = (query.data?.data ?? []).map((a) => a.attributes);
   const limit = server.feature_limits.allocations;
   const blocked = addBlockedBy(allocations.length, limit, canCreate);
+  const hintId = useId();
 
   return (
     <section aria-labelledby="network-heading" className="space-y-4">
@@ -47,12 +48,20 @@ export function NetworkPage() {
               {allocations.length} of {limit ?? allocations.length} used
             </span>
           )}
-          <Button onClick={() => create.mutate()} loading={create.isPending} disabled={blocked !== null || !query.data} title={blocked ?? undefined}>
+          <Button
+            onClick={() => create.mutate()}
+            loading={create.isPending}
+            disabled={blocked !== null || !query.data}
+            title={blocked ?? undefined}
+            aria-describedby={canCreate ? undefined : hintId}
+          >
             Add allocation
           </Button>
         </div>
       </div>
-      {query.data && blocked && <p className="text-sm text-zinc-400">{blocked}</p>}
+      {query.data && canCreate && blocked && <p className="text-sm text-zinc-400">{blocked}</p>}
+      {/* One line for every network action the subuser lacks (add, and each row's notes, primary and delete). */}
+      <PermissionHint id={hintId} permission={['allocation.create', 'allocation.update', 'allocation.delete']} />
 
       {query.isPending ? (
         <PageSpinner />

@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
-import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch } from '../../test/server-test-fixtures';
+import userEvent from '@testing-library/user-event';
+import { SERVER_PAGES } from '../../app/server-routes';
+import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch, withCatalogue } from '../../test/server-test-fixtures';
 
 afterEach(() => {
   cleanup();
@@ -40,10 +42,63 @@ describe('ServerLayout', () => {
     expect(navLinks()).toEqual(['Console', 'Overview', 'Files']);
   });
 
-  it('explains a page the subuser may not open', async () => {
-    stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
+  it('explains a page the subuser may not open, naming the permission it needs', async () => {
+    stubFetch(
+      withCatalogue(() =>
+        json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
+      ),
+    );
     renderServerRoutes('/server/abcd1234/activity');
-    expect(await screen.findByRole('heading', { name: 'You do not have access to this' })).toBeInTheDocument();
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'You do not have access to this' })).toBeInTheDocument();
+    expect(within(alert).getByText(/Ask the server owner/)).toBeInTheDocument();
+    expect(await within(alert).findByText(/Read the activity log\./)).toBeInTheDocument();
+    expect(alert).toHaveTextContent('Needs the activity.read permission');
+  });
+
+  it('lists the pages a subuser cannot open, each with the permission it needs, behind a disclosure', async () => {
+    stubFetch(
+      withCatalogue(() =>
+        json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
+      ),
+    );
+    renderServerRoutes('/server/abcd1234');
+    await screen.findByRole('heading', { level: 1 });
+    // Every page needing a permission but Files (the Users page may join the table).
+    const hidden = SERVER_PAGES.filter((p) => p.nav && p.permission !== null && p.permission !== 'file.read').length;
+    const toggle = screen.getByRole('button', { name: `${hidden} more pages` });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('region', { name: 'Pages you cannot open' })).not.toBeInTheDocument();
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const panel = screen.getByRole('region', { name: 'Pages you cannot open' });
+    const rows = within(panel)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(rows).toHaveLength(hidden);
+    expect(rows).toContain('DatabasesNeeds the database.read permission');
+    expect(rows).toContain('SettingsNeeds a settings.* permission');
+    expect(await within(panel).findByText(/Read the activity log\./)).toBeInTheDocument();
+  });
+
+  it('closes the hidden-pages list when a tab is followed', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
+    renderServerRoutes('/server/abcd1234');
+    await screen.findByRole('heading', { level: 1 });
+    await userEvent.click(screen.getByRole('button', { name: /more pages$/ }));
+    expect(screen.getByRole('region', { name: 'Pages you cannot open' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Files' }));
+    expect(await screen.findByText('Files page')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Pages you cannot open' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /more pages$/ })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('has no hidden-pages disclosure for the owner', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
+    renderServerRoutes('/server/abcd1234');
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('button', { name: /more page/ })).not.toBeInTheDocument();
   });
 
   it('says not found for a server the API does not show', async () => {

@@ -4,9 +4,10 @@ import { matchPath, useLocation, useParams } from 'react-router';
 import { BoundedOutlet } from '../../app/bounded-outlet';
 import { SERVER_PAGES } from '../../app/server-routes';
 import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
-import { ServerPermissionsProvider } from '../../lib/permissions';
+import { flattenCatalogue, ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
+import { accountQueries } from '../account/api';
 import { serverQueries } from './api';
 import { ServerHeader } from './server-header';
 import { ServerNav } from './server-nav';
@@ -25,6 +26,10 @@ export function ServerLayout() {
     () => (meta ? (meta.is_server_owner ? [ALL_PERMISSIONS_MARKER] : meta.user_permissions) : []),
     [meta],
   );
+  // Only a subuser sees permission hints, so only a subuser loads what they say.
+  const subuser = meta !== undefined && !permissions.includes(ALL_PERMISSIONS_MARKER);
+  const catalogue = useQuery({ ...accountQueries.permissionCatalogue(), enabled: subuser });
+  const descriptions = useMemo(() => (catalogue.data ? flattenCatalogue(catalogue.data) : undefined), [catalogue.data]);
 
   if (query.isPending) return <PageSpinner />;
   // A failed background refetch keeps the server on screen (the query cache toasts the error).
@@ -33,7 +38,7 @@ export function ServerLayout() {
   const server = query.data.attributes;
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
   return (
-    <ServerPermissionsProvider permissions={permissions}>
+    <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
       <title>{`${pageLabel ? `${pageLabel} · ` : ''}${server.name} · Aerie`}</title>
       <div className="space-y-5">
         <ServerHeader server={server} adminView={adminView} />

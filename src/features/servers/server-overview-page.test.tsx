@@ -33,6 +33,7 @@ describe('ServerOverviewPage', () => {
   it('explains missing SFTP access to a subuser without file.sftp', async () => {
     await open(makeServer({ server_owner: false }), ['file.read'], false);
     expect(card('SFTP').getByText(/may not use SFTP/)).toBeInTheDocument();
+    expect(card('SFTP').getByRole('note')).toHaveTextContent('Needs the file.sftp permission');
     expect(card('SFTP').queryByText('dana.abcd1234')).not.toBeInTheDocument();
   });
 

@@ -1,6 +1,6 @@
 import type { Server } from '../../contract/servers';
 import { useAccount } from '../../app/require-auth';
-import { Can, useCan } from '../../lib/permissions';
+import { Can, PermissionHint, useCan } from '../../lib/permissions';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
 import { useServer } from './api';
@@ -70,7 +70,10 @@ export function SftpCard({ server }: { server: Server }) {
       <Can
         permission="file.sftp"
         fallback={
-          <p className="text-sm text-zinc-400">Your account may not use SFTP on this server. Ask the owner for the SFTP permission if you need it.</p>
+          <div className="space-y-2">
+            <p className="text-sm text-zinc-400">Your account may not use SFTP on this server.</p>
+            <PermissionHint permission="file.sftp" />
+          </div>
         }
       >
         <DetailList>

@@ -82,6 +82,7 @@ describe('ServerSettingsPage', () => {
     await open();
     await screen.findByRole('region', { name: 'Debug information' });
     expect(screen.queryByLabelText('Server name')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Name and description' })).toHaveTextContent('Needs the settings.rename permission');
     expect(screen.getByRole('button', { name: 'Reinstall server' })).toBeInTheDocument();
   });
 
@@ -131,5 +132,6 @@ describe('ServerSettingsPage', () => {
     await open();
     await screen.findByLabelText('Server name');
     expect(screen.queryByRole('button', { name: 'Reinstall server' })).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Reinstall' })).toHaveTextContent('Needs the settings.reinstall permission');
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { renameServerSchema, type Server } from '../../contract/servers';
-import { Can } from '../../lib/permissions';
+import { Can, PermissionHint } from '../../lib/permissions';
 import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
 import { Button } from '../../components/ui/button';
@@ -19,11 +19,11 @@ export function ServerSettingsPage() {
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <div className="grid min-w-0 gap-4">
-        <Can permission="settings.rename">
+        <Can permission="settings.rename" fallback={<LockedCard title="Name and description" permission="settings.rename" />}>
           {/* Keyed by the saved values, so a rename made elsewhere resets the form. */}
           <RenameCard key={`${server.name}\n${server.description ?? ''}`} server={server} />
         </Can>
-        <Can permission="settings.reinstall">
+        <Can permission="settings.reinstall" fallback={<LockedCard title="Reinstall" permission="settings.reinstall" />}>
           <ReinstallCard server={server} />
         </Can>
       </div>
@@ -32,6 +32,15 @@ export function ServerSettingsPage() {
         <DebugCard server={server} />
       </div>
     </div>
+  );
+}
+
+/** A card the subuser may not use: its title and the permission it needs. */
+function LockedCard({ title, permission }: { title: string; permission: 'settings.rename' | 'settings.reinstall' }) {
+  return (
+    <Card title={title}>
+      <PermissionHint permission={permission} />
+    </Card>
   );
 }
 

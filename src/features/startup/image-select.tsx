@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { settingsEndpoints } from '../../contract/servers';
 import { Card } from '../../components/ui/card';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { call } from '../../lib/http';
 import { invalidateServer, useServer } from '../servers/api';
 
@@ -15,6 +15,7 @@ export function ImageSelect({ images }: { images: Record<string, string> }) {
   const canChange = useCan('startup.docker-image');
   const qc = useQueryClient();
   const [saved, setSaved] = useState(false);
+  const hintId = useId();
   const change = useMutation({
     mutationFn: (image: string) => call(settingsEndpoints.dockerImage, { params: { server: server.uuid }, body: { docker_image: image } }),
     onSuccess: () => {
@@ -43,6 +44,7 @@ export function ImageSelect({ images }: { images: Record<string, string> }) {
             className="w-full rounded-md bg-zinc-900 px-3 py-2 text-sm text-zinc-100 ring-1 ring-zinc-700 disabled:opacity-60"
             value={change.isPending ? change.variables : server.docker_image}
             disabled={!canChange || change.isPending}
+            aria-describedby={canChange ? undefined : hintId}
             onChange={(e) => {
               setSaved(false);
               change.mutate(e.target.value);
@@ -54,8 +56,9 @@ export function ImageSelect({ images }: { images: Record<string, string> }) {
               </option>
             ))}
           </select>
+          <PermissionHint id={hintId} permission="startup.docker-image" />
           <p role="status" className="text-xs text-zinc-400">
-            {!canChange ? 'Read only: your account may not change the image.' : change.isPending ? 'Saving…' : saved ? 'Saved.' : ''}
+            {change.isPending ? 'Saving…' : saved ? 'Saved.' : ''}
           </p>
           {change.isError && (
             <p role="alert" className="text-sm text-red-300">

@@ -164,6 +164,9 @@ describe('StartupPage', () => {
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('readonly');
     expect(screen.getByRole('combobox', { name: 'Game mode' })).toBeDisabled();
     expect(screen.getByRole('switch', { name: 'PvP' })).toBeDisabled();
+    // One hint for the page, describing each read-only field.
+    expect(screen.getAllByRole('note')).toHaveLength(1);
+    expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAccessibleDescription(/Needs the startup\.update permission$/);
   });
 });
 
@@ -189,8 +192,9 @@ describe('the image select', () => {
 
   it('is read-only without startup.docker-image', async () => {
     await open(['startup.read'], undefined, IMAGES);
-    expect(screen.getByRole('combobox', { name: /Image the server runs in/ })).toBeDisabled();
-    expect(screen.getByText('Read only: your account may not change the image.')).toBeInTheDocument();
+    const select = screen.getByRole('combobox', { name: /Image the server runs in/ });
+    expect(select).toBeDisabled();
+    expect(select).toHaveAccessibleDescription('Needs the startup.docker-image permission');
   });
 });
 

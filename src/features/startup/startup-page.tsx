@@ -1,10 +1,10 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Card } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { useServerRef } from '../servers/api';
 import { startupQueries, useUpdateVariable } from './api';
 import { previewCommand } from './preview';
@@ -19,6 +19,7 @@ export function StartupPage() {
   const server = useServerRef();
   const query = useQuery(startupQueries.detail(server));
   const canUpdate = useCan('startup.update');
+  const hintId = useId();
   const { mutateAsync } = useUpdateVariable(server);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const onDraft = useCallback((key: string, value: string) => setDrafts((d) => ({ ...d, [key]: value })), []);
@@ -49,12 +50,13 @@ export function StartupPage() {
         </pre>
       </Card>
       <ImageSelect images={query.data.meta?.docker_images ?? {}} />
+      {variables.length > 0 && <PermissionHint id={hintId} permission="startup.update" />}
       {variables.length === 0 ? (
         <EmptyState title="No variables">This server&apos;s egg has no variables you can see.</EmptyState>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
           {variables.map((v) => (
-            <VariableField key={v.env_variable} variable={v} canUpdate={canUpdate} save={save} onDraft={onDraft} />
+            <VariableField key={v.env_variable} variable={v} canUpdate={canUpdate} hintId={hintId} save={save} onDraft={onDraft} />
           ))}
         </div>
       )}

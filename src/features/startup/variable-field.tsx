@@ -15,6 +15,8 @@ export interface VariableFieldProps {
   variable: EggVariable;
   /** False when the caller lacks startup.update; the egg's own lock is `is_editable`. */
   canUpdate: boolean;
+  /** The id of the hint saying which permission `canUpdate` lacks, for the read-only control's description. */
+  hintId?: string;
   /** Saves the value; rejects with the server's refusal. */
   save: (key: string, value: string) => Promise<unknown>;
   /** Told of every edit at once, for the command preview. */
@@ -26,7 +28,7 @@ export interface VariableFieldProps {
  * select for an `in:` rule saved at once, each with its own saved/failed state and the server's
  * message under it.
  */
-export function VariableField({ variable, canUpdate, save, onDraft }: VariableFieldProps) {
+export function VariableField({ variable, canUpdate, hintId, save, onDraft }: VariableFieldProps) {
   const id = useId();
   const key = variable.env_variable;
   const readOnly = !variable.is_editable || !canUpdate;
@@ -69,6 +71,7 @@ export function VariableField({ variable, canUpdate, save, onDraft }: VariableFi
   const choices = ruleChoices(variable.rules);
   const isSwitch = isBooleanRule(variable.rules);
   const describedBy = `${id}-status`;
+  const controlDescribedBy = !canUpdate && hintId ? `${describedBy} ${hintId}` : describedBy;
   let control;
   if (isSwitch) {
     control = (
@@ -85,7 +88,7 @@ export function VariableField({ variable, canUpdate, save, onDraft }: VariableFi
         id={id}
         value={draft}
         disabled={readOnly}
-        aria-describedby={describedBy}
+        aria-describedby={controlDescribedBy}
         aria-invalid={status.kind === 'failed' || undefined}
         onChange={(e) => change(e.target.value, 0)}
         className={inputClass(status)}
@@ -104,7 +107,7 @@ export function VariableField({ variable, canUpdate, save, onDraft }: VariableFi
         id={id}
         value={draft}
         readOnly={readOnly}
-        aria-describedby={describedBy}
+        aria-describedby={controlDescribedBy}
         aria-invalid={status.kind === 'failed' || undefined}
         placeholder={variable.default_value}
         onChange={(e) => change(e.target.value, SAVE_DELAY_MS)}

@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { Can, PermissionHint, ServerPermissionsProvider } from './permissions';
+
+afterEach(cleanup);
+
+const descriptions = { 'file.create': 'Create new files and folders.', 'file.delete': 'Delete files.', 'settings.*': 'Change the settings.' };
+
+function renderAs(permissions: string[], ui: React.ReactNode, withDescriptions = true) {
+  return render(
+    <ServerPermissionsProvider permissions={permissions} descriptions={withDescriptions ? descriptions : undefined}>
+      {ui}
+    </ServerPermissionsProvider>,
+  );
+}
+
+describe('PermissionHint', () => {
+  it('names the missing permission with its description from the catalogue', () => {
+    renderAs(['file.read'], <PermissionHint permission="file.create" id="hint" />);
+    const hint = document.getElementById('hint');
+    expect(hint).toHaveTextContent('Needs the file.create permission · Create new files and folders.');
+    expect(screen.getByText('file.create').tagName).toBe('CODE');
+  });
+
+  it('names only the permission while the catalogue has not loaded', () => {
+    renderAs(['file.read'], <PermissionHint permission="file.create" id="hint" />, false);
+    expect(document.getElementById('hint')).toHaveTextContent(/^Needs the file\.create permission$/);
+  });
+
+  it('names each missing permission once, in one hint', () => {
+    renderAs(['file.read', 'file.update'], <PermissionHint permission={['file.create', 'file.update', 'file.delete']} id="hint" />);
+    const hint = document.getElementById('hint');
+    expect(hint).toHaveTextContent('Needs file.create and file.delete permissions');
+    expect(hint).toHaveAttribute('title', 'file.create: Create new files and folders.\nfile.delete: Delete files.');
+    expect(hint).not.toHaveTextContent('file.update');
+  });
+
+  it('asks for any permission of the group for a group check', () => {
+    renderAs([], <PermissionHint permission="settings.*" id="hint" />);
+    expect(document.getElementById('hint')).toHaveTextContent('Needs a settings.* permission · Change the settings.');
+  });
+
+  it('shows nothing to owners and admins, or to a subuser holding the permission', () => {
+    const { container } = renderAs(['*'], <PermissionHint permission={['file.create', 'settings.*']} />);
+    expect(container).toBeEmptyDOMElement();
+    cleanup();
+    const again = renderAs(['file.create'], <PermissionHint permission="file.create" />);
+    expect(again.container).toBeEmptyDOMElement();
+  });
+});
+
+describe('Can', () => {
+  it('shows a hint in place of what it hides when asked to', () => {
+    renderAs(
+      ['file.read'],
+      <Can permission="file.delete" hint>
+        <button type="button">Delete</button>
+      </Can>,
+    );
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent('Needs the file.delete permission · Delete files.');
+  });
+});
