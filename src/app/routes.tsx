@@ -5,7 +5,6 @@ import { Root } from './root';
 import { RequireAuth } from './require-auth';
 import { NotFoundPage } from './not-found-page';
 import { SERVER_PAGES } from './server-routes';
-import { RequireServerPermission } from './require-server-permission';
 
 /*
  * The route table. A plain <BrowserRouter> with lazy pages rather than a data router: the data
@@ -102,11 +101,8 @@ const serverChildren: RouteObject[] = SERVER_PAGES.map((p) => {
   const Page = lazy(() => p.load().then((Component) => ({ default: Component })));
   return {
     ...(p.path === '' ? { index: true } : { path: p.path }),
-    element: (
-      <RequireServerPermission permission={p.permission}>
-        <Page />
-      </RequireServerPermission>
-    ),
+    // The server layout guards it with `p.permission` (that code stays out of the sign-in page).
+    element: <Page />,
     handle: { preload: p.load },
   };
 });

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { matchPath, useLocation, useParams } from 'react-router';
 import { BoundedOutlet } from '../../app/bounded-outlet';
-import { SERVER_PAGES } from '../../app/server-routes';
+import { RequireServerPermission } from '../../app/require-server-permission';
+import { SERVER_PAGES, type ServerPage } from '../../app/server-routes';
 import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
 import { flattenCatalogue, ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
@@ -19,7 +20,8 @@ import { ServerNav } from './server-nav';
 export function ServerLayout() {
   const id = useParams().id ?? '';
   const query = useQuery(serverQueries.detail(id));
-  const pageLabel = useCurrentPageLabel();
+  const page = useCurrentPage();
+  const pageLabel = page && page.path !== '' ? page.label : null;
   const meta = query.data?.meta;
   // The reference SPA's rule: owners hold everything.
   const permissions = useMemo<readonly string[]>(
@@ -43,15 +45,16 @@ export function ServerLayout() {
       <div className="space-y-5">
         <ServerHeader server={server} adminView={adminView} />
         <ServerNav serverId={id} permissions={permissions} />
-        <BoundedOutlet />
+        <RequireServerPermission permission={page?.permission ?? null}>
+          <BoundedOutlet />
+        </RequireServerPermission>
       </div>
     </ServerPermissionsProvider>
   );
 }
 
-/** The label of the server page being shown (for the document title); none for the overview. */
-function useCurrentPageLabel(): string | null {
+/** The server page being shown: its label titles the document, its permission guards it. */
+function useCurrentPage(): ServerPage | undefined {
   const { pathname } = useLocation();
-  const page = SERVER_PAGES.find((p) => p.path !== '' && matchPath({ path: `/server/:id/${p.path}`, end: true }, pathname));
-  return page?.label ?? null;
+  return SERVER_PAGES.find((p) => matchPath({ path: p.path ? `/server/:id/${p.path}` : '/server/:id', end: true }, pathname));
 }
