@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { ActivityLog } from '../contract/activity';
 import type { Backup } from '../contract/backups';
 import { BackupsPage } from '../features/backups/backups-page';
@@ -177,3 +177,23 @@ export const openMenu = async (name: string) => {
   await ue.click(within(await screen.findByRole('listitem', { name })).getByRole('button', { name: `Actions for ${name}` }));
   return ue;
 };
+
+/** Each backups page test starts signed in with a ResizeObserver (Radix measures its popper; jsdom has none). */
+export function setUpBackupsTests() {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+}

@@ -1,26 +1,10 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { apiError } from '../../test/server-test-fixtures';
-import { DONE, FakeWebSocket, openMenu, renderBackups, row, RUNNING, stubPanel } from '../../test/backups-test-support';
+import { DONE, FakeWebSocket, openMenu, renderBackups, row, setUpBackupsTests, RUNNING, stubPanel } from '../../test/backups-test-support';
 
-beforeEach(() => {
-  // Radix measures its popper; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  document.cookie = 'XSRF-TOKEN=t; path=/';
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+setUpBackupsTests();
 
 const render = renderBackups;
 

@@ -1,25 +1,9 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DONE, LOCKED, openMenu, renderBackups, row, stubPanel } from '../../test/backups-test-support';
+import { DONE, LOCKED, openMenu, renderBackups, row, setUpBackupsTests, stubPanel } from '../../test/backups-test-support';
 
-beforeEach(() => {
-  // Radix measures its popper; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  document.cookie = 'XSRF-TOKEN=t; path=/';
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+setUpBackupsTests();
 
 const render = renderBackups;
 
