@@ -12,6 +12,11 @@ export function ServerPermissionsProvider({ permissions, children }: { permissio
   return <ServerPermissionsContext.Provider value={permissions}>{children}</ServerPermissionsContext.Provider>;
 }
 
+/** The current server's permission strings as reported (for checking many at once). */
+export function useServerPermissions(): readonly string[] {
+  return useContext(ServerPermissionsContext);
+}
+
 export function useCan(permission: PermissionCheck | readonly PermissionCheck[]): boolean {
   const granted = useContext(ServerPermissionsContext);
   const wanted = typeof permission === 'string' ? [permission] : permission;
