@@ -4,6 +4,7 @@ import { matchPath, useLocation, useParams } from 'react-router';
 import { BoundedOutlet } from '../../app/bounded-outlet';
 import { SERVER_PAGES } from '../../app/server-routes';
 import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
+import { ApiError } from '../../lib/http';
 import { ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
@@ -27,8 +28,9 @@ export function ServerLayout() {
   );
 
   if (query.isPending) return <PageSpinner />;
-  // A failed background refetch keeps the server on screen (the query cache toasts the error).
-  if (query.data === undefined) return <ErrorState error={query.error} level={1} />;
+  // A failed background refetch keeps the server on screen (the query cache toasts the error),
+  // unless it says the access itself ended (removed as a subuser): then nothing stale stays shown.
+  if (query.data === undefined || accessEnded(query.error)) return <ErrorState error={query.error} level={1} />;
 
   const server = query.data.attributes;
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
@@ -43,6 +45,8 @@ export function ServerLayout() {
     </ServerPermissionsProvider>
   );
 }
+
+const accessEnded = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
 
 /** The label of the server page being shown (for the document title); none for the overview. */
 function useCurrentPageLabel(): string | null {
