@@ -115,13 +115,10 @@ export function PermissionEditor({
           return (
             <fieldset key={group} className="rounded-md bg-zinc-950/60 p-3 ring-1 ring-zinc-800">
               <legend className="sr-only">{group}</legend>
-              <div className="flex flex-wrap items-start justify-between gap-2">
-                <div className="min-w-0">
-                  <p aria-hidden className="text-sm font-semibold text-zinc-100 capitalize">
-                    {group}
-                  </p>
-                  {entry && <p className="text-xs text-zinc-400">{entry.description}</p>}
-                </div>
+              <div className="flex items-center justify-between gap-2">
+                <p aria-hidden className="text-sm font-semibold text-zinc-100 capitalize">
+                  {group}
+                </p>
                 {!readOnly && (
                   <SelectAll
                     label={`All ${group}`}
@@ -133,6 +130,7 @@ export function PermissionEditor({
                   />
                 )}
               </div>
+              {entry && <p className="text-xs text-zinc-400">{entry.description}</p>}
               <ul className="mt-2 space-y-2">
                 {permissions.map((p) => (
                   <PermissionBox

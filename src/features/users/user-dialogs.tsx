@@ -91,8 +91,12 @@ export function EditUserDialog({
       <Dialog
         open={user !== null}
         onOpenChange={close}
-        title={`Permissions of ${user?.email ?? ''}`}
-        description="You may see these permissions but not change them."
+        title="View permissions"
+        description={
+          <>
+            <span className="break-all">{user?.email}</span>: you may see these permissions but not change them.
+          </>
+        }
         footer={
           <Button variant="secondary" onClick={onClose}>
             Close
@@ -106,8 +110,12 @@ export function EditUserDialog({
     <ConfirmDialog
       open={user !== null}
       onOpenChange={close}
-      title={`Edit ${user?.email ?? ''}`}
-      description="The change applies at once, also to their open console."
+      title="Edit permissions"
+      description={
+        <>
+          <span className="break-all">{user?.email}</span>: the change applies at once, also to their open console.
+        </>
+      }
       confirmLabel="Save"
       confirmDisabled={!changed || value.size === 0}
       mutation={update}
@@ -127,7 +135,12 @@ export function DeleteUserDialog({ server, user, onClose }: { server: ServerRef;
         if (!open) onClose();
       }}
       title="Delete user"
-      description={`${user?.email ?? ''} is removed from this server and loses access at once, also in an open console. Their account stays.`}
+      description={
+        <>
+          <span className="break-all">{user?.email}</span> is removed from this server and loses access at once, also in an open console. Their
+          account stays.
+        </>
+      }
       confirmLabel="Delete"
       danger
       mutation={remove}
