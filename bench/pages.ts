@@ -99,6 +99,14 @@ export const PAGES: readonly PageSpec[] = [
     ready: (p) => p.getByLabel('Startup command preview'),
   },
   {
+    name: 'users',
+    path: (c) => `/server/${c.server.identifier}/users`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    // The bench server has no subuser: the empty state shows once the list has loaded.
+    ready: (p) => p.getByText('No users yet'),
+  },
+  {
     name: 'backups',
     path: (c) => `/server/${c.server.identifier}/backups`,
     signedIn: true,

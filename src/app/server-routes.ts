@@ -71,6 +71,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/startup/startup-page').then((m) => m.StartupPage),
   },
   {
+    path: 'users',
+    label: 'Users',
+    permission: 'user.read',
+    nav: true,
+    load: () => import('../features/users/users-page').then((m) => m.UsersPage),
+  },
+  {
     path: 'backups',
     label: 'Backups',
     permission: 'backup.read',

@@ -32,6 +32,11 @@ const NO_DESCRIPTIONS: Readonly<Record<string, string>> = {};
 
 type Wanted = PermissionCheck | readonly PermissionCheck[];
 
+/** The current server's permission strings as reported (for checking many at once). */
+export function useServerPermissions(): readonly string[] {
+  return useContext(ServerPermissionsContext).granted;
+}
+
 /** The wanted permissions the caller lacks, in the order asked. */
 export function useMissingPermissions(permission: Wanted): PermissionCheck[] {
   const { granted } = useContext(ServerPermissionsContext);

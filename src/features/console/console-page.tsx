@@ -29,7 +29,7 @@ export function ConsolePage() {
   const canConnect = useCan('websocket.connect');
   const canCommand = useCan('control.console');
   const live = canConnect && !blocking;
-  const { socket, state } = useConsoleSocket(server.uuid, live);
+  const { socket, state } = useConsoleSocket(server, live);
   const status = live ? state.status : null;
 
   return (

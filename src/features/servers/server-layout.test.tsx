@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SERVER_PAGES } from '../../app/server-routes';
+import { serverQueries } from './api';
 import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch, withCatalogue } from '../../test/server-test-fixtures';
 
 afterEach(() => {
@@ -21,9 +22,22 @@ describe('ServerLayout', () => {
     stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
     renderServerRoutes('/server/abcd1234');
     expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeInTheDocument();
-    expect(navLinks()).toEqual(['Console', 'Overview', 'Files', 'Databases', 'Network', 'Startup', 'Backups', 'Settings', 'Activity']);
+    expect(navLinks()).toEqual(['Console', 'Overview', 'Files', 'Databases', 'Network', 'Startup', 'Users', 'Backups', 'Settings', 'Activity']);
     expect(screen.getByRole('link', { name: 'Console' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Activity' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('replaces the server with "Not found" when a refetch says the access ended (removed as a subuser)', async () => {
+    let removed = false;
+    stubFetch(() =>
+      removed ? apiError(404, 'Not found') : json(200, serverDocument(makeServer(), { is_server_owner: false, user_permissions: ['file.read'] })),
+    );
+    const { client } = renderServerRoutes('/server/abcd1234');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeInTheDocument();
+    removed = true;
+    await client.invalidateQueries({ queryKey: serverQueries.detail('abcd1234').queryKey });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Survival' })).toBeNull();
   });
 
   it('keeps the Files tab current inside the editor, and names the server in the breadcrumb', async () => {

@@ -5,6 +5,7 @@ import { BoundedOutlet } from '../../app/bounded-outlet';
 import { RequireServerPermission } from '../../app/require-server-permission';
 import { SERVER_PAGES, type ServerPage } from '../../app/server-routes';
 import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
+import { ApiError } from '../../lib/http';
 import { flattenCatalogue, ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
@@ -34,8 +35,9 @@ export function ServerLayout() {
   const descriptions = useMemo(() => (catalogue.data ? flattenCatalogue(catalogue.data) : undefined), [catalogue.data]);
 
   if (query.isPending) return <PageSpinner />;
-  // A failed background refetch keeps the server on screen (the query cache toasts the error).
-  if (query.data === undefined) return <ErrorState error={query.error} level={1} />;
+  // A failed background refetch keeps the server on screen (the query cache toasts the error),
+  // unless it says the access itself ended (removed as a subuser): then nothing stale stays shown.
+  if (query.data === undefined || accessEnded(query.error)) return <ErrorState error={query.error} level={1} />;
 
   const server = query.data.attributes;
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
@@ -52,6 +54,8 @@ export function ServerLayout() {
     </ServerPermissionsProvider>
   );
 }
+
+const accessEnded = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
 
 /** The server page being shown: its label titles the document, its permission guards it. */
 function useCurrentPage(): ServerPage | undefined {

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Subuser } from '../../contract/users';
+import { Button } from '../../components/ui/button';
+import { CopyButton } from '../../components/ui/copy-button';
+import { PageSpinner } from '../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../components/ui/states';
+import { useCan } from '../../lib/permissions';
+import { accountQueries } from '../account/api';
+import { useServerRef } from '../servers/api';
+import { userQueries } from './api';
+import { AddUserDialog, DeleteUserDialog, EditUserDialog, type Added } from './user-dialogs';
+import { UserRow } from './user-row';
+
+/** The server's subusers: who has access with which permissions; add, edit and delete for those allowed. */
+export function UsersPage() {
+  const ref = useServerRef();
+  const [canCreate, canUpdate, canDelete] = [useCan('user.create'), useCan('user.update'), useCan('user.delete')];
+  const query = useQuery(userQueries.list(ref));
+  const me = useQuery(accountQueries.me()).data;
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<Added | null>(null);
+  const [editing, setEditing] = useState<Subuser | null>(null);
+  const [deleting, setDeleting] = useState<Subuser | null>(null);
+  const isSelf = (u: Subuser) => me !== undefined && u.email.toLowerCase() === me.email.toLowerCase();
+
+  return (
+    <section aria-labelledby="users-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="users-heading" className="text-lg font-semibold text-white">
+          Users
+        </h2>
+        <Button
+          onClick={() => setAdding(true)}
+          disabled={!canCreate}
+          title={canCreate ? undefined : 'Adding users needs the user.create permission.'}
+        >
+          Add user
+        </Button>
+      </div>
+      {!canCreate && <p className="text-sm text-zinc-400">Adding users needs the user.create permission.</p>}
+
+      {added && (
+        <div role="status" className="space-y-2 rounded-lg bg-zinc-900/60 p-4 text-sm text-zinc-200 ring-1 ring-zinc-800">
+          {added.setPasswordUrl ? (
+            <>
+              <p>{added.email} was added. No mail is configured: send this link to them, so they can set a password.</p>
+              <p className="flex flex-wrap items-center gap-2">
+                <span className="min-w-0 font-mono text-xs break-all text-zinc-300">{added.setPasswordUrl}</span>
+                <CopyButton value={added.setPasswordUrl} label="Copy link" />
+              </p>
+            </>
+          ) : (
+            <p>{added.email} was added. If they had no account yet, a mail was sent to them to set a password.</p>
+          )}
+          <Button variant="ghost" size="sm" onClick={() => setAdded(null)}>
+            Dismiss
+          </Button>
+        </div>
+      )}
+
+      {query.isPending ? (
+        <PageSpinner />
+      ) : query.isError ? (
+        <ErrorState error={query.error} />
+      ) : query.data.length === 0 ? (
+        <EmptyState title="No users yet">Add a user to share this server with exactly the permissions you choose.</EmptyState>
+      ) : (
+        <ul aria-label="Users" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          {query.data.map((u) => (
+            <UserRow
+              key={u.uuid}
+              user={u}
+              self={isSelf(u)}
+              canUpdate={canUpdate}
+              canDelete={canDelete}
+              onEdit={() => setEditing(u)}
+              onDelete={() => setDeleting(u)}
+            />
+          ))}
+        </ul>
+      )}
+
+      <AddUserDialog server={ref} open={adding} onOpenChange={setAdding} onAdded={setAdded} />
+      <EditUserDialog server={ref} user={editing} canUpdate={canUpdate} onClose={() => setEditing(null)} />
+      <DeleteUserDialog server={ref} user={deleting} onClose={() => setDeleting(null)} />
+    </section>
+  );
+}
