@@ -117,6 +117,8 @@ describe('UsersPage', () => {
     render();
     await screen.findByRole('list', { name: 'Users' });
     expect(screen.getByRole('button', { name: 'Add user' })).toBeDisabled();
+    // Explained, not just disabled: the button points at the line naming what is missing.
+    expect(screen.getByRole('button', { name: 'Add user' })).toHaveAccessibleDescription(/user\.create.*user\.update.*user\.delete/);
     expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull();
     const dialog = await openEdit('alex@example.test', 'View');
     expect(box(dialog, 'control.console')).toBeChecked();

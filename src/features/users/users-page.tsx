@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Subuser } from '../../contract/users';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
-import { useCan } from '../../lib/permissions';
+import { PermissionHint, useCan } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { useServerRef } from '../servers/api';
 import { userQueries } from './api';
@@ -22,6 +22,7 @@ export function UsersPage() {
   const [added, setAdded] = useState<Added | null>(null);
   const [editing, setEditing] = useState<Subuser | null>(null);
   const [deleting, setDeleting] = useState<Subuser | null>(null);
+  const hintId = useId();
   const isSelf = (u: Subuser) => me !== undefined && u.email.toLowerCase() === me.email.toLowerCase();
 
   return (
@@ -30,15 +31,12 @@ export function UsersPage() {
         <h2 id="users-heading" className="text-lg font-semibold text-white">
           Users
         </h2>
-        <Button
-          onClick={() => setAdding(true)}
-          disabled={!canCreate}
-          title={canCreate ? undefined : 'Adding users needs the user.create permission.'}
-        >
+        <Button onClick={() => setAdding(true)} disabled={!canCreate} aria-describedby={canCreate ? undefined : hintId}>
           Add user
         </Button>
       </div>
-      {!canCreate && <p className="text-sm text-zinc-400">Adding users needs the user.create permission.</p>}
+      {/* One line for every user action the subuser lacks (add, and each row's edit and delete). */}
+      <PermissionHint id={hintId} permission={['user.create', 'user.update', 'user.delete']} />
 
       {added && (
         <div role="status" className="space-y-2 rounded-lg bg-zinc-900/60 p-4 text-sm text-zinc-200 ring-1 ring-zinc-800">
