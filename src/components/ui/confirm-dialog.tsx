@@ -10,6 +10,8 @@ export interface ConfirmDialogProps {
   title: ReactNode;
   description?: ReactNode;
   children?: ReactNode;
+  /** A wider dialog (see Dialog). */
+  wide?: boolean;
   confirmLabel: string;
   /** A destructive action: the confirm button is red. */
   danger?: boolean;
@@ -27,6 +29,7 @@ export function ConfirmDialog({
   onOpenChange,
   title,
   description,
+  wide,
   children,
   confirmLabel,
   danger,
@@ -55,6 +58,7 @@ export function ConfirmDialog({
       onOpenChange={close}
       title={title}
       description={description}
+      wide={wide}
       footer={
         <>
           <Button variant="secondary" onClick={() => close(false)}>

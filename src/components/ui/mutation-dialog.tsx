@@ -11,6 +11,8 @@ export interface MutationDialogProps<Input extends FieldValues, Output> {
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
   description?: ReactNode;
+  /** A wider dialog (see Dialog). */
+  wide?: boolean;
   submitLabel: string;
   /** The form (see `useContractForm`); its values are reset to `defaultValues` on every opening. */
   form: UseFormReturn<Input, unknown, Output>;
@@ -63,6 +65,7 @@ export function MutationDialog<Input extends FieldValues, Output>(p: MutationDia
       onOpenChange={close}
       title={p.title}
       description={p.description}
+      wide={p.wide}
       footer={
         <>
           <Button variant="secondary" onClick={() => close(false)}>

@@ -108,7 +108,7 @@ export function PermissionEditor({
           <SelectAll label="Select all" permissions={grantable} value={value} onChange={onChange} disabled={readOnly} />
         </div>
       )}
-      <div className="max-h-[50vh] space-y-3 overflow-y-auto pr-1">
+      <div className="grid max-h-[60vh] items-start gap-3 overflow-y-auto pr-1 lg:grid-cols-2">
         {GROUPS.map((group) => {
           const entry = catalogue?.[group];
           const permissions: readonly Permission[] = PERMISSION_GROUPS[group];

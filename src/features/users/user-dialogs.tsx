@@ -39,6 +39,7 @@ export function AddUserDialog({
       open={open}
       onOpenChange={onOpenChange}
       title="Add user"
+      wide
       description="They get exactly the permissions you choose on this server. An address without an account gets one."
       submitLabel="Add user"
       form={form}
@@ -92,6 +93,7 @@ export function EditUserDialog({
         open={user !== null}
         onOpenChange={close}
         title="View permissions"
+        wide
         description={
           <>
             <span className="break-all">{user?.email}</span>: you may see these permissions but not change them.
@@ -111,6 +113,7 @@ export function EditUserDialog({
       open={user !== null}
       onOpenChange={close}
       title="Edit permissions"
+      wide
       description={
         <>
           <span className="break-all">{user?.email}</span>: the change applies at once, also to their open console.
