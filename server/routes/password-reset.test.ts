@@ -110,6 +110,8 @@ describe('POST /auth/password/reset', () => {
     const res = await reset(mailPanel, { token, email });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, redirect_to: '/', send_to_login: true });
+    // The browser's cookies go as at a logout (the SPA then knows, without asking, that nobody is signed in).
+    expect(String(res.headers['set-cookie'])).toMatch(/XSRF-TOKEN=;.*Expires=Thu, 01 Jan 1970/);
 
     // Every session is over: the browser's and the other one.
     for (const headers of [jar.headers(), other]) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FORGOT_PASSWORD_SENT, passwordResetEndpoints, RESET_TOKEN_INVALID } from '../../src/contract';
 import type { AppDeps } from '../deps';
+import { clearSessionCookies } from '../http/authenticate';
 import { badRequest, parseWith, tooManyRequests } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { userAgentOf } from '../http/request-context';
@@ -69,7 +70,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
     return { status: FORGOT_PASSWORD_SENT };
   });
 
-  app.post(passwordResetEndpoints.reset.path, async (request) => {
+  app.post(passwordResetEndpoints.reset.path, async (request, reply) => {
     throttleAddress(request);
     const body = parseWith(passwordResetEndpoints.reset.body, request.body);
     const now = clock.now();
@@ -77,7 +78,9 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
     if (!user) throw badRequest(RESET_TOKEN_INVALID, 'DisplayException');
     await recordAuthEvent(db, 'auth:password-reset', { ip: request.ip, userAgent: userAgentOf(request), now }, user);
     // The reference panel's answer; nobody is signed in here (every session just ended), so the
-    // SPA sends the user to sign in, where 2FA is still asked for.
+    // SPA sends the user to sign in, where 2FA is still asked for. The browser is told so as at a
+    // logout, so it does not ask who it is and log a 401.
+    clearSessionCookies(deps, reply);
     return { success: true as const, redirect_to: '/', send_to_login: true };
   });
 }
