@@ -1,3 +1,4 @@
+import { revokeUserTokens } from '../services/node-tokens';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOTP } from 'otpauth';
 import { accountEndpoints, MAX_API_KEYS, type ActivityEvent } from '../../src/contract';
@@ -61,6 +62,8 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
   )(async ({ request, caller, body }) => {
     // A bearer-key caller has no session of its own to keep: every session ends.
     await changePassword(db, caller.user.id, body.password, clock.now(), caller.sessionId ?? undefined);
+    // Open consoles too (attacks T-SESS-4); this browser's console asks for a new token.
+    await revokeUserTokens(db, deps.nodes, caller.user);
     await activity(caller, request, 'user:account.password-changed');
   });
 

@@ -7,6 +7,7 @@ import { publicOrigin } from '../http/origin';
 import { userAgentOf } from '../http/request-context';
 import { recordAuthEvent } from '../services/login';
 import { createMailer } from '../services/mail';
+import { revokeUserTokens } from '../services/node-tokens';
 import { issueResetToken, resetLink, resetPassword } from '../services/password-reset';
 import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
 import { findUserByEmail } from '../services/users';
@@ -76,6 +77,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
     const now = clock.now();
     const user = await resetPassword(db, body.email, body.token, body.password, now);
     if (!user) throw badRequest(RESET_TOKEN_INVALID, 'DisplayException');
+    await revokeUserTokens(db, deps.nodes, user);
     await recordAuthEvent(db, 'auth:password-reset', { ip: request.ip, userAgent: userAgentOf(request), now }, user);
     // The reference panel's answer; nobody is signed in here (every session just ended), so the
     // SPA sends the user to sign in, where 2FA is still asked for. The browser is told so as at a

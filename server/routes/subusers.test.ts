@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerRow, UserRow } from '../db/schema';
-import { postJson } from '../test/auth-support';
+import { PASSWORD, postJson } from '../test/auth-support';
 import { test } from '../test/fixtures';
 import { eventually } from '../test/game-support';
 import type { TestPanel } from '../test/harness';
@@ -379,31 +379,30 @@ describe('subusers: signed links', () => {
   });
 });
 
+/** A real console socket of `user` on `server`, authorised with a token the panel signed. */
+async function openConsole(panel: TestPanel, port: number, user: UserRow, server: ServerRow) {
+  const res = await panel.app.inject({
+    method: 'GET',
+    url: `/api/client/servers/${server.uuid}/websocket`,
+    headers: { ...(await panel.bearerHeaders(user)), host: `127.0.0.1:${port}` },
+  });
+  const { token, socket } = res.json().data as { token: string; socket: string };
+  const ws = new WebSocket(socket, { origin: `http://127.0.0.1:${port}` });
+  onTestFinished(() => ws.terminate());
+  const frames: { event: string; args?: string[] }[] = [];
+  ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  ws.send(JSON.stringify({ event: 'auth', args: [token] }));
+  await eventually(() => frames.some((f) => f.event === 'auth success'));
+  return { ws, frames, closed };
+}
+
 describe('subusers: open consoles', () => {
   it('an update tells an open console its token is revoked; a delete closes one that stays', { timeout: 20_000 }, async ({ panel, su }) => {
     const port = await listen(panel.app);
-    const sockets: WebSocket[] = [];
-    onTestFinished(() => sockets.forEach((ws) => ws.terminate()));
     const sub = await su.member(['control.console']);
-    const headers = await panel.bearerHeaders(sub);
-
-    async function connect() {
-      const res = await panel.app.inject({
-        method: 'GET',
-        url: `/api/client/servers/${su.server.uuid}/websocket`,
-        headers: { ...headers, host: `127.0.0.1:${port}` },
-      });
-      const { token, socket } = res.json().data as { token: string; socket: string };
-      const ws = new WebSocket(socket, { origin: `http://127.0.0.1:${port}` });
-      sockets.push(ws);
-      const frames: { event: string; args?: string[] }[] = [];
-      ws.on('message', (data) => frames.push(JSON.parse(String(data))));
-      const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-      ws.send(JSON.stringify({ event: 'auth', args: [token] }));
-      await eventually(() => frames.some((f) => f.event === 'auth success'));
-      return { ws, frames, closed };
-    }
+    const connect = () => openConsole(panel, port, sub, su.server);
 
     const open = await connect();
     panel.clock.advance(1000);
@@ -415,4 +414,31 @@ describe('subusers: open consoles', () => {
     expect((await su.call(su.owner, 'DELETE', `/${sub.uuid}`)).statusCode).toBe(204);
     expect(await lingering.closed).toBe(4004);
   });
+
+  it(
+    "a password change revokes the user's consoles on every server they reach (attacks T-SESS-4)",
+    { timeout: 20_000 },
+    async ({ panel, su }) => {
+      const port = await listen(panel.app);
+      const sub = await su.member(['control.console']);
+      const own = await panel.server(sub);
+      const bystander = await su.member(['control.console']);
+      const consoles = [await openConsole(panel, port, sub, su.server), await openConsole(panel, port, sub, own)];
+      const untouched = await openConsole(panel, port, bystander, su.server);
+
+      panel.clock.advance(1000);
+      const changed = await panel.app.inject({
+        method: 'PUT',
+        url: '/api/client/account/password',
+        headers: await panel.sessionHeaders(sub),
+        payload: { current_password: PASSWORD, password: 'a brand new one', password_confirmation: 'a brand new one' },
+      });
+      expect(changed.statusCode).toBe(204);
+      for (const c of consoles) await eventually(() => c.frames.some((f) => f.event === 'jwt error'));
+      expect(untouched.frames.some((f) => f.event === 'jwt error')).toBe(false);
+      // A token fetched afterwards works again.
+      panel.clock.advance(1000);
+      await openConsole(panel, port, sub, su.server);
+    },
+  );
 });

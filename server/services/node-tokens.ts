@@ -3,8 +3,9 @@ import { SignJWT } from 'jose';
 import type { NodeDaemon } from '../daemon/capabilities';
 import { tokenKey, type TokenPurpose } from '../daemon/tokens';
 import type { Db } from '../db';
-import { nodes } from '../db/repos';
+import { nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow, UserRow } from '../db/schema';
+import type { NodeDaemons } from './node-daemons';
 
 /*
  * Tokens the panel signs for a node's daemon, the way the reference panel does: HS256 with the
@@ -61,6 +62,23 @@ export async function signNodeToken(request: NodeTokenRequest): Promise<string> 
  */
 export async function revokeSocketTokens(daemon: NodeDaemon, serverUuid: string, userId: number): Promise<void> {
   await daemon.servers.revokeSocketTokens(serverUuid, [socketTokenId(userId, serverUuid)]);
+}
+
+/**
+ * Revokes every token of `user` on every server they can reach (their password changed, so a
+ * console opened with a stolen session must not outlive it). A node that cannot be told is
+ * skipped: the change stands, as a subuser change does.
+ */
+export async function revokeUserTokens(db: Db, daemons: NodeDaemons, user: Pick<UserRow, 'id' | 'root_admin'>): Promise<void> {
+  const reachable = await servers.reachableBy(db, { userId: user.id, isAdmin: user.root_admin === 1 });
+  const byNode = new Map<number, string[]>();
+  for (const s of reachable) byNode.set(s.node_id, [...(byNode.get(s.node_id) ?? []), s.uuid]);
+  for (const [nodeId, uuids] of byNode) {
+    const node = await nodes.findById(db, nodeId);
+    if (!node) continue;
+    const daemon = daemons.forNode(node);
+    await Promise.all(uuids.map((uuid) => revokeSocketTokens(daemon, uuid, user.id).catch(() => undefined)));
+  }
 }
 
 /**

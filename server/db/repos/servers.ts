@@ -115,6 +115,15 @@ export async function list(db: Db, viewer: ListViewer, query: ServerListQuery): 
   return { servers, total };
 }
 
+/** Every server `viewer` can open, with its node (all of them for an admin): where their tokens may live. */
+export async function reachableBy(db: Db, viewer: ListViewer): Promise<Pick<ServerRow, 'uuid' | 'node_id'>[]> {
+  return db
+    .selectFrom('servers')
+    .select(['uuid', 'node_id'])
+    .where((eb) => scope(eb, viewer, viewer.isAdmin ? 'admin-all' : undefined))
+    .execute();
+}
+
 function scope(eb: Eb, viewer: ListViewer, type: ServerListQuery['type']): Expression<SqlBool> {
   const shared = eb.selectFrom('subusers').select('subusers.server_id').where('subusers.user_id', '=', viewer.userId);
   switch (type) {
