@@ -1,4 +1,6 @@
-import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+import ssh2, { type Client as SshClient, type ConnectConfig, type SFTPWrapper } from 'ssh2';
+
+const { Client } = ssh2;
 import { sftpAuthenticator } from '../services/sftp-auth';
 import type { TestPanel } from './harness';
 
@@ -16,7 +18,7 @@ export async function startSftp(panel: TestPanel, onCleanup: (fn: () => Promise<
 }
 
 export interface Connected {
-  client: Client;
+  client: SshClient;
   sftp: SFTPWrapper;
   /** Settles when the connection closes. */
   closed: Promise<void>;

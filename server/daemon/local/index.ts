@@ -198,7 +198,7 @@ export class LocalDaemon implements NodeDaemon {
     const port = await sftp.listen(options.port, options.host);
     this.sftp = sftp;
     // A revocation (subuser changed or removed) or a deleted server reaches its sessions at once.
-    const unwatch = this.socketTokens.watch((server) => void sftp.recheck(server));
+    const unwatch = this.socketTokens.watch((server, change) => (change === 'forgotten' ? sftp.endAll(server) : void sftp.recheck(server)));
     return {
       port,
       close: async () => {

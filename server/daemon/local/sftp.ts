@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { Server, utils, type Attributes, type AuthContext, type Connection, type SFTPWrapper } from 'ssh2';
+import ssh2, { type Attributes, type AuthContext, type Connection, type SFTPWrapper, type Server as SshServer } from 'ssh2';
 import type { ActivityEvent } from '../../../src/contract';
 import type { DaemonEvent } from '../capabilities';
 import { DaemonError } from '../types';
@@ -19,6 +19,8 @@ import { display, resolveBeneath } from './paths';
  * Symlinks are never created. What a session changes is reported as activity, batched.
  */
 
+// ssh2 is CommonJS: its named exports are read off the default one under Node's ESM.
+const { Server, utils } = ssh2;
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
 
 /** Who signed in: the panel's answer (`stamp`: opaque to the node, handed back on each recheck). */
@@ -62,7 +64,7 @@ export async function loadHostKey(dataDir: string): Promise<string> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch {
-    const pair = utils.generateKeyPairSync('ed25519');
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
     await fs.writeFile(file, pair.private, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
     return fs.readFile(file, 'utf8');
   }
@@ -154,7 +156,7 @@ class Session {
     for (const handle of this.handles.values()) void this.release(handle);
     this.handles.clear();
     this.flush();
-    this.connection.end();
+    drop(this.connection);
   }
 
   private async release(handle: Handle): Promise<void> {
@@ -356,7 +358,8 @@ class Session {
     );
     sftp.on('REALPATH', (reqId, input) =>
       run(reqId, async () => {
-        const resolved = this.path(input);
+        // `cd ..` at the top stays at the top, as on any server's root.
+        const resolved = this.path(path.posix.normalize(`/${input}`));
         sftp.name(reqId, [{ filename: resolved, longname: resolved, attrs: {} as Attributes }]);
       }),
     );
@@ -365,6 +368,19 @@ class Session {
     sftp.on('SYMLINK', (reqId) => sftp.status(reqId, STATUS_CODE.OP_UNSUPPORTED));
     sftp.on('EXTENDED', (reqId) => sftp.status(reqId, STATUS_CODE.OP_UNSUPPORTED));
   }
+}
+
+/** How long a connection may take to sign in. */
+const SIGN_IN_MS = 60_000;
+
+/**
+ * Closes a connection without waiting for the client: ssh2's `end()` only half-closes the socket,
+ * which a hostile client may keep open forever.
+ */
+function drop(client: Connection): void {
+  const socket = (client as unknown as { _sock?: Socket })._sock;
+  if (socket) socket.destroy();
+  else client.end();
 }
 
 /** The first string of an SSH public key blob: its key type. */
@@ -384,7 +400,9 @@ function verifySignature(ctx: AuthContext & { method: 'publickey' }): boolean {
 /** The node's SFTP listener and its open sessions. */
 export class SftpServer {
   private readonly sessions = new Set<Session>();
-  private readonly server: Server;
+  /** Every connection, signed in or not, so closing the server ends them all. */
+  private readonly clients = new Set<Connection>();
+  private readonly server: SshServer;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: SftpOptions) {
@@ -396,8 +414,14 @@ export class SftpServer {
 
   private accept(client: Connection, ip: string): void {
     let grant: SftpGrant | null = null;
-    // A client that sends garbage is dropped; nothing it sends reaches past ssh2's parser as a throw.
-    client.on('error', () => client.end());
+    this.clients.add(client);
+    client.on('close', () => this.clients.delete(client));
+    // A client that sends garbage is dropped at once; nothing it sends reaches past ssh2's parser as a throw.
+    client.on('error', () => drop(client));
+    // One that never signs in does not hold a connection open.
+    const unready = setTimeout(() => drop(client), SIGN_IN_MS).unref();
+    client.on('ready', () => clearTimeout(unready));
+    client.on('close', () => clearTimeout(unready));
     client.on('authentication', (ctx) => {
       const decide = async (): Promise<boolean> => {
         if (ctx.method === 'password') {
@@ -471,6 +495,11 @@ export class SftpServer {
     );
   }
 
+  /** Closes every session on `server` (it was deleted). */
+  endAll(server: string): void {
+    for (const session of this.sessions) if (session.grant.server === server) session.end();
+  }
+
   /** Sessions open now (tests). */
   get open(): number {
     return this.sessions.size;
@@ -479,6 +508,8 @@ export class SftpServer {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     for (const session of this.sessions) session.end();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const client of this.clients) drop(client);
+    await closed;
   }
 }
