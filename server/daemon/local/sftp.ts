@@ -203,6 +203,8 @@ class Session {
       });
     };
     sftp.on('error', () => this.end());
+    // The client is done (EOF): close the channel, as OpenSSH waits for that before it exits.
+    sftp.on('end', () => sftp.end());
     sftp.on('OPEN', (reqId, filename, flags) =>
       run(reqId, async () => {
         const file = this.path(filename);
