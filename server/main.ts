@@ -13,7 +13,7 @@ import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
-import { localDaemon } from './services/local-node';
+import { localDaemon, recordLocalSftp } from './services/local-node';
 import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
@@ -150,14 +150,17 @@ async function start(): Promise<void> {
   await resumeInstalls(nodes, interrupted);
   if (interrupted.length > 0) console.log(`Running again ${interrupted.length} server install(s) the last shutdown interrupted.`);
   await app.listen({ port: config.port, host: first.host });
-  // The node's SFTP server, the panel deciding who signs in (as Wings asks its panel).
-  const sftp = await daemon.startSftp({
-    ...sftpAuthenticator({ config, db, nodes, clock: systemClock }),
-    port: config.sftpPort,
-    host: config.sftpHost ?? first.host,
-  });
-  running.stopSftp = sftp.close;
-  console.log(`SFTP listening on port ${sftp.port}`);
+  // The node's SFTP server, the panel deciding who signs in (as Wings asks its panel). A port
+  // taken elsewhere leaves the panel without SFTP, not without a panel.
+  const sftpHost = config.sftpHost ?? first.host;
+  try {
+    const sftp = await daemon.startSftp({ ...sftpAuthenticator({ config, db, nodes, clock: systemClock }), port: config.sftpPort, host: sftpHost });
+    running.stopSftp = sftp.close;
+    await recordLocalSftp(db, { host: sftpHost, port: sftp.port }, config.appUrl);
+    console.log(`SFTP listening on ${sftpHost}:${sftp.port}`);
+  } catch (error) {
+    console.warn(`No SFTP server on port ${config.sftpPort}: ${error instanceof Error ? error.message : String(error)} (set PANEL_SFTP_PORT)`);
+  }
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);
   if (first.admin) printAdminBox(url, first.admin);

@@ -5,6 +5,7 @@ import ssh2 from 'ssh2';
 import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import { sshKeys } from '../db/repos';
+import { recordLocalSftp } from '../services/local-node';
 import { addSshKey } from '../services/ssh-keys';
 import { changePassword } from '../services/users';
 import { setServerStatus } from '../services/servers';
@@ -292,5 +293,18 @@ describe('SFTP sessions end when access does', () => {
     // The node is told first (Wings: the server's sessions end with it), even before the panel forgets it.
     await panel.daemon.servers.delete(files.s1.uuid);
     expect(await closesWithin(fourth.closed)).toBe('closed');
+  });
+});
+
+describe('sftp_details', () => {
+  test('show the port the SFTP server listens on and a host the user can reach', async ({ files, sftp }) => {
+    const { panel } = files;
+    const details = async () =>
+      (await panel.app.inject({ method: 'GET', url: `/api/client/servers/${files.s1.uuid}`, headers: files.ownerHeaders })).json().attributes
+        .sftp_details;
+    await recordLocalSftp(panel.db, { host: '127.0.0.1', port: sftp.port }, undefined);
+    expect(await details()).toEqual({ ip: '127.0.0.1', port: sftp.port });
+    await recordLocalSftp(panel.db, { host: '0.0.0.0', port: sftp.port }, 'https://panel.example.com:8443/');
+    expect(await details()).toEqual({ ip: 'panel.example.com', port: sftp.port });
   });
 });
