@@ -5,6 +5,7 @@ import ssh2 from 'ssh2';
 import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import { sshKeys } from '../db/repos';
+import { loadHostKey } from '../daemon/local/sftp';
 import { recordLocalSftp } from '../services/local-node';
 import { addSshKey } from '../services/ssh-keys';
 import { changePassword } from '../services/users';
@@ -306,5 +307,14 @@ describe('sftp_details', () => {
     expect(await details()).toEqual({ ip: '127.0.0.1', port: sftp.port });
     await recordLocalSftp(panel.db, { host: '0.0.0.0', port: sftp.port }, 'https://panel.example.com:8443/');
     expect(await details()).toEqual({ ip: 'panel.example.com', port: sftp.port });
+  });
+});
+
+describe('the host key', () => {
+  test('is made once in the data dir, private to the panel, and kept across restarts', async ({ tempDir }) => {
+    const first = await loadHostKey(tempDir);
+    expect(first).toMatch(/BEGIN OPENSSH PRIVATE KEY/);
+    expect(fs.statSync(path.join(tempDir, 'sftp_host_key')).mode & 0o777).toBe(0o600);
+    expect(await loadHostKey(tempDir)).toBe(first);
   });
 });
