@@ -90,6 +90,8 @@ export default defineConfig({
       PANEL_ALLOCATION_PORTS: process.env.PANEL_ALLOCATION_PORTS,
       // The panel's managed MariaDB: a port of this run's own, so runs on other E2E_PORTs can share a machine.
       PANEL_MARIADB_PORT: process.env.PANEL_MARIADB_PORT ?? String(PORT + 10_000),
+      // SFTP on a port of this run's own too.
+      PANEL_SFTP_PORT: process.env.PANEL_SFTP_PORT ?? String(PORT + 30_000),
       SMTP_URL: `smtp://127.0.0.1:${MAIL_PORT}`,
     },
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',

@@ -6,9 +6,9 @@ import { create as createTar } from 'tar';
 import { buildApp } from '../server/app';
 import { testConfig } from '../server/config';
 import type { LocalDaemon } from '../server/daemon/local';
-import { databaseFile, migrateToLatest, openDatabase } from '../server/db';
+import { databaseFile, migrateToLatest, openDatabase, type Db } from '../server/db';
 import { REPO_ROOT } from '../server/lib/spa-build';
-import { systemClock } from '../server/lib/time';
+import { systemClock, type Clock } from '../server/lib/time';
 import { localDaemon } from '../server/services/local-node';
 import { nodeDaemons } from '../server/services/node-daemons';
 import { panelCli } from './cli';
@@ -36,6 +36,9 @@ export interface InjectResult {
 
 export interface BenchPanel {
   app: FastifyInstance;
+  /** The panel's database (the SFTP bench signs in through the panel's own authenticator). */
+  db: Db;
+  clock: Clock;
   dataDir: string;
   /** The panel's own daemon (the files/list figure measures it alone). */
   daemon: LocalDaemon;
@@ -73,6 +76,8 @@ export async function startBenchPanel(): Promise<BenchPanel> {
   let counter = 0;
   return {
     app,
+    db,
+    clock: systemClock,
     dataDir,
     daemon,
     cli,

@@ -3,6 +3,7 @@ import { benchBackups } from './backups';
 import { benchConsole } from './console';
 import { benchFiles } from './files';
 import { benchPages } from './pages';
+import { benchSftp } from './sftp';
 
 /*
  * `npm run bench [-- section…]`: prints figures, asserts nothing (no test asserts a time). Each
@@ -15,6 +16,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   files: { what: 'files/list of 10,000 entries against bare listings; files/compress against tar -czf', run: benchFiles },
   console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },
   backups: { what: 'a backup and a restore of the files tree against tar -czf and tar -xzf', run: benchBackups },
+  sftp: { what: 'an SFTP upload and download of a 200 MB file against cp', run: benchSftp },
 };
 
 async function main(argv: string[]): Promise<number> {

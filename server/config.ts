@@ -58,6 +58,9 @@ const envSchema = z.object({
   // Without any database host, run a MariaDB of the panel's own under the data dir when installed.
   PANEL_MANAGED_MARIADB: z.stringbool().default(true),
   PANEL_MARIADB_PORT: z.coerce.number().int().min(1).max(65535).default(3307),
+  // The local node's SFTP server (0: a free port); its address follows HOST unless PANEL_SFTP_HOST is set.
+  PANEL_SFTP_PORT: z.coerce.number().int().min(0).max(65535).default(2022),
+  PANEL_SFTP_HOST: z.string().min(1).optional(),
   PANEL_SEED_DEMO: z.stringbool().default(true),
   // Demo accounts have published passwords: seeding them on an address others can reach takes this.
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
@@ -115,6 +118,10 @@ export interface Config {
   managedMariadb: boolean;
   /** The managed MariaDB's port on 127.0.0.1. */
   mariadbPort: number;
+  /** The local node's SFTP port (0: a free one, tests). */
+  sftpPort: number;
+  /** Address the SFTP server listens on; undefined: the panel's own. */
+  sftpHost: string | undefined;
   seedDemo: boolean;
   /** Seed the demo accounts even when listening on an address other machines can reach. */
   seedDemoForce: boolean;
@@ -170,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbHostUrl: e.PANEL_DB_HOST_URL,
     managedMariadb: e.PANEL_MANAGED_MARIADB,
     mariadbPort: e.PANEL_MARIADB_PORT,
+    sftpPort: e.PANEL_SFTP_PORT,
+    sftpHost: e.PANEL_SFTP_HOST,
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,

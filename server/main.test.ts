@@ -14,6 +14,7 @@ function envFor(dataDir: string, extra: Record<string, string>): NodeJS.ProcessE
     ...process.env,
     PANEL_DATA_DIR: dataDir,
     PORT: '0',
+    PANEL_SFTP_PORT: '0',
     AERIE_SKIP_BUILD: '1',
     LOG_LEVEL: 'silent',
     PANEL_MANAGED_MARIADB: 'false',

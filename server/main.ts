@@ -13,10 +13,11 @@ import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
-import { localDaemon } from './services/local-node';
+import { localDaemon, recordLocalSftp } from './services/local-node';
 import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
+import { sftpAuthenticator } from './services/sftp-auth';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
@@ -66,7 +67,13 @@ async function start(): Promise<void> {
   prepareDataDir(config.dataDir, databaseFile(config.dataDir));
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
-  const running: { app?: FastifyInstance; stopPruning?: () => void; stopServers?: () => Promise<void>; stopMariadb?: () => Promise<void> } = {};
+  const running: {
+    app?: FastifyInstance;
+    stopSftp?: () => Promise<void>;
+    stopPruning?: () => void;
+    stopServers?: () => Promise<void>;
+    stopMariadb?: () => Promise<void>;
+  } = {};
   let stopping = false;
 
   const stop = async (signal: string) => {
@@ -75,6 +82,7 @@ async function start(): Promise<void> {
     console.log(`\n${signal} received, shutting down...`);
     try {
       running.stopPruning?.();
+      await running.stopSftp?.();
       // Every server's process is stopped cleanly (its stop command, then a kill past the timeout).
       await running.stopServers?.();
       await running.app?.close();
@@ -142,6 +150,17 @@ async function start(): Promise<void> {
   await resumeInstalls(nodes, interrupted);
   if (interrupted.length > 0) console.log(`Running again ${interrupted.length} server install(s) the last shutdown interrupted.`);
   await app.listen({ port: config.port, host: first.host });
+  // The node's SFTP server, the panel deciding who signs in (as Wings asks its panel). A port
+  // taken elsewhere leaves the panel without SFTP, not without a panel.
+  const sftpHost = config.sftpHost ?? first.host;
+  try {
+    const sftp = await daemon.startSftp({ ...sftpAuthenticator({ config, db, nodes, clock: systemClock }), port: config.sftpPort, host: sftpHost });
+    running.stopSftp = sftp.close;
+    await recordLocalSftp(db, { host: sftpHost, port: sftp.port }, config.appUrl);
+    console.log(`SFTP listening on ${sftpHost}:${sftp.port}`);
+  } catch (error) {
+    console.warn(`No SFTP server on port ${config.sftpPort}: ${error instanceof Error ? error.message : String(error)} (set PANEL_SFTP_PORT)`);
+  }
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);
   if (first.admin) printAdminBox(url, first.admin);

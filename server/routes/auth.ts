@@ -31,24 +31,11 @@ import {
   type AuthEventContext,
 } from '../services/login';
 import { createSession, destroySession } from '../services/sessions';
-import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
+import { loginThrottles } from '../services/login-throttle';
+import { ipBucketKey, type SlidingWindowThrottle } from '../services/throttle';
 import { claimTotpStep, consumeRecoveryToken, matchTotpStep, openTotpSecret } from '../services/totp';
 import { loadSecretBox } from '../lib/secret-box';
 import { findUserByLogin } from '../services/users';
-
-/** Attempts (of any outcome) per client address per minute, login and checkpoint together. */
-const IP_LIMIT = { max: 10, windowMs: 60_000 };
-/**
- * The lock-out, as the reference panel's: failed logins and checkpoints per account and client
- * address, five a minute. Someone else failing from their own address never locks the owner out.
- */
-const ACCOUNT_ADDRESS_LIMIT = { max: 5, windowMs: 60_000 };
-/**
- * A loose backstop per account over all addresses, against guessing spread over many of them. One
- * address can fail at most about 55 times in its window (five a minute), so no single address can
- * reach it and lock an account (the root admin's) out alone.
- */
-const ACCOUNT_LIMIT = { max: 100, windowMs: 10 * 60_000 };
 
 /**
  * Browser-session routes: CSRF cookie, login with optional TOTP checkpoint, logout.
@@ -58,9 +45,8 @@ const ACCOUNT_LIMIT = { max: 100, windowMs: 10 * 60_000 };
 export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
   const box = loadSecretBox(config.dataDir);
-  const perIp = new SlidingWindowThrottle(clock, IP_LIMIT);
-  const perAccountAddress = new SlidingWindowThrottle(clock, ACCOUNT_ADDRESS_LIMIT);
-  const perAccount = new SlidingWindowThrottle(clock, ACCOUNT_LIMIT);
+  // The same buckets SFTP sign-ins count against.
+  const { perIp, perAccountAddress, perAccount } = loginThrottles(deps);
 
   function guard(throttle: SlidingWindowThrottle, key: string): void {
     const waitMs = throttle.retryAfterMs(key);

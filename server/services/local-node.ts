@@ -33,3 +33,14 @@ export function localDaemon(
     pidsLimit: options.pidsLimit,
   });
 }
+
+/**
+ * Records where the local daemon's SFTP server listens, so the overview's `sftp_details` tell the
+ * truth: its port, and as the host the panel's public name (APP_URL) or a specific listen
+ * address; a wildcard listen address keeps the node's FQDN as the admin set it.
+ */
+export async function recordLocalSftp(db: Db, listen: { host: string; port: number }, appUrl: string | undefined): Promise<void> {
+  const wildcard = listen.host === '0.0.0.0' || listen.host === '::';
+  const fqdn = appUrl ? new URL(appUrl).hostname.replace(/^\[|\]$/g, '') : wildcard ? undefined : listen.host;
+  await nodes.setLocalSftp(db, { fqdn, port: listen.port });
+}

@@ -31,7 +31,7 @@ export interface WriteGuard {
  * not grow a file fits at the limit); a target that cannot be replaced is refused before the body
  * is read. Both are checked again when the file is placed.
  */
-async function replacing(vol: Volume, parent: string[], name: string): Promise<number> {
+export async function replacing(vol: Volume, parent: string[], name: string): Promise<number> {
   try {
     return await vol.withDir(parent, async (dir) => {
       await replaceableMode(dir.at(name));
@@ -55,22 +55,25 @@ export async function writeInto(
 ): Promise<void> {
   const received = await guard.receive(content, maxBytes, await replacing(vol, parent, name));
   try {
-    await guard.place((budget) =>
-      vol.withDir(
-        parent,
-        async (dir) => {
-          const mode = await replaceableMode(dir.at(name));
-          // The old content is freed by the rename, so an edit that does not grow the file fits.
-          budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
-          await budget.newFile(received.size);
-          await received.place(dir, name, mode);
-        },
-        { create: true, beforeCreate: () => budget.newDirectory() },
-      ),
-    );
+    await guard.place((budget) => placeInto(vol, parent, name, received, budget));
   } finally {
     await received.drop();
   }
+}
+
+/** Moves a received body to `name` in `parent` (missing directories made), under the server's lock and budget. */
+export function placeInto(vol: Volume, parent: string[], name: string, received: Received, budget: Budget): Promise<void> {
+  return vol.withDir(
+    parent,
+    async (dir) => {
+      const mode = await replaceableMode(dir.at(name));
+      // The old content is freed by the rename, so an edit that does not grow the file fits.
+      budget.credit(replacedBytes(await lstatOrNull(dir.at(name))));
+      await budget.newFile(received.size);
+      await received.place(dir, name, mode);
+    },
+    { create: true, beforeCreate: () => budget.newDirectory() },
+  );
 }
 
 /** Stores every upload in `directory` under its base name, all or nothing; returns the stored names. */

@@ -7,7 +7,7 @@ import { compressInto } from './archive-create';
 import { extractInto } from './archive-extract';
 import { lstatOrNull, mapFsError, type Volume } from './confined';
 import type { Configurations } from './configurations';
-import { copyWithin, uploadInto, writeInto, type WriteGuard } from './file-writes';
+import { copyWithin, placeInto, replacing, uploadInto, writeInto, type WriteGuard } from './file-writes';
 import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
 import { lstatEach, readNames } from './listing';
 import type { ServerLocks } from './locks';
@@ -22,6 +22,14 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxBytes: 1024 ** 3, maxE
 export const DEFAULT_MAX_ENTRIES = 250_000;
 /** Entries one listing may return: a larger folder is refused rather than held in memory. */
 export const DEFAULT_MAX_LIST_ENTRIES = 100_000;
+
+/** A file being written by pieces (`openWrite`): placed by `close`, dropped by `abort`. */
+export interface FileWriter {
+  write(data: Uint8Array, position: number): Promise<void>;
+  /** Places the file; refused (nothing stored) when a write failed or the limit is passed. */
+  close(): Promise<void>;
+  abort(): Promise<void>;
+}
 
 /** The disk limit of a configuration in bytes (`disk_space` is MiB; 0 = unlimited). */
 export const diskLimitBytes = (configuration: ServerConfiguration): number => Math.max(0, configuration.settings.build.disk_space) * 1024 * 1024;
@@ -159,6 +167,115 @@ export class LocalFiles implements FileCapability {
     }
     // Exactly the stat'ed length, so the body always matches Content-Length.
     return { stat: toFileStat(name, st), stream: handle.createReadStream({ start: 0, end: st.size - 1, autoClose: true }) };
+  }
+
+  /** One entry, never followed: the volume root, or a file, directory or link itself (SFTP's stat). */
+  async stat(server: string, file: string): Promise<Stats> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], file);
+    const name = comps.pop();
+    if (name === undefined) return vol.withDir([], (dir) => dir.handle.stat());
+    return vol.withDir(comps, async (dir) => {
+      const st = await lstatOrNull(dir.at(name));
+      if (!st) throw missing();
+      return st;
+    });
+  }
+
+  /** A regular file opened for reads at any offset (SFTP); the caller closes the handle. */
+  async openHandle(server: string, file: string): Promise<{ handle: FileHandle; st: Stats }> {
+    const { handle, st } = await this.openRegular(server, file);
+    return { handle, st };
+  }
+
+  /** Sets the permission bits (0o777 at most) of a file or directory, never through a link. */
+  async chmod(server: string, file: string, mode: number): Promise<void> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], file);
+    const name = comps.pop();
+    if (name === undefined) throw missing(); // the volume root keeps its mode
+    await this.locks.write(server, () =>
+      vol.withDir(comps, async (dir) => {
+        const st = await lstatOrNull(dir.at(name));
+        if (!st || st.isSymbolicLink()) throw missing();
+        if (!st.isDirectory() && !st.isFile()) throw notRegularError();
+        const handle = st.isDirectory() ? (await vol.openChildDir(dir, name)).handle : await vol.openFileAt(dir, name, C.O_RDONLY);
+        try {
+          await handle.chmod(mode & 0o777);
+        } finally {
+          await handle.close();
+        }
+      }),
+    );
+  }
+
+  /**
+   * A file written piece by piece at any offset (SFTP): received aside against a reservation, each
+   * piece charged to the disk limit as it arrives, and placed all or nothing by `close`. With
+   * `keep`, the current content is copied first (an append or a resumed upload).
+   */
+  async openWrite(server: string, file: string, options: { maxBytes: number; keep: boolean }): Promise<FileWriter> {
+    const vol = await this.volume(server);
+    const comps = resolveBeneath([], file);
+    const name = comps.pop();
+    if (name === undefined) throw isDirectoryError();
+    this.locks.admit(server);
+    // Refused at once: a missing folder, a directory or a link in the way.
+    await vol.withDir(comps, async () => undefined);
+    const freed = await replacing(vol, comps, name);
+    const reservation = this.quotas.reserve(server, vol, await this.limits(server));
+    let received: Received | undefined;
+    try {
+      reservation.credit(freed);
+      const body = (received = await Received.start(await this.volumes.receiveArea()));
+      const meter = await reservation.fileMeter();
+      if (options.keep && freed > 0) {
+        const { handle } = await this.openRegular(server, file);
+        try {
+          let position = 0;
+          for await (const chunk of handle.createReadStream({ autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
+            await body.writeAt(chunk, position, meter, options.maxBytes);
+            position += chunk.length;
+          }
+        } finally {
+          await handle.close();
+        }
+      }
+      let failed = false;
+      let done = false;
+      const finish = async () => {
+        done = true;
+        reservation.release();
+        await body.drop();
+      };
+      return {
+        write: async (data, position) => {
+          if (failed || done) throw new DaemonError('bad_request', 'An earlier write to this file failed.');
+          try {
+            await body.writeAt(data, position, meter, options.maxBytes);
+          } catch (error) {
+            failed = true;
+            throw mapFsError(error);
+          }
+        },
+        close: async () => {
+          if (done) return;
+          try {
+            if (failed) throw new DaemonError('bad_request', 'An earlier write to this file failed: nothing was stored.');
+            await this.changing(server, vol, (budget) => placeInto(vol, comps, name, body, budget), 'write', reservation);
+          } finally {
+            await finish();
+          }
+        },
+        abort: async () => {
+          if (!done) await finish();
+        },
+      };
+    } catch (error) {
+      reservation.release();
+      await received?.drop();
+      throw mapFsError(error);
+    }
   }
 
   async write(server: string, file: string, content: Buffer | Readable, options: { maxBytes: number }): Promise<void> {

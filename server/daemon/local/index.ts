@@ -11,12 +11,14 @@ import { DiskQuotas, measureUsage } from './quota';
 import { runInstallScript } from './installer';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
+import { loadHostKey, SftpServer, type SftpOptions } from './sftp';
 import { TokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
 import { Volumes } from './volumes';
 import { consoleSocketRoutes, type ConsoleSocketOptions } from './websocket';
 
 export type { ConfigurationSource } from './configurations';
+export type { SftpCredentials, SftpGrant } from './sftp';
 export { DEFAULT_EXTRACT_LIMITS } from './files';
 
 export interface LocalDaemonOptions {
@@ -68,8 +70,11 @@ export class LocalDaemon implements NodeDaemon {
   private readonly configurations: Configurations;
   private readonly log: DaemonLog;
   private readonly socketTimings: LocalDaemonOptions['socketTimings'];
+  private readonly dataDir: string;
+  private sftp: SftpServer | null = null;
 
   constructor(dataDir: string, options: LocalDaemonOptions = {}) {
+    this.dataDir = dataDir;
     this.volumes = new Volumes(dataDir);
     const now = options.now ?? (() => new Date());
     this.socketTimings = options.socketTimings;
@@ -140,6 +145,8 @@ export class LocalDaemon implements NodeDaemon {
     // seconds while its stats are sampled (someone watches, or its memory is limited).
     configurations.onUpdate = (configuration) => {
       const server = configuration.settings.uuid;
+      // A suspension closes the server's SFTP sessions (the panel refuses them on recheck).
+      if (configuration.settings.suspended) void this.sftp?.recheck(server);
       if (!configuration.settings.suspended || this.process.state(server) === 'offline') return;
       void this.process.halt(server, 'stop').catch((error: unknown) => log(`could not stop suspended server ${server}`, error));
     };
@@ -172,6 +179,35 @@ export class LocalDaemon implements NodeDaemon {
         else connection.close(1001, 'server deleted');
       }
     });
+  }
+
+  /**
+   * Starts the node's SFTP server on `port` (0: a free one) and returns the port it listens on.
+   * The panel signs users in (`authenticate`) and is asked again about every open session when a
+   * revocation or a deletion reaches the node, and every `recheckMs` in any case.
+   */
+  async startSftp(
+    options: Pick<SftpOptions, 'authenticate' | 'recheck' | 'recheckMs' | 'batchMs'> & { port: number; host: string },
+  ): Promise<{ port: number; close: () => Promise<void> }> {
+    const sftp = new SftpServer({
+      ...options,
+      files: this.files,
+      report: (event) => this.events.emit(event),
+      log: this.log,
+      hostKey: await loadHostKey(this.dataDir),
+    });
+    const port = await sftp.listen(options.port, options.host);
+    this.sftp = sftp;
+    // A revocation (subuser changed or removed) or a deleted server reaches its sessions at once.
+    const unwatch = this.socketTokens.watch((server, change) => (change === 'forgotten' ? sftp.endAll(server) : void sftp.recheck(server)));
+    return {
+      port,
+      close: async () => {
+        unwatch();
+        if (this.sftp === sftp) this.sftp = null;
+        await sftp.close();
+      },
+    };
   }
 
   /** Where a server's volume lives on this machine (tests and benchmarks plant files there). */

@@ -20,10 +20,46 @@ export class Received {
     private readonly area: Dir,
     private readonly part: string,
     private readonly handle: FileHandle,
-    readonly size: number,
+    private length: number,
   ) {}
 
   private placed = false;
+
+  get size(): number {
+    return this.length;
+  }
+
+  /**
+   * An empty body to be written piece by piece at any offset (an SFTP upload, whose chunks may
+   * arrive out of order); `meter` is charged the growth of the file before each piece is written.
+   */
+  static async start(areaVol: Volume): Promise<Received> {
+    const area = await areaVol.openDir([]);
+    try {
+      const { part, handle } = await openPart(areaVol, area, 0o600);
+      return new Received(area, part, handle, 0);
+    } catch (error) {
+      await area.close();
+      throw error;
+    }
+  }
+
+  /** Writes `data` at `position` (`start`ed bodies); the file's growth is charged to `meter` first. */
+  async writeAt(data: Uint8Array, position: number, meter: Meter, maxBytes: number): Promise<void> {
+    const end = position + data.length;
+    if (end > maxBytes) throw new DaemonError('too_large', 'The file is larger than the allowed size.');
+    if (end > this.length) {
+      // Grown before the await, so pieces written in parallel are each charged only their own growth.
+      const grows = end - this.length;
+      this.length = end;
+      await meter(grows);
+    }
+    let done = 0;
+    while (done < data.length) {
+      const { bytesWritten } = await this.handle.write(data, done, data.length - done, position + done);
+      done += bytesWritten;
+    }
+  }
 
   /** Receives `content` (limits as `fillPart`); a refused, failed or abandoned body leaves nothing. */
   static async receive(areaVol: Volume, content: Buffer | Readable, maxBytes: number, meter: Meter): Promise<Received> {

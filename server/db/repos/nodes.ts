@@ -28,3 +28,12 @@ export function all(db: Db): Promise<NodeRow[]> {
 export function insert(db: Db, node: Insertable<NodesTable>): Promise<NodeRow> {
   return db.insertInto('nodes').values(node).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Where the nodes served by this panel's own daemon take SFTP connections (what `sftp_details` shows). */
+export async function setLocalSftp(db: Db, address: { fqdn?: string; port: number }): Promise<void> {
+  await db
+    .updateTable('nodes')
+    .set({ sftp_port: address.port, ...(address.fqdn ? { fqdn: address.fqdn } : {}) })
+    .where('daemon_base_url', 'is', null)
+    .execute();
+}

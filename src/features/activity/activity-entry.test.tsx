@@ -33,6 +33,12 @@ describe('ActivityEntry', () => {
     expect(screen.getByText('203.0.113.9')).toBeInTheDocument();
   });
 
+  it('marks what was done over SFTP, with its sentence', () => {
+    show(makeEntry({ event: 'server:sftp.rename', properties: { files: [{ from: '/a.txt', to: '/b.txt' }], count: 1, using_sftp: true } }));
+    expect(screen.getByText('SFTP')).toBeInTheDocument();
+    expect(screen.getByText('Renamed /a.txt to /b.txt')).toBeInTheDocument();
+  });
+
   it('filters by the event when its name is clicked', () => {
     const onFilter = show();
     fireEvent.click(screen.getByRole('button', { name: 'Filter by server:power.start' }));

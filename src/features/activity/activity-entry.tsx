@@ -43,6 +43,8 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
               {entry.event}
             </button>
             {entry.is_api && <Badge tone="info">API</Badge>}
+            {/* What a user did over SFTP, as the reference panel marks it. */}
+            {entry.properties.using_sftp === true && <Badge tone="info">SFTP</Badge>}
           </div>
           <time dateTime={entry.timestamp} title={formatDateTime(entry.timestamp)} className="shrink-0 text-xs text-zinc-400">
             {formatRelativeTime(entry.timestamp, now)}

@@ -30,6 +30,13 @@ describe('ServerOverviewPage', () => {
     expect(sftp.getByRole('button', { name: 'Copy username: dana.abcd1234' })).toBeInTheDocument();
   });
 
+  it('links to an SFTP client with the username and to the account SSH keys', async () => {
+    await open();
+    const sftp = card('SFTP');
+    expect(sftp.getByRole('link', { name: 'Open in SFTP client' })).toHaveAttribute('href', 'sftp://dana.abcd1234@node1.example.test:2022');
+    expect(sftp.getByRole('link', { name: "your account's SSH keys" })).toHaveAttribute('href', '/account/ssh-keys');
+  });
+
   it('explains missing SFTP access to a subuser without file.sftp', async () => {
     await open(makeServer({ server_owner: false }), ['file.read'], false);
     expect(card('SFTP').getByText(/may not use SFTP/)).toBeInTheDocument();

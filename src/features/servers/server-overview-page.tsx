@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Server } from '../../contract/servers';
 import { useAccount } from '../../app/require-auth';
 import { Can, PermissionHint, useCan } from '../../lib/permissions';
@@ -87,6 +88,13 @@ export function SftpCard({ server }: { server: Server }) {
             <span className="text-zinc-300">Your account password</span>
           </DetailItem>
         </DetailList>
+        <p className="mt-3 text-sm text-zinc-400">
+          Or sign in without a password using one of{' '}
+          <Link to="/account/ssh-keys" className="text-zinc-200 underline underline-offset-2 hover:text-white">
+            your account&apos;s SSH keys
+          </Link>
+          .
+        </p>
         <a
           href={`sftp://${encodeURIComponent(username)}@${host}:${port}`}
           className="mt-4 inline-flex min-h-9 items-center rounded-md bg-zinc-800 px-3 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 ring-inset hover:bg-zinc-700"

@@ -1,0 +1,95 @@
+import type { SftpCredentials, SftpGrant } from '../daemon/local';
+import type { AppDeps } from '../deps';
+import { sshKeys, users } from '../db/repos';
+import type { UserRow } from '../db/schema';
+import { HttpError } from '../http/errors';
+import { sha256 } from '../lib/crypto';
+import { assertServerUsable, serverAccess } from './access';
+import { logActivity } from './activity';
+import { accountKey, checkPassword } from './login';
+import { loginThrottles } from './login-throttle';
+import { ipBucketKey } from './throttle';
+import { findUserByLogin } from './users';
+
+/*
+ * The panel's half of SFTP sign-in (the reference's `POST /api/remote/sftp/auth`): username
+ * `<panel username>.<server identifier>`, the account's password (2FA or not, as the reference)
+ * or one of its SSH keys; the user must own the server, be an admin or hold `file.sftp`, and the
+ * server must be usable (not suspended, installing, restoring or moving). Failures count against
+ * the web sign-in's own throttle buckets, and a full bucket refuses before anything is checked.
+ * Every refusal looks the same to the client.
+ */
+
+const USERNAME = /^(.+)\.([a-z0-9]{8})$/i;
+
+/** What ties a session to its credential: a password change or a removed key ends the session. */
+const stampOf = (user: UserRow, credentials: SftpCredentials): string =>
+  credentials.method === 'password' ? `p:${sha256(user.password_hash)}` : `k:${credentials.fingerprint}`;
+
+async function hasKey(deps: AppDeps, user: UserRow, fingerprint: string): Promise<boolean> {
+  return (await sshKeys.listForUser(deps.db, user.id)).some((key) => key.fingerprint === fingerprint);
+}
+
+/** The user's permissions on the server for SFTP, or null when they may not use it now. */
+async function sftpPermissions(deps: AppDeps, user: UserRow, server: string): Promise<{ uuid: string; permissions: string[] } | null> {
+  try {
+    const access = await serverAccess(deps.db, { user, sessionId: null, csrfToken: null, apiKeyId: null }, server);
+    if (!access.can('file.sftp')) return null;
+    assertServerUsable(access.server, access.node.maintenance_mode === 1);
+    return { uuid: access.server.uuid, permissions: access.subuserPermissions ?? ['*'] };
+  } catch (error) {
+    if (error instanceof HttpError) return null;
+    throw error;
+  }
+}
+
+export function sftpAuthenticator(deps: AppDeps) {
+  const { perIp, perAccountAddress, perAccount } = loginThrottles(deps);
+
+  async function authenticate(credentials: SftpCredentials): Promise<SftpGrant | null> {
+    const match = USERNAME.exec(credentials.username);
+    const login = match?.[1] ?? credentials.username;
+    const found = match ? await findUserByLogin(deps.db, login) : undefined;
+    const address = `ip:${ipBucketKey(credentials.ip)}`;
+    const account = accountKey(found, login);
+    const here = `${account}|${ipBucketKey(credentials.ip)}`;
+    if (perIp.retryAfterMs(address) > 0 || perAccountAddress.retryAfterMs(here) > 0 || perAccount.retryAfterMs(account) > 0) return null;
+    const fail = async (): Promise<null> => {
+      perIp.hit(address);
+      perAccountAddress.hit(here);
+      perAccount.hit(account);
+      await logActivity(deps.db, {
+        event: 'auth:sftp.fail',
+        ip: credentials.ip,
+        actorId: null,
+        properties: { ip: credentials.ip, username: credentials.username },
+        subjects: found ? [{ type: 'user', id: found.id }] : [],
+        timestamp: deps.clock.now(),
+      });
+      return null;
+    };
+
+    if (credentials.method === 'password') {
+      // Always one password check, unknown account or not (see checkPassword).
+      if (!(await checkPassword(found, credentials.password)) || !found) return fail();
+    } else if (!found || !(await hasKey(deps, found, credentials.fingerprint))) {
+      // A client offers each of its keys in turn: only a signed attempt is a failure.
+      return credentials.checkOnly ? null : fail();
+    }
+    const granted = await sftpPermissions(deps, found, match?.[2] ?? '');
+    if (!granted) return credentials.method === 'publickey' && credentials.checkOnly ? null : fail();
+    if (!(credentials.method === 'publickey' && credentials.checkOnly)) perAccountAddress.clear(here);
+    return { server: granted.uuid, user: found.uuid, permissions: granted.permissions, stamp: stampOf(found, credentials) };
+  }
+
+  /** An open session's permissions now; null closes it (access gone, server unusable, password changed, key removed). */
+  async function recheck(grant: SftpGrant): Promise<string[] | null> {
+    const user = await users.findByUuid(deps.db, grant.user);
+    if (!user) return null;
+    if (grant.stamp.startsWith('p:') && grant.stamp !== `p:${sha256(user.password_hash)}`) return null;
+    if (grant.stamp.startsWith('k:') && !(await hasKey(deps, user, grant.stamp.slice(2)))) return null;
+    return (await sftpPermissions(deps, user, grant.server))?.permissions ?? null;
+  }
+
+  return { authenticate, recheck };
+}
