@@ -415,30 +415,26 @@ describe('subusers: open consoles', () => {
     expect(await lingering.closed).toBe(4004);
   });
 
-  it(
-    "a password change revokes the user's consoles on every server they reach (attacks T-SESS-4)",
-    { timeout: 20_000 },
-    async ({ panel, su }) => {
-      const port = await listen(panel.app);
-      const sub = await su.member(['control.console']);
-      const own = await panel.server(sub);
-      const bystander = await su.member(['control.console']);
-      const consoles = [await openConsole(panel, port, sub, su.server), await openConsole(panel, port, sub, own)];
-      const untouched = await openConsole(panel, port, bystander, su.server);
+  it("a password change revokes the user's consoles on every server they reach (attacks T-SESS-4)", { timeout: 20_000 }, async ({ panel, su }) => {
+    const port = await listen(panel.app);
+    const sub = await su.member(['control.console']);
+    const own = await panel.server(sub);
+    const bystander = await su.member(['control.console']);
+    const consoles = [await openConsole(panel, port, sub, su.server), await openConsole(panel, port, sub, own)];
+    const untouched = await openConsole(panel, port, bystander, su.server);
 
-      panel.clock.advance(1000);
-      const changed = await panel.app.inject({
-        method: 'PUT',
-        url: '/api/client/account/password',
-        headers: await panel.sessionHeaders(sub),
-        payload: { current_password: PASSWORD, password: 'a brand new one', password_confirmation: 'a brand new one' },
-      });
-      expect(changed.statusCode).toBe(204);
-      for (const c of consoles) await eventually(() => c.frames.some((f) => f.event === 'jwt error'));
-      expect(untouched.frames.some((f) => f.event === 'jwt error')).toBe(false);
-      // A token fetched afterwards works again.
-      panel.clock.advance(1000);
-      await openConsole(panel, port, sub, su.server);
-    },
-  );
+    panel.clock.advance(1000);
+    const changed = await panel.app.inject({
+      method: 'PUT',
+      url: '/api/client/account/password',
+      headers: await panel.sessionHeaders(sub),
+      payload: { current_password: PASSWORD, password: 'a brand new one', password_confirmation: 'a brand new one' },
+    });
+    expect(changed.statusCode).toBe(204);
+    for (const c of consoles) await eventually(() => c.frames.some((f) => f.event === 'jwt error'));
+    expect(untouched.frames.some((f) => f.event === 'jwt error')).toBe(false);
+    // A token fetched afterwards works again.
+    panel.clock.advance(1000);
+    await openConsole(panel, port, sub, su.server);
+  });
 });
