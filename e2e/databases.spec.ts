@@ -124,12 +124,14 @@ test('a subuser with database.read alone sees the connection details, no passwor
   const row = page.getByRole('listitem', { name: `s${server.id}_perms` });
   await expect(row.getByRole('button', { name: /^Copy username: / })).toBeVisible();
   await row.getByRole('button', { name: /^Details of / }).click();
-  await expect(row.getByText(/You may not view database passwords/)).toBeVisible();
+  await expect(row.getByText(/The password is hidden from your account/)).toBeVisible();
+  await expect(row.getByRole('note')).toContainText('Needs the database.view_password permission');
   await expect(row.getByRole('button', { name: /^Copy connection url: mysql:\/\/u[^:]+@/ })).toBeVisible();
   await expect(row.getByText('Password', { exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Show password' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Rotate password' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete database' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'New database' })).toBeDisabled();
-  await expect(page.getByText('You do not have permission to create databases.')).toBeVisible();
+  // Explained, not just disabled: the button points at the line naming what the subuser lacks.
+  await expect(page.getByRole('button', { name: 'New database' })).toHaveAccessibleDescription(/database\.create/);
 });

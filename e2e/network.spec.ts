@@ -60,5 +60,6 @@ test('a subuser with only allocation.read sees everything read-only', async ({ p
   await expect(page.getByRole('textbox')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Make primary' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Add allocation' })).toBeDisabled();
-  await expect(page.getByText('You do not have permission to add allocations.')).toBeVisible();
+  // Explained, not just disabled: the button points at the line naming what the subuser lacks.
+  await expect(page.getByRole('button', { name: 'Add allocation' })).toHaveAccessibleDescription(/allocation\.create/);
 });
