@@ -13,5 +13,7 @@ export const Checkbox = forwardRef<HTMLInputElement, CheckboxProps>(function Che
   useEffect(() => {
     if (inner.current) inner.current.indeterminate = indeterminate;
   }, [indeterminate]);
-  return <input ref={inner} type="checkbox" className={cn('size-4 cursor-pointer rounded border-zinc-600 accent-sky-500', className)} {...rest} />;
+  return (
+    <input ref={inner} type="checkbox" className={cn('size-4 shrink-0 cursor-pointer rounded border-zinc-600 accent-sky-500', className)} {...rest} />
+  );
 });
