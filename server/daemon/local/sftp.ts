@@ -57,6 +57,10 @@ const CIPHERS = ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr
 /** The most one READ returns (clients ask for 32 KiB to 256 KiB). */
 const MAX_READ = 256 * 1024;
 const DIR_BATCH = 100;
+/** Handles one session may hold open (each is a file descriptor, a write's also a file aside): past it OPEN fails. */
+export const MAX_HANDLES = 64;
+/** Sessions one user may hold open at once, all servers together; one more is closed as it opens. */
+export const MAX_SESSIONS_PER_USER = 16;
 
 /** The host key kept in the data dir (0600), made on first start: the same key across restarts. */
 export async function loadHostKey(dataDir: string): Promise<string> {
@@ -164,10 +168,24 @@ class Session {
     if (handle.kind === 'write') await handle.writer.abort().catch(() => undefined);
   }
 
+  /** Refuses an OPEN once the session holds its most handles (checked before and after the open). */
+  private roomForHandle(): void {
+    if (this.handles.size >= MAX_HANDLES) throw new DaemonError('bad_request', 'Too many open handles: close some first.');
+  }
+
   private add(handle: Handle): Buffer {
+    if (this.handles.size >= MAX_HANDLES) {
+      void this.release(handle);
+      this.roomForHandle();
+    }
     const id = randomBytes(8);
     this.handles.set(id.toString('hex'), handle);
     return id;
+  }
+
+  /** What using a write handle needs, now: a permission dropped since the OPEN stops it. */
+  private mayWrite(handle: Handle & { kind: 'write' }): boolean {
+    return this.can(handle.created ? 'file.create' : 'file.update');
   }
 
   private handle(id: Buffer): Handle {
@@ -208,6 +226,7 @@ class Session {
     sftp.on('OPEN', (reqId, filename, flags) =>
       run(reqId, async () => {
         const file = this.path(filename);
+        this.roomForHandle();
         const writing = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND)) !== 0;
         if (!writing) {
           this.need('file.read-content');
@@ -230,6 +249,8 @@ class Session {
       run(reqId, async () => {
         const handle = this.handle(id);
         if (handle.kind !== 'read') throw new Refused(STATUS_CODE.FAILURE);
+        // Permissions are read again on every use: one dropped since the OPEN applies at once.
+        this.need('file.read-content');
         const buffer = Buffer.allocUnsafe(Math.min(length, MAX_READ));
         const { bytesRead } = await handle.file.read(buffer, 0, buffer.length, offset);
         if (bytesRead === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
@@ -240,6 +261,7 @@ class Session {
       run(reqId, async () => {
         const handle = this.handle(id);
         if (handle.kind !== 'write') throw new Refused(STATUS_CODE.FAILURE);
+        if (!this.mayWrite(handle)) throw denied();
         await handle.writer.write(data, offset);
         sftp.status(reqId, STATUS_CODE.OK);
       }),
@@ -250,6 +272,10 @@ class Session {
         this.handles.delete(id.toString('hex'));
         if (handle.kind === 'read') await handle.file.close();
         if (handle.kind === 'write') {
+          if (!this.mayWrite(handle)) {
+            await handle.writer.abort();
+            throw denied();
+          }
           await handle.writer.close();
           this.record(handle.created ? 'server:sftp.create' : 'server:sftp.write', handle.path);
         }
@@ -295,6 +321,7 @@ class Session {
     sftp.on('OPENDIR', (reqId, input) =>
       run(reqId, async () => {
         this.need('file.read');
+        this.roomForHandle();
         const entries = (await files.list(server, this.path(input))).map((e) => {
           const type = e.isDirectory ? TYPE_BITS.dir : e.isSymlink ? TYPE_BITS.link : TYPE_BITS.file;
           const mtime = Math.floor(e.modifiedMs / 1000);
@@ -308,6 +335,7 @@ class Session {
       run(reqId, async () => {
         const handle = this.handle(id);
         if (handle.kind !== 'dir') throw new Refused(STATUS_CODE.FAILURE);
+        this.need('file.read');
         if (!handle.entries || handle.entries.length === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
         sftp.name(reqId, handle.entries.splice(0, DIR_BATCH));
       }),
@@ -450,6 +478,9 @@ export class SftpServer {
     });
     client.on('ready', () => {
       if (!grant) return void client.end();
+      const user = grant.user;
+      // Counted here, where sessions are added, so sign-ins racing each other cannot pass the cap.
+      if ([...this.sessions].filter((s) => s.grant.user === user).length >= MAX_SESSIONS_PER_USER) return void drop(client);
       const session = new Session(grant, ip, client, this.options);
       this.sessions.add(session);
       client.on('close', () => {
