@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import { test } from '../test/fixtures';
 import type { TestPanel } from '../test/harness';
+import { nodePath } from '../test/files-support';
 
 /*
  * Red-team pass on the users tab (issue 13; attacks T-AZ-2, T-AZ-3, T-RACE-1): a subuser or an
@@ -119,5 +120,37 @@ describe('subusers attacks: T-AZ-3 what is stored', () => {
     expect((await su.call(su.owner, 'POST', `/${foreign.uuid}`, { permissions: ['file.read', 'file.delete'] })).statusCode).toBe(404);
     expect((await su.call(su.owner, 'DELETE', `/${foreign.uuid}`)).statusCode).toBe(404);
     expect((await su.call(manager, 'GET', '', undefined, other)).statusCode).toBe(404);
+  });
+});
+
+describe('subusers attacks: T-TOK-1 tokens out of place', () => {
+  it('a console token is no download or upload link; a download link is no upload link', async ({ files: f }) => {
+    const socket = await f.panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/websocket`, headers: f.ownerHeaders });
+    expect(socket.statusCode).toBe(200);
+    const socketToken = socket.json().data.token as string;
+    f.put('a.txt', 'secret');
+    const signed = await f.panel.app.inject({
+      method: 'GET',
+      url: `/api/client/servers/${f.s1.uuid}/files/download?file=/a.txt`,
+      headers: f.ownerHeaders,
+    });
+    const fileLink = nodePath(signed.json());
+    const fileToken = new URL(fileLink, 'http://node').searchParams.get('token') ?? '';
+    const boundary = 'tokenBoundary';
+    const multipart = {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="planted.txt"\r\nContent-Type: text/plain\r\n\r\nplanted\r\n--${boundary}--\r\n`,
+    };
+    const refused = (res: { statusCode: number; body: string }) => {
+      expect(res.statusCode).toBe(403);
+      expect(res.body).not.toContain('secret');
+    };
+    refused(await f.panel.app.inject({ method: 'GET', url: `/download/file?token=${socketToken}` }));
+    refused(await f.panel.app.inject({ method: 'GET', url: `/download/backup?token=${socketToken}` }));
+    refused(await f.panel.app.inject({ method: 'POST', url: `/upload/file?token=${socketToken}&directory=/`, ...multipart }));
+    refused(await f.panel.app.inject({ method: 'POST', url: `/upload/file?token=${fileToken}&directory=/`, ...multipart }));
+    expect(f.exists('planted.txt')).toBe(false);
+    // The download link, refused elsewhere, still works once where it belongs.
+    expect((await f.panel.app.inject({ method: 'GET', url: fileLink })).body).toBe('secret');
   });
 });
