@@ -357,3 +357,25 @@ describe('SFTP attacks: sign-in', () => {
     expect(await attempt(files.s2)).toBe('refused');
   });
 });
+
+describe('SFTP attacks: channels', () => {
+  test('one connection holds at most 10 channels at once (OpenSSH MaxSessions); a closed one frees a place', async ({
+    files,
+    sftp,
+    onTestFinished,
+  }) => {
+    const { client } = await connect(sftp.port, { username: login(files.owner, files.s1), password: PASSWORD }, onTestFinished);
+    const open = () => new Promise<SFTPWrapper>((resolve, reject) => client.sftp((error, s) => (error ? reject(error) : resolve(s))));
+    const results = await Promise.allSettled(Array.from({ length: 50 }, open));
+    const opened = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    // The one connect() opened counts too.
+    expect(opened).toHaveLength(9);
+    const first = opened[0] as SFTPWrapper;
+    await new Promise<void>((resolve) => {
+      first.on('close', () => resolve());
+      first.end();
+    });
+    await settle(50);
+    expect(await ops(await open()).list('/')).toEqual([]);
+  });
+});

@@ -61,6 +61,8 @@ const DIR_BATCH = 100;
 export const MAX_HANDLES = 64;
 /** Sessions one user may hold open at once, all servers together; one more is closed as it opens. */
 export const MAX_SESSIONS_PER_USER = 16;
+/** Channels one connection may hold open, as OpenSSH's `MaxSessions`: the handles above are shared by them. */
+export const MAX_CHANNELS = 10;
 
 /** The host key kept in the data dir (0600), made on first start: the same key across restarts. */
 export async function loadHostKey(dataDir: string): Promise<string> {
@@ -487,8 +489,12 @@ export class SftpServer {
         session.end();
         this.sessions.delete(session);
       });
-      client.on('session', (acceptSession) => {
+      let channels = 0;
+      client.on('session', (acceptSession, rejectSession) => {
+        if (channels >= MAX_CHANNELS) return void rejectSession();
+        channels += 1;
         const channel = acceptSession();
+        channel.on('close', () => (channels -= 1));
         channel.on('sftp', (acceptSftp) => session.serve(acceptSftp()));
         // Only the sftp subsystem: no shell, no exec, no forwarding.
         channel.on('shell', (_accept, reject) => reject());
