@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import ssh2, { type SFTPWrapper } from 'ssh2';
 import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import { test as base } from '../test/fixtures';
 import { CANARY_HOST, CANARY_S2, volumeUsage } from '../test/files-support';
+import { sftpAuthenticator } from '../services/sftp-auth';
 import { connect, ops, startSftp } from '../test/sftp-support';
 
 /*
@@ -377,5 +379,33 @@ describe('SFTP attacks: channels', () => {
     });
     await settle(50);
     expect(await ops(await open()).list('/')).toEqual([]);
+  });
+});
+
+describe('SFTP attacks: connections that never sign in', () => {
+  test('silent sockets are dropped at the sign-in deadline, and one address holds at most 10 at once', async ({ files, onTestFinished }) => {
+    const node = await files.panel.daemon.startSftp({
+      ...sftpAuthenticator({ config: files.panel.config, db: files.panel.db, nodes: files.panel.nodes, clock: files.panel.clock }),
+      port: 0,
+      host: '127.0.0.1',
+      signInMs: 1_000,
+    });
+    onTestFinished(node.close);
+    const sockets = Array.from({ length: 30 }, () => {
+      const socket = net.connect(node.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.resume();
+      onTestFinished(() => void socket.destroy());
+      return { socket, closed: new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now()))) };
+    });
+    const start = Date.now();
+    await settle(400);
+    // Nothing sent, not even a version line: all but 10 are refused at once.
+    expect(sockets.filter((s) => s.socket.destroyed).length).toBe(20);
+    const last = Math.max(...(await Promise.all(sockets.map((s) => s.closed))));
+    expect(last - start).toBeLessThan(3_000);
+    // The address is free again: a real client signs in.
+    const o = ops((await connect(node.port, { username: login(files.owner, files.s1), password: PASSWORD }, onTestFinished)).sftp);
+    expect(await o.list('/')).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import path from 'node:path';
 import ssh2, { type Attributes, type AuthContext, type Connection, type SFTPWrapper, type Server as SshServer } from 'ssh2';
 import type { ActivityEvent } from '../../../src/contract';
@@ -50,6 +50,8 @@ export interface SftpOptions {
   recheckMs?: number;
   /** How long a session's activity is gathered into one entry. */
   batchMs?: number;
+  /** How long a connection may take to sign in, from its first byte on (default a minute). */
+  signInMs?: number;
 }
 
 /** ssh2's fastest ciphers on Node's crypto first (AES-GCM), the rest as ssh2 offers them. */
@@ -404,6 +406,8 @@ class Session {
 
 /** How long a connection may take to sign in. */
 const SIGN_IN_MS = 60_000;
+/** Connections one address may hold open before signing in, as OpenSSH's `MaxStartups` begins. */
+export const MAX_UNREADY_PER_ADDRESS = 10;
 
 /**
  * Closes a connection without waiting for the client: ssh2's `end()` only half-closes the socket,
@@ -434,6 +438,9 @@ export class SftpServer {
   private readonly sessions = new Set<Session>();
   /** Every connection, signed in or not, so closing the server ends them all. */
   private readonly clients = new Set<Connection>();
+  /** Sockets not signed in yet, by address; `signedIn` ends a socket's wait. */
+  private readonly unready = new Map<string, Set<Socket>>();
+  private readonly signedIn = new WeakMap<Socket, () => void>();
   private readonly server: SshServer;
   private timer: NodeJS.Timeout | null = null;
 
@@ -442,6 +449,27 @@ export class SftpServer {
       this.accept(client, info.ip),
     );
     this.server.on('error', (error: unknown) => options.log('sftp listener error', error));
+    // Watched from the TCP accept on: ssh2 tells of a connection only once its client has sent a
+    // version line, and never times one out that sends nothing.
+    const listener = (this.server as unknown as { _srv: NetServer })._srv;
+    listener.on('connection', (socket: Socket) => this.admit(socket));
+  }
+
+  /** Holds a new socket to the sign-in deadline, and refuses one past its address's share. */
+  private admit(socket: Socket): void {
+    const address = socket.remoteAddress ?? '';
+    const waiting = this.unready.get(address) ?? new Set<Socket>();
+    if (waiting.size >= MAX_UNREADY_PER_ADDRESS) return void socket.destroy();
+    waiting.add(socket);
+    this.unready.set(address, waiting);
+    const timer = setTimeout(() => socket.destroy(), this.options.signInMs ?? SIGN_IN_MS).unref();
+    const done = () => {
+      clearTimeout(timer);
+      waiting.delete(socket);
+      if (waiting.size === 0 && this.unready.get(address) === waiting) this.unready.delete(address);
+    };
+    this.signedIn.set(socket, done);
+    socket.once('close', done);
   }
 
   private accept(client: Connection, ip: string): void {
@@ -450,10 +478,11 @@ export class SftpServer {
     client.on('close', () => this.clients.delete(client));
     // A client that sends garbage is dropped at once; nothing it sends reaches past ssh2's parser as a throw.
     client.on('error', () => drop(client));
-    // One that never signs in does not hold a connection open.
-    const unready = setTimeout(() => drop(client), SIGN_IN_MS).unref();
-    client.on('ready', () => clearTimeout(unready));
-    client.on('close', () => clearTimeout(unready));
+    // Signed in: no longer held to the sign-in deadline (`admit`).
+    client.on('ready', () => {
+      const socket = (client as unknown as { _sock?: Socket })._sock;
+      if (socket) this.signedIn.get(socket)?.();
+    });
     client.on('authentication', (ctx) => {
       const decide = async (): Promise<boolean> => {
         if (ctx.method === 'password') {
@@ -549,6 +578,7 @@ export class SftpServer {
     for (const session of this.sessions) session.end();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const client of this.clients) drop(client);
+    for (const waiting of this.unready.values()) for (const socket of waiting) socket.destroy();
     await closed;
   }
 }
