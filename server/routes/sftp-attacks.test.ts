@@ -345,6 +345,28 @@ describe('SFTP attacks: sign-in', () => {
     }
   });
 
+  test('alternating passwords and keys does not get round the throttle', async ({ files, sftp, onTestFinished }) => {
+    const username = login(files.owner, files.s1);
+    const attempt = (auth: Parameters<typeof connect>[1]) =>
+      connect(sftp.port, auth, onTestFinished).then(
+        () => 'signed in',
+        () => 'refused',
+      );
+    for (let i = 0; i < 5; i += 1) {
+      // A key the account does not hold is turned down at the client's query, before it signs (no failure: a key
+      // cannot be guessed); `none` is no failure either; the wrong passwords between them are.
+      const stranger = ssh2.utils.generateKeyPairSync('ed25519');
+      expect(await attempt({ username, privateKey: stranger.private })).toBe('refused');
+      expect(await attempt({ username })).toBe('refused');
+      expect(await attempt({ username, password: `wrong ${i}` })).toBe('refused');
+    }
+    expect(await attempt({ username })).toBe('refused');
+    expect(await attempt({ username, password: PASSWORD })).toBe('refused');
+    // Another ident of the same account shares the account's bucket.
+    const other = await files.panel.server(files.owner);
+    expect(await attempt({ username: login(files.owner, other), password: PASSWORD })).toBe('refused');
+  });
+
   test('a removed subuser cannot sign in again; a subuser of another server cannot reach this one', async ({ files, sftp, onTestFinished }) => {
     const sub = await files.panel.user();
     await files.panel.subuser(files.s2, sub, ['file.sftp', 'file.read']);
