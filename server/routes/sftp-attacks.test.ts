@@ -264,6 +264,26 @@ describe('SFTP attacks: handles', () => {
     await r.open('/a.txt', OPEN_MODE.READ);
   });
 
+  test('a burst of 1,000 pipelined OPENs: 64 handles, and the node never holds hundreds of descriptors for them', async ({
+    files,
+    sftp,
+    onTestFinished,
+  }) => {
+    files.put('a.txt', 'a');
+    const { sftp: s } = await connect(sftp.port, { username: login(files.owner, files.s1), password: PASSWORD }, onTestFinished);
+    const r = raw(s);
+    // The node runs in this process: its descriptors are ours to count while the burst is worked on.
+    const count = () => fs.readdirSync('/proc/self/fd').length;
+    const before = count();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, count())), 0);
+    const results = await Promise.allSettled(Array.from({ length: 1000 }, () => r.open('/a.txt', OPEN_MODE.READ)));
+    clearInterval(sampler);
+    expect(results.filter((x) => x.status === 'fulfilled')).toHaveLength(64);
+    expect(peak - before).toBeLessThan(500);
+    expect((await ops(s).stat('/a.txt')).size).toBe(1);
+  });
+
   test('sessions one user may hold open at once are capped; the others of the server are not hit', async ({ files, sftp, onTestFinished }) => {
     const username = login(files.owner, files.s1);
     const results = await Promise.allSettled(Array.from({ length: 40 }, () => connect(sftp.port, { username, password: PASSWORD }, onTestFinished)));

@@ -63,6 +63,13 @@ const DIR_BATCH = 100;
 export const MAX_HANDLES = 64;
 /** Sessions one user may hold open at once, all servers together; one more is closed as it opens. */
 export const MAX_SESSIONS_PER_USER = 16;
+/**
+ * Requests of one session worked on at once (ssh2's and OpenSSH's clients keep 64 under way); the
+ * rest wait their turn, so a burst of pipelined requests cannot open a descriptor each at once.
+ */
+const MAX_IN_FLIGHT = 64;
+/** Requests that may wait their turn: a client sending more is not one that waits for answers. */
+const MAX_WAITING = 1024;
 /** Channels one connection may hold open, as OpenSSH's `MaxSessions`: the handles above are shared by them. */
 export const MAX_CHANNELS = 10;
 
@@ -122,6 +129,8 @@ class Session {
   private readonly handles = new Map<string, Handle>();
   private readonly pending = new Map<ActivityEvent, unknown[]>();
   private flushTimer: NodeJS.Timeout | null = null;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
   closed = false;
 
   constructor(
@@ -163,6 +172,7 @@ class Session {
     this.closed = true;
     for (const handle of this.handles.values()) void this.release(handle);
     this.handles.clear();
+    for (const next of this.waiting.splice(0)) next();
     this.flush();
     drop(this.connection);
   }
@@ -210,13 +220,29 @@ class Session {
     });
   }
 
+  /** Runs `work` once fewer than MAX_IN_FLIGHT requests are under way; a finished one hands its place on. */
+  private async turn(work: () => Promise<void>): Promise<void> {
+    if (this.inFlight < MAX_IN_FLIGHT) this.inFlight += 1;
+    else {
+      if (this.waiting.length >= MAX_WAITING) return this.end();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    try {
+      if (!this.closed) await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight -= 1;
+    }
+  }
+
   /** Wires the subsystem: every request answers once, a failure is a status, never a crash. */
   serve(sftp: SFTPWrapper): void {
     const { files } = this.options;
     const server = this.grant.server;
     const run = (reqId: number, work: () => Promise<void>) => {
       if (this.closed) return;
-      work().catch((error: unknown) => {
+      this.turn(work).catch((error: unknown) => {
         if (this.closed) return;
         if (error instanceof Refused) return void sftp.status(reqId, error.code);
         if (!(error instanceof DaemonError)) this.options.log('sftp request failed', error);
