@@ -316,6 +316,20 @@ describe('SFTP attacks: the disk limit', () => {
     expect(volumeUsage(files.v1)).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
 
+  test('a server already over its limit (its own process wrote past it) takes no new bytes over SFTP', async ({ files, sftp, onTestFinished }) => {
+    await files.panel.db.updateTable('servers').set({ disk: 1 }).where('id', '=', files.s1.id).execute();
+    await files.panel.reconfigure(files.s1);
+    files.put('huge.bin', Buffer.alloc(2 * 1024 * 1024, 1));
+    const o = ops((await connect(sftp.port, { username: login(files.owner, files.s1), password: PASSWORD }, onTestFinished)).sftp);
+    await expect(o.write('/new.txt', 'x')).rejects.toThrow(/Quota exceeded/);
+    await expect(o.mkdir('/dir')).rejects.toThrow();
+    expect(files.exists('new.txt')).toBe(false);
+    // Deleting still works, and frees the room it took.
+    await o.remove('/huge.bin');
+    await o.write('/new.txt', 'x');
+    expect(files.read('new.txt')).toBe('x');
+  });
+
   test('a write far past the end, SETSTAT and FSETSTAT size: refused, nothing stored', async ({ files, sftp, onTestFinished }) => {
     await files.panel.db.updateTable('servers').set({ disk: 1 }).where('id', '=', files.s1.id).execute();
     await files.panel.reconfigure(files.s1);
@@ -363,6 +377,24 @@ describe('SFTP attacks: sign-in', () => {
     ]) {
       expect(await refused({ username, password: PASSWORD })).toMatch(/authentication methods failed/);
     }
+  });
+
+  test('a username with dots signs in (the last dot splits); an uppercase ident does not name the server', async ({
+    files,
+    sftp,
+    onTestFinished,
+  }) => {
+    const dotted = await files.panel.user({ username: 'first.last' });
+    await files.panel.subuser(files.s1, dotted, ['file.sftp', 'file.read']);
+    const ident = files.s1.uuid.slice(0, 8);
+    const attempt = (username: string) =>
+      connect(sftp.port, { username, password: PASSWORD }, onTestFinished).then(
+        () => 'signed in',
+        () => 'refused',
+      );
+    expect(await attempt(`first.last.${ident}`)).toBe('signed in');
+    expect(await attempt(`first.${ident}`)).toBe('refused');
+    expect(await attempt(`${files.owner.username}.${ident.toUpperCase()}`)).toBe('refused');
   });
 
   test('alternating passwords and keys does not get round the throttle', async ({ files, sftp, onTestFinished }) => {
