@@ -284,6 +284,28 @@ describe('SFTP attacks: handles', () => {
     expect((await ops(s).stat('/a.txt')).size).toBe(1);
   });
 
+  test('listings a user holds open are bounded together: one full listing, across all their sessions', async ({ files, sftp, onTestFinished }) => {
+    // Each entry held costs about a kilobyte: 64 handles on a folder of 100,000 names took gigabytes.
+    files.panel.daemon.files.maxListEntries = 1_000;
+    for (let i = 0; i < 600; i += 1) files.put(`many/f${i}`, '');
+    const username = login(files.owner, files.s1);
+    const a = raw((await connect(sftp.port, { username, password: PASSWORD }, onTestFinished)).sftp);
+    const b = raw((await connect(sftp.port, { username, password: PASSWORD }, onTestFinished)).sftp);
+    const first = await a.opendir('/many');
+    await expect(a.opendir('/many')).rejects.toThrow(/Too many directory entries/);
+    await expect(b.opendir('/many')).rejects.toThrow(/Too many directory entries/);
+    // Small listings still fit beside it, and closing the big one frees its share.
+    await b.opendir('/');
+    await a.close(first);
+    await b.opendir('/many');
+    // Another user is not held back by this one.
+    const sub = await files.panel.user();
+    await files.panel.subuser(files.s1, sub, ['file.sftp', 'file.read']);
+    expect(
+      await ops((await connect(sftp.port, { username: login(sub, files.s1), password: PASSWORD }, onTestFinished)).sftp).list('/many'),
+    ).toHaveLength(600);
+  });
+
   test('sessions one user may hold open at once are capped; the others of the server are not hit', async ({ files, sftp, onTestFinished }) => {
     const username = login(files.owner, files.s1);
     const results = await Promise.allSettled(Array.from({ length: 40 }, () => connect(sftp.port, { username, password: PASSWORD }, onTestFinished)));

@@ -88,10 +88,22 @@ export async function loadHostKey(dataDir: string): Promise<string> {
 /** SHA-256 fingerprint of a public key blob as the panel stores it (unpadded base64). */
 export const keyFingerprint = (blob: Buffer): string => createHash('sha256').update(blob).digest('base64').replace(/=+$/, '');
 
+/**
+ * What one user's sessions hold in directory listings, together: listed one at a time, and at
+ * most one full listing's worth of entries (`LocalFiles.maxListEntries`) held until read or
+ * closed. Each entry held costs about a kilobyte, so a listing per handle would not be bounded.
+ */
+interface Listings {
+  held: number;
+  turn: Promise<void>;
+}
+
+type DirEntry = { filename: string; longname: string; attrs: Attributes };
+
 type Handle =
   | { kind: 'read'; file: FileHandle; path: string }
   | { kind: 'write'; writer: FileWriter; path: string; created: boolean }
-  | { kind: 'dir'; entries: { filename: string; longname: string; attrs: Attributes }[] | null };
+  | { kind: 'dir'; entries: DirEntry[] };
 
 const TYPE_BITS = { dir: 0o040000, link: 0o120000, file: 0o100000 };
 
@@ -138,6 +150,7 @@ class Session {
     private readonly ip: string,
     readonly connection: Connection,
     private readonly options: SftpOptions,
+    private readonly listings: Listings,
   ) {}
 
   can(permission: string): boolean {
@@ -177,7 +190,38 @@ class Session {
     drop(this.connection);
   }
 
+  /** A directory's entries, listed in the user's turn and counted against what the user holds. */
+  private list(dir: string): Promise<DirEntry[]> {
+    const listings = this.listings;
+    const listed = listings.turn.then(async () => {
+      const entries = await this.options.files.list(this.grant.server, dir);
+      if (listings.held + entries.length > this.options.files.maxListEntries) {
+        throw new DaemonError('bad_request', 'Too many directory entries are held open: read or close other listings first.');
+      }
+      listings.held += entries.length;
+      return entries.map((e) => {
+        const type = e.isDirectory ? TYPE_BITS.dir : e.isSymlink ? TYPE_BITS.link : TYPE_BITS.file;
+        const mtime = Math.floor(e.modifiedMs / 1000);
+        const attrs: Attributes = { mode: type | parseInt(e.modeBits, 8), uid: 0, gid: 0, size: e.size, atime: mtime, mtime };
+        return { filename: e.name, longname: longname(e.name, attrs), attrs };
+      });
+    });
+    listings.turn = listed.then(
+      () => undefined,
+      () => undefined,
+    );
+    return listed;
+  }
+
+  /** Entries of a listing handed out or dropped: no longer held. */
+  private unlist(handle: Handle & { kind: 'dir' }, count = handle.entries.length): DirEntry[] {
+    const taken = handle.entries.splice(0, count);
+    this.listings.held -= taken.length;
+    return taken;
+  }
+
   private async release(handle: Handle): Promise<void> {
+    if (handle.kind === 'dir') this.unlist(handle);
     if (handle.kind === 'read') await handle.file.close().catch(() => undefined);
     if (handle.kind === 'write') await handle.writer.abort().catch(() => undefined);
   }
@@ -301,6 +345,7 @@ class Session {
         const handle = this.handle(id);
         this.handles.delete(id.toString('hex'));
         if (handle.kind === 'read') await handle.file.close();
+        if (handle.kind === 'dir') this.unlist(handle);
         if (handle.kind === 'write') {
           if (!this.mayWrite(handle)) {
             await handle.writer.abort();
@@ -352,13 +397,9 @@ class Session {
       run(reqId, async () => {
         this.need('file.read');
         this.roomForHandle();
-        const entries = (await files.list(server, this.path(input))).map((e) => {
-          const type = e.isDirectory ? TYPE_BITS.dir : e.isSymlink ? TYPE_BITS.link : TYPE_BITS.file;
-          const mtime = Math.floor(e.modifiedMs / 1000);
-          const attrs: Attributes = { mode: type | parseInt(e.modeBits, 8), uid: 0, gid: 0, size: e.size, atime: mtime, mtime };
-          return { filename: e.name, longname: longname(e.name, attrs), attrs };
-        });
-        sftp.handle(reqId, this.add({ kind: 'dir', entries }));
+        const handle: Handle = { kind: 'dir', entries: await this.list(this.path(input)) };
+        if (this.closed) return void this.unlist(handle);
+        sftp.handle(reqId, this.add(handle));
       }),
     );
     sftp.on('READDIR', (reqId, id) =>
@@ -366,8 +407,8 @@ class Session {
         const handle = this.handle(id);
         if (handle.kind !== 'dir') throw new Refused(STATUS_CODE.FAILURE);
         this.need('file.read');
-        if (!handle.entries || handle.entries.length === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
-        sftp.name(reqId, handle.entries.splice(0, DIR_BATCH));
+        if (handle.entries.length === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
+        sftp.name(reqId, this.unlist(handle, DIR_BATCH));
       }),
     );
     sftp.on('REMOVE', (reqId, input) =>
@@ -462,6 +503,8 @@ function verifySignature(ctx: AuthContext & { method: 'publickey' }): boolean {
 /** The node's SFTP listener and its open sessions. */
 export class SftpServer {
   private readonly sessions = new Set<Session>();
+  /** Directory listings held, by user (`Listings`); kept while the user has a session. */
+  private readonly listings = new Map<string, Listings>();
   /** Every connection, signed in or not, so closing the server ends them all. */
   private readonly clients = new Set<Connection>();
   /** Sockets not signed in yet, by address; `signedIn` ends a socket's wait. */
@@ -538,11 +581,14 @@ export class SftpServer {
       const user = grant.user;
       // Counted here, where sessions are added, so sign-ins racing each other cannot pass the cap.
       if ([...this.sessions].filter((s) => s.grant.user === user).length >= MAX_SESSIONS_PER_USER) return void drop(client);
-      const session = new Session(grant, ip, client, this.options);
+      const listings = this.listings.get(user) ?? { held: 0, turn: Promise.resolve() };
+      this.listings.set(user, listings);
+      const session = new Session(grant, ip, client, this.options, listings);
       this.sessions.add(session);
       client.on('close', () => {
         session.end();
         this.sessions.delete(session);
+        if (![...this.sessions].some((s) => s.grant.user === user)) this.listings.delete(user);
       });
       let channels = 0;
       client.on('session', (acceptSession, rejectSession) => {
