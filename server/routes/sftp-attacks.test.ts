@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import { test as base } from '../test/fixtures';
 import { CANARY_HOST, CANARY_S2, volumeUsage } from '../test/files-support';
+import { loadHostKey, newKeyPair } from '../daemon/local/sftp';
 import { sftpAuthenticator } from '../services/sftp-auth';
 import { connect, ops, startSftp } from '../test/sftp-support';
 
@@ -426,10 +427,10 @@ describe('SFTP attacks: sign-in', () => {
         () => 'signed in',
         () => 'refused',
       );
+    const stranger = newKeyPair();
     for (let i = 0; i < 5; i += 1) {
       // A key the account does not hold is turned down at the client's query, before it signs (no failure: a key
       // cannot be guessed); `none` is no failure either; the wrong passwords between them are.
-      const stranger = ssh2.utils.generateKeyPairSync('ed25519');
       expect(await attempt({ username, privateKey: stranger.private })).toBe('refused');
       expect(await attempt({ username })).toBe('refused');
       expect(await attempt({ username, password: `wrong ${i}` })).toBe('refused');
@@ -503,5 +504,24 @@ describe('SFTP attacks: connections that never sign in', () => {
     // The address is free again: a real client signs in.
     const o = ops((await connect(node.port, { username: login(files.owner, files.s1), password: PASSWORD }, onTestFinished)).sftp);
     expect(await o.list('/')).toEqual([]);
+  });
+});
+
+describe('SFTP attacks: the host key', () => {
+  test('every key made is one ssh2 can read (about one in 250 of its ed25519 keys is not); a kept unreadable one is replaced', async ({
+    tempDir,
+  }) => {
+    for (let i = 0; i < 1_000; i += 1) {
+      const dir = path.join(tempDir, String(i));
+      fs.mkdirSync(dir);
+      expect(ssh2.utils.parseKey(await loadHostKey(dir))).not.toBeInstanceOf(Error);
+    }
+    const broken = path.join(tempDir, 'broken');
+    fs.mkdirSync(broken);
+    fs.writeFileSync(path.join(broken, 'sftp_host_key'), '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n');
+    const key = await loadHostKey(broken);
+    expect(ssh2.utils.parseKey(key)).not.toBeInstanceOf(Error);
+    expect(fs.statSync(path.join(broken, 'sftp_host_key')).mode & 0o777).toBe(0o600);
+    expect(await loadHostKey(broken)).toBe(key);
   });
 });

@@ -73,16 +73,26 @@ const MAX_WAITING = 1024;
 /** Channels one connection may hold open, as OpenSSH's `MaxSessions`: the handles above are shared by them. */
 export const MAX_CHANNELS = 10;
 
+/**
+ * A new ed25519 key pair that ssh2 can read back: about one in 250 it makes cannot be parsed
+ * (then no server could start with it, or client sign in), so such a one is made again.
+ */
+export function newKeyPair(): { private: string; public: string } {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    if (!(utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+}
+
 /** The host key kept in the data dir (0600), made on first start: the same key across restarts. */
 export async function loadHostKey(dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'sftp_host_key');
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch {
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
-    await fs.writeFile(file, pair.private, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    return fs.readFile(file, 'utf8');
-  }
+  const kept = await fs.readFile(file, 'utf8').catch(() => null);
+  if (kept !== null && !(utils.parseKey(kept) instanceof Error)) return kept;
+  // None yet, or one ssh2 cannot read (never served, so no client knows it): a new one.
+  if (kept !== null) await fs.rm(file, { force: true });
+  await fs.writeFile(file, newKeyPair().private, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+  return fs.readFile(file, 'utf8');
 }
 
 /** SHA-256 fingerprint of a public key blob as the panel stores it (unpadded base64). */
