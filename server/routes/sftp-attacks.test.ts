@@ -7,7 +7,9 @@ import type { ServerRow, UserRow } from '../db/schema';
 import { test as base } from '../test/fixtures';
 import { CANARY_HOST, CANARY_S2, volumeUsage } from '../test/files-support';
 import { loadHostKey, newKeyPair } from '../daemon/local/sftp';
+import { setServerStatus } from '../services/servers';
 import { sftpAuthenticator } from '../services/sftp-auth';
+import { addSshKey } from '../services/ssh-keys';
 import { connect, ops, startSftp } from '../test/sftp-support';
 
 /*
@@ -440,6 +442,36 @@ describe('SFTP attacks: sign-in', () => {
     // Another ident of the same account shares the account's bucket.
     const other = await files.panel.server(files.owner);
     expect(await attempt({ username: login(files.owner, other), password: PASSWORD })).toBe('refused');
+  });
+
+  test("a key's query says only whether the key is the account's, not which servers the account reaches", async ({ files }) => {
+    const { panel } = files;
+    const key = newKeyPair();
+    const added = await addSshKey(panel.db, files.owner.id, 'laptop', key.public, panel.clock.now());
+    const { authenticate } = sftpAuthenticator({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock });
+    const ask = async (server: ServerRow | string) => {
+      const ident = typeof server === 'string' ? server : server.uuid.slice(0, 8);
+      const answer = await authenticate({
+        username: `${files.owner.username}.${ident}`,
+        ip: '203.0.113.9',
+        method: 'publickey',
+        fingerprint: added.fingerprint,
+        checkOnly: true,
+      });
+      return answer !== null;
+    };
+    await setServerStatus(panel.db, files.s1.uuid, 'suspended', panel.clock.now());
+    // Another's server, a suspended one of theirs, an ident that names nothing: the same answer as their own.
+    expect([await ask(files.s2), await ask(files.s1), await ask('deadbeef')]).toEqual([true, true, true]);
+    // The signed attempt still decides: no session for a server the account does not reach.
+    const signed = await authenticate({
+      username: login(files.owner, files.s2),
+      ip: '203.0.113.9',
+      method: 'publickey',
+      fingerprint: added.fingerprint,
+      checkOnly: false,
+    });
+    expect(signed).toBeNull();
   });
 
   test('a removed subuser cannot sign in again; a subuser of another server cannot reach this one', async ({ files, sftp, onTestFinished }) => {

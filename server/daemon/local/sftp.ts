@@ -33,7 +33,7 @@ export interface SftpGrant {
 
 export type SftpCredentials = { username: string; ip: string } & (
   | { method: 'password'; password: string }
-  /** `checkOnly`: the client asks whether the key would do, before it signs anything. */
+  /** `checkOnly`: the client asks whether the key would do, before it signs anything (any answer but null is yes). */
   | { method: 'publickey'; fingerprint: string; checkOnly: boolean }
 );
 
