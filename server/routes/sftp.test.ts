@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import ssh2 from 'ssh2';
 import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import { sshKeys } from '../db/repos';
-import { loadHostKey } from '../daemon/local/sftp';
+import { loadHostKey, newKeyPair } from '../daemon/local/sftp';
 import { recordLocalSftp } from '../services/local-node';
 import { addSshKey } from '../services/ssh-keys';
 import { changePassword } from '../services/users';
@@ -43,8 +42,8 @@ describe('SFTP sign-in', () => {
   });
 
   test('a key among the account SSH keys signs in; another key does not', async ({ files, sftp, onTestFinished }) => {
-    const mine = ssh2.utils.generateKeyPairSync('ed25519');
-    const other = ssh2.utils.generateKeyPairSync('ed25519');
+    const mine = newKeyPair();
+    const other = newKeyPair();
     await addSshKey(files.panel.db, files.owner.id, 'laptop', mine.public, files.panel.clock.now());
     const { sftp: s } = await connect(sftp.port, { username: login(files.owner, files.s1), privateKey: mine.private }, onTestFinished);
     expect(await ops(s).realpath('.')).toBe('/');
@@ -278,7 +277,7 @@ describe('SFTP sessions end when access does', () => {
     await changePassword(panel.db, files.owner.id, 'a new password', panel.clock.now());
     expect(await closesWithin(first.closed)).toBe('closed');
 
-    const key = ssh2.utils.generateKeyPairSync('ed25519');
+    const key = newKeyPair();
     const added = await addSshKey(panel.db, files.owner.id, 'k', key.public, panel.clock.now());
     const second = await connect(sftp.port, { username, privateKey: key.private }, onTestFinished);
     await sshKeys.removeByFingerprint(panel.db, files.owner.id, added.fingerprint);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subuserEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { subusers } from '../db/repos';
-import { forbidden, notFound } from '../http/errors';
+import { forbidden, notFound, tooManyRequests } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import type { ServerAccess } from '../services/access';
 import type { Caller } from '../services/authentication';
@@ -10,6 +10,10 @@ import { createMailer } from '../services/mail';
 import { issueResetToken, resetLink } from '../services/password-reset';
 import { addSubuser, assertGrantable, changeSubuserPermissions, removeSubuser, subuserResource } from '../services/subusers';
 import { serverRoute } from '../http/routes';
+import { SlidingWindowThrottle } from '../services/throttle';
+
+/** Invites one server may send: the reference's creation throttle (Pelican 53aa49b1), 10 per 15 minutes (T-RACE-1). */
+const INVITE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 
 /*
  * The users tab (reference panel): who shares a server and with which permissions. A subuser
@@ -19,6 +23,7 @@ import { serverRoute } from '../http/routes';
 export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
   const mail = createMailer(config, () => undefined);
+  const invites = new SlidingWindowThrottle(clock, INVITE_LIMIT);
   const authorize = (request: FastifyRequest, access: Parameters<typeof assertGrantable>[0]) => assertGrantable(access, request.body);
 
   /** The subuser named in the path: 404 unless a subuser of this server (before 409 and 403). */
@@ -45,6 +50,10 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
   }));
 
   await serverRoute(app, deps, subuserEndpoints.create, { authorize })(async ({ request, server, body, activity }) => {
+    // Counted before anything is made, so requests racing each other cannot pass it (each new address is an account).
+    const waitMs = invites.retryAfterMs(server.uuid);
+    if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
+    invites.hit(server.uuid);
     const now = clock.now();
     const { subuser, user, created } = await addSubuser(db, server, body.email, body.permissions, now);
     await activity('server:subuser.create', { email: body.email, permissions: subuser.permissions }, [{ type: 'user', id: user.id }]);

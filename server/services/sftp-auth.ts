@@ -75,10 +75,14 @@ export function sftpAuthenticator(deps: AppDeps) {
     } else if (!found || !(await hasKey(deps, found, credentials.fingerprint))) {
       // A client offers each of its keys in turn: only a signed attempt is a failure.
       return credentials.checkOnly ? null : fail();
+    } else if (credentials.checkOnly) {
+      // The key is the account's: the signed attempt decides the rest. Answering from the server's
+      // access here would tell anyone holding the (public) key which servers the account reaches.
+      return { server: '', user: found.uuid, permissions: [], stamp: '' };
     }
     const granted = await sftpPermissions(deps, found, match?.[2] ?? '');
-    if (!granted) return credentials.method === 'publickey' && credentials.checkOnly ? null : fail();
-    if (!(credentials.method === 'publickey' && credentials.checkOnly)) perAccountAddress.clear(here);
+    if (!granted) return fail();
+    perAccountAddress.clear(here);
     return { server: granted.uuid, user: found.uuid, permissions: granted.permissions, stamp: stampOf(found, credentials) };
   }
 

@@ -201,6 +201,9 @@ export class LocalFiles implements FileCapability {
         if (!st.isDirectory() && !st.isFile()) throw notRegularError();
         const handle = st.isDirectory() ? (await vol.openChildDir(dir, name)).handle : await vol.openFileAt(dir, name, C.O_RDONLY);
         try {
+          // A file with other hard links may be one outside the volume too: its mode is not the tenant's to set.
+          const opened = await handle.stat();
+          if (opened.isFile() && opened.nlink > 1) throw new DaemonError('bad_request', 'The file has other hard links: its mode cannot be changed.');
           await handle.chmod(mode & 0o777);
         } finally {
           await handle.close();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import path from 'node:path';
 import ssh2, { type Attributes, type AuthContext, type Connection, type SFTPWrapper, type Server as SshServer } from 'ssh2';
 import type { ActivityEvent } from '../../../src/contract';
@@ -33,7 +33,7 @@ export interface SftpGrant {
 
 export type SftpCredentials = { username: string; ip: string } & (
   | { method: 'password'; password: string }
-  /** `checkOnly`: the client asks whether the key would do, before it signs anything. */
+  /** `checkOnly`: the client asks whether the key would do, before it signs anything (any answer but null is yes). */
   | { method: 'publickey'; fingerprint: string; checkOnly: boolean }
 );
 
@@ -50,6 +50,8 @@ export interface SftpOptions {
   recheckMs?: number;
   /** How long a session's activity is gathered into one entry. */
   batchMs?: number;
+  /** How long a connection may take to sign in, from its first byte on (default a minute). */
+  signInMs?: number;
 }
 
 /** ssh2's fastest ciphers on Node's crypto first (AES-GCM), the rest as ssh2 offers them. */
@@ -57,26 +59,61 @@ const CIPHERS = ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr
 /** The most one READ returns (clients ask for 32 KiB to 256 KiB). */
 const MAX_READ = 256 * 1024;
 const DIR_BATCH = 100;
+/** Handles one session may hold open (each is a file descriptor, a write's also a file aside): past it OPEN fails. */
+export const MAX_HANDLES = 64;
+/** Sessions one user may hold open at once, all servers together; one more is closed as it opens. */
+export const MAX_SESSIONS_PER_USER = 16;
+/**
+ * Requests of one session worked on at once (ssh2's and OpenSSH's clients keep 64 under way); the
+ * rest wait their turn, so a burst of pipelined requests cannot open a descriptor each at once.
+ */
+const MAX_IN_FLIGHT = 64;
+/** Requests that may wait their turn: a client sending more is not one that waits for answers. */
+const MAX_WAITING = 1024;
+/** Channels one connection may hold open, as OpenSSH's `MaxSessions`: the handles above are shared by them. */
+export const MAX_CHANNELS = 10;
+
+/**
+ * A new ed25519 key pair that ssh2 can read back: about one in 250 it makes cannot be parsed
+ * (then no server could start with it, or client sign in), so such a one is made again.
+ */
+export function newKeyPair(): { private: string; public: string } {
+  for (;;) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    if (!(utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+}
 
 /** The host key kept in the data dir (0600), made on first start: the same key across restarts. */
 export async function loadHostKey(dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'sftp_host_key');
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch {
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
-    await fs.writeFile(file, pair.private, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    return fs.readFile(file, 'utf8');
-  }
+  const kept = await fs.readFile(file, 'utf8').catch(() => null);
+  if (kept !== null && !(utils.parseKey(kept) instanceof Error)) return kept;
+  // None yet, or one ssh2 cannot read (never served, so no client knows it): a new one.
+  if (kept !== null) await fs.rm(file, { force: true });
+  await fs.writeFile(file, newKeyPair().private, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+  return fs.readFile(file, 'utf8');
 }
 
 /** SHA-256 fingerprint of a public key blob as the panel stores it (unpadded base64). */
 export const keyFingerprint = (blob: Buffer): string => createHash('sha256').update(blob).digest('base64').replace(/=+$/, '');
 
+/**
+ * What one user's sessions hold in directory listings, together: listed one at a time, and at
+ * most one full listing's worth of entries (`LocalFiles.maxListEntries`) held until read or
+ * closed. Each entry held costs about a kilobyte, so a listing per handle would not be bounded.
+ */
+interface Listings {
+  held: number;
+  turn: Promise<void>;
+}
+
+type DirEntry = { filename: string; longname: string; attrs: Attributes };
+
 type Handle =
   | { kind: 'read'; file: FileHandle; path: string }
   | { kind: 'write'; writer: FileWriter; path: string; created: boolean }
-  | { kind: 'dir'; entries: { filename: string; longname: string; attrs: Attributes }[] | null };
+  | { kind: 'dir'; entries: DirEntry[] };
 
 const TYPE_BITS = { dir: 0o040000, link: 0o120000, file: 0o100000 };
 
@@ -114,6 +151,8 @@ class Session {
   private readonly handles = new Map<string, Handle>();
   private readonly pending = new Map<ActivityEvent, unknown[]>();
   private flushTimer: NodeJS.Timeout | null = null;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
   closed = false;
 
   constructor(
@@ -121,6 +160,7 @@ class Session {
     private readonly ip: string,
     readonly connection: Connection,
     private readonly options: SftpOptions,
+    private readonly listings: Listings,
   ) {}
 
   can(permission: string): boolean {
@@ -155,19 +195,65 @@ class Session {
     this.closed = true;
     for (const handle of this.handles.values()) void this.release(handle);
     this.handles.clear();
+    for (const next of this.waiting.splice(0)) next();
     this.flush();
     drop(this.connection);
   }
 
+  /** A directory's entries, listed in the user's turn and counted against what the user holds. */
+  private list(dir: string): Promise<DirEntry[]> {
+    const listings = this.listings;
+    const listed = listings.turn.then(async () => {
+      const entries = await this.options.files.list(this.grant.server, dir);
+      if (listings.held + entries.length > this.options.files.maxListEntries) {
+        throw new DaemonError('bad_request', 'Too many directory entries are held open: read or close other listings first.');
+      }
+      listings.held += entries.length;
+      return entries.map((e) => {
+        const type = e.isDirectory ? TYPE_BITS.dir : e.isSymlink ? TYPE_BITS.link : TYPE_BITS.file;
+        const mtime = Math.floor(e.modifiedMs / 1000);
+        const attrs: Attributes = { mode: type | parseInt(e.modeBits, 8), uid: 0, gid: 0, size: e.size, atime: mtime, mtime };
+        return { filename: e.name, longname: longname(e.name, attrs), attrs };
+      });
+    });
+    listings.turn = listed.then(
+      () => undefined,
+      () => undefined,
+    );
+    return listed;
+  }
+
+  /** Entries of a listing handed out or dropped: no longer held. */
+  private unlist(handle: Handle & { kind: 'dir' }, count = handle.entries.length): DirEntry[] {
+    const taken = handle.entries.splice(0, count);
+    this.listings.held -= taken.length;
+    return taken;
+  }
+
   private async release(handle: Handle): Promise<void> {
+    if (handle.kind === 'dir') this.unlist(handle);
     if (handle.kind === 'read') await handle.file.close().catch(() => undefined);
     if (handle.kind === 'write') await handle.writer.abort().catch(() => undefined);
   }
 
+  /** Refuses an OPEN once the session holds its most handles (checked before and after the open). */
+  private roomForHandle(): void {
+    if (this.handles.size >= MAX_HANDLES) throw new DaemonError('bad_request', 'Too many open handles: close some first.');
+  }
+
   private add(handle: Handle): Buffer {
+    if (this.handles.size >= MAX_HANDLES) {
+      void this.release(handle);
+      this.roomForHandle();
+    }
     const id = randomBytes(8);
     this.handles.set(id.toString('hex'), handle);
     return id;
+  }
+
+  /** What using a write handle needs, now: a permission dropped since the OPEN stops it. */
+  private mayWrite(handle: Handle & { kind: 'write' }): boolean {
+    return this.can(handle.created ? 'file.create' : 'file.update');
   }
 
   private handle(id: Buffer): Handle {
@@ -188,13 +274,29 @@ class Session {
     });
   }
 
+  /** Runs `work` once fewer than MAX_IN_FLIGHT requests are under way; a finished one hands its place on. */
+  private async turn(work: () => Promise<void>): Promise<void> {
+    if (this.inFlight < MAX_IN_FLIGHT) this.inFlight += 1;
+    else {
+      if (this.waiting.length >= MAX_WAITING) return this.end();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    try {
+      if (!this.closed) await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight -= 1;
+    }
+  }
+
   /** Wires the subsystem: every request answers once, a failure is a status, never a crash. */
   serve(sftp: SFTPWrapper): void {
     const { files } = this.options;
     const server = this.grant.server;
     const run = (reqId: number, work: () => Promise<void>) => {
       if (this.closed) return;
-      work().catch((error: unknown) => {
+      this.turn(work).catch((error: unknown) => {
         if (this.closed) return;
         if (error instanceof Refused) return void sftp.status(reqId, error.code);
         if (!(error instanceof DaemonError)) this.options.log('sftp request failed', error);
@@ -208,6 +310,7 @@ class Session {
     sftp.on('OPEN', (reqId, filename, flags) =>
       run(reqId, async () => {
         const file = this.path(filename);
+        this.roomForHandle();
         const writing = (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND)) !== 0;
         if (!writing) {
           this.need('file.read-content');
@@ -230,6 +333,8 @@ class Session {
       run(reqId, async () => {
         const handle = this.handle(id);
         if (handle.kind !== 'read') throw new Refused(STATUS_CODE.FAILURE);
+        // Permissions are read again on every use: one dropped since the OPEN applies at once.
+        this.need('file.read-content');
         const buffer = Buffer.allocUnsafe(Math.min(length, MAX_READ));
         const { bytesRead } = await handle.file.read(buffer, 0, buffer.length, offset);
         if (bytesRead === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
@@ -240,6 +345,7 @@ class Session {
       run(reqId, async () => {
         const handle = this.handle(id);
         if (handle.kind !== 'write') throw new Refused(STATUS_CODE.FAILURE);
+        if (!this.mayWrite(handle)) throw denied();
         await handle.writer.write(data, offset);
         sftp.status(reqId, STATUS_CODE.OK);
       }),
@@ -249,7 +355,12 @@ class Session {
         const handle = this.handle(id);
         this.handles.delete(id.toString('hex'));
         if (handle.kind === 'read') await handle.file.close();
+        if (handle.kind === 'dir') this.unlist(handle);
         if (handle.kind === 'write') {
+          if (!this.mayWrite(handle)) {
+            await handle.writer.abort();
+            throw denied();
+          }
           await handle.writer.close();
           this.record(handle.created ? 'server:sftp.create' : 'server:sftp.write', handle.path);
         }
@@ -295,21 +406,19 @@ class Session {
     sftp.on('OPENDIR', (reqId, input) =>
       run(reqId, async () => {
         this.need('file.read');
-        const entries = (await files.list(server, this.path(input))).map((e) => {
-          const type = e.isDirectory ? TYPE_BITS.dir : e.isSymlink ? TYPE_BITS.link : TYPE_BITS.file;
-          const mtime = Math.floor(e.modifiedMs / 1000);
-          const attrs: Attributes = { mode: type | parseInt(e.modeBits, 8), uid: 0, gid: 0, size: e.size, atime: mtime, mtime };
-          return { filename: e.name, longname: longname(e.name, attrs), attrs };
-        });
-        sftp.handle(reqId, this.add({ kind: 'dir', entries }));
+        this.roomForHandle();
+        const handle: Handle = { kind: 'dir', entries: await this.list(this.path(input)) };
+        if (this.closed) return void this.unlist(handle);
+        sftp.handle(reqId, this.add(handle));
       }),
     );
     sftp.on('READDIR', (reqId, id) =>
       run(reqId, async () => {
         const handle = this.handle(id);
         if (handle.kind !== 'dir') throw new Refused(STATUS_CODE.FAILURE);
-        if (!handle.entries || handle.entries.length === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
-        sftp.name(reqId, handle.entries.splice(0, DIR_BATCH));
+        this.need('file.read');
+        if (handle.entries.length === 0) return void sftp.status(reqId, STATUS_CODE.EOF);
+        sftp.name(reqId, this.unlist(handle, DIR_BATCH));
       }),
     );
     sftp.on('REMOVE', (reqId, input) =>
@@ -374,6 +483,8 @@ class Session {
 
 /** How long a connection may take to sign in. */
 const SIGN_IN_MS = 60_000;
+/** Connections one address may hold open before signing in, as OpenSSH's `MaxStartups` begins. */
+export const MAX_UNREADY_PER_ADDRESS = 10;
 
 /**
  * Closes a connection without waiting for the client: ssh2's `end()` only half-closes the socket,
@@ -402,8 +513,13 @@ function verifySignature(ctx: AuthContext & { method: 'publickey' }): boolean {
 /** The node's SFTP listener and its open sessions. */
 export class SftpServer {
   private readonly sessions = new Set<Session>();
+  /** Directory listings held, by user (`Listings`); kept while the user has a session. */
+  private readonly listings = new Map<string, Listings>();
   /** Every connection, signed in or not, so closing the server ends them all. */
   private readonly clients = new Set<Connection>();
+  /** Sockets not signed in yet, by address; `signedIn` ends a socket's wait. */
+  private readonly unready = new Map<string, Set<Socket>>();
+  private readonly signedIn = new WeakMap<Socket, () => void>();
   private readonly server: SshServer;
   private timer: NodeJS.Timeout | null = null;
 
@@ -412,6 +528,27 @@ export class SftpServer {
       this.accept(client, info.ip),
     );
     this.server.on('error', (error: unknown) => options.log('sftp listener error', error));
+    // Watched from the TCP accept on: ssh2 tells of a connection only once its client has sent a
+    // version line, and never times one out that sends nothing.
+    const listener = (this.server as unknown as { _srv: NetServer })._srv;
+    listener.on('connection', (socket: Socket) => this.admit(socket));
+  }
+
+  /** Holds a new socket to the sign-in deadline, and refuses one past its address's share. */
+  private admit(socket: Socket): void {
+    const address = socket.remoteAddress ?? '';
+    const waiting = this.unready.get(address) ?? new Set<Socket>();
+    if (waiting.size >= MAX_UNREADY_PER_ADDRESS) return void socket.destroy();
+    waiting.add(socket);
+    this.unready.set(address, waiting);
+    const timer = setTimeout(() => socket.destroy(), this.options.signInMs ?? SIGN_IN_MS).unref();
+    const done = () => {
+      clearTimeout(timer);
+      waiting.delete(socket);
+      if (waiting.size === 0 && this.unready.get(address) === waiting) this.unready.delete(address);
+    };
+    this.signedIn.set(socket, done);
+    socket.once('close', done);
   }
 
   private accept(client: Connection, ip: string): void {
@@ -420,10 +557,11 @@ export class SftpServer {
     client.on('close', () => this.clients.delete(client));
     // A client that sends garbage is dropped at once; nothing it sends reaches past ssh2's parser as a throw.
     client.on('error', () => drop(client));
-    // One that never signs in does not hold a connection open.
-    const unready = setTimeout(() => drop(client), SIGN_IN_MS).unref();
-    client.on('ready', () => clearTimeout(unready));
-    client.on('close', () => clearTimeout(unready));
+    // Signed in: no longer held to the sign-in deadline (`admit`).
+    client.on('ready', () => {
+      const socket = (client as unknown as { _sock?: Socket })._sock;
+      if (socket) this.signedIn.get(socket)?.();
+    });
     client.on('authentication', (ctx) => {
       const decide = async (): Promise<boolean> => {
         if (ctx.method === 'password') {
@@ -450,14 +588,24 @@ export class SftpServer {
     });
     client.on('ready', () => {
       if (!grant) return void client.end();
-      const session = new Session(grant, ip, client, this.options);
+      const user = grant.user;
+      // Counted here, where sessions are added, so sign-ins racing each other cannot pass the cap.
+      if ([...this.sessions].filter((s) => s.grant.user === user).length >= MAX_SESSIONS_PER_USER) return void drop(client);
+      const listings = this.listings.get(user) ?? { held: 0, turn: Promise.resolve() };
+      this.listings.set(user, listings);
+      const session = new Session(grant, ip, client, this.options, listings);
       this.sessions.add(session);
       client.on('close', () => {
         session.end();
         this.sessions.delete(session);
+        if (![...this.sessions].some((s) => s.grant.user === user)) this.listings.delete(user);
       });
-      client.on('session', (acceptSession) => {
+      let channels = 0;
+      client.on('session', (acceptSession, rejectSession) => {
+        if (channels >= MAX_CHANNELS) return void rejectSession();
+        channels += 1;
         const channel = acceptSession();
+        channel.on('close', () => (channels -= 1));
         channel.on('sftp', (acceptSftp) => session.serve(acceptSftp()));
         // Only the sftp subsystem: no shell, no exec, no forwarding.
         channel.on('shell', (_accept, reject) => reject());
@@ -512,6 +660,7 @@ export class SftpServer {
     for (const session of this.sessions) session.end();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const client of this.clients) drop(client);
+    for (const waiting of this.unready.values()) for (const socket of waiting) socket.destroy();
     await closed;
   }
 }
