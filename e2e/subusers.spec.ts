@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type { CapturedMail } from '../server/test/mail-capture';
-import { test, expect, type E2eServer } from './fixtures';
+import { test, expect, type E2eServer, type Fixtures } from './fixtures';
 import { xsrfHeaders } from './support/hostile';
 
 // Sharing a server: the owner's Users page, and what the subuser on the other side sees at once.
@@ -14,6 +14,39 @@ const usersPage = (server: E2eServer) => `/server/${server.identifier}/users`;
 async function otherBrowser(browser: Browser, headers: Record<string, string> | undefined): Promise<Page> {
   const context = await browser.newContext({ extraHTTPHeaders: headers });
   return context.newPage();
+}
+
+/**
+ * A subuser with `permissions` watching the server's console in a browser of their own, and the
+ * owner signed in on `page` at the server's Users page.
+ */
+async function ownerAndWatchingSubuser(
+  {
+    page,
+    browser,
+    extraHTTPHeaders,
+    cli,
+    makeUser,
+    makeServer,
+    signIn,
+  }: Pick<Fixtures, 'cli' | 'makeUser' | 'makeServer' | 'signIn'> & {
+    page: Page;
+    browser: Browser;
+    extraHTTPHeaders?: Record<string, string>;
+  },
+  permissions: string,
+) {
+  const owner = makeUser();
+  const server = makeServer(owner.email);
+  const sub = makeUser();
+  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', permissions]);
+  const watcher = await otherBrowser(browser, extraHTTPHeaders);
+  await signIn(watcher, sub);
+  await watcher.goto(`/server/${server.identifier}`);
+  await expect(watcher.getByRole('status', { name: 'Server status' })).toHaveText('Offline');
+  await signIn(page, owner);
+  await page.goto(usersPage(server));
+  return { server, sub, watcher };
 }
 
 /** The set-password link in the mail to `email`, once it has arrived. */
@@ -85,19 +118,10 @@ test("narrowing a subuser's rights takes the command input from their open conso
   makeServer,
   signIn,
 }) => {
-  const owner = makeUser();
-  const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'control.console,control.start']);
-
-  const watcher = await otherBrowser(browser, extraHTTPHeaders);
-  await signIn(watcher, sub);
-  await watcher.goto(`/server/${server.identifier}`);
-  await expect(watcher.getByRole('status', { name: 'Server status' })).toHaveText('Offline');
+  const fixtures = { page, browser, extraHTTPHeaders, cli, makeUser, makeServer, signIn };
+  const { sub, watcher } = await ownerAndWatchingSubuser(fixtures, 'control.console,control.start');
   await expect(command(watcher)).toHaveCount(1);
 
-  await signIn(page, owner);
-  await page.goto(usersPage(server));
   await page.getByRole('button', { name: `Edit permissions of ${sub.email}` }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('checkbox', { name: 'control.console' }).uncheck();
@@ -146,18 +170,9 @@ test('deleting a subuser ends their access at once: their open page says so and 
   makeServer,
   signIn,
 }) => {
-  const owner = makeUser();
-  const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'control.console']);
+  const fixtures = { page, browser, extraHTTPHeaders, cli, makeUser, makeServer, signIn };
+  const { server, sub, watcher } = await ownerAndWatchingSubuser(fixtures, 'control.console');
 
-  const watcher = await otherBrowser(browser, extraHTTPHeaders);
-  await signIn(watcher, sub);
-  await watcher.goto(`/server/${server.identifier}`);
-  await expect(watcher.getByRole('status', { name: 'Server status' })).toHaveText('Offline');
-
-  await signIn(page, owner);
-  await page.goto(usersPage(server));
   await page.getByRole('button', { name: `Delete ${sub.email}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete user' });
   await expect(dialog).toContainText(`${sub.email} is removed from this server and loses access at once`);
