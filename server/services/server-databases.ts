@@ -82,7 +82,7 @@ function checkLimit(server: ServerRow, count: number): void {
   }
 }
 
-/** Whether the panel has any database host (the list says so, so the page can tell before a create). */
+/** Whether the panel has a database host at all (the list says so, so the page can tell before a create). */
 export async function hasDatabaseHost(db: Db): Promise<boolean> {
   return (await databaseHosts.all(db)).length > 0;
 }

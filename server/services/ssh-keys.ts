@@ -7,7 +7,7 @@ import { validationError } from '../http/errors';
 import { isoOffset } from '../lib/time';
 
 /*
- * Account SSH keys as the reference panel keeps them: any public key sshpk reads (OpenSSH or PEM),
+ * Account SSH keys as the reference panel keeps them: every public key sshpk reads (OpenSSH or PEM),
  * stored as PKCS#8 PEM under the SHA-256 fingerprint of its OpenSSH blob (unpadded base64, no prefix).
  */
 

@@ -71,7 +71,7 @@ export async function sealPlaintextTotpSecrets(db: Db, box: SecretBox): Promise<
 export async function consumeRecoveryToken(db: Db, userId: number, token: string): Promise<boolean> {
   const rows = await users.recoveryTokens(db, userId);
   const typed = token.trim();
-  // Every hash is checked, so the time taken does not hint at which token (if any) matched.
+  // Every hash is checked, so the time taken does not hint at which token (if one) matched.
   const results = await Promise.all(rows.map(async (row) => ((await verifyPassword(row.token_hash, typed)) ? row.id : null)));
   const matchId = results.find((id): id is number => id !== null);
   if (matchId === undefined) return false;

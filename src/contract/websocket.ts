@@ -104,7 +104,7 @@ export const serverStatsSchema = z.object({
 });
 export type ServerStats = z.infer<typeof serverStatsSchema>;
 
-/** The body power takes on the wire: any signal, so a subuser's unknown one is refused as a permission (403). */
+/** The body power takes on the wire: every signal string, so a subuser's unknown one is refused as a permission (403). */
 const powerRequestSchema = z.object({
   signal: text('The signal field is required.').check(z.trim(), z.minLength(1, 'The signal field is required.')),
 });

@@ -99,7 +99,7 @@ export function withQuery(path: string, query?: Query): string {
 type HasParams<E extends EndpointDefinition> = [keyof PathParams<E['path']>] extends [never] ? false : true;
 
 /**
- * What a call of `E` takes: the path's `:params` when it has any, the query and body when the
+ * What a call of `E` takes: the path's `:params` when it has some, the query and body when the
  * endpoint declares them (the schemas' input types), and the usual transport options.
  */
 export type CallOptions<E extends EndpointDefinition> = {
