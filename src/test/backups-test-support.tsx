@@ -4,7 +4,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import type { ActivityLog } from '../contract/activity';
 import type { Backup } from '../contract/backups';
 import { BackupsPage } from '../features/backups/backups-page';
-import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument } from './server-test-fixtures';
+import { apiError, json, makeEntry, makeServer, renderServerRoutes, serverDocument, stubResizeObserver } from './server-test-fixtures';
 import { fileEntry, listDocument } from './files-test-support';
 
 /* The backups page over a fake panel (backups, .pteroignore, activity, websocket token) for its tests. */
@@ -178,17 +178,10 @@ export const openMenu = async (name: string) => {
   return ue;
 };
 
-/** Each backups page test starts signed in with a ResizeObserver (Radix measures its popper; jsdom has none). */
+/** Each backups page test starts signed in, with a ResizeObserver for Radix. */
 export function setUpBackupsTests() {
   beforeEach(() => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
     document.cookie = 'XSRF-TOKEN=t; path=/';
   });
   afterEach(() => {

@@ -8,7 +8,6 @@ import type { ActivityLog } from '../contract/activity';
 import type { Server, serverWithMetaSchema } from '../contract/servers';
 import { accountQueries } from '../features/account/api';
 import { RequireAuth } from '../app/require-auth';
-import { RequireServerPermission } from '../app/require-server-permission';
 import { SERVER_PAGES } from '../app/server-routes';
 import { ServerLayout } from '../features/servers/server-layout';
 import { ServerOverviewPage } from '../features/servers/server-overview-page';
@@ -80,6 +79,18 @@ export function makeEntry(overrides: Partial<ActivityLog> = {}): ActivityLog {
   };
 }
 
+/** Radix measures its poppers; jsdom has no ResizeObserver. Undone by `vi.unstubAllGlobals()`. */
+export function stubResizeObserver(): void {
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+}
+
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
@@ -113,7 +124,8 @@ export function renderServerRoutes(path: string, pages: Record<string, () => Rea
   const render = { ...PAGES, ...pages };
   const children: RouteObject[] = SERVER_PAGES.map((page) => ({
     ...(page.path === '' ? { index: true } : { path: page.path }),
-    element: <RequireServerPermission permission={page.permission}>{render[page.path]?.() ?? <p>{page.label} page</p>}</RequireServerPermission>,
+    // Guarded by ServerLayout, as in the app: the tests see the real guard.
+    element: render[page.path]?.() ?? <p>{page.label} page</p>,
   }));
   return renderRoutes(
     [

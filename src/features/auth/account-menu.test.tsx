@@ -7,6 +7,7 @@ import { RequireAuth } from '../../app/require-auth';
 import { accountQueries } from '../account/api';
 import { AccountMenu } from './account-menu';
 import { account, stubFetch } from '../../test/auth-test-support';
+import { stubResizeObserver } from '../../test/server-test-fixtures';
 
 afterEach(() => {
   cleanup();
@@ -15,15 +16,7 @@ afterEach(() => {
 
 describe('AccountMenu', () => {
   it('shows who is signed in and signs out', async () => {
-    // Radix measures its popper; jsdom has no ResizeObserver.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const calls = stubFetch(() => new Response(null, { status: 204 }));
     const { client } = renderRoutes(
