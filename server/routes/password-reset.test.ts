@@ -54,6 +54,25 @@ describe('POST /auth/password (forgot password)', () => {
     expect(link.searchParams.get('email')).toBe('ann@example.com');
   });
 
+  it('takes back the XSRF cookie of a browser without a session, and leaves a signed-in one alone', async ({ mailPanel }) => {
+    await mailPanel.user({ username: 'ann', email: 'ann@example.com' });
+    const anonymous = new CookieJar();
+    anonymous.store(await mailPanel.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' }));
+    expect(anonymous.get('XSRF-TOKEN')).toBeDefined();
+    const res = await postJson(mailPanel, '/auth/password', { email: 'ann@example.com' }, anonymous);
+    expect(res.statusCode).toBe(200);
+    anonymous.store(res);
+    // The sign-in page reads this cookie as "may be signed in": it must be gone.
+    expect(anonymous.get('XSRF-TOKEN')).toBeUndefined();
+
+    const signedIn = new CookieJar();
+    expect((await login(mailPanel, signedIn, 'ann')).statusCode).toBe(200);
+    const token = signedIn.get('XSRF-TOKEN');
+    signedIn.store(await postJson(mailPanel, '/auth/password', { email: 'ann@example.com' }, signedIn));
+    expect(signedIn.get('XSRF-TOKEN')).toBe(token);
+    expect((await mailPanel.app.inject({ method: 'GET', url: '/api/client/account', headers: signedIn.headers() })).statusCode).toBe(200);
+  });
+
   it('gives an unknown address the same answer and sends it nothing', async ({ mailPanel, smtp }) => {
     await mailPanel.user({ email: 'ann@example.com' });
     const unknown = await forgot(mailPanel, 'nobody@example.com');

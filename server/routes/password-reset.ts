@@ -42,7 +42,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
 
   app.get(passwordResetEndpoints.status.path, async () => ({ data: { mail: mail.enabled } }));
 
-  app.post(passwordResetEndpoints.forgot.path, async (request) => {
+  app.post(passwordResetEndpoints.forgot.path, async (request, reply) => {
     throttleAddress(request);
     const { email } = parseWith(passwordResetEndpoints.forgot.body, request.body);
     const addressKey = email.toLowerCase();
@@ -68,6 +68,9 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
         })
         .catch((error: unknown) => request.log.error({ err: error }, 'password-reset mail not sent'));
     }
+    // The SPA fetched an XSRF cookie to send this; a browser with no session should not keep it,
+    // or the sign-in page would take it for a session and log a 401 asking who it is.
+    if (!request.caller) clearSessionCookies(deps, reply);
     return { status: FORGOT_PASSWORD_SENT };
   });
 
