@@ -52,6 +52,10 @@ describe('account API keys', () => {
     expect(meta.secret_token).toMatch(new RegExp(`^ptlc_${attributes.identifier}[A-Za-z0-9]{32}$`));
     expect(attributes).toMatchObject({ description: 'deploy bot', allowed_ips: [], last_used_at: null });
 
+    // Stored hashed: the row holds neither the token nor its secret part.
+    const row = await panel.db.selectFrom('api_keys').selectAll().where('identifier', '=', attributes.identifier).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(meta.secret_token.slice(-32));
+
     const bearer = { authorization: `Bearer ${meta.secret_token}` };
     expect((await panel.app.inject({ url: '/api/client/account', headers: bearer })).statusCode).toBe(200);
     const listed = apiKeyListSchema.parse((await send(panel, headers, 'GET', '/api-keys')).json());
