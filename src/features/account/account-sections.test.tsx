@@ -103,6 +103,9 @@ describe('two-factor', () => {
     renderSection(<TwoFactorSection />, panel);
     fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     expect(await screen.findByText('ABCD EFGH IJKL MNOP')).toBeInTheDocument();
+    // The whole secret is copied, without the spaces of its groups; the QR code is there to scan.
+    expect(screen.getByRole('button', { name: 'Copy secret: ABCDEFGHIJKLMNOP' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
     type('Code from the app', '000000');
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
@@ -113,6 +116,8 @@ describe('two-factor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getAllByRole('listitem')).toHaveLength(10);
+    expect(within(dialog).getByRole('button', { name: new RegExp(`^Copy tokens: ${tokens.join('\\s+')}$`) })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Download .txt' })).toBeInTheDocument();
     fireEvent.keyDown(dialog, { key: 'Escape' });
     fireEvent.pointerDown(document.body);
     expect(screen.getByRole('dialog')).toBeInTheDocument();
