@@ -52,6 +52,10 @@ describe('account API keys', () => {
     expect(meta.secret_token).toMatch(new RegExp(`^ptlc_${attributes.identifier}[A-Za-z0-9]{32}$`));
     expect(attributes).toMatchObject({ description: 'deploy bot', allowed_ips: [], last_used_at: null });
 
+    // Stored hashed: the row holds neither the token nor its secret part.
+    const row = await panel.db.selectFrom('api_keys').selectAll().where('identifier', '=', attributes.identifier).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(meta.secret_token.slice(-32));
+
     const bearer = { authorization: `Bearer ${meta.secret_token}` };
     expect((await panel.app.inject({ url: '/api/client/account', headers: bearer })).statusCode).toBe(200);
     const listed = apiKeyListSchema.parse((await send(panel, headers, 'GET', '/api-keys')).json());
@@ -118,10 +122,10 @@ describe('account API keys', () => {
 });
 
 describe('account SSH keys', () => {
-  it('accepts ed25519, ecdsa and rsa-4096 keys with their SHA-256 fingerprints', async ({ panel, tempDir }) => {
+  it('accepts ed25519, ecdsa, rsa-2048 (the least allowed) and rsa-4096 keys with their SHA-256 fingerprints', async ({ panel, tempDir }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);
-    const lines = [sshKeygen(tempDir, 'ed25519'), sshKeygen(tempDir, 'ecdsa', 256), nodeKey('rsa', 4096)];
+    const lines = [sshKeygen(tempDir, 'ed25519'), sshKeygen(tempDir, 'ecdsa', 256), nodeKey('rsa', 2048), nodeKey('rsa', 4096)];
     for (const [i, line] of lines.entries()) {
       const res = await send(panel, headers, 'POST', '/ssh-keys', { name: `key ${i}`, public_key: line });
       expect(res.statusCode).toBe(200);
@@ -130,9 +134,9 @@ describe('account SSH keys', () => {
       expect(attributes.public_key).toMatch(/^-----BEGIN PUBLIC KEY-----/);
     }
     const listed = sshKeyListSchema.parse((await send(panel, headers, 'GET', '/ssh-keys')).json());
-    expect(listed.data.map((k) => k.attributes.name)).toEqual(['key 0', 'key 1', 'key 2']);
+    expect(listed.data.map((k) => k.attributes.name)).toEqual(['key 0', 'key 1', 'key 2', 'key 3']);
     const log = (await send(panel, headers, 'GET', '/activity')).json().data.map((d: { attributes: { event: string } }) => d.attributes.event);
-    expect(log.filter((e: string) => e === 'user:ssh-key.create')).toHaveLength(3);
+    expect(log.filter((e: string) => e === 'user:ssh-key.create')).toHaveLength(4);
   });
 
   it('refuses rsa-1024, dsa, malformed, private and duplicate keys on public_key', async ({ panel, tempDir }) => {

@@ -167,6 +167,10 @@ describe('two-factor', () => {
     expect((await send(panel, jar, 'GET', '')).statusCode).toBe(200);
     const { tokens } = recoveryTokensSchema.parse(on.json()).attributes;
     expect(tokens).toHaveLength(10);
+    // Stored hashed: ten rows, none holding a token.
+    const stored = await panel.db.selectFrom('recovery_tokens').select('token_hash').execute();
+    expect(stored).toHaveLength(10);
+    for (const token of tokens) expect(JSON.stringify(stored)).not.toContain(token);
     expect((await send(panel, jar, 'GET', '/two-factor')).statusCode).toBe(400);
 
     // Sign in again: a code is asked for (not the one that turned it on), a recovery token passes once.
@@ -201,13 +205,17 @@ describe('two-factor', () => {
 });
 
 describe('GET account/activity', () => {
-  it('lists only the caller’s own entries, paginated and filterable', async ({ panel }) => {
+  it('lists only the caller’s own entries, paginated, filterable and sortable', async ({ panel }) => {
     const ann = await panel.user({ username: 'ann' });
     const bob = await panel.user({ username: 'bob' });
     const annKey = await panel.bearerHeaders(ann);
     const bobKey = await panel.bearerHeaders(bob);
+    const made: string[] = [];
     for (const description of ['one', 'two', 'three']) {
-      expect((await send(panel, annKey, 'POST', '/api-keys', { description })).statusCode).toBe(200);
+      panel.clock.advance(60_000);
+      const res = await send(panel, annKey, 'POST', '/api-keys', { description });
+      expect(res.statusCode).toBe(200);
+      made.push(res.json().attributes.identifier as string);
     }
     expect((await send(panel, bobKey, 'POST', '/api-keys', { description: 'bob' })).statusCode).toBe(200);
     const page = await send(panel, annKey, 'GET', '/activity?per_page=2&filter[event]=user:api-key.create&sort=timestamp');
@@ -221,5 +229,17 @@ describe('GET account/activity', () => {
       .data.map((k: { attributes: { identifier: string } }) => k.attributes.identifier);
     expect(JSON.stringify(mine)).not.toContain(keys[keys.length - 1]);
     expect((await send(panel, annKey, 'GET', '/activity?filter[nope]=x')).statusCode).toBe(400);
+
+    // Newest first unless sort=timestamp asks for the oldest first; another sort is a 422 on sort.
+    const order = async (query: string) =>
+      (await send(panel, annKey, 'GET', `/activity?filter[event]=user:api-key.create${query}`))
+        .json()
+        .data.map((d: { attributes: { properties: { identifier: string } } }) => d.attributes.properties.identifier);
+    expect(await order('')).toEqual([...made].reverse());
+    expect(await order('&sort=-timestamp')).toEqual([...made].reverse());
+    expect(await order('&sort=timestamp')).toEqual(made);
+    const badSort = await send(panel, annKey, 'GET', '/activity?sort=event');
+    expect(badSort.statusCode).toBe(422);
+    expect(badSort.json().errors[0].source).toEqual({ field: 'sort' });
   });
 });

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import * as tar from 'tar';
 import { describe, expect } from 'vitest';
 import { backupTokenSchema, verifyToken } from '../daemon/tokens';
 import { backups, nodes, servers } from '../db/repos';
@@ -491,22 +491,42 @@ describe('downloading a backup', () => {
       subjects: [`backup:${b.id}`, `server:${bk.server.id}`],
     });
   });
-  it("serves through the signed link the node's archive, with the checksum and size the panel recorded", async ({ panel, bk }) => {
-    const write = await panel.app.inject({
-      method: 'POST',
-      url: `/api/client/servers/${bk.server.uuid}/files/write?file=/world.dat`,
-      headers: bk.headers,
-      payload: 'level data',
-    });
-    expect(write.statusCode).toBe(204);
-    const created = await bk.call('POST', '', { name: 'Fetch' });
+  it("serves through the signed link the node's archive, minus the ignored files, with the checksum and size recorded", async ({ panel, bk }) => {
+    for (const [file, content] of [
+      ['/world.dat', 'level data'],
+      ['/logs/latest.log', 'log lines'],
+      ['/cache/blob', 'cached'],
+    ]) {
+      const write = await panel.app.inject({
+        method: 'POST',
+        url: `/api/client/servers/${bk.server.uuid}/files/write?file=${file}`,
+        headers: bk.headers,
+        payload: content,
+      });
+      expect(write.statusCode).toBe(204);
+    }
+    // The patterns go from the API to the node: what they match is not in the archive.
+    const created = await bk.call('POST', '', { name: 'Fetch', ignored: '*.log\ncache/' });
     const backup = await settled(panel, created.json().attributes.uuid);
     const link = new URL((await bk.call('GET', `/${backup.uuid}/download`)).json().attributes.url as string);
     const archive = await panel.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
     expect(archive.statusCode).toBe(200);
     expect(archive.rawPayload.length).toBe(backup.bytes);
     expect(`sha1:${createHash('sha1').update(archive.rawPayload).digest('hex')}`).toBe(backup.checksum);
-    expect(gunzipSync(archive.rawPayload).includes('level data')).toBe(true);
+    const members = new Map<string, string>();
+    await new Promise<void>((resolve, reject) => {
+      const list = tar.t({
+        onReadEntry: (entry) => {
+          const chunks: Buffer[] = [];
+          entry.on('data', (c: Buffer) => chunks.push(c));
+          entry.on('end', () => members.set(entry.path, Buffer.concat(chunks).toString('utf8')));
+        },
+      });
+      list.on('end', resolve).on('error', reject);
+      list.end(archive.rawPayload);
+    });
+    expect([...members.keys()].sort()).toEqual(['logs/', 'world.dat']);
+    expect(members.get('world.dat')).toBe('level data');
     // Used once.
     expect((await panel.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).statusCode).toBe(403);
   });

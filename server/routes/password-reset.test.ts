@@ -73,6 +73,13 @@ describe('POST /auth/password (forgot password)', () => {
     expect((await mailPanel.app.inject({ method: 'GET', url: '/api/client/account', headers: signedIn.headers() })).statusCode).toBe(200);
   });
 
+  it('sends from MAIL_FROM', async ({ makePanel, smtp }) => {
+    const panel = await makePanel({ smtpUrl: smtp.url, mailFrom: 'Aerie <panel@example.com>' });
+    await panel.user({ email: 'ann@example.com' });
+    expect((await forgot(panel, 'ann@example.com')).statusCode).toBe(200);
+    expect((await smtp.next('ann@example.com')).from).toBe('panel@example.com');
+  });
+
   it('gives an unknown address the same answer and sends it nothing', async ({ mailPanel, smtp }) => {
     await mailPanel.user({ email: 'ann@example.com' });
     const unknown = await forgot(mailPanel, 'nobody@example.com');

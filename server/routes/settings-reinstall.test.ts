@@ -154,6 +154,38 @@ describe('POST settings/reinstall', () => {
     },
   );
 
+  it(
+    "runs the script in the server's own sandbox: its volume at /mnt/server, nothing of another volume, the host or the panel's environment",
+    { timeout: 30_000 },
+    async ({ panel, setup }) => {
+      const server = await panel.server(setup.owner);
+      const other = await panel.server(setup.owner);
+      const otherVolume = panel.daemon.volumePath(other.uuid);
+      fs.writeFileSync(path.join(otherVolume, 'secret.txt'), 'OTHER-TENANT-SECRET');
+      const outside = path.join(panel.dataDir, 'escaped.txt');
+      const script = [
+        `cat ${otherVolume}/secret.txt || echo "other volume DENIED"`,
+        `touch ${outside} || echo "host DENIED"`,
+        'echo placed > /mnt/server/placed.txt',
+        'env',
+      ].join('\n');
+      await panel.db.updateTable('eggs').set({ script_install: script }).where('id', '=', server.egg_id).execute();
+      const [admin] = await setup.sockets(server);
+      process.env.AERIE_INSTALL_TEST_SECRET = 'PANEL-ENVIRONMENT-SECRET';
+      try {
+        expect((await setup.reinstall(server)).statusCode).toBe(204);
+        await eventually(async () => (await setup.status(server)) === null);
+      } finally {
+        delete process.env.AERIE_INSTALL_TEST_SECRET;
+      }
+      const output = admin.lines('install output');
+      expect(output).toEqual(expect.arrayContaining(['other volume DENIED', 'host DENIED']));
+      expect(output.join('\n')).not.toMatch(/OTHER-TENANT-SECRET|PANEL-ENVIRONMENT-SECRET/);
+      expect(fs.existsSync(outside)).toBe(false);
+      expect(fs.readFileSync(path.join(panel.daemon.volumePath(server.uuid), 'placed.txt'), 'utf8')).toBe('placed\n');
+    },
+  );
+
   it('runs again at start an install the last shutdown interrupted, on local servers only', { timeout: 30_000 }, async ({ panel, setup }) => {
     const demo = await findEgg(panel.db, 'Demo game');
     const cut = await panel.server(setup.owner, { eggId: demo?.id });

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
 import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { useTestMariadb } from '../test/mariadb';
@@ -123,6 +124,38 @@ describe('host operations on a real MariaDB', () => {
     expect((error as Error).message).toMatch(/Could not grant u\d+_\w+ access to s\d+_midway/);
     expect(await existing(root, id)).toEqual({ databases: [], users: [] });
     await withHost(root, (conn) => conn.query('DROP USER ?@?', [half.username, '%']));
+  });
+
+  it('leaves nothing behind when the host goes away midway, its connection cut after the database was made', async () => {
+    const root = mariadb();
+    const id = serverId();
+    // A proxy to the host that cuts the first connection as CREATE USER goes out; later ones pass.
+    let cut = false;
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(root.port, root.host);
+      for (const socket of [client, upstream]) socket.on('error', () => {});
+      upstream.pipe(client);
+      upstream.on('close', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      client.on('data', (chunk: Buffer) => {
+        if (!cut && chunk.includes('CREATE USER')) {
+          cut = true;
+          client.destroy();
+          return;
+        }
+        upstream.write(chunk);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const access = { ...root, host: '127.0.0.1', port: (proxy.address() as AddressInfo).port };
+      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'gone', remote: '%' }));
+      expect(cut).toBe(true);
+      expect(error).toBeInstanceOf(DatabaseHostError);
+      expect(await existing(root, id)).toEqual({ databases: [], users: [] });
+    } finally {
+      proxy.close();
+    }
   });
 
   it('never drops a database it did not create', async () => {

@@ -278,6 +278,35 @@ describe('LocalDaemon servers', () => {
     expect(fs.existsSync(daemon.volumePath(SERVER))).toBe(false);
   });
 
+  it('stops a running server before a restore, with its stop command, and restores the files', { timeout: 30_000 }, async ({ daemon }) => {
+    await installDemoGame(daemon);
+    const volume = daemon.volumePath(SERVER);
+    fs.writeFileSync(path.join(volume, 'world.txt'), 'from the backup');
+    const ended = (type: 'backup.completed' | 'restore.completed', backup: string) =>
+      new Promise<boolean>((resolve) => {
+        const off = daemon.events.subscribe((e) => {
+          if (e.type === type && e.backup === backup) {
+            off();
+            resolve(e.successful);
+          }
+        });
+      });
+    const backup = '5d1c0f2e-4b3a-4f6e-9a8d-7c6b5a4e3d21';
+    const made = ended('backup.completed', backup);
+    await daemon.backups.create(SERVER, backup, []);
+    expect(await made).toBe(true);
+    fs.writeFileSync(path.join(volume, 'world.txt'), 'changed since');
+    await daemon.process.power(SERVER, 'start');
+    await vi.waitFor(() => expect(daemon.process.state(SERVER)).toBe('running'), { timeout: 10_000 });
+
+    const restored = ended('restore.completed', backup);
+    await daemon.backups.restore(SERVER, backup, { truncate: false });
+    expect(await restored).toBe(true);
+    expect(daemon.process.state(SERVER)).toBe('offline');
+    expect(await daemon.process.history(SERVER, 20)).toContainEqual(expect.stringContaining('Goodbye')); // its stop command, not a kill
+    expect(fs.readFileSync(path.join(volume, 'world.txt'), 'utf8')).toBe('from the backup');
+  });
+
   it('stops a running server that is suspended, and will not start it again', { timeout: 30_000 }, async ({ daemon }) => {
     const configuration = await installDemoGame(daemon);
     await daemon.process.power(SERVER, 'start');

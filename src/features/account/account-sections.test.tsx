@@ -103,6 +103,9 @@ describe('two-factor', () => {
     renderSection(<TwoFactorSection />, panel);
     fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     expect(await screen.findByText('ABCD EFGH IJKL MNOP')).toBeInTheDocument();
+    // The whole secret is copied, without the spaces of its groups; the QR code is there to scan.
+    expect(screen.getByRole('button', { name: 'Copy secret: ABCDEFGHIJKLMNOP' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
     type('Code from the app', '000000');
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
@@ -113,6 +116,8 @@ describe('two-factor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getAllByRole('listitem')).toHaveLength(10);
+    expect(within(dialog).getByRole('button', { name: new RegExp(`^Copy tokens: ${tokens.join('\\s+')}$`) })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Download .txt' })).toBeInTheDocument();
     fireEvent.keyDown(dialog, { key: 'Escape' });
     fireEvent.pointerDown(document.body);
     expect(screen.getByRole('dialog')).toBeInTheDocument();
@@ -163,6 +168,11 @@ describe('API keys', () => {
       return json(200, { object: 'api_key', attributes: key, meta: { secret_token: 'ptlc_new1secretsecret' } });
     });
     expect(await screen.findByText('Only from 10.0.0.0/8', { exact: false })).toBeInTheDocument();
+    // Each row: description, identifier, last used and created.
+    const listed = within(screen.getByRole('list', { name: 'API keys' })).getByRole('listitem');
+    expect(within(listed).getByText('CI')).toBeInTheDocument();
+    expect(within(listed).getByText('old1')).toBeInTheDocument();
+    expect(listed).toHaveTextContent(/Last used never · Created .+/);
     fireEvent.click(screen.getByRole('button', { name: 'New API key' }));
     type('Description', 'Deploys');
     type('Allowed IPs', '1.2.3.4\nbad');
@@ -171,6 +181,8 @@ describe('API keys', () => {
     type('Allowed IPs', '1.2.3.4\n\n5.6.7.0/24\n');
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByTestId('api-key-secret')).toHaveTextContent('ptlc_new1secretsecret');
+    expect(screen.getByText('Copy this key now: it is not shown again.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy key: ptlc_new1secretsecret' })).toBeInTheDocument();
     expect(calls.at(-2)?.body).toEqual({ description: 'Deploys', allowed_ips: ['1.2.3.4', '5.6.7.0/24'] });
     expect(await screen.findByText('Deploys')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
@@ -210,6 +222,7 @@ describe('SSH keys', () => {
     type('Public key', 'ssh-ed25519 AAAA test');
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('SHA256:abc123')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'SSH keys' })).getByRole('listitem')).toHaveTextContent(/Added .+/);
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove laptop' }));
     const dialog = await screen.findByRole('dialog');
