@@ -1,5 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import sshpk from 'sshpk';
 import { describe, expect } from 'vitest';
-import { checkpoint, codeAt, CookieJar, login, PASSWORD, postJson } from '../test/auth-support';
+import { buildApp } from '../app';
+import { createApiKey } from '../services/api-keys';
+import { checkpoint, codeAt, CookieJar, login, logout, PASSWORD, postJson } from '../test/auth-support';
 import { test } from '../test/fixtures';
 import type { TestPanel } from '../test/harness';
 import { resetLinkIn, startMailCapture } from '../test/mail-capture';
@@ -234,5 +240,211 @@ describe('the two-factor checkpoint', () => {
     expect(fresh).toMatch(/.{32,}/);
     expect(old.cookie).not.toContain(fresh);
     expect((await panel.app.inject({ method: 'GET', url: '/api/client/account', headers: old })).statusCode).toBe(401);
+  });
+});
+
+describe('no global lock-out (attacks T-RL-2)', () => {
+  it('fifty junk sign-ins from one address leave another address free to sign in with 2FA, spoofed X-Forwarded-For or not', async ({ panel }) => {
+    const user = await panel.user({ username: 'alice' });
+    const { secret } = await panel.enableTotp(user);
+    const junk = async (i: number) => {
+      const url = i % 2 ? '/auth/login/checkpoint' : '/auth/login';
+      const payload = i % 2 ? { confirmation_token: 'x'.repeat(64), authentication_code: '123456' } : { user: 'alice', password: `guess ${i}` };
+      // Claims to be the victim's address: with no trusted proxy the header is not believed.
+      return panel.app.inject({ method: 'POST', url, payload, remoteAddress: '198.51.100.1', headers: { 'x-forwarded-for': '203.0.113.5' } });
+    };
+    const codes: number[] = [];
+    for (let i = 0; i < 50; i += 1) codes.push((await junk(i)).statusCode);
+    expect(codes.slice(-40).every((c) => c === 429)).toBe(true);
+    const jar = new CookieJar();
+    const first = await login(panel, jar, 'alice', PASSWORD, '203.0.113.5');
+    expect(first.statusCode).toBe(200);
+    const done = await checkpoint(
+      panel,
+      jar,
+      { confirmation_token: first.json().data.confirmation_token, authentication_code: codeAt(panel, secret) },
+      '203.0.113.5',
+    );
+    expect(done.statusCode).toBe(200);
+  });
+});
+
+describe('CSRF on cookie-authenticated changes (attacks T-CSRF-1)', () => {
+  it('refuses account changes without the token, with a wrong one, as a form or text/plain, or from a foreign Origin; changes nothing', async ({
+    panel,
+  }) => {
+    const user = await panel.user({ email: 'ann@example.com' });
+    const { identifier } = await createApiKey(panel.db, user.id, 'kept', panel.clock.now());
+    await panel.enableTotp(user);
+    const { cookie, 'x-xsrf-token': token } = await panel.sessionHeaders(user);
+    const attempts: { method: 'PUT' | 'POST' | 'DELETE'; url: string; json: object }[] = [
+      { method: 'PUT', url: '/email', json: { email: 'evil@example.com', password: PASSWORD } },
+      { method: 'PUT', url: '/password', json: { current_password: PASSWORD, password: 'pwned pwned', password_confirmation: 'pwned pwned' } },
+      { method: 'POST', url: '/two-factor/disable', json: { password: PASSWORD } },
+      { method: 'POST', url: '/api-keys', json: { description: 'evil' } },
+      { method: 'DELETE', url: `/api-keys/${identifier}`, json: {} },
+    ];
+    const variants: Record<string, string>[] = [
+      { cookie },
+      { cookie, 'x-xsrf-token': 'forged' },
+      { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      { cookie, 'content-type': 'text/plain' },
+      { cookie, origin: 'https://evil.example', referer: 'https://evil.example/' },
+    ];
+    for (const { method, url, json } of attempts) {
+      for (const headers of variants) {
+        const type = headers['content-type'];
+        const payload =
+          type === 'application/x-www-form-urlencoded'
+            ? new URLSearchParams(json as Record<string, string>).toString()
+            : type
+              ? JSON.stringify(json)
+              : json;
+        const res = await panel.app.inject({ method, url: `/api/client/account${url}`, headers, payload });
+        expect([403, 415, 419]).toContain(res.statusCode);
+      }
+    }
+    const row = await panel.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ email: 'ann@example.com', use_totp: 1 });
+    expect((await login(panel, new CookieJar(), 'ann@example.com')).json().data.complete).toBe(false);
+    const keys = await account(panel, { cookie, 'x-xsrf-token': token ?? '' }, 'GET', '/api-keys');
+    expect(keys.json().data.map((k: { attributes: { description: string } }) => k.attributes.description)).toEqual(['kept']);
+  });
+});
+
+describe('two-factor management (attacks T-AUTH-5)', () => {
+  it('turns off only by POST with the CSRF token and the password', async ({ panel }) => {
+    const user = await panel.user({ username: 'ann' });
+    await panel.enableTotp(user);
+    const headers = await panel.sessionHeaders(user);
+    expect((await account(panel, headers, 'DELETE', '/two-factor', { password: PASSWORD })).statusCode).toBe(404);
+    expect((await account(panel, { cookie: headers.cookie ?? '' }, 'POST', '/two-factor/disable', { password: PASSWORD })).statusCode).toBe(419);
+    expect((await account(panel, headers, 'POST', '/two-factor/disable', { password: 'not the password' })).statusCode).toBe(400);
+    expect((await login(panel, new CookieJar(), 'ann')).json().data.complete).toBe(false);
+  });
+
+  it('is reachable with a bearer API key, as the spec has every client route, but only with the password', async ({ panel }) => {
+    const user = await panel.user({ username: 'ann' });
+    await panel.enableTotp(user);
+    const bearer = await panel.bearerHeaders(user);
+    expect((await account(panel, bearer, 'POST', '/two-factor/disable', { password: 'not the password' })).statusCode).toBe(400);
+    expect((await login(panel, new CookieJar(), 'ann')).json().data.complete).toBe(false);
+    const off = await account(panel, bearer, 'POST', '/two-factor/disable', { password: PASSWORD });
+    expect(off.statusCode).toBe(204);
+    expect(off.cookies).toEqual([]);
+  });
+});
+
+describe('sessions and API keys', () => {
+  it('a cookie replayed after sign-out cannot read or change anything (attacks T-SESS-2)', async ({ panel }) => {
+    await panel.user({ username: 'ann', email: 'ann@example.com' });
+    const jar = new CookieJar();
+    await login(panel, jar, 'ann');
+    const copied = jar.headers();
+    expect((await logout(panel, jar)).statusCode).toBe(204);
+    expect((await account(panel, copied, 'GET', '')).statusCode).toBe(401);
+    expect((await changeEmail(panel, copied, 'evil@example.com')).statusCode).toBe(401);
+    expect((await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: copied })).statusCode).toBe(401);
+    expect((await panel.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', headers: copied })).cookies.map((c) => c.name)).toEqual([
+      'XSRF-TOKEN',
+    ]);
+  });
+
+  it('a bearer key sets no cookie that works alone, and stops at once when deleted, even by itself (attacks T-SESS-3)', async ({ panel }) => {
+    const user = await panel.user();
+    const { token, identifier } = await createApiKey(panel.db, user.id, 'doomed', panel.clock.now());
+    const bearer = { authorization: `Bearer ${token}` };
+    const used = await account(panel, bearer, 'GET', '');
+    expect(used.statusCode).toBe(200);
+    expect(used.headers['set-cookie']).toBeUndefined();
+    // Deleted by the key itself, while other requests with it are in flight.
+    const [, ...during] = await Promise.all([
+      account(panel, bearer, 'DELETE', `/api-keys/${identifier}`),
+      ...Array.from({ length: 5 }, () => account(panel, bearer, 'GET', '')),
+    ]);
+    for (const res of during) expect(res.headers['set-cookie']).toBeUndefined();
+    const after = await account(panel, bearer, 'GET', '');
+    expect(after.statusCode).toBe(401);
+    expect((await account(panel, bearer, 'POST', '/api-keys', { description: 'revived' })).statusCode).toBe(401);
+  });
+
+  it('a key limited to 10.0.0.0/8 is refused from 127.0.0.1 and ::ffff:127.0.0.1, accepted from ::ffff:10.1.2.3 in either notation (attacks T-SESS-3)', async ({
+    panel,
+  }) => {
+    const user = await panel.user();
+    const { token } = await createApiKey(panel.db, user.id, 'internal', panel.clock.now(), ['10.0.0.0/8']);
+    const from = (remoteAddress: string) =>
+      panel.app.inject({
+        method: 'GET',
+        url: '/api/client/account',
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '10.0.0.1' },
+        remoteAddress,
+      });
+    for (const ip of ['127.0.0.1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::1', '11.0.0.1']) expect((await from(ip)).statusCode).toBe(403);
+    for (const ip of ['10.0.0.1', '::ffff:10.1.2.3', '::ffff:a00:1']) expect((await from(ip)).statusCode).toBe(200);
+  });
+});
+
+describe('SSH keys', () => {
+  const keyLine = (comment: string) => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    const key = sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }), 'pem');
+    key.comment = comment;
+    return key.toString('ssh');
+  };
+
+  it('refuses a 10 MB body with 413 and stores nothing', async ({ panel }) => {
+    const user = await panel.user();
+    const headers = await panel.sessionHeaders(user);
+    const res = await account(panel, headers, 'POST', '/ssh-keys', { name: 'big', public_key: `${keyLine('x')} ${'A'.repeat(10 * 1024 * 1024)}` });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errors[0].status).toBe('413');
+    expect((await account(panel, headers, 'GET', '/ssh-keys')).json().data).toEqual([]);
+  });
+
+  it('keeps HTML in a name as text and drops the comment of the key line', async ({ panel }) => {
+    const user = await panel.user();
+    const headers = await panel.sessionHeaders(user);
+    const name = '<img src=x onerror=alert(1)>';
+    const res = await account(panel, headers, 'POST', '/ssh-keys', { name, public_key: keyLine('<script>alert(1)</script>') });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json().attributes.name).toBe(name);
+    expect(res.json().attributes.public_key).not.toContain('<script>');
+  });
+});
+
+describe('files loaded by name (attacks T-LFI-1)', () => {
+  it('never serve a file from outside the built SPA, nor a locale loader', async ({ panel, tempDir }) => {
+    const spaDir = path.join(tempDir, 'spa');
+    fs.mkdirSync(path.join(spaDir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(spaDir, 'index.html'), '<!doctype html><title>Aerie</title>');
+    fs.writeFileSync(path.join(spaDir, 'assets', 'app.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(tempDir, 'CANARY-HOST'), 'CANARY-HOST');
+    const app = await buildApp({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock, spaDir });
+    try {
+      expect((await app.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
+      for (const url of [
+        '/assets/../../CANARY-HOST',
+        '/assets/..%2f..%2fCANARY-HOST',
+        '/assets/%2e%2e/%2e%2e/CANARY-HOST',
+        '/assets/..%5c..%5cCANARY-HOST',
+        `/assets/${encodeURIComponent(path.join(tempDir, 'CANARY-HOST'))}`,
+        '/assets/app.js%00.png',
+        '/locales/locale.json?locale=../../CANARY-HOST&namespace=app',
+        '/locales/locale.json?locale=en&namespace=../../../.env',
+        `/locales/locale.json?locale=${encodeURIComponent(path.join(tempDir, 'CANARY-HOST'))}&namespace=x`,
+        '/../CANARY-HOST',
+        '/%2e%2e/CANARY-HOST',
+        '/index.html/../../CANARY-HOST',
+      ]) {
+        const res = await app.inject({ url });
+        expect(res.body, url).not.toContain('CANARY-HOST');
+        if (res.statusCode === 200) expect(res.body, url).toContain('<title>Aerie</title>');
+        else expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
