@@ -276,7 +276,8 @@ describe('CSRF on cookie-authenticated changes (attacks T-CSRF-1)', () => {
     const user = await panel.user({ email: 'ann@example.com' });
     const { identifier } = await createApiKey(panel.db, user.id, 'kept', panel.clock.now());
     await panel.enableTotp(user);
-    const { cookie, 'x-xsrf-token': token } = await panel.sessionHeaders(user);
+    const signedIn = await panel.sessionHeaders(user);
+    const cookie = signedIn.cookie ?? '';
     const attempts: { method: 'PUT' | 'POST' | 'DELETE'; url: string; json: object }[] = [
       { method: 'PUT', url: '/email', json: { email: 'evil@example.com', password: PASSWORD } },
       { method: 'PUT', url: '/password', json: { current_password: PASSWORD, password: 'pwned pwned', password_confirmation: 'pwned pwned' } },
@@ -307,7 +308,7 @@ describe('CSRF on cookie-authenticated changes (attacks T-CSRF-1)', () => {
     const row = await panel.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email: 'ann@example.com', use_totp: 1 });
     expect((await login(panel, new CookieJar(), 'ann@example.com')).json().data.complete).toBe(false);
-    const keys = await account(panel, { cookie, 'x-xsrf-token': token ?? '' }, 'GET', '/api-keys');
+    const keys = await account(panel, signedIn, 'GET', '/api-keys');
     expect(keys.json().data.map((k: { attributes: { description: string } }) => k.attributes.description)).toEqual(['kept']);
   });
 });
