@@ -38,6 +38,26 @@ const changeEmail = (panel: TestPanel, headers: Record<string, string>, email: s
 const emailOf = async (panel: TestPanel, id: number) =>
   (await panel.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email;
 
+describe('sign-in failures (attacks T-AUTH-1)', () => {
+  it('take comparable time for an unknown account, a plain one and a 2FA one (one password hash check each)', async ({ panel }) => {
+    await panel.user({ username: 'plain' });
+    await panel.enableTotp(await panel.user({ username: 'guarded' }));
+    const median = async (name: string, n: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const started = performance.now();
+        const res = await postJson(panel, '/auth/login', { user: name, password: 'wrong password' }, undefined, `10.7.${n}.${i}`);
+        times.push(performance.now() - started);
+        expect(res.json().data).toBeUndefined();
+      }
+      return times.sort((a, b) => a - b)[2] ?? 0;
+    };
+    const medians = [await median('nobody', 1), await median('plain', 2), await median('guarded', 3)];
+    // Loose, for a busy machine: a skipped hash would be tens of times faster, not a third.
+    expect(Math.min(...medians)).toBeGreaterThan(Math.max(...medians) / 3);
+  });
+});
+
 describe('e-mail changes (attacks T-ENUM-1)', () => {
   it('allows three a day; the fourth answers 429 with Retry-After and changes nothing; wrong passwords do not count', async ({ panel }) => {
     const user = await panel.user({ email: 'ann@example.com' });
