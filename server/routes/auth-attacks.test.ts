@@ -243,6 +243,16 @@ describe('the two-factor checkpoint', () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
   });
 
+  it('signs one challenge in once when two right answers for it race (attacks T-AUTH-3)', async ({ panel }) => {
+    const jar = new CookieJar();
+    const { recovery, token } = await pending(panel, jar);
+    const results = await Promise.all(
+      [recovery[0], recovery[1]].map((r) => postJson(panel, '/auth/login/checkpoint', { confirmation_token: token, recovery_token: r ?? '' }, jar)),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    expect(await panel.db.selectFrom('sessions').select('id').execute()).toHaveLength(1);
+  });
+
   it('gives a new session cookie at the checkpoint and ends the one the browser had (attacks T-SESS-1)', async ({ panel }) => {
     const { user, secret } = await pending(panel);
     const old = await panel.sessionHeaders(user);

@@ -179,7 +179,8 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     }
 
     lock.clear();
-    await deleteChallenge(db, challenge.id);
+    // Of two right answers racing for one challenge, only the one that removes it signs in.
+    if (!(await deleteChallenge(db, challenge.id))) throw badRequest(CHALLENGE_EXPIRED, 'DisplayException');
     clearChallengeCookie(deps, reply);
     return completeLogin(request, reply, user);
   });
