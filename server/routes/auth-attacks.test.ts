@@ -399,6 +399,15 @@ describe('sessions and API keys', () => {
     expect((await account(panel, bearer, 'POST', '/api-keys', { description: 'revived' })).statusCode).toBe(401);
   });
 
+  it('keeps the cap of 25 keys when creations race (attacks T-SESS-3)', async ({ panel }) => {
+    const user = await panel.user();
+    const headers = await panel.sessionHeaders(user);
+    for (let i = 0; i < 23; i += 1) await createApiKey(panel.db, user.id, `k${i}`, panel.clock.now());
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => account(panel, headers, 'POST', '/api-keys', { description: `race${i}` })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(2);
+    expect((await account(panel, headers, 'GET', '/api-keys')).json().data).toHaveLength(25);
+  });
+
   it('a key limited to 10.0.0.0/8 is refused from 127.0.0.1 and ::ffff:127.0.0.1, accepted from ::ffff:10.1.2.3 in either notation (attacks T-SESS-3)', async ({
     panel,
   }) => {
