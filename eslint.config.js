@@ -43,7 +43,15 @@ export default tseslint.config(
   {
     files: ['src/**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // Strings from the API are text, never markup (attacks T-XSS-1..3).
+      'no-restricted-syntax': [
+        'error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render text or elements; markup from strings is an XSS hole.' },
+      ],
+    },
   },
   // TanStack Query's recommended rules, for the SPA only.
   ...pluginQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['src/**/*.{ts,tsx}'] })),

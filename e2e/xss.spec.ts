@@ -26,6 +26,7 @@ const test = base.extend<{ guard: Guard }>({
 
 const enc = encodeURIComponent;
 
+// attacks T-XSS-1
 test('the HTML page carries a CSP whose scripts exclude unsafe-inline', async ({ page }) => {
   for (const url of ['/', '/server/abcd1234/files/x']) {
     const res = await page.request.get(url, { headers: { Accept: 'text/html' } });
@@ -45,6 +46,7 @@ test('the HTML page carries a CSP whose scripts exclude unsafe-inline', async ({
   }
 });
 
+// attacks T-XSS-1
 test('server names and descriptions show literally on the server list', async ({ page, guard, cli, makeUser, signIn }) => {
   const owner = makeUser();
   const pairs: [string, string][] = [];
@@ -60,6 +62,7 @@ test('server names and descriptions show literally on the server list', async ({
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-1
 test('the server overview and header show a hostile name and a 10,000-character description literally', async ({
   page,
   guard,
@@ -78,6 +81,7 @@ test('the server overview and header show a hostile name and a 10,000-character 
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-3
 test('hostile file and folder names show literally in the file manager', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
@@ -92,6 +96,7 @@ test('hostile file and folder names show literally in the file manager', async (
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-3
 test('breadcrumbs inside hostile folders show the names literally', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
@@ -107,6 +112,7 @@ test('breadcrumbs inside hostile folders show the names literally', async ({ pag
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-3
 test('the row menu, rename and delete dialogs show a hostile name literally', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
@@ -140,6 +146,7 @@ test('the row menu, rename and delete dialogs show a hostile name literally', as
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-3
 test('the editor shows a hostile file name, folder and contents literally', async ({ page, guard, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
@@ -156,6 +163,7 @@ test('the editor shows a hostile file name, folder and contents literally', asyn
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-3
 test('activity from real API calls shows hostile names and the actor literally', async ({ page, guard, cli, makeUser, makeServer, signIn }) => {
   const plain = makeUser();
   const username = `<img src=x onerror=alert(1)>${plain.username}`;
@@ -185,6 +193,7 @@ test('activity from real API calls shows hostile names and the actor literally',
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-1
 test('the account menu shows a hostile username and email literally', async ({ page, guard, cli, makeUser, signIn }) => {
   const tag = makeUser().username;
   const username = `"><svg onload=alert(1)>${tag}`;
@@ -198,6 +207,7 @@ test('the account menu shows a hostile username and email literally', async ({ p
   await expectNoInjection(page, guard);
 });
 
+// attacks T-XSS-5
 test('HTML and SVG files download as attachments, never render on the panel origin', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
@@ -222,6 +232,7 @@ test('HTML and SVG files download as attachments, never render on the panel orig
   }
 });
 
+// attacks T-XSS-5
 test('a file name carrying CR/LF cannot inject a download header', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);

@@ -42,6 +42,7 @@ describe('app', () => {
     expect(res.json().errors[0]).toMatchObject({ status: '413', code: 'PayloadTooLargeHttpException' });
   });
 
+  // attacks T-XSS-1
   it('sends security headers on every answer', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -50,6 +51,7 @@ describe('app', () => {
     expect(String(res.headers['content-security-policy'])).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
+  // attacks T-CSRF-1
   it('refuses a cookie-authenticated API change without the CSRF header (419) and changes nothing', async ({ panel }) => {
     const owner = await panel.user();
     const server = await panel.server(owner);
@@ -67,6 +69,7 @@ describe('app', () => {
     expect(fs.existsSync(path.join(panel.daemon.volumePath(server.uuid), 'made-by-csrf'))).toBe(true);
   });
 
+  // attacks T-CSRF-2, T-SESS-3
   it('needs no CSRF header from a bearer API key, which never gets a session cookie', async ({ panel }) => {
     const owner = await panel.user();
     const server = await panel.server(owner);

@@ -1,4 +1,4 @@
-import { loadConfig } from './config';
+import { configuredOrigin, loadConfig } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
       maxUploadBytes: config.maxUploadBytes,
       maxEntriesPerServer: config.maxEntriesPerServer,
     });
-    const publicUrl = config.appUrl ? config.appUrl.replace(/\/+$/, '') : `http://localhost:${config.port}`;
+    const publicUrl = configuredOrigin(config);
     const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box, ports: config.allocationPorts, publicUrl });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

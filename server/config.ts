@@ -146,6 +146,15 @@ export function sessionCookieName(appName: string, override?: string): string {
   return `${slug || 'aerie'}_session`;
 }
 
+/**
+ * The panel's public origin as configured: APP_URL, else http://localhost:PORT. Links that leave the
+ * request (mail, the CLI) use it, never a request's Host header: a reset link on a host the
+ * requester chose would hand them the token (attacks T-AUTH-2).
+ */
+export function configuredOrigin(config: Pick<Config, 'appUrl' | 'port'>): string {
+  return config.appUrl ? config.appUrl.replace(/\/+$/, '') : `http://localhost:${config.port}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

@@ -22,6 +22,7 @@ const test = it.extend('signedIn', async ({ panel }) => {
 const ROUTED = ['/%61uth/login', '/auth/%6Cogin', '/auth/login/'];
 const NOT_ROUTED = ['//auth/login', '/AUTH/login', '/auth/login;x=1', '/auth;x=1/login'];
 
+// attacks T-CSRF-1
 describe('the caller and the CSRF check follow the matched route, not the raw URL', () => {
   for (const url of ROUTED) {
     test(`${url}: a signed-in browser without the CSRF header gets 419 and keeps its session`, async ({ panel, signedIn }) => {
@@ -68,6 +69,7 @@ describe('which Authorization header means an API key', () => {
   });
 });
 
+// attacks T-SESS-3
 describe('the addresses an API key may be used from', () => {
   const keyFor = async (panel: TestPanel, allowed: string[]) => {
     const user = await panel.user();

@@ -78,6 +78,7 @@ describe('account API keys', () => {
     );
   });
 
+  // attacks T-SESS-3
   it('enforces allowed_ips on every request made with the key', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);
@@ -90,6 +91,7 @@ describe('account API keys', () => {
     expect(refused.statusCode).toBe(403);
   });
 
+  // attacks T-SESS-3
   it('refuses bad ranges and a missing description with 422, and more than 25 keys with 400', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);

@@ -118,6 +118,7 @@ describe('PUT account/email', () => {
     expect(entry?.properties).toEqual({ old: 'ann@example.com', new: 'anne@example.com' });
   });
 
+  // attacks T-ENUM-1
   it('refuses a wrong password (400), a taken address (422, whoever holds it) and a malformed one (422)', async ({ panel }) => {
     await panel.user({ username: 'ann', email: 'ann@example.com' });
     await panel.user({ username: 'bob', email: 'bob@example.com' });
@@ -138,6 +139,7 @@ describe('PUT account/email', () => {
 });
 
 describe('two-factor', () => {
+  // attacks T-AUTH-5, T-AUTH-4
   it('turns on with a right code only, and the recovery tokens work once at the checkpoint', async ({ panel }) => {
     await panel.user({ username: 'ann', email: 'ann@example.com' });
     const jar = await signedIn(panel, 'ann');
@@ -190,6 +192,7 @@ describe('two-factor', () => {
     expect(names).toContain('user:two-factor.create');
   });
 
+  // attacks T-AUTH-5
   it('turns off with the password only', async ({ panel }) => {
     const user = await panel.user({ username: 'ann' });
     await panel.enableTotp(user);

@@ -24,6 +24,11 @@ import { changePassword, enableTotpWith, newTotpSecret, verifyPassword } from '.
  * rate): a stolen session cannot be used to guess the password it would need to take the account over.
  */
 const CONFIRM_LIMIT = { max: 5, windowMs: 60_000 };
+/**
+ * E-mail changes per account, three a day (the reference's fix for GHSA-j7f5-gfqm-pcx3, as Pelican's
+ * port): "already taken" answers an address lookup, so one with the right password counts as a change.
+ */
+const EMAIL_CHANGE_LIMIT = { max: 3, windowMs: 24 * 60 * 60_000 };
 
 const MAX_PASSWORD_LENGTH = 1024;
 const WRONG_PASSWORD = 'The password provided was invalid for this account.';
@@ -33,6 +38,7 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
   const { db, clock, config } = deps;
   const box = loadSecretBox(config.dataDir);
   const failures = new SlidingWindowThrottle(clock, CONFIRM_LIMIT);
+  const emailChanges = new SlidingWindowThrottle(clock, EMAIL_CHANGE_LIMIT);
 
   const activity = (caller: Caller, request: FastifyRequest, event: ActivityEvent, properties = {}, subjects: ActivityInput['subjects'] = []) =>
     logActivity(db, userActivity(caller, request.ip, event, properties, clock.now(), subjects));
@@ -73,10 +79,15 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
     passwordField('password'),
   )(async ({ request, caller, body }) => {
     const old = caller.user.email;
+    if (body.email === old) return;
+    // Counted before the lookup, and with nothing awaited in between, so parallel requests cannot pass it.
+    const key = `user:${caller.user.id}`;
+    const waitMs = emailChanges.retryAfterMs(key);
+    if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
+    emailChanges.hit(key);
     const holder = await users.findByEmail(db, body.email);
     // The same answer whoever holds it.
     if (holder && holder.id !== caller.user.id) throw validationError('email', 'The email has already been taken.', 'unique');
-    if (body.email === old) return;
     try {
       await users.setEmail(db, caller.user.id, body.email, clock.now());
     } catch (error) {

@@ -43,6 +43,7 @@ describe('POST /auth/login for a 2FA account', () => {
     expect(events.map((e) => e.event)).toEqual(['auth:checkpoint']);
   });
 
+  // attacks T-AUTH-3
   it('gives no session before the checkpoint (a login waiting for its code is not signed in)', async ({ panel, startLogin }) => {
     const jar = new CookieJar();
     await startLogin(jar);
@@ -62,6 +63,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect((await logout(panel, jar)).statusCode).toBe(204);
   });
 
+  // attacks T-AUTH-4
   it('refuses the same code in the next login (a code works once)', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const code = codeAt(panel, secret);
@@ -84,6 +86,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  // attacks T-AUTH-4
   it('refuses codes two steps away', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     const token = await startLogin(jar);
@@ -93,6 +96,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
     }
   });
 
+  // attacks T-AUTH-4
   it('refuses an older step after a newer one was used', async ({ panel, secret, startLogin }) => {
     const jar = new CookieJar();
     await checkpoint(panel, jar, { confirmation_token: await startLogin(jar), authentication_code: codeAt(panel, secret) });
@@ -124,6 +128,7 @@ describe('POST /auth/login/checkpoint with a TOTP code', () => {
   });
 });
 
+// attacks T-AUTH-4
 describe('POST /auth/login/checkpoint with a recovery token', () => {
   it('works once and is refused the second time', async ({ panel, recovery, startLogin }) => {
     const jar = new CookieJar();
@@ -156,6 +161,7 @@ describe('POST /auth/login/checkpoint with a recovery token', () => {
   });
 });
 
+// attacks T-AUTH-3
 describe('POST /auth/login/checkpoint token binding (only the browser that logged in can use its token, once, before it expires)', () => {
   it('refuses the token from a browser without the challenge cookie', async ({ panel, secret, startLogin }) => {
     const token = await startLogin(new CookieJar());

@@ -21,6 +21,7 @@ const it = test
     }
   });
 
+// attacks T-RL-2
 describe('per-address throttle (one client cannot lock everyone out)', () => {
   it('answers 429 with Retry-After after ten attempts from one address', async ({ panel, exhaustAddress }) => {
     await exhaustAddress('10.0.0.1');
@@ -132,6 +133,7 @@ describe('lock-out per account and client address', () => {
     expect((await login(panel, new CookieJar(), 'alice', PASSWORD, '10.0.4.2')).statusCode).toBe(429);
   });
 
+  // attacks T-RL-1
   it('counts wrong checkpoint codes per account and address too', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     const { secret } = await panel.enableTotp(user);

@@ -55,6 +55,7 @@ describe('POST /auth/login without 2FA', () => {
     });
   });
 
+  // attacks T-CSRF-2
   it('sets an HttpOnly SameSite=Lax session cookie and a fresh XSRF-TOKEN', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
@@ -66,6 +67,7 @@ describe('POST /auth/login without 2FA', () => {
     expect(jar.get('XSRF-TOKEN')).not.toBe(before);
   });
 
+  // attacks T-CSRF-2
   it('marks the session cookie Secure when configured', async ({ makePanel }) => {
     const secure = await makePanel({ secureCookies: true });
     await secure.user({ username: 'alice' });
@@ -88,6 +90,7 @@ describe('POST /auth/login without 2FA', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  // attacks T-SESS-1
   it('replaces and destroys a session the browser already had (fixation)', async ({ panel }) => {
     const user = await panel.user({ username: 'alice' });
     const old = await panel.sessionHeaders(user);
@@ -100,6 +103,7 @@ describe('POST /auth/login without 2FA', () => {
 });
 
 describe('POST /auth/login failures', () => {
+  // attacks T-AUTH-1
   it('answers unknown user, wrong password and wrong 2FA password identically (no account enumeration)', async ({ panel }) => {
     await panel.user({ username: 'plain' });
     const twoFactor = await panel.user({ username: 'guarded' });
@@ -122,6 +126,7 @@ describe('POST /auth/login failures', () => {
     expect(res.json().errors[0]).toMatchObject({ code: 'ValidationException', status: '422', source: { field: 'password' } });
   });
 
+  // attacks T-CSRF-1
   it('refuses a form-encoded body, which a cross-site form could send', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const res = await panel.app.inject({
@@ -165,6 +170,7 @@ describe('POST /auth/logout', () => {
     expect(names.sort()).toEqual([panel.config.sessionCookie, 'XSRF-TOKEN'].sort());
   });
 
+  // attacks T-SESS-2
   it('makes the old cookie worthless (a cookie replayed after logout gets 401)', async ({ panel }) => {
     await panel.user({ username: 'alice' });
     const jar = new CookieJar();
@@ -176,6 +182,7 @@ describe('POST /auth/logout', () => {
     expect(replay.json()).toEqual({ errors: [{ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' }] });
   });
 
+  // attacks T-CSRF-1
   it('answers 419 without the CSRF header and keeps the session', async ({ panel }) => {
     const user = await panel.user();
     const { cookie, 'x-xsrf-token': xsrf } = await panel.sessionHeaders(user);
@@ -186,6 +193,7 @@ describe('POST /auth/logout', () => {
     expect(after.statusCode).toBe(204);
   });
 
+  // attacks T-CSRF-1
   it('answers 419 with a wrong CSRF header', async ({ panel }) => {
     const user = await panel.user();
     const { cookie } = await panel.sessionHeaders(user);
@@ -199,6 +207,7 @@ describe('POST /auth/logout', () => {
     expect(res.json().errors[0].code).toBe('AuthenticationException');
   });
 
+  // attacks T-SESS-3, T-CSRF-2
   it('answers 401 to a bearer key and sets no cookie (a key never becomes a session)', async ({ panel }) => {
     const user = await panel.user();
     const res = await panel.app.inject({ method: 'POST', url: '/auth/logout', headers: await panel.bearerHeaders(user) });
@@ -206,6 +215,7 @@ describe('POST /auth/logout', () => {
     expect(res.cookies).toEqual([]);
   });
 
+  // attacks T-CSRF-1
   it('is not reachable with GET (a link cannot sign a user out)', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.sessionHeaders(user);

@@ -32,10 +32,17 @@ import {
 } from '../services/login';
 import { createSession, destroySession } from '../services/sessions';
 import { loginThrottles } from '../services/login-throttle';
-import { ipBucketKey, type SlidingWindowThrottle } from '../services/throttle';
+import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
 import { claimTotpStep, consumeRecoveryToken, matchTotpStep, openTotpSecret } from '../services/totp';
 import { loadSecretBox } from '../lib/secret-box';
 import { findUserByLogin } from '../services/users';
+
+/**
+ * Codes one pending challenge may be tried with, from any address (attacks T-RL-1): the per-address
+ * counts alone let a challenge be guessed at from many addresses. A success ends the challenge, so
+ * every attempt counts; after that, only signing in with the password again starts a new one.
+ */
+const CHALLENGE_LIMIT = { max: 10, windowMs: CHALLENGE_TTL_MS };
 
 /**
  * Browser-session routes: CSRF cookie, login with optional TOTP checkpoint, logout.
@@ -47,6 +54,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const box = loadSecretBox(config.dataDir);
   // The same buckets SFTP sign-ins count against.
   const { perIp, perAccountAddress, perAccount } = loginThrottles(deps);
+  const perChallenge = new SlidingWindowThrottle(clock, CHALLENGE_LIMIT);
 
   function guard(throttle: SlidingWindowThrottle, key: string): void {
     const waitMs = throttle.retryAfterMs(key);
@@ -144,6 +152,9 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       await recordAuthEvent(db, 'auth:fail', ctx, undefined);
       throw badRequest(CHALLENGE_EXPIRED, 'DisplayException');
     }
+    // Checked and counted with nothing awaited in between, so parallel attempts cannot pass it.
+    guard(perChallenge, challenge.id);
+    perChallenge.hit(challenge.id);
     const { user } = challenge;
     // The same count as the login's: a wrong code is a failed sign-in of this account from here.
     const lock = lockout(request, accountKey(user, user.username));
@@ -168,7 +179,8 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     }
 
     lock.clear();
-    await deleteChallenge(db, challenge.id);
+    // Of two right answers racing for one challenge, only the one that removes it signs in.
+    if (!(await deleteChallenge(db, challenge.id))) throw badRequest(CHALLENGE_EXPIRED, 'DisplayException');
     clearChallengeCookie(deps, reply);
     return completeLogin(request, reply, user);
   });

@@ -191,6 +191,7 @@ describe('the console socket: tokens that lapse', () => {
     expect((await client.closed).code).toBe(4004);
   });
 
+  // attacks T-SESS-5
   it('revoked (the rights changed): the open connection is told at once, stops receiving, and a new token restores it', async ({ panel, socket }) => {
     const friend = await panel.user();
     await panel.subuser(socket.server, friend, ['websocket.connect', 'control.console']);

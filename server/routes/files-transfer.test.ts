@@ -20,6 +20,7 @@ const it = base
   });
 
 describe('files/download and files/upload', () => {
+  // attacks T-XSS-5
   it('downloads a file as an attachment and logs server:file.download', async ({ files: f }) => {
     f.put('logs/latest.log', 'line\n');
     const res = await f.call('GET', 'download', { query: { file: 'logs/latest.log' } });
@@ -30,6 +31,7 @@ describe('files/download and files/upload', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.download', properties: { file: 'logs/latest.log' } }]);
   });
 
+  // attacks T-XSS-5
   it('never lets a file name inject a header', async ({ files: f }) => {
     f.put('a";\r\nX-Injected: 1 é.txt', 'x');
     const res = await f.call('GET', 'download', { query: { file: 'a";\r\nX-Injected: 1 é.txt' } });

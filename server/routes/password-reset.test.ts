@@ -40,6 +40,7 @@ async function mailedLink(panel: TestPanel, smtp: MailCapture, email: string) {
 }
 
 describe('POST /auth/password (forgot password)', () => {
+  // attacks T-AUTH-2
   it('mails a reset link on APP_URL through the SMTP server, with its credentials', async ({ mailPanel, smtp }) => {
     await mailPanel.user({ email: 'ann@example.com' });
     const res = await forgot(mailPanel, 'ann@example.com');
@@ -173,6 +174,7 @@ describe('POST /auth/password/reset', () => {
     expect((await reset(mailPanel, { token, email })).statusCode).toBe(200);
   });
 
+  // attacks T-AUTH-2
   it('takes only the latest token, only with its own address', async ({ mailPanel, smtp }) => {
     await mailPanel.user({ email: 'ann@example.com' });
     await mailPanel.user({ email: 'bob@example.com' });
@@ -202,6 +204,7 @@ describe('POST /auth/password/reset', () => {
     expect((await reset(mailPanel, { token, email })).statusCode).toBe(200);
   });
 
+  // attacks T-AUTH-2
   it('leaves two-factor on: the next sign-in still asks for a code', async ({ mailPanel, smtp }) => {
     const user = await mailPanel.user({ email: 'ann@example.com', username: 'ann' });
     await mailPanel.enableTotp(user);

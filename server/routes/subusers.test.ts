@@ -399,6 +399,7 @@ async function openConsole(panel: TestPanel, port: number, user: UserRow, server
 }
 
 describe('subusers: open consoles', () => {
+  // attacks T-SESS-5
   it('an update tells an open console its token is revoked; a delete closes one that stays', { timeout: 20_000 }, async ({ panel, su }) => {
     const port = await listen(panel.app);
     const sub = await su.member(['control.console']);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subuserEndpoints } from '../../src/contract';
+import { configuredOrigin } from '../config';
 import type { AppDeps } from '../deps';
 import { subusers } from '../db/repos';
 import { forbidden, notFound, tooManyRequests } from '../http/errors';
@@ -58,7 +59,8 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const { subuser, user, created } = await addSubuser(db, server, body.email, body.permissions, now);
     await activity('server:subuser.create', { email: body.email, permissions: subuser.permissions }, [{ type: 'user', id: user.id }]);
     const resource = subuserResource(user, subuser.permissions);
-    const origin = publicOrigin(request, config.appUrl);
+    // What is mailed never names the Host this request chose; a link handed to the owner may.
+    const origin = mail.enabled ? configuredOrigin(config) : publicOrigin(request, config.appUrl);
     const send = (subject: string, text: string[]) =>
       mail
         .send({ to: user.email, subject, text: text.join('\n') })

@@ -103,8 +103,9 @@ export async function findChallenge(db: Db, token: string, browserSecret: string
   return { id: challenge_id, user };
 }
 
-export async function deleteChallenge(db: Db, id: string): Promise<void> {
-  await sessions.removeChallenge(db, id);
+/** Deletes a challenge; true only for the one call that did, so a challenge completes once. */
+export function deleteChallenge(db: Db, id: string): Promise<boolean> {
+  return sessions.removeChallenge(db, id);
 }
 
 export interface AuthEventContext {

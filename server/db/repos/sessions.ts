@@ -57,8 +57,10 @@ export function findChallengeWithUser(db: Db, id: string): Promise<ChallengeWith
     .executeTakeFirst();
 }
 
-export async function removeChallenge(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('login_challenges').where('id', '=', id).execute();
+/** Whether this call removed it (false when another request already had). */
+export async function removeChallenge(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('login_challenges').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
 /** Ends every session of a user (but `exceptId`, the one making the change) and drops pending 2FA logins; returns how many sessions ended. */

@@ -231,3 +231,39 @@ describe('SSH keys', () => {
     expect(calls.find((c) => c.path.endsWith('/remove'))?.body).toEqual({ fingerprint: 'abc123' });
   });
 });
+
+// attacks T-XSS-1: every string of these pages comes from the API and must stay text.
+describe('hostile strings', () => {
+  const payloads = ['<img src=x onerror=alert(1)>', '"><svg/onload=alert(1)>', '<a href="javascript:alert(1)">x</a>'];
+  const injected = () => document.querySelectorAll('img, a[href^="javascript"], svg[onload], [onerror], [onload]');
+
+  it('shows API key descriptions and allowed IPs literally', async () => {
+    const keys = payloads.map((p, i) => ({
+      identifier: `k${i}`,
+      description: p,
+      allowed_ips: [p],
+      last_used_at: null,
+      created_at: '2024-01-01T00:00:00Z',
+    }));
+    renderSection(<ApiKeysSection />, () => json(200, { object: 'list', data: keys.map((attributes) => ({ object: 'api_key', attributes })) }));
+    for (const p of payloads) expect(await screen.findByText(p)).toBeInTheDocument();
+    expect(injected()).toHaveLength(0);
+  });
+
+  it('shows SSH key names literally', async () => {
+    const keys = payloads.map((p, i) => ({ name: p, fingerprint: `fp${i}`, public_key: 'PEM', created_at: '2024-01-01T00:00:00Z' }));
+    renderSection(<SshKeysSection />, () => json(200, { object: 'list', data: keys.map((attributes) => ({ object: 'ssh_key', attributes })) }));
+    for (const p of payloads) expect(await screen.findByText(p)).toBeInTheDocument();
+    expect(injected()).toHaveLength(0);
+  });
+
+  it('draws the QR code of an otpauth URI holding a hostile e-mail without making markup of it', async () => {
+    const uri = `otpauth://totp/Aerie:${payloads[1] ?? ''}?secret=ABCDEFGHIJKLMNOP`;
+    renderSection(<TwoFactorSection />, () => json(200, { data: { image_url_data: uri, secret: 'ABCDEFGHIJKLMNOP' } }), { email: payloads[1] });
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
+    const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
+    await waitFor(() => expect(qr.querySelector('svg path')).not.toBeNull());
+    expect(qr.querySelectorAll('*')).toHaveLength(2);
+    expect(injected()).toHaveLength(0);
+  });
+});

@@ -45,6 +45,7 @@ describe('ActivityEntry', () => {
     expect(onFilter).toHaveBeenCalledWith('server:power.start');
   });
 
+  // attacks T-XSS-3
   it('expands properties on demand, rendering hostile values as text', () => {
     const hostile = '<img src=x onerror="window.pwned=1">';
     const { container } = render(

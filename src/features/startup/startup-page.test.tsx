@@ -38,6 +38,7 @@ function stubPanel(
   permissions: string[],
   onPut: (body: { key: string; value: string }) => Response = okPut,
   images: Record<string, string> = { 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' },
+  variables: EggVariable[] = VARIABLES,
 ) {
   const puts: { key: string; value: string }[] = [];
   const fetch = vi.fn((input: string, init?: RequestInit) => {
@@ -52,11 +53,11 @@ function stubPanel(
       return Promise.resolve(onPut(body));
     }
     if (url.pathname.endsWith('/startup')) {
-      const values = Object.fromEntries(VARIABLES.map((v) => [v.env_variable, v.server_value ?? '']));
+      const values = Object.fromEntries(variables.map((v) => [v.env_variable, v.server_value ?? '']));
       return Promise.resolve(
         json(200, {
           object: 'list',
-          data: VARIABLES.map((attributes) => ({ object: 'egg_variable', attributes })),
+          data: variables.map((attributes) => ({ object: 'egg_variable', attributes })),
           meta: { startup_command: fill(values), raw_startup_command: RAW, docker_images: images },
         }),
       );
@@ -77,8 +78,13 @@ function okPut(body: { key: string; value: string }): Response {
   });
 }
 
-async function open(permissions = ['*'], onPut?: (body: { key: string; value: string }) => Response, images?: Record<string, string>) {
-  const puts = stubPanel(permissions, onPut, images);
+async function open(
+  permissions = ['*'],
+  onPut?: (body: { key: string; value: string }) => Response,
+  images?: Record<string, string>,
+  variables?: EggVariable[],
+) {
+  const puts = stubPanel(permissions, onPut, images, variables);
   renderServerRoutes('/server/abcd1234/startup', { startup: () => <StartupPage /> });
   await screen.findByRole('heading', { name: 'Startup', level: 2 });
   return puts;
@@ -204,5 +210,21 @@ describe('previewCommand', () => {
     expect(previewCommand('{{X}}{{Y}}', '12', { Y: '3' })).toBe('3');
     expect(previewCommand('run {{Z}}', 'something else', {})).toBe('run {{Z}}');
     expect(previewCommand('x $& {{A}}', 'x $& 1', { A: '$1' })).toBe('x $& $1');
+  });
+});
+
+// attacks T-XSS-2: egg variables and images come from the panel (an admin's egg, or what a node reported) and stay text.
+describe('hostile egg data', () => {
+  it('shows variable names, descriptions, values, rules and image names literally', async () => {
+    const p = '<img src=x onerror=alert(1)>';
+    const hostile = [
+      variable({ name: `${p} name`, description: `${p} description`, env_variable: 'HOSTILE', server_value: `${p} value`, default_value: p }),
+      variable({ name: 'Mode', env_variable: 'MODE', server_value: '<b>x</b>', rules: 'required|in:<b>x</b>,<svg/onload=alert(1)>' }),
+    ];
+    await open(['*'], undefined, { [p]: `${p}:latest`, 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' }, hostile);
+    expect(screen.getByText(`${p} description`)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: `${p} name` })).toHaveValue(`${p} value`);
+    expect(screen.getByRole('combobox', { name: /Image the server runs in/ })).toHaveTextContent(`${p} (${p}:latest)`);
+    expect(document.querySelectorAll('img[src="x"], b, [onerror], [onload]')).toHaveLength(0);
   });
 });
