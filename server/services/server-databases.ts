@@ -114,7 +114,9 @@ export async function createDatabase(
   checkLimit(server, existing.length);
   const database = realDatabaseName(server.id, body.database);
   const duplicate = () => badRequest('A database with that name already exists for this server.', 'DuplicateDatabaseNameException');
-  if (existing.some((d) => d.database === database)) throw duplicate();
+  // Case-blind, as the reference's check on its case-insensitive column (a host may fold case too).
+  const taken = (rows: ServerDatabaseRow[]) => rows.some((d) => d.database.toLowerCase() === database.toLowerCase());
+  if (taken(existing)) throw duplicate();
   const host = await pickHost(db, server);
   const access = await onHost(async () => hostAccess(host, box));
   const created = await onHost(() => createDatabaseOnHost(access, { serverId: server.id, name: body.database, remote: body.remote }));
@@ -123,7 +125,7 @@ export async function createDatabase(
     const row = await writeTransaction(db, async (trx) => {
       const now_ = await serverDatabases.forServer(trx, server.id);
       checkLimit(server, now_.length);
-      if (now_.some((d) => d.database === database)) throw duplicate();
+      if (taken(now_)) throw duplicate();
       return serverDatabases.insert(trx, {
         server_id: server.id,
         database_host_id: host.id,
