@@ -89,6 +89,7 @@ describe('PUT settings/docker-image', () => {
     expect(await events()).toEqual([{ event: 'server:startup.image', properties: { old: JAVA_21, new: JAVA_17 } }]);
   });
 
+  // attacks T-AZ-7 (docker image)
   it('refuses an image outside the egg, a malformed or missing one with 422, and nothing changes', async ({ call, row, events, pushed }) => {
     for (const docker_image of ['ghcr.io/evil/image:latest', 'bad image$', '', undefined, 'x'.repeat(192)]) {
       const res = await call('docker-image', { docker_image });
@@ -117,6 +118,7 @@ describe('PUT settings/docker-image', () => {
 });
 
 describe('settings access', () => {
+  // attacks T-AZ-7 (docker image)
   it('takes settings.rename and startup.docker-image from subusers; others get 403 and change nothing', async ({
     panel,
     server,
