@@ -66,7 +66,7 @@ describe('a reinstall and a restore claim the server alone', () => {
         const before = a.installs();
         const [restore, reinstall] = restoreFirst
           ? await Promise.all([a.restore(backup.uuid), a.reinstall()])
-          : await Promise.all([a.reinstall(), a.restore(backup.uuid)]).then(([r, b]) => [b, r]);
+          : await Promise.all([a.reinstall(), a.restore(backup.uuid)]).then(([r, b]) => [b, r] as const);
         const accepted = [restore, reinstall].filter((r) => r.statusCode === 204);
         expect(accepted, `${restore.body} ${reinstall.body}`).toHaveLength(1);
         expect([400, 409]).toContain((restore.statusCode === 204 ? reinstall : restore).statusCode);
