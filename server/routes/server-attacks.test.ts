@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { describe, expect } from 'vitest';
 import { servers } from '../db/repos';
+import { setServerStatus } from '../services/servers';
 import { settled } from '../test/backups-support';
 import type { FileFixture } from '../test/files-support';
 import { it } from '../test/fixtures';
@@ -98,4 +100,126 @@ describe('a reinstall and a restore claim the server alone', () => {
       expect(a.installs()).toBe(1);
     },
   );
+});
+
+describe('T-AZ-8: a suspended server', () => {
+  it('answers 409 on every route of its settings, startup, network, databases, backups, activity, files and console, changing nothing', async ({
+    files: f,
+  }) => {
+    const { panel } = f;
+    const a = api(f);
+    const backup = await a.backUp();
+    const [allocation] = await panel.db.selectFrom('allocations').select('id').where('server_id', '=', f.s1.id).execute();
+    const before = {
+      server: await servers.findById(panel.db, f.s1.id),
+      allocations: await panel.db.selectFrom('allocations').selectAll().orderBy('id').execute(),
+      variables: await panel.db.selectFrom('server_variables').selectAll().execute(),
+      backups: await panel.db.selectFrom('backups').selectAll().execute(),
+      events: await a.events(),
+      volume: f.snapshot(),
+    };
+    await setServerStatus(panel.db, f.s1.uuid, 'suspended', panel.clock.now());
+    const routes: [string, string, object?][] = [
+      ['POST', 'settings/rename', { name: 'Renamed' }],
+      ['PUT', 'settings/docker-image', { docker_image: 'ghcr.io/pterodactyl/yolks:java_17' }],
+      ['POST', 'settings/reinstall'],
+      ['GET', 'startup'],
+      ['PUT', 'startup/variable', { key: 'SERVER_JARFILE', value: 'paper.jar' }],
+      ['GET', 'network/allocations'],
+      ['POST', 'network/allocations'],
+      ['POST', `network/allocations/${allocation?.id}`, { notes: 'n' }],
+      ['POST', `network/allocations/${allocation?.id}/primary`],
+      ['DELETE', `network/allocations/${allocation?.id}`],
+      ['GET', 'databases'],
+      ['POST', 'databases', { database: 'x', remote: '%' }],
+      ['POST', 'databases/1/rotate-password'],
+      ['DELETE', 'databases/1'],
+      ['GET', 'backups'],
+      ['POST', 'backups', { name: 'during' }],
+      ['GET', `backups/${backup.uuid}`],
+      ['GET', `backups/${backup.uuid}/download`],
+      ['POST', `backups/${backup.uuid}/lock`],
+      ['POST', `backups/${backup.uuid}/restore`, { truncate: true }],
+      ['DELETE', `backups/${backup.uuid}`],
+      ['GET', 'activity'],
+      ['GET', 'files/list'],
+      ['GET', 'files/contents?file=a.txt'],
+      ['POST', 'files/create-folder', { root: '/', name: 'x' }],
+      ['GET', 'websocket'],
+      ['POST', 'power', { signal: 'start' }],
+      ['POST', 'command', { command: 'say hi' }],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await panel.app.inject({
+        method: method as 'GET',
+        url: `/api/client/servers/${f.s1.uuid}/${url}`,
+        headers: f.ownerHeaders,
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(409);
+      expect(res.json().errors[0].code).toBe('ServerStateConflictException');
+    }
+    expect({
+      server: await servers.findById(panel.db, f.s1.id),
+      allocations: await panel.db.selectFrom('allocations').selectAll().orderBy('id').execute(),
+      variables: await panel.db.selectFrom('server_variables').selectAll().execute(),
+      backups: await panel.db.selectFrom('backups').selectAll().execute(),
+      events: await a.events(),
+      volume: f.snapshot(),
+    }).toEqual({ ...before, server: { ...before.server, status: 'suspended', updated_at: expect.any(String) } });
+  });
+});
+
+describe('T-LEAK-4: errors say nothing of the inside', () => {
+  it('malformed JSON, wrong types and a node that fails get an error document without stack, path or SQL', async ({ files: f }) => {
+    const { panel } = f;
+    const inside = /\bat .+:\d+:\d+|\/work\/|\/tmp\/|node_modules|SELECT |INSERT |UPDATE |sqlite|SqliteError|TypeError|ReferenceError/i;
+    const send = (method: string, url: string, payload: string, type = 'application/json') =>
+      panel.app.inject({
+        method: method as 'POST',
+        url: `/api/client/servers/${f.s1.uuid}/${url}`,
+        headers: { ...f.ownerHeaders, 'content-type': type },
+        payload,
+      });
+    const endpoints: [string, string][] = [
+      ['POST', 'settings/rename'],
+      ['PUT', 'settings/docker-image'],
+      ['PUT', 'startup/variable'],
+      ['POST', 'network/allocations/1'],
+      ['POST', 'databases'],
+      ['POST', 'backups'],
+      ['POST', 'files/delete'],
+    ];
+    const bodies = [
+      '{"a":',
+      '[]',
+      'null',
+      '"text"',
+      '{"name":{"$ne":""},"key":["SERVER_JARFILE"],"value":{},"notes":[1],"database":1e400,"remote":null,"files":"a","docker_image":true}',
+      '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}',
+    ];
+    for (const [method, url] of endpoints) {
+      for (const body of bodies) {
+        const res = await send(method, url, body);
+        // Every field of a backup is optional: an empty or null body makes one, as in the reference.
+        if (url === 'backups' && res.statusCode === 200) continue;
+        expect(res.statusCode, `${method} ${url} ${body}: ${res.body}`).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, `${method} ${url} ${body}: ${res.body}`).toBeLessThan(500);
+        expect(res.json().errors[0]).toMatchObject({ status: String(res.statusCode) });
+        expect(res.body).not.toMatch(inside);
+      }
+      const xml = await send(method, url, '<x/>', 'application/xml');
+      expect(xml.statusCode).toBe(415);
+      expect(xml.body).not.toMatch(inside);
+    }
+    // The node fails under a request: the volume is gone from under it.
+    fs.rmSync(f.v1, { recursive: true, force: true });
+    for (const res of [await f.call('GET', 'list'), await f.call('POST', 'write', { query: { file: 'a.txt' }, raw: 'x' })]) {
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.json().errors[0].detail).toBeTruthy();
+      expect(res.body).not.toMatch(inside);
+      expect(res.body).not.toContain(f.s1.uuid + '/');
+    }
+    expect({} as Record<string, unknown>).not.toHaveProperty('admin'); // no prototype was polluted
+  });
 });
