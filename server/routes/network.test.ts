@@ -199,6 +199,7 @@ describe('network allocations', () => {
     expect((await net.call('POST')).json().attributes).toMatchObject({ id: created.id, port: 25566 });
   });
 
+  // attacks T-AZ-2 (allocations)
   it("answers 404 for another server's allocation, a missing one and a non-numeric id, changing nothing", async ({ panel, net }) => {
     const stranger = await panel.user();
     const theirs = await panel.server(stranger);

@@ -223,3 +223,48 @@ describe('T-LEAK-4: errors say nothing of the inside', () => {
     expect({} as Record<string, unknown>).not.toHaveProperty('admin'); // no prototype was polluted
   });
 });
+
+describe('T-UP-1: uploads of active content', () => {
+  it('stores them as plain files in the volume and only ever serves them as inert downloads or text', async ({ files: f }) => {
+    const boundary = 'aerieUp';
+    const payloads: Record<string, string> = {
+      'x.php': '<?php system($_GET["c"]); ?>',
+      'x.phtml': '<?php phpinfo(); ?>',
+      'x.html': '<script>alert(1)</script>',
+      'X.HTML': '<img src=x onerror=alert(1)>',
+      'x.svg': '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      'poly.png.php': '\x89PNG\r\n\x1a\n<?php echo 1; ?>',
+    };
+    for (const [name, content] of Object.entries(payloads)) {
+      const raw = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/svg+xml;charset=utf-8\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+      const up = await f.call('POST', 'upload', { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      expect(up.statusCode, name).toBe(204);
+      expect(f.read(name)).toBe(content);
+      const down = await f.call('GET', 'download', { query: { file: name } });
+      expect(down.statusCode).toBe(200);
+      expect(down.headers['content-type']).toBe('application/octet-stream');
+      expect(String(down.headers['content-disposition'])).toMatch(/^attachment;/);
+      expect(down.headers['x-content-type-options']).toBe('nosniff');
+      const shown = await f.call('GET', 'contents', { query: { file: name } });
+      expect(shown.statusCode).toBe(200);
+      expect(String(shown.headers['content-type'])).toMatch(/^text\/plain/);
+      expect(shown.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+});
+
+describe('T-LEAK-1: the IP an action is logged with', () => {
+  it('comes from the connection: a spoofed X-Forwarded-For is not recorded (no trusted proxy configured)', async ({ files: f }) => {
+    const { panel } = f;
+    const res = await panel.app.inject({
+      method: 'POST',
+      url: `/api/client/servers/${f.s1.uuid}/settings/rename`,
+      headers: { ...f.ownerHeaders, 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' },
+      remoteAddress: '198.51.100.7',
+      payload: { name: 'Spoofed' },
+    });
+    expect(res.statusCode).toBe(204);
+    const rows = await panel.db.selectFrom('activity_logs').select(['event', 'ip']).where('event', '=', 'server:settings.rename').execute();
+    expect(rows).toEqual([{ event: 'server:settings.rename', ip: '198.51.100.7' }]);
+  });
+});

@@ -252,6 +252,7 @@ describe('who may read and change startup', () => {
     ]);
   });
 
+  // attacks T-AZ-8 (startup)
   it('a suspended or installing server answers 409 and keeps its values', async ({ panel, startup }) => {
     for (const status of ['suspended', 'installing'] as const) {
       await setServerStatus(panel.db, startup.server.uuid, status, panel.clock.now());
