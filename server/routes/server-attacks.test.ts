@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { Header } from 'tar';
 import { describe, expect } from 'vitest';
 import { servers } from '../db/repos';
 import { setServerStatus } from '../services/servers';
@@ -212,7 +214,8 @@ describe('T-LEAK-4: errors say nothing of the inside', () => {
       expect(xml.statusCode).toBe(415);
       expect(xml.body).not.toMatch(inside);
     }
-    // The node fails under a request: the volume is gone from under it.
+    // The node fails under a request: the volume is gone from under it (once the backups made above are done).
+    for (const { uuid } of await panel.db.selectFrom('backups').select('uuid').execute()) await settled(panel, uuid);
     fs.rmSync(f.v1, { recursive: true, force: true });
     for (const res of [await f.call('GET', 'list'), await f.call('POST', 'write', { query: { file: 'a.txt' }, raw: 'x' })]) {
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
@@ -266,5 +269,30 @@ describe('T-LEAK-1: the IP an action is logged with', () => {
     expect(res.statusCode).toBe(204);
     const rows = await panel.db.selectFrom('activity_logs').select(['event', 'ip']).where('event', '=', 'server:settings.rename').execute();
     expect(rows).toEqual([{ event: 'server:settings.rename', ip: '198.51.100.7' }]);
+  });
+});
+
+describe('T-DOS-2: an activity flood', () => {
+  it('32,768 files from one decompress are one entry, paged as any other, never stored twice', { timeout: 120_000 }, async ({ files: f }) => {
+    const { panel } = f;
+    // Past the 32,766 pending rows that made Wings re-send its activity for ever.
+    const count = 32_768;
+    const headers = Array.from({ length: count }, (_, i) => {
+      const header = new Header({ path: `many/e${i}.txt`, type: 'File', size: 0, mode: 0o644, mtime: new Date('2026-01-01T00:00:00Z') });
+      header.encode();
+      return header.block as Buffer;
+    });
+    f.put('many.tar.gz', zlib.gzipSync(Buffer.concat([...headers, Buffer.alloc(1024)])));
+    const res = await f.call('POST', 'decompress', { body: { root: '/', file: 'many.tar.gz' } });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(fs.readdirSync(`${f.v1}/many`)).toHaveLength(count);
+    // Deleting the folder is one more action: one more entry.
+    expect((await f.call('POST', 'delete', { body: { root: '/', files: ['many'] } })).statusCode).toBe(204);
+    const rows = await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute();
+    expect(rows.map((r) => r.event)).toEqual(['server:file.decompress', 'server:file.delete']);
+    expect(Math.max(...rows.map((r) => Buffer.byteLength(r.properties)))).toBeLessThanOrEqual(8 * 1024);
+    const page = await panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/activity?per_page=1`, headers: f.ownerHeaders });
+    expect(page.statusCode).toBe(200);
+    expect(page.json().meta.pagination).toMatchObject({ total: 2, per_page: 1, total_pages: 2 });
   });
 });
