@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { Header } from 'tar';
 import { describe, expect } from 'vitest';
 import { servers } from '../db/repos';
-import { setServerStatus } from '../services/servers';
+import { findEgg, setServerStatus } from '../services/servers';
 import { settled } from '../test/backups-support';
 import type { FileFixture } from '../test/files-support';
 import { it } from '../test/fixtures';
@@ -294,5 +294,44 @@ describe('T-DOS-2: an activity flood', () => {
     const page = await panel.app.inject({ method: 'GET', url: `/api/client/servers/${f.s1.uuid}/activity?per_page=1`, headers: f.ownerHeaders });
     expect(page.statusCode).toBe(200);
     expect(page.json().meta.pagination).toMatchObject({ total: 2, per_page: 1, total_pages: 2 });
+  });
+});
+
+describe('T-AZ-2: startup variables of another egg', () => {
+  it("a variable of another server's egg is unknown here: 400, nothing stored, the other server untouched", async ({ files: f }) => {
+    const { panel } = f;
+    const demo = await findEgg(panel.db, 'Demo game');
+    if (!demo) throw new Error('no demo egg');
+    await panel.db
+      .insertInto('egg_variables')
+      .values({
+        egg_id: demo.id,
+        name: 'Other',
+        description: '',
+        env_variable: 'OTHER_ONLY',
+        default_value: 'a',
+        user_viewable: 1,
+        user_editable: 1,
+        rules: 'nullable|string',
+      })
+      .execute();
+    const other = await panel.server(f.otherOwner, { eggId: demo.id });
+    const res = await panel.app.inject({
+      method: 'PUT',
+      url: `/api/client/servers/${f.s1.uuid}/startup/variable`,
+      headers: f.ownerHeaders,
+      payload: { key: 'OTHER_ONLY', value: 'b' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].detail).toBe('The environment variable you are trying to edit does not exist.');
+    expect(await panel.db.selectFrom('server_variables').selectAll().where('server_id', 'in', [f.s1.id, other.id]).execute()).toEqual([]);
+    // Nor through the other server's URL.
+    const through = await panel.app.inject({
+      method: 'PUT',
+      url: `/api/client/servers/${other.uuid}/startup/variable`,
+      headers: f.ownerHeaders,
+      payload: { key: 'OTHER_ONLY', value: 'b' },
+    });
+    expect(through.statusCode).toBe(404);
   });
 });

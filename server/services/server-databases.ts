@@ -103,7 +103,34 @@ async function pickHost(db: Db, server: ServerRow): Promise<DatabaseHostRow> {
   return chosen;
 }
 
+/** Each panel's creates under way, per server: the tail of its queue. */
+const creating = new WeakMap<Db, Map<number, Promise<unknown>>>();
+
+/**
+ * One create at a time per server: parallel creates would each pass the limit and name checks and
+ * reach the host, where the losers of a same-name race fail as a host error (503) instead of the
+ * duplicate (400), and a burst at the limit makes databases on the host only to drop them again.
+ */
 export async function createDatabase(
+  db: Db,
+  box: SecretBox,
+  server: ServerRow,
+  body: CreateDatabaseBody,
+  now: Date,
+): Promise<{ row: ServerDatabaseRow; host: DatabaseHostRow }> {
+  const queues = creating.get(db) ?? new Map<number, Promise<unknown>>();
+  creating.set(db, queues);
+  const run = (queues.get(server.id) ?? Promise.resolve()).then(() => createNow(db, box, server, body, now));
+  const tail = run.catch(() => undefined);
+  queues.set(server.id, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(server.id) === tail) queues.delete(server.id);
+  }
+}
+
+async function createNow(
   db: Db,
   box: SecretBox,
   server: ServerRow,
