@@ -98,6 +98,9 @@ describe('a reinstall and a restore claim the server alone', () => {
       expect((await a.restore(big.uuid)).statusCode).toBe(204);
       expect((await a.reinstall()).statusCode).toBe(409);
       expect(await a.status()).toBe('restoring_backup');
+      // Writes wait for the restore too (T-AZ-8).
+      expect((await f.call('POST', 'write', { query: { file: 'during.txt' }, raw: 'x' })).statusCode).toBe(409);
+      expect(f.exists('during.txt')).toBe(false);
       await eventually(async () => (await a.status()) === null, 20_000);
       expect(a.installs()).toBe(1);
     },
