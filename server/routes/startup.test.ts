@@ -201,6 +201,13 @@ describe('PUT startup/variable', () => {
     expect((await startup.read()).json().meta.startup_command).toBe(`java -jar server.jar ${value}`);
   });
 
+  it('refuses a NUL in a value with 422: the server could never start with it in its environment', async ({ startup }) => {
+    const res = await startup.put({ key: 'BUILD_NUMBER', value: 'a\u0000b' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ detail: 'The Build Number may not contain NUL characters.', source: { field: 'BUILD_NUMBER' } });
+    expect(await startup.stored()).toEqual([]);
+  });
+
   // attacks: an egg rule's catastrophic `regex:` answers 422 fast
   it('an egg regex that backtracks for ever refuses the value instead of hanging the panel', async ({ panel, startup }) => {
     await panel.db.updateTable('egg_variables').set({ rules: 'required|regex:/^(a+)+$/' }).where('env_variable', '=', 'BUILD_NUMBER').execute();
