@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { Header } from 'tar';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
+import type { ServerConfiguration } from '../daemon/capabilities';
 import { servers } from '../db/repos';
 import { findEgg, setServerStatus } from '../services/servers';
 import { settled } from '../test/backups-support';
@@ -336,5 +337,27 @@ describe('T-AZ-2: startup variables of another egg', () => {
       payload: { key: 'OTHER_ONLY', value: 'b' },
     });
     expect(through.statusCode).toBe(404);
+  });
+});
+
+describe('T-RACE-1: startup variables set at once', () => {
+  it('20 values of one variable at once: the stored one is the one the node was last handed', async ({ files: f }) => {
+    const { panel } = f;
+    const configure = vi.spyOn(panel.daemon.servers, 'configure');
+    const values = Array.from({ length: 20 }, (_, i) => `v${i}.jar`);
+    const results = await Promise.all(
+      values.map((value) =>
+        panel.app.inject({
+          method: 'PUT',
+          url: `/api/client/servers/${f.s1.uuid}/startup/variable`,
+          headers: f.ownerHeaders,
+          payload: { key: 'SERVER_JARFILE', value },
+        }),
+      ),
+    );
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    const stored = await panel.db.selectFrom('server_variables').select('variable_value').where('server_id', '=', f.s1.id).executeTakeFirstOrThrow();
+    const last = configure.mock.calls.at(-1)?.[0] as ServerConfiguration | undefined;
+    expect(last?.settings.environment.SERVER_JARFILE).toBe(stored.variable_value);
   });
 });
