@@ -11,6 +11,7 @@ describe('app', () => {
     expect(res.json()).toEqual({ errors: [{ code: 'NotFoundHttpException', status: '404', detail: expect.any(String) }] });
   });
 
+  // attacks T-LEAK-4
   it('answers malformed JSON with a 400 error document', async ({ panel }) => {
     const user = await panel.user();
     const headers = await panel.bearerHeaders(user);
@@ -31,6 +32,7 @@ describe('app', () => {
     expect(server.allocation_id).not.toBeNull();
   });
 
+  // attacks T-DOS-4 (oversize JSON body) and T-LEAK-4
   it('answers a body over the limit with 413 and an error document', async ({ panel }) => {
     const res = await panel.app.inject({
       method: 'POST',

@@ -208,6 +208,7 @@ describe('two-factor', () => {
 });
 
 describe('GET account/activity', () => {
+  // attacks T-LEAK-1 (account activity: the caller's own only)
   it('lists only the caller’s own entries, paginated, filterable and sortable', async ({ panel }) => {
     const ann = await panel.user({ username: 'ann' });
     const bob = await panel.user({ username: 'bob' });

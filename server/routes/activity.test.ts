@@ -43,6 +43,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].code).toBe('NotFoundHttpException');
   });
 
+  // attacks T-LEAK-1 (no activity.read: 403)
   it('answers 403 to a subuser without activity.read', async ({ panel, server, get }) => {
     const sub = await panel.user();
     await panel.subuser(server, sub, ['control.console']);
@@ -51,6 +52,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].code).toBe('AccessDeniedHttpException');
   });
 
+  // attacks T-AZ-8 (activity)
   it('answers 409 while the server is suspended', async ({ panel, owner, server, get }) => {
     await setServerStatus(panel.db, server.uuid, 'suspended', panel.clock.now());
     const res = await get(owner);
@@ -122,6 +124,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     });
   });
 
+  // attacks T-LEAK-1 (per_page capped)
   it('rejects per_page above 100 with 422 on per_page', async ({ owner, get }) => {
     const res = await get(owner, '?per_page=101');
     expect(res.statusCode).toBe(422);
@@ -165,6 +168,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(res.json().errors[0].source).toEqual({ field: 'include' });
   });
 
+  // attacks T-LEAK-1
   it("hides other users' IPs from a subuser but shows their own (an IP is shown only to its actor or an admin)", async ({
     panel,
     owner,
@@ -183,6 +187,7 @@ describe('GET /api/client/servers/{server}/activity', () => {
     expect(JSON.stringify(body)).not.toContain('198.51.100.1');
   });
 
+  // attacks T-LEAK-1
   it("shows a root admin the top-level IP but not another actor's properties.ip", async ({ panel, owner, log, entries }) => {
     const admin = await panel.user({ admin: true });
     await log('server:power.start', { actor: owner, ip: '198.51.100.1', properties: { ip: '198.51.100.9' } });

@@ -277,6 +277,7 @@ describe('the console socket: the server through it', () => {
     expect(client.events()).toContain('console output');
   });
 
+  // attacks T-DOS-1 (oversized frames)
   it('garbage, unknown events and oversized frames change nothing and keep the connection', async ({ socket }) => {
     const client = await socket.connect();
     client.ws.send('not json');
@@ -302,6 +303,7 @@ describe('the console socket: the server through it', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
   });
 
+  // attacks T-DOS-1
   it('caps the consoles one address holds on a server, and closes one that floods frames; the others carry on', async ({ socket }) => {
     const open: Client[] = [];
     for (let i = 0; i < 20; i++) open.push(await socket.open());

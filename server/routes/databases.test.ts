@@ -111,6 +111,7 @@ describe('server databases on a real MariaDB', () => {
     expect(await dbs.events()).toEqual([{ event: 'server:database.create', properties: { name: `s${dbs.server.id}_${name}` } }]);
   });
 
+  // attacks T-LEAK-2 (with the create-only and update-only cases below)
   it('shows a subuser without database.view_password no password, and refuses what it may not do', async ({ panel, dbs }) => {
     const created = (await dbs.call('POST', '', { database: uniqueName('perm'), remote: '%' })).json() as DatabaseJson;
     const reader = await panel.user();
@@ -155,6 +156,7 @@ describe('server databases on a real MariaDB', () => {
     expect((await dbs.call('DELETE', `/${created.attributes.id}`)).statusCode).toBe(404);
   });
 
+  // attacks T-AZ-2 (databases: rotate and delete through another server's URL)
   it("answers 404 for another server's database", async ({ panel, dbs }) => {
     const created = (await dbs.call('POST', '', { database: uniqueName('mine'), remote: '%' })).json() as DatabaseJson;
     const other = await setup(panel, null);
@@ -240,5 +242,75 @@ describe('server databases on a real MariaDB', () => {
     const res = await bare.call('POST', '', { database: 'x', remote: '%' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ code: 'NoSuitableDatabaseHostException', detail: expect.stringMatching(/no database host/) });
+  });
+});
+
+describe('server databases: attacks', () => {
+  it('T-RACE-1: 20 parallel creates at a limit of 2 make exactly 2, on the host too', { timeout: 30_000 }, async ({ panel, dbs }) => {
+    await panel.db.updateTable('servers').set({ database_limit: 2 }).where('id', '=', dbs.server.id).execute();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => dbs.call('POST', '', { database: uniqueName(`race${i}`), remote: '%' })));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(2);
+    expect(codes.filter((c) => c !== 200).every((c) => c === 400 || c === 429)).toBe(true);
+    expect(((await dbs.call('GET')).json() as { data: unknown[] }).data).toHaveLength(2);
+    expect((await onHost(dbs.server.id)).databases).toHaveLength(2);
+    expect((await onHost(dbs.server.id)).users).toHaveLength(2);
+  });
+
+  it('T-RACE-1: the same name three times at once makes one database, the others are the duplicate 400', { timeout: 30_000 }, async ({ dbs }) => {
+    const name = uniqueName('twin');
+    const results = await Promise.all([1, 2, 3].map(() => dbs.call('POST', '', { database: name, remote: '%' })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    for (const loser of results.filter((r) => r.statusCode !== 200)) {
+      expect(loser.json().errors[0]).toMatchObject({ status: '400', code: 'DuplicateDatabaseNameException' });
+    }
+    expect((await onHost(dbs.server.id)).databases).toEqual([`s${dbs.server.id}_${name}`]);
+  });
+
+  it('refuses a name differing only in case from an existing one, as the reference (a case-insensitive column) does', async ({ dbs }) => {
+    const name = uniqueName('Case');
+    expect((await dbs.call('POST', '', { database: name, remote: '%' })).statusCode).toBe(200);
+    const twin = await dbs.call('POST', '', { database: name.toLowerCase(), remote: '%' });
+    expect(twin.statusCode).toBe(400);
+    expect(twin.json().errors[0]).toMatchObject({ code: 'DuplicateDatabaseNameException' });
+    expect((await onHost(dbs.server.id)).databases).toHaveLength(1);
+  });
+
+  it('takes only % and IP patterns as remotes: injection, host names and long values are 422', async ({ dbs }) => {
+    for (const remote of ["%' OR 1=1", "%' OR 1=1 -- ", 'localhost', 'evil.example', '1'.repeat(300), '%\u0000', '10.0.0.1\nx']) {
+      const res = await dbs.call('POST', '', { database: uniqueName('r'), remote });
+      expect(res.statusCode, remote).toBe(422);
+      expect(res.json().errors[0].source).toEqual({ field: 'remote' });
+    }
+    expect(await onHost(dbs.server.id)).toEqual({ databases: [], users: [] });
+    // An IPv6 loopback and a netmask are remotes the host takes as they are: created, then deleted cleanly.
+    for (const remote of ['::1', '0.0.0.0/0', '0.0.0.0/0.0.0.0']) {
+      const res = await dbs.call('POST', '', { database: uniqueName('ok'), remote });
+      expect(res.statusCode, remote).toBe(200);
+      expect((res.json() as DatabaseJson).attributes.connections_from).toBe(remote);
+      expect((await dbs.call('DELETE', `/${(res.json() as DatabaseJson).attributes.id}`)).statusCode).toBe(204);
+    }
+    expect(await onHost(dbs.server.id)).toEqual({ databases: [], users: [] });
+  });
+
+  it('T-LEAK-2: database.create or database.update alone never see a password; no password in activity', async ({ panel, dbs }) => {
+    const creator = await panel.user();
+    await panel.subuser(dbs.server, creator, ['database.create']);
+    const made = await dbs.call('POST', '', { database: uniqueName('c'), remote: '%' }, await panel.bearerHeaders(creator));
+    expect(made.statusCode).toBe(200);
+    const created = made.json() as DatabaseJson;
+    expect(created.attributes.relationships?.password).toEqual({ object: 'null_resource', attributes: null });
+
+    const updater = await panel.user();
+    await panel.subuser(dbs.server, updater, ['database.update']);
+    const rotated = await dbs.call('POST', `/${created.attributes.id}/rotate-password`, undefined, await panel.bearerHeaders(updater));
+    expect(rotated.statusCode).toBe(200);
+    expect((rotated.json() as DatabaseJson).attributes.relationships?.password).toEqual({ object: 'null_resource', attributes: null });
+
+    const owners = (await dbs.call('GET', '?include=password')).json() as { data: DatabaseJson[] };
+    const password = owners.data[0]?.attributes.relationships?.password.attributes?.password ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9]{32}$/);
+    const logged = await panel.db.selectFrom('activity_logs').select('properties').execute();
+    expect(JSON.stringify(logged)).not.toContain(password);
   });
 });

@@ -68,6 +68,7 @@ describe('upload activity', () => {
   });
 });
 
+// attacks T-DOS-2 (one entry per action, capped properties)
 describe('activity properties of a large action', () => {
   it('are stored capped and still count every file', async ({ files: f }) => {
     const names = Array.from({ length: 1_000 }, (_, i) => `chunk-${String(i).padStart(4, '0')}.dat`);

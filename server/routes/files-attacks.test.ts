@@ -31,6 +31,7 @@ function multipart(filename: string, content = 'UP'): { raw: string; headers: Re
   };
 }
 
+// attacks T-FS-1 (there is no files/pull nor files/chmod route; SFTP's chmod is in sftp-attacks.test.ts, T-FS-7)
 describe('traversal in every path field', () => {
   const escapes = (s2: string) => [
     `../${s2}/canary.txt`,
@@ -240,6 +241,7 @@ describe('planted links', () => {
   });
 });
 
+// attacks T-FS-3 (delete through links) and T-FS-4 (root protection)
 describe('delete through links and root protection', () => {
   it.beforeEach(({ files: f }) => {
     f.link('L', path.join(f.v2, 'canary.txt'));

@@ -69,6 +69,7 @@ describe('files/contents', () => {
     expect(await f.events()).toEqual([{ event: 'server:file.read', properties: { file: '/server.properties' } }]);
   });
 
+  // attacks T-DOS-4 (editor reads capped)
   it('answers 404 when missing, 400 for a directory, 422 without a file, 400 above the cap', async ({ makeFiles }) => {
     const f = await makeFiles({ maxEditBytes: 10 });
     f.put('dir/x');
@@ -223,6 +224,7 @@ describe('files/rename', () => {
     expect(f.read('c.txt')).toBe('C');
   });
 
+  // attacks T-FS-4
   it('refuses an existing destination, a directory into itself, and the root', async ({ files: f }) => {
     f.put('a.txt');
     f.put('b.txt');

@@ -138,6 +138,20 @@ describe('network allocations', () => {
     ]);
   });
 
+  it('counts note characters as the reference does (code points): 256 fit, 257 do not, multi-byte or not', async ({ net }) => {
+    const [primary] = await net.rows();
+    const path = `/${primary?.id}`;
+    for (const char of ['\u{1F3AE}', 'é', 'x']) {
+      const fits = await net.call('POST', path, { notes: char.repeat(256) });
+      expect(fits.statusCode, char).toBe(200);
+      expect(fits.json().attributes.notes).toBe(char.repeat(256));
+      const over = await net.call('POST', path, { notes: char.repeat(257) });
+      expect(over.statusCode, char).toBe(422);
+      expect(over.json().errors[0]).toMatchObject({ source: { field: 'notes' } });
+    }
+    expect((await net.rows())[0]?.notes).toBe('x'.repeat(256));
+  });
+
   it('makes another allocation primary; the node gets the new default', async ({ panel, net }) => {
     const created = (await net.call('POST')).json().attributes;
     const res = await net.call('POST', `/${created.id}/primary`);
@@ -185,6 +199,7 @@ describe('network allocations', () => {
     expect((await net.call('POST')).json().attributes).toMatchObject({ id: created.id, port: 25566 });
   });
 
+  // attacks T-AZ-2 (allocations)
   it("answers 404 for another server's allocation, a missing one and a non-numeric id, changing nothing", async ({ panel, net }) => {
     const stranger = await panel.user();
     const theirs = await panel.server(stranger);

@@ -39,6 +39,7 @@ describe('GET /api/client', () => {
     expect(await names(owner, '?type=owner')).toEqual(['Mine']);
   });
 
+  // attacks T-AZ-1
   it("shows a subuser only the servers shared with them, whatever the scope or filter (no listing other tenants' servers)", async ({
     panel,
     owner,
@@ -56,6 +57,7 @@ describe('GET /api/client', () => {
     expect(await names(sub, '?filter[*]=S2')).toEqual([]);
   });
 
+  // attacks T-AZ-1
   it("gives a stranger nothing, even searching for the uuid of another user's server", async ({ panel, owner, names }) => {
     const stranger = await panel.user();
     const server = await panel.server(owner, { name: 'Private' });
@@ -183,6 +185,7 @@ describe('GET /api/client', () => {
     expect(serverListSchema.parse(res.json()).meta.pagination.links).toEqual({ next: expect.stringMatching(/\/api\/client\?per_page=2&page=2$/) });
   });
 
+  // attacks T-AZ-1 (per_page=100000)
   it('rejects per_page above 100 with 422 on per_page', async ({ owner, list }) => {
     const res = await list(owner, '?per_page=101');
     expect(res.statusCode).toBe(422);

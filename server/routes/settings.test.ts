@@ -75,6 +75,26 @@ describe('POST settings/rename', () => {
     expect((await row()).name).toBe('x'.repeat(191));
     expect((await events()).map((e) => e.event)).toEqual(['server:settings.rename']);
   });
+  it('counts characters as the reference does (code points): 191 emoji fit, 192 do not; a long description is 422, a 1 MB one 413', async ({
+    call,
+    row,
+  }) => {
+    const emoji = '\u{1F3F0}'; // two UTF-16 units, one character
+    expect((await call('rename', { name: emoji.repeat(191) })).statusCode).toBe(204);
+    expect((await row()).name).toBe(emoji.repeat(191));
+    const over = await call('rename', { name: emoji.repeat(192) });
+    expect(over.statusCode).toBe(422);
+    expect(over.json().errors[0]).toMatchObject({ source: { field: 'name' }, meta: { rule: 'too_big' } });
+    const long = await call('rename', { name: 'Big', description: 'd'.repeat(2001) });
+    expect(long.statusCode).toBe(422);
+    expect(long.json().errors[0]).toMatchObject({ source: { field: 'description' } });
+    expect(JSON.stringify(long.json()).length).toBeLessThan(1000); // the error does not echo the value
+    // A 1 MB body is past the request limit: the error document, before any parsing of fields.
+    const huge = await call('rename', { name: 'Big', description: 'd'.repeat(1024 * 1024) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().errors[0]).toMatchObject({ status: '413' });
+    expect((await row()).name).toBe(emoji.repeat(191));
+  });
 });
 
 describe('PUT settings/docker-image', () => {
@@ -89,6 +109,7 @@ describe('PUT settings/docker-image', () => {
     expect(await events()).toEqual([{ event: 'server:startup.image', properties: { old: JAVA_21, new: JAVA_17 } }]);
   });
 
+  // attacks T-AZ-7 (docker image)
   it('refuses an image outside the egg, a malformed or missing one with 422, and nothing changes', async ({ call, row, events, pushed }) => {
     for (const docker_image of ['ghcr.io/evil/image:latest', 'bad image$', '', undefined, 'x'.repeat(192)]) {
       const res = await call('docker-image', { docker_image });
@@ -117,6 +138,7 @@ describe('PUT settings/docker-image', () => {
 });
 
 describe('settings access', () => {
+  // attacks T-AZ-7 (docker image)
   it('takes settings.rename and startup.docker-image from subusers; others get 403 and change nothing', async ({
     panel,
     server,

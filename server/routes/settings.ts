@@ -4,8 +4,9 @@ import type { AppDeps } from '../deps';
 import { eggs, servers } from '../db/repos';
 import { DaemonError } from '../daemon/types';
 import { daemonCall, toHttpError } from '../http/daemon-errors';
-import { badRequest, validationError } from '../http/errors';
+import { badRequest, conflict, validationError } from '../http/errors';
 import { serverRoute } from '../http/routes';
+import { assertServerUsable } from '../services/access';
 import { pushServerConfiguration } from '../services/server-configuration';
 
 /*
@@ -49,15 +50,21 @@ export async function settingsRoutes(app: FastifyInstance, deps: AppDeps): Promi
     settingsEndpoints.reinstall,
   )(async ({ server, activity, daemon }) => {
     // Installing before the node starts, so every other route answers 409 at once; the node's
-    // `install.completed` clears it (or marks the failure).
-    await servers.setStatus(deps.db, server.id, 'installing', deps.clock.now());
+    // `install.completed` clears it (or marks the failure). Claimed only from the status read: a
+    // reinstall or restore asked for at the same moment has taken the server (409).
+    const before = server.status as ServerStatus | null;
+    if (!(await servers.setStatusFrom(deps.db, server.id, before, 'installing', deps.clock.now()))) {
+      const now = await servers.findById(deps.db, server.id);
+      if (now) assertServerUsable(now);
+      throw conflict('This server is busy with another action, please try again later.');
+    }
     try {
       await daemon.servers.reinstall(server.uuid);
     } catch (error) {
-      // Refused before it began (another reinstall or a restore runs, the node does not know the
-      // server): nothing ran and nothing will report, so the status is put back.
+      // Refused before it began (the node does not know the server, or its lock is held): nothing
+      // ran and nothing will report, so the status is put back.
       if (error instanceof DaemonError && (error.kind === 'conflict' || error.kind === 'not_found')) {
-        await servers.setStatus(deps.db, server.id, server.status as ServerStatus | null, deps.clock.now());
+        await servers.setStatusFrom(deps.db, server.id, 'installing', before, deps.clock.now());
       }
       throw toHttpError(error);
     }

@@ -172,6 +172,34 @@ describe('SFTP attacks: paths', () => {
   });
 });
 
+describe('SFTP attacks: chmod (T-FS-7; the file manager has no chmod route)', () => {
+  test('never reaches through a link, and never sets setuid, setgid or sticky bits', async ({ files, sftp, onTestFinished }) => {
+    files.put('run.sh', '#!/bin/sh');
+    files.put('dir/x.txt', 'x');
+    files.link('L', path.join(files.v2, 'canary.txt'));
+    files.link('DL', files.v2);
+    const before = files.snapshot();
+    const { sftp: s } = await connect(sftp.port, { username: login(files.owner, files.s1), password: PASSWORD }, onTestFinished);
+    const o = ops(s);
+    const r = raw(s);
+    for (const p of ['/L', '/DL', '/DL/canary.txt']) {
+      await expect(o.chmod(p, 0o777)).rejects.toThrow();
+      await expect(r.setstat(p, { mode: 0o777 })).rejects.toThrow();
+    }
+    expect(files.snapshot()).toEqual(before);
+    const modeOf = (rel: string) => fs.statSync(path.join(files.v1, rel)).mode & 0o7777;
+    for (const mode of [0o4755, 0o2755, 0o7777, 0o1777, 0xffffffff, 0o100755]) {
+      await o.chmod('/run.sh', mode).catch(() => undefined);
+      await r.setstat('/dir', { mode }).catch(() => undefined);
+      expect(modeOf('run.sh') & 0o7000, mode.toString(8)).toBe(0);
+      expect(modeOf('dir') & 0o7000, mode.toString(8)).toBe(0);
+    }
+    await o.chmod('/run.sh', 0o4750);
+    expect(modeOf('run.sh')).toBe(0o750);
+    expect(files.snapshot()).toEqual(before);
+  });
+});
+
 describe('SFTP attacks: handles', () => {
   test('a handle after CLOSE, a made-up handle, another session’s handle: refused', async ({ files, sftp, onTestFinished }) => {
     files.put('a.txt', 'secret');

@@ -137,6 +137,7 @@ describe('PUT startup/variable', () => {
     expect(await startup.events()).toEqual([]);
   });
 
+  // attacks T-AZ-7 (a variable users may not edit: 4xx even for the owner)
   it('a read-only variable, one users cannot see and an unknown key are 400 and change nothing', async ({ startup }) => {
     await startup.setFlags('BUILD_NUMBER', { user_editable: 0 });
     await startup.setFlags('MINECRAFT_VERSION', { user_viewable: 0 });
@@ -178,6 +179,36 @@ describe('PUT startup/variable', () => {
     expect(await startup.stored()).toEqual([]);
   });
 
+  it('stores and shows template and shell text in a value literally, and tells the node it as it is (attacks T-LEAK-3)', async ({
+    panel,
+    startup,
+  }) => {
+    await panel.db.updateTable('egg_variables').set({ rules: 'required|string|max:200' }).where('env_variable', '=', 'BUILD_NUMBER').execute();
+    await panel.db
+      .updateTable('servers')
+      .set({ startup: 'java -jar {{SERVER_JARFILE}} {{BUILD_NUMBER}}' })
+      .where('id', '=', startup.server.id)
+      .execute();
+    const configure = vi.spyOn(panel.daemon.servers, 'configure');
+    const value = '{{config.token}} {{SERVER_JARFILE}} {{env.X}} ${PATH} $(id) `id` ;id | id $&';
+    const res = await startup.put({ key: 'BUILD_NUMBER', value });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().attributes.server_value).toBe(value);
+    expect(res.json().meta.startup_command).toBe(`java -jar server.jar ${value}`);
+    expect(configure).toHaveBeenCalledWith(
+      expect.objectContaining({ settings: expect.objectContaining({ environment: expect.objectContaining({ BUILD_NUMBER: value }) }) }),
+    );
+    expect((await startup.read()).json().meta.startup_command).toBe(`java -jar server.jar ${value}`);
+  });
+
+  it('refuses a NUL in a value with 422: the server could never start with it in its environment', async ({ startup }) => {
+    const res = await startup.put({ key: 'BUILD_NUMBER', value: 'a\u0000b' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ detail: 'The Build Number may not contain NUL characters.', source: { field: 'BUILD_NUMBER' } });
+    expect(await startup.stored()).toEqual([]);
+  });
+
+  // attacks: an egg rule's catastrophic `regex:` answers 422 fast
   it('an egg regex that backtracks for ever refuses the value instead of hanging the panel', async ({ panel, startup }) => {
     await panel.db.updateTable('egg_variables').set({ rules: 'required|regex:/^(a+)+$/' }).where('env_variable', '=', 'BUILD_NUMBER').execute();
     const started = Date.now();
@@ -190,6 +221,7 @@ describe('PUT startup/variable', () => {
 });
 
 describe('who may read and change startup', () => {
+  // attacks T-AZ-7 (no startup.update: 403)
   it('follows startup.read and startup.update; other servers are 404', async ({ panel, startup }) => {
     const as = async (permissions: string[]) => {
       const user = await panel.user();
@@ -227,6 +259,7 @@ describe('who may read and change startup', () => {
     ]);
   });
 
+  // attacks T-AZ-8 (startup)
   it('a suspended or installing server answers 409 and keeps its values', async ({ panel, startup }) => {
     for (const status of ['suspended', 'installing'] as const) {
       await setServerStatus(panel.db, startup.server.uuid, status, panel.clock.now());

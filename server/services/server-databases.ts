@@ -103,7 +103,34 @@ async function pickHost(db: Db, server: ServerRow): Promise<DatabaseHostRow> {
   return chosen;
 }
 
+/** Each panel's creates under way, per server: the tail of its queue. */
+const creating = new WeakMap<Db, Map<number, Promise<unknown>>>();
+
+/**
+ * One create at a time per server: parallel creates would each pass the limit and name checks and
+ * reach the host, where the losers of a same-name race fail as a host error (503) instead of the
+ * duplicate (400), and a burst at the limit makes databases on the host only to drop them again.
+ */
 export async function createDatabase(
+  db: Db,
+  box: SecretBox,
+  server: ServerRow,
+  body: CreateDatabaseBody,
+  now: Date,
+): Promise<{ row: ServerDatabaseRow; host: DatabaseHostRow }> {
+  const queues = creating.get(db) ?? new Map<number, Promise<unknown>>();
+  creating.set(db, queues);
+  const run = (queues.get(server.id) ?? Promise.resolve()).then(() => createNow(db, box, server, body, now));
+  const tail = run.catch(() => undefined);
+  queues.set(server.id, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(server.id) === tail) queues.delete(server.id);
+  }
+}
+
+async function createNow(
   db: Db,
   box: SecretBox,
   server: ServerRow,
@@ -114,7 +141,9 @@ export async function createDatabase(
   checkLimit(server, existing.length);
   const database = realDatabaseName(server.id, body.database);
   const duplicate = () => badRequest('A database with that name already exists for this server.', 'DuplicateDatabaseNameException');
-  if (existing.some((d) => d.database === database)) throw duplicate();
+  // Case-blind, as the reference's check on its case-insensitive column (a host may fold case too).
+  const taken = (rows: ServerDatabaseRow[]) => rows.some((d) => d.database.toLowerCase() === database.toLowerCase());
+  if (taken(existing)) throw duplicate();
   const host = await pickHost(db, server);
   const access = await onHost(async () => hostAccess(host, box));
   const created = await onHost(() => createDatabaseOnHost(access, { serverId: server.id, name: body.database, remote: body.remote }));
@@ -123,7 +152,7 @@ export async function createDatabase(
     const row = await writeTransaction(db, async (trx) => {
       const now_ = await serverDatabases.forServer(trx, server.id);
       checkLimit(server, now_.length);
-      if (now_.some((d) => d.database === database)) throw duplicate();
+      if (taken(now_)) throw duplicate();
       return serverDatabases.insert(trx, {
         server_id: server.id,
         database_host_id: host.id,

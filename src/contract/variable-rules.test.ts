@@ -113,6 +113,10 @@ describe('checkVariableValue', () => {
     expect(check('abc', 'integer|max:1', N)).toBe('The Max players must be an integer.');
   });
 
+  it('refuses a NUL, which no process environment can hold, whatever the rules', () => {
+    expect(check('a\u0000b', 'nullable|string', N)).toBe('The Max players may not contain NUL characters.');
+  });
+
   it('refuses a value past the length cap before the rules run', () => {
     expect(check('a'.repeat(MAX_VARIABLE_VALUE_LENGTH + 1), 'nullable', N)).toBe(
       `The Max players may not be greater than ${MAX_VARIABLE_VALUE_LENGTH} characters.`,

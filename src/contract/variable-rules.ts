@@ -84,6 +84,8 @@ const BOOLEAN = ['0', '1'];
 export function checkVariableValue(value: string, rules: string, name: string, testRegex: RegexTester = (p, v) => p.test(v)): string | undefined {
   const trimmed = value.trim();
   if (trimmed.length > MAX_VARIABLE_VALUE_LENGTH) return `The ${name} may not be greater than ${MAX_VARIABLE_VALUE_LENGTH} characters.`;
+  // The value becomes an environment variable of the server's process, which cannot hold a NUL.
+  if (trimmed.includes('\0')) return `The ${name} may not contain NUL characters.`;
   const parsed = parseRules(rules);
   const has = (rule: string) => parsed.some((r) => r.name === rule);
   const isNull = trimmed === '';

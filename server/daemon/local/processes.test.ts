@@ -8,6 +8,7 @@ import { ServerLocks } from './locks';
 import { LocalProcesses, processEnvironment, startupCommand, stopSignal, type ProcessOptions } from './processes';
 import { cgroupRoot } from './cgroups';
 import { findBwrap } from './sandbox';
+import { runInstallScript } from './installer';
 
 /*
  * The process model with the demo game in a real sandbox: start → running on the done line,
@@ -77,11 +78,11 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
 });
 
 describe('the startup command', () => {
-  it('fills {{VARIABLE}}s from the environment and gives the process only a Wings-style one', () => {
+  it('turns {{VARIABLE}}s into shell expansions of the environment and gives the process only a Wings-style one', () => {
     const c = demoConfiguration();
-    expect(
-      startupCommand('java -Xmx{{SERVER_MEMORY}}M -jar {{env.SERVER_JARFILE}} {{ UNKNOWN }}', { SERVER_MEMORY: '512', SERVER_JARFILE: 's.jar' }),
-    ).toBe('java -Xmx512M -jar s.jar ');
+    expect(startupCommand('java -Xmx{{SERVER_MEMORY}}M -jar {{env.SERVER_JARFILE}} {{ UNKNOWN }}')).toBe(
+      'java -Xmx${SERVER_MEMORY}M -jar ${SERVER_JARFILE} ${UNKNOWN}',
+    );
     const env = processEnvironment(c);
     expect(env).toMatchObject({
       HOME: '/home/container',
@@ -97,6 +98,63 @@ describe('the startup command', () => {
       'SIGTERM',
       'SIGTERM',
     ]);
+  });
+});
+
+describe('the startup command: variable values are inert text (attacks T-LEAK-3)', () => {
+  it('runs none of $(…), backticks, ;, |, a newline, and leaves {{config.*}}, {{env.*}}, ${…} literal', { timeout: 30_000 }, async ({ setup: s }) => {
+    fs.writeFileSync(path.join(s.volume, 'args.mjs'), 'console.log("ARGS " + JSON.stringify(process.argv.slice(2))); console.log("Ready");');
+    const hostile = [
+      '$(touch pwned1)',
+      '`touch pwned2`',
+      ';touch pwned3;',
+      '|touch pwned4',
+      '&&touch pwned5',
+      '{{config.token}}',
+      '{{SERVER_PORT}}',
+      '{{ env.SECRET_FROM_EGG }}',
+      '${PATH}',
+      '$HOME',
+      '\ntouch pwned6\n',
+    ];
+    s.configure((c) => {
+      c.settings.environment = { ...c.settings.environment, ARG: hostile.join(' '), ARG2: 'it\'s "quoted" \\ back' };
+      c.settings.invocation = 'node args.mjs {{ARG}} -- {{env.ARG2}}';
+      c.process_configuration.startup.done = ['Ready'];
+    });
+    await s.processes.power(SERVER, 'start');
+    await s.untilLine('Ready');
+    await s.processes.power(SERVER, 'kill');
+    const args = JSON.parse(
+      s
+        .lines()
+        .find((l) => l.startsWith('ARGS '))
+        ?.slice(5) ?? '[]',
+    ) as string[];
+    // Split into words as a shell splits an unquoted value, each word exactly as typed.
+    expect(args).toEqual([...hostile.join(' ').split(/\s+/).filter(Boolean), '--', "it's", '"quoted"', '\\', 'back']);
+    expect(fs.readdirSync(s.volume).filter((n) => n.startsWith('pwned'))).toEqual([]);
+  });
+  it('reaches an install script only through its environment, as text', { timeout: 30_000 }, async ({ setup: s }) => {
+    const value = '$(touch pwned1) `touch pwned2`; touch pwned3 {{config.token}} ${PATH}\ntouch pwned4';
+    const configuration = testConfiguration(SERVER);
+    configuration.settings.environment = { ...configuration.settings.environment, ARG: value };
+    const lines: string[] = [];
+    const ok = await runInstallScript({
+      volume: s.volume,
+      install: {
+        container_image: 'ghcr.io/pterodactyl/installers:alpine',
+        entrypoint: 'sh',
+        script: 'printf "%s" "$ARG" > /mnt/server/out.txt\necho $ARG',
+      },
+      configuration,
+      files: {},
+      bwrap: findBwrap(),
+      onLine: (line) => lines.push(line),
+    });
+    expect(ok).toBe(true);
+    expect(fs.readFileSync(path.join(s.volume, 'out.txt'), 'utf8')).toBe(value);
+    expect(fs.readdirSync(s.volume).filter((n) => n.startsWith('pwned'))).toEqual([]);
   });
 });
 

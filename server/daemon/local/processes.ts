@@ -108,9 +108,13 @@ export function stopSignal(value: string): NodeJS.Signals {
   return (['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGKILL', 'SIGUSR1', 'SIGUSR2'] as const).find((s) => s === name) ?? 'SIGTERM';
 }
 
-/** The invocation with `{{VARIABLE}}` (and `{{env.VARIABLE}}`) placeholders filled from the environment. */
-export function startupCommand(invocation: string, environment: Record<string, string>): string {
-  return invocation.replace(/\{\{\s*(?:env\.)?([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => environment[name] ?? '');
+/**
+ * The invocation for the shell, each `{{VARIABLE}}` (and `{{env.VARIABLE}}`) turned into `${VARIABLE}`,
+ * as a Wings entrypoint does: the shell expands the value from the environment and never parses it,
+ * so a user's value holding `$(…)`, `;` or a newline stays text (attacks T-LEAK-3).
+ */
+export function startupCommand(invocation: string): string {
+  return invocation.replace(/\{\{\s*(?:env\.)?([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, name: string) => `\${${name}}`);
 }
 
 /** What the process sees: the egg's variables and Wings' own, nothing of the panel's environment. */
@@ -300,7 +304,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       throw new DaemonError('unavailable', MISSING_BWRAP);
     }
     const env = processEnvironment(configuration);
-    const command = startupCommand(configuration.settings.invocation, env);
+    const command = startupCommand(configuration.settings.invocation);
     const { memory_limit, oom_disabled } = configuration.settings.build;
     const memoryLimit = oom_disabled ? 0 : Math.max(0, memory_limit) * MIB;
     this.setState(server, proc, 'starting');
