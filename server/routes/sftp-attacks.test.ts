@@ -447,7 +447,9 @@ describe('SFTP attacks: sign-in', () => {
       );
     expect(await attempt(`first.last.${ident}`)).toBe('signed in');
     expect(await attempt(`first.${ident}`)).toBe('refused');
-    expect(await attempt(`${files.owner.username}.${ident.toUpperCase()}`)).toBe('refused');
+    // An ident of digits only (about 1 in 50 uuids) has no case to change.
+    if (ident !== ident.toUpperCase()) expect(await attempt(`${files.owner.username}.${ident.toUpperCase()}`)).toBe('refused');
+    expect(await attempt(`${files.owner.username}.${ident.slice(0, 7)}${ident.endsWith('0') ? '1' : '0'}`)).toBe('refused');
   });
 
   test('alternating passwords and keys does not get round the throttle', async ({ files, sftp, onTestFinished }) => {
