@@ -9,6 +9,7 @@ import { nodes } from './db/repos';
 import { API_PREFIXES, registerAuthentication } from './http/authenticate';
 import { connectionOptions, registerConnectionHandling } from './http/connections';
 import { fromZodError, HttpError, notFound } from './http/errors';
+import { registerJsonBody } from './http/json-body';
 import { keepPeerAddresses } from './http/peer-address';
 import { registerApiRateLimit } from './http/rate-limit';
 import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
@@ -51,6 +52,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   keepPeerAddresses(app.server);
   registerConnectionHandling(app);
   await app.register(cookie);
+  registerJsonBody(app);
   app.decorateRequest('caller', null);
 
   // What the node reports back (an install finished, a user uploaded through a signed link).

@@ -105,3 +105,24 @@ describe('pagination links', () => {
     expect(res.json().meta.pagination.links).toEqual({ previous: 'https://panel.example.com/api/client?per_page=1&page=1' });
   });
 });
+
+describe('JSON bodies', () => {
+  it('refuse an escaped lone surrogate, in a value or a key, and change nothing; a pair is fine', async ({ panel }) => {
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    const headers = { ...(await panel.bearerHeaders(owner)), 'content-type': 'application/json' };
+    const rename = (payload: string) =>
+      panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/settings/rename`, headers, payload });
+    for (const payload of ['{"name":"a\\ud800b"}', '{"name":"ok","d\\udc00":1}', '{"name":"ok","x":["\\udfff"]}']) {
+      const res = await rename(payload);
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json()).toEqual({ errors: [{ code: 'BadRequestHttpException', status: '400', detail: 'The JSON payload is malformed.' }] });
+    }
+    const details = () => panel.app.inject({ url: `/api/client/servers/${server.uuid}`, headers });
+    expect((await details()).json().attributes.name).toBe(server.name);
+    expect((await rename('{"name":"smile \\ud83d\\ude00"}')).statusCode).toBe(204);
+    expect((await details()).json().attributes.name).toBe('smile 😀');
+    // Prototype poisoning is still refused.
+    expect((await rename('{"name":"x","__proto__":{"admin":true}}')).statusCode).toBe(400);
+  });
+});
