@@ -32,7 +32,8 @@ import {
 } from '../services/login';
 import { createSession, destroySession } from '../services/sessions';
 import { loginThrottles } from '../services/login-throttle';
-import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
+import { ipBucketKey } from '../lib/ip-bucket';
+import { SlidingWindowThrottle } from '../services/throttle';
 import { claimTotpStep, consumeRecoveryToken, matchTotpStep, openTotpSecret } from '../services/totp';
 import { loadSecretBox } from '../lib/secret-box';
 import { findUserByLogin } from '../services/users';

@@ -9,7 +9,8 @@ import { recordAuthEvent } from '../services/login';
 import { createMailer } from '../services/mail';
 import { revokeUserTokens } from '../services/node-tokens';
 import { issueResetToken, resetLink, resetPassword } from '../services/password-reset';
-import { ipBucketKey, SlidingWindowThrottle } from '../services/throttle';
+import { ipBucketKey } from '../lib/ip-bucket';
+import { SlidingWindowThrottle } from '../services/throttle';
 import { findUserByEmail } from '../services/users';
 
 /** Reset requests and resets per client address. */

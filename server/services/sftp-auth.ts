@@ -8,7 +8,7 @@ import { assertServerUsable, serverAccess } from './access';
 import { logActivity } from './activity';
 import { accountKey, checkPassword } from './login';
 import { loginThrottles } from './login-throttle';
-import { ipBucketKey } from './throttle';
+import { ipBucketKey } from '../lib/ip-bucket';
 import { findUserByLogin } from './users';
 
 /*

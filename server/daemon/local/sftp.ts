@@ -6,6 +6,7 @@ import path from 'node:path';
 import ssh2, { type Attributes, type AuthContext, type Connection, type SFTPWrapper, type Server as SshServer } from 'ssh2';
 import type { ActivityEvent } from '../../../src/contract';
 import type { DaemonEvent } from '../capabilities';
+import { ipBucketKey } from '../../lib/ip-bucket';
 import { DaemonError } from '../types';
 import type { DaemonLog } from './events';
 import type { FileWriter, LocalFiles } from './files';
@@ -534,9 +535,12 @@ export class SftpServer {
     listener.on('connection', (socket: Socket) => this.admit(socket));
   }
 
-  /** Holds a new socket to the sign-in deadline, and refuses one past its address's share. */
+  /**
+   * Holds a new socket to the sign-in deadline, and refuses one past its address's share (an IPv6
+   * client's whole /64, as the sign-in throttle counts it).
+   */
   private admit(socket: Socket): void {
-    const address = socket.remoteAddress ?? '';
+    const address = ipBucketKey(socket.remoteAddress ?? '');
     const waiting = this.unready.get(address) ?? new Set<Socket>();
     if (waiting.size >= MAX_UNREADY_PER_ADDRESS) return void socket.destroy();
     waiting.add(socket);
