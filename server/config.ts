@@ -136,14 +136,18 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
-/** `<slug of APP_NAME>_session`, the reference panel's default cookie name. */
-export function sessionCookieName(appName: string, override?: string): string {
+/**
+ * `<slug of APP_NAME>_session`, the reference panel's default cookie name; with Secure cookies it
+ * gets the `__Host-` prefix, so the browser keeps it only from this origin over HTTPS, with no
+ * Domain and Path `/` (attacks T-CSRF-2). A name the operator sets is used as it is.
+ */
+export function sessionCookieName(appName: string, override?: string, secure = false): string {
   if (override) return override;
   const slug = appName
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
-  return `${slug || 'aerie'}_session`;
+  return `${secure ? '__Host-' : ''}${slug || 'aerie'}_session`;
 }
 
 /**
@@ -168,7 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.PANEL_DATA_DIR),
     appName: e.APP_NAME,
     appUrl: e.APP_URL,
-    sessionCookie: sessionCookieName(e.APP_NAME, e.SESSION_COOKIE),
+    sessionCookie: sessionCookieName(e.APP_NAME, e.SESSION_COOKIE, e.SESSION_SECURE_COOKIE),
     sessionLifetimeMinutes: e.SESSION_LIFETIME,
     sessionAbsoluteLifetimeMinutes: e.SESSION_ABSOLUTE_LIFETIME,
     secureCookies: e.SESSION_SECURE_COOKIE,

@@ -120,8 +120,9 @@ export function clearSessionCookies(deps: AppDeps, reply: FastifyReply): void {
 /** Path of the 2FA challenge cookie: sent only to `/auth/login` and `/auth/login/checkpoint`. */
 export const CHALLENGE_COOKIE_PATH = '/auth/login';
 
+/** `<session cookie>_challenge`; a `__Host-` name becomes `__Secure-`, as `__Host-` needs Path `/`. */
 export function challengeCookieName(deps: AppDeps): string {
-  return `${deps.config.sessionCookie}_challenge`;
+  return `${deps.config.sessionCookie.replace(/^__Host-/, '__Secure-')}_challenge`;
 }
 
 /** Binds a pending 2FA challenge to this browser; lives exactly as long as the challenge. */

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect } from 'vitest';
 import { loginResponseSchema } from '../../src/contract';
 import { badCredentialsBody, CookieJar, login, logout, PASSWORD, postJson } from '../test/auth-support';
+import { loadConfig } from '../config';
 import { it } from '../test/fixtures';
 
 const cookieNamed = (res: LightMyRequestResponse, name: string) => res.cookies.find((c) => c.name === name);
@@ -68,11 +69,25 @@ describe('POST /auth/login without 2FA', () => {
   });
 
   // attacks T-CSRF-2
-  it('marks the session cookie Secure when configured', async ({ makePanel }) => {
-    const secure = await makePanel({ secureCookies: true });
+  it('marks the session cookie Secure and __Host- when configured; the 2FA challenge cookie __Secure-', async ({ makePanel }) => {
+    const fromEnv = loadConfig({ SESSION_SECURE_COOKIE: 'true' });
+    expect(fromEnv.sessionCookie).toBe('__Host-aerie_session');
+    expect(loadConfig({ SESSION_SECURE_COOKIE: 'true', SESSION_COOKIE: 'mine' }).sessionCookie).toBe('mine');
+    expect(loadConfig({}).sessionCookie).toBe('aerie_session');
+
+    const secure = await makePanel({ secureCookies: true, sessionCookie: fromEnv.sessionCookie });
     await secure.user({ username: 'alice' });
-    const res = await login(secure, new CookieJar(), 'alice');
-    expect(cookieNamed(res, secure.config.sessionCookie)?.secure).toBe(true);
+    const jar = new CookieJar();
+    const res = await login(secure, jar, 'alice');
+    // What a browser asks of a __Host- cookie: Secure, Path=/ and no Domain.
+    expect(cookieNamed(res, '__Host-aerie_session')).toMatchObject({ secure: true, path: '/', httpOnly: true });
+    expect(cookieNamed(res, '__Host-aerie_session')?.domain).toBeUndefined();
+    expect((await secure.app.inject({ url: '/api/client/account', headers: jar.headers() })).statusCode).toBe(200);
+
+    const bob = await secure.user({ username: 'bob' });
+    await secure.enableTotp(bob);
+    const challenge = await login(secure, new CookieJar(), 'bob');
+    expect(cookieNamed(challenge, '__Secure-aerie_session_challenge')).toMatchObject({ secure: true, path: '/auth/login' });
   });
 
   it('gives a session that authenticates later requests', async ({ panel }) => {
