@@ -15,11 +15,11 @@ export interface DialogProps {
 
 /**
  * Where focus goes back to when a dialog closes: the control that opened it, or the menu button of
- * the menu item that did; the page's main region when that control is gone (a deleted row) or
- * disabled (a reinstall running), so focus never falls to <body>.
+ * the menu item that did; the page's main region when there is none (focus was already lost), it
+ * is gone (a deleted row) or disabled (a reinstall running), so focus never falls to <body>.
  */
 function opener(): HTMLElement | null {
-  const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
   const menuButton = active?.closest('[role="menu"]')?.getAttribute('aria-labelledby');
   return (menuButton && document.getElementById(menuButton)) || active;
 }
@@ -29,22 +29,32 @@ function returnFocus(target: HTMLElement | null) {
   else document.getElementById('main')?.focus();
 }
 
+/**
+ * Handlers for a Radix Dialog.Content opened from state: Radix gives focus back only to a
+ * Dialog.Trigger, which these dialogs have none of.
+ */
+export function useReturnFocus() {
+  const openedFrom = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: () => {
+      openedFrom.current = opener();
+    },
+    onCloseAutoFocus: (event: Event) => {
+      event.preventDefault();
+      returnFocus(openedFrom.current);
+    },
+  };
+}
+
 /** Accessible modal (focus trapped, Escape closes, labelled by its title). */
 export function Dialog({ open, onOpenChange, title, description, children, footer, wide = false }: DialogProps) {
-  // Radix returns focus only to a Dialog.Trigger, and these dialogs are opened from state.
-  const openedFrom = useRef<HTMLElement | null>(null);
+  const focusHandlers = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60" />
         <RadixDialog.Content
-          onOpenAutoFocus={() => {
-            openedFrom.current = opener();
-          }}
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            returnFocus(openedFrom.current);
-          }}
+          {...focusHandlers}
           className={cn(
             'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-y-auto -translate-x-1/2 -translate-y-1/2 rounded-lg bg-zinc-900 p-5 shadow-xl ring-1 ring-zinc-700 focus:outline-none',
             wide ? 'max-w-4xl' : 'max-w-lg',

@@ -100,7 +100,12 @@ describe('two-factor', () => {
   };
 
   it('shows the secret in groups of four, a wrong code on its field, then tokens in a dialog only "I saved them" closes', async () => {
-    renderSection(<TwoFactorSection />, panel);
+    renderSection(
+      <main id="main" tabIndex={-1}>
+        <TwoFactorSection />
+      </main>,
+      panel,
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     expect(await screen.findByText('ABCD EFGH IJKL MNOP')).toBeInTheDocument();
     type('Code from the app', '000000');
@@ -118,6 +123,8 @@ describe('two-factor', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole('button', { name: 'I saved them' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The "Turn on" button that led here is gone: focus goes to the page, not to <body>.
+    expect(screen.getByRole('main')).toHaveFocus();
   });
 
   it('when on, turns off with the password (a wrong one on the field)', async () => {
