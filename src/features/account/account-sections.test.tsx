@@ -182,6 +182,7 @@ describe('API keys', () => {
     expect(await screen.findByText('Deploys')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('api-key-secret')).toBeNull();
+    expect(screen.getByRole('button', { name: 'New API key' })).toHaveFocus();
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete CI' }));
     const dialog = await screen.findByRole('dialog');
