@@ -25,7 +25,12 @@ function renderSection(element: React.ReactNode, answer: (call: Call) => Respons
     if (call.method === 'PUT' && call.path === '/api/client/account/email' && (call.body as { password: string }).password === 'right') {
       user = { ...user, email: (call.body as { email: string }).email };
     }
-    return answer(call);
+    if (call.path === '/api/client/account/two-factor/disable' && (call.body as { password: string }).password === 'right') {
+      user = { ...user, use_totp: false };
+    }
+    const response = answer(call);
+    if (call.method === 'POST' && call.path === '/api/client/account/two-factor' && response.ok) user = { ...user, use_totp: true };
+    return response;
   });
   const routes: RouteObject[] = [{ element: <RequireAuth />, children: [{ path: '/account', element }] }];
   return { ...renderRoutes(routes, '/account'), calls };
@@ -108,6 +113,8 @@ describe('two-factor', () => {
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     expect(await screen.findByText('ABCD EFGH IJKL MNOP')).toBeInTheDocument();
+    // "Enable" is gone: the code field, the next step, has the focus.
+    await waitFor(() => expect(screen.getByLabelText('Code from the app')).toHaveFocus());
     type('Code from the app', '000000');
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
@@ -145,6 +152,9 @@ describe('two-factor', () => {
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/client/account/two-factor/disable')).toHaveLength(2));
+    // Off: "Enable" takes the place, and the focus, of "Disable".
+    expect(await screen.findByText('Two-factor authentication is off.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Enable' })).toHaveFocus());
   });
 });
 
