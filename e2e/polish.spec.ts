@@ -133,7 +133,7 @@ test.describe('at 360 px wide', () => {
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     const current = page.getByRole('navigation', { name: 'Breadcrumb' }).locator('[aria-current="page"]');
     await expect(current).toHaveText(name);
-    const lineHeight = await current.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    const lineHeight = await current.evaluate((el) => parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).lineHeight ?? '0'));
     expect((await current.boundingBox())?.height).toBeLessThan(lineHeight * 1.5);
     await page.screenshot({ path: '.tmp/walk-long-name-360.png' });
   });
