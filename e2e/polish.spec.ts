@@ -120,3 +120,21 @@ test.describe('at 1280 px wide', () => {
     await page.screenshot({ path: '.tmp/h4-server-header-1280.png' });
   });
 });
+
+test.describe('at 360 px wide', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('a long server name is whole in the heading and one line in the breadcrumb', async ({ page, makeUser, makeServer, signIn }) => {
+    const owner = makeUser();
+    const name = `Long server name that keeps going ${'and going '.repeat(12)}`.trim();
+    const server = makeServer(owner.email, name);
+    await signIn(page, owner);
+    await page.goto(`/server/${server.identifier}/settings`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    const current = page.getByRole('navigation', { name: 'Breadcrumb' }).locator('[aria-current="page"]');
+    await expect(current).toHaveText(name);
+    const lineHeight = await current.evaluate((el) => parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).lineHeight ?? '0'));
+    expect((await current.boundingBox())?.height).toBeLessThan(lineHeight * 1.5);
+    await page.screenshot({ path: '.tmp/walk-long-name-360.png' });
+  });
+});

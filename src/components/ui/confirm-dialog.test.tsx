@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query';
 import { ConfirmDialog } from './confirm-dialog';
+import { DropdownMenu, DropdownMenuItem } from './dropdown-menu';
 
 afterEach(cleanup);
 
@@ -76,5 +77,72 @@ describe('ConfirmDialog', () => {
     await ue.click(within(dialog()).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getByText('closed')).toBeInTheDocument());
     expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  describe('focus after closing', () => {
+    /** A row whose button opens the dialog; confirming deletes the row, as on the network page. */
+    function Row() {
+      const [open, setOpen] = useState(false);
+      const [gone, setGone] = useState(false);
+      return (
+        <main id="main" tabIndex={-1}>
+          {!gone && (
+            <button type="button" onClick={() => setOpen(true)}>
+              Delete row
+            </button>
+          )}
+          <ConfirmDialog
+            open={open}
+            onOpenChange={setOpen}
+            title="Delete the row?"
+            confirmLabel="Delete"
+            onConfirm={() => {
+              setGone(true);
+              return Promise.resolve();
+            }}
+          />
+        </main>
+      );
+    }
+
+    it('goes back to the button that opened the dialog when it is cancelled', async () => {
+      const ue = userEvent.setup();
+      render(<Row />);
+      await ue.click(screen.getByRole('button', { name: 'Delete row' }));
+      await ue.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Delete row' })).toHaveFocus());
+      await ue.click(screen.getByRole('button', { name: 'Delete row' }));
+      await ue.keyboard('{Escape}');
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Delete row' })).toHaveFocus());
+    });
+
+    it('goes to the main region, not <body>, when that button is gone', async () => {
+      const ue = userEvent.setup();
+      render(<Row />);
+      await ue.click(screen.getByRole('button', { name: 'Delete row' }));
+      await ue.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByRole('main')).toHaveFocus();
+    });
+
+    it('goes back to the menu button when a menu item opened the dialog', async () => {
+      function MenuRow() {
+        const [open, setOpen] = useState(false);
+        return (
+          <>
+            <DropdownMenu trigger={<button type="button">Actions</button>}>
+              <DropdownMenuItem onSelect={() => setOpen(true)}>Restore</DropdownMenuItem>
+            </DropdownMenu>
+            <ConfirmDialog open={open} onOpenChange={setOpen} title="Restore?" confirmLabel="Restore" onConfirm={() => undefined} />
+          </>
+        );
+      }
+      const ue = userEvent.setup();
+      render(<MenuRow />);
+      await ue.click(screen.getByRole('button', { name: 'Actions' }));
+      await ue.click(await screen.findByRole('menuitem', { name: 'Restore' }));
+      await ue.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Actions' })).toHaveFocus());
+    });
   });
 });

@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { cn } from './cn';
 
 export interface DialogProps {
@@ -13,13 +13,48 @@ export interface DialogProps {
   wide?: boolean;
 }
 
+/**
+ * Where focus goes back to when a dialog closes: the control that opened it, or the menu button of
+ * the menu item that did; the page's main region when there is none (focus was already lost), it
+ * is gone (a deleted row) or disabled (a reinstall running), so focus never falls to <body>.
+ */
+function opener(): HTMLElement | null {
+  const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+  const menuButton = active?.closest('[role="menu"]')?.getAttribute('aria-labelledby');
+  return (menuButton && document.getElementById(menuButton)) || active;
+}
+
+function returnFocus(target: HTMLElement | null) {
+  if (target?.isConnected && !target.matches(':disabled')) target.focus();
+  else document.getElementById('main')?.focus();
+}
+
+/**
+ * Handlers for a Radix Dialog.Content opened from state: Radix gives focus back only to a
+ * Dialog.Trigger, which these dialogs have none of.
+ */
+export function useReturnFocus() {
+  const openedFrom = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: () => {
+      openedFrom.current = opener();
+    },
+    onCloseAutoFocus: (event: Event) => {
+      event.preventDefault();
+      returnFocus(openedFrom.current);
+    },
+  };
+}
+
 /** Accessible modal (focus trapped, Escape closes, labelled by its title). */
 export function Dialog({ open, onOpenChange, title, description, children, footer, wide = false }: DialogProps) {
+  const focusHandlers = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60" />
         <RadixDialog.Content
+          {...focusHandlers}
           className={cn(
             'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] overflow-y-auto -translate-x-1/2 -translate-y-1/2 rounded-lg bg-zinc-900 p-5 shadow-xl ring-1 ring-zinc-700 focus:outline-none',
             wide ? 'max-w-4xl' : 'max-w-lg',

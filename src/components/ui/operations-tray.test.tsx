@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { OperationsTray } from './operations-tray';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { OperationsTray, type Operation } from './operations-tray';
 
 afterEach(cleanup);
 
@@ -37,5 +38,31 @@ describe('OperationsTray', () => {
   it('shows nothing without operations', () => {
     render(<OperationsTray label="Work" operations={[]} />);
     expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('gives focus to the next row, then the previous, then the page when dismissing takes a row away', async () => {
+    function Tray() {
+      const [ids, setIds] = useState([1, 2, 3]);
+      const operations: Operation[] = ids.map((id) => ({
+        id,
+        title: `Backup ${id}`,
+        status: 'done',
+        statusText: 'Completed',
+        action: { label: 'Dismiss', ariaLabel: `Dismiss ${id}`, onClick: () => setIds((all) => all.filter((x) => x !== id)) },
+      }));
+      return (
+        <main id="main" tabIndex={-1}>
+          <OperationsTray label="Work" operations={operations} />
+        </main>
+      );
+    }
+    render(<Tray />);
+    const dismiss = (id: number) => fireEvent.click(screen.getByRole('button', { name: `Dismiss ${id}` }));
+    dismiss(2);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Dismiss 3' })).toHaveFocus());
+    dismiss(3);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Dismiss 1' })).toHaveFocus());
+    dismiss(1);
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
   });
 });

@@ -24,6 +24,21 @@ export interface Operation {
 }
 
 /**
+ * Runs a row's action; when that takes the row away (a dismiss), focus goes to the next row's
+ * action, else the previous one's, else the page's main region, rather than to <body>.
+ */
+function actAndKeepFocus(button: HTMLButtonElement, action: () => void) {
+  const all = [...(button.closest('section')?.querySelectorAll<HTMLButtonElement>('[data-operation-action]') ?? [])];
+  const at = all.indexOf(button);
+  const neighbours = [...all.slice(at + 1), ...all.slice(0, at).reverse()];
+  action();
+  setTimeout(() => {
+    if (button.isConnected) return;
+    (neighbours.find((b) => b.isConnected) ?? document.getElementById('main'))?.focus();
+  });
+}
+
+/**
  * Background operations with their state (the file manager's uploads, the backups page's backups
  * and restores): a bar where progress is known, a spinner where it is not, the error when one
  * fails, and cancel or dismiss per row.
@@ -33,19 +48,20 @@ export function OperationsTray({ label, operations }: { label: string; operation
   return (
     <section aria-label={label} className="rounded-lg bg-zinc-900 p-3 ring-1 ring-zinc-800">
       <ul className="flex flex-col gap-2">
-        {operations.map((op) => (
+        {operations.map(({ action, ...op }) => (
           <li key={op.id} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 text-sm">
             <span className="truncate text-zinc-200" title={op.title}>
               {op.title} {op.detail && <span className="text-zinc-400">· {op.detail}</span>}
             </span>
-            {op.action ? (
+            {action ? (
               <button
                 type="button"
-                onClick={op.action.onClick}
+                data-operation-action=""
+                onClick={(event) => actAndKeepFocus(event.currentTarget, action.onClick)}
                 className="rounded px-2 py-0.5 text-xs font-medium text-zinc-400 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-800 hover:text-white"
-                aria-label={op.action.ariaLabel}
+                aria-label={action.ariaLabel}
               >
-                {op.action.label}
+                {action.label}
               </button>
             ) : (
               <span />

@@ -25,7 +25,12 @@ function renderSection(element: React.ReactNode, answer: (call: Call) => Respons
     if (call.method === 'PUT' && call.path === '/api/client/account/email' && (call.body as { password: string }).password === 'right') {
       user = { ...user, email: (call.body as { email: string }).email };
     }
-    return answer(call);
+    if (call.path === '/api/client/account/two-factor/disable' && (call.body as { password: string }).password === 'right') {
+      user = { ...user, use_totp: false };
+    }
+    const response = answer(call);
+    if (call.method === 'POST' && call.path === '/api/client/account/two-factor' && response.ok) user = { ...user, use_totp: true };
+    return response;
   });
   const routes: RouteObject[] = [{ element: <RequireAuth />, children: [{ path: '/account', element }] }];
   return { ...renderRoutes(routes, '/account'), calls };
@@ -100,12 +105,19 @@ describe('two-factor', () => {
   };
 
   it('shows the secret in groups of four, a wrong code on its field, then tokens in a dialog only "I saved them" closes', async () => {
-    renderSection(<TwoFactorSection />, panel);
+    renderSection(
+      <main id="main" tabIndex={-1}>
+        <TwoFactorSection />
+      </main>,
+      panel,
+    );
     fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     expect(await screen.findByText('ABCD EFGH IJKL MNOP')).toBeInTheDocument();
     // The whole secret is copied, without the spaces of its groups; the QR code is there to scan.
     expect(screen.getByRole('button', { name: 'Copy secret: ABCDEFGHIJKLMNOP' })).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
+    // "Enable" is gone: the code field, the next step, has the focus.
+    await waitFor(() => expect(screen.getByLabelText('Code from the app')).toHaveFocus());
     type('Code from the app', '000000');
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
@@ -123,6 +135,8 @@ describe('two-factor', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole('button', { name: 'I saved them' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The "Turn on" button that led here is gone: focus goes to the page, not to <body>.
+    expect(screen.getByRole('main')).toHaveFocus();
   });
 
   it('when on, turns off with the password (a wrong one on the field)', async () => {
@@ -143,6 +157,9 @@ describe('two-factor', () => {
     type('Password', 'right');
     fireEvent.click(screen.getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/client/account/two-factor/disable')).toHaveLength(2));
+    // Off: "Enable" takes the place, and the focus, of "Disable".
+    expect(await screen.findByText('Two-factor authentication is off.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Enable' })).toHaveFocus());
   });
 });
 
@@ -187,6 +204,7 @@ describe('API keys', () => {
     expect(await screen.findByText('Deploys')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('api-key-secret')).toBeNull();
+    expect(screen.getByRole('button', { name: 'New API key' })).toHaveFocus();
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete CI' }));
     const dialog = await screen.findByRole('dialog');

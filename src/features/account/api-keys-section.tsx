@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { apiKeyCreateSchema, type ApiKey } from '../../contract/account';
@@ -36,12 +36,13 @@ export function ApiKeysSection() {
   const remove = useDeleteApiKey();
   const form = useContractForm(formSchema, defaults);
   const { errors } = form.formState;
+  const newKeyButton = useRef<HTMLButtonElement>(null);
 
   return (
     <Card
       title="API keys"
       actions={
-        <Button size="sm" onClick={() => setCreating(true)}>
+        <Button ref={newKeyButton} size="sm" onClick={() => setCreating(true)}>
           New API key
         </Button>
       }
@@ -58,7 +59,15 @@ export function ApiKeysSection() {
             </code>
             <CopyButton value={secret} label="Copy key" />
           </div>
-          <Button size="sm" variant="secondary" onClick={() => setSecret(null)}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              setSecret(null);
+              // "Done" goes away with the secret: focus goes to the button that made it, not to <body>.
+              newKeyButton.current?.focus();
+            }}
+          >
             Done
           </Button>
         </div>

@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
+import { useReturnFocus } from '../../components/ui/dialog';
 
 /** Offers the tokens as a text file. */
 function download(tokens: string[]) {
@@ -17,11 +18,13 @@ function download(tokens: string[]) {
  * Escape, so they are not lost by a stray click.
  */
 export function RecoveryTokensDialog({ tokens, onClose }: { tokens: string[] | null; onClose: () => void }) {
+  const focusHandlers = useReturnFocus();
   return (
     <RadixDialog.Root open={tokens !== null}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60" />
         <RadixDialog.Content
+          {...focusHandlers}
           onEscapeKeyDown={(e) => e.preventDefault()}
           onPointerDownOutside={(e) => e.preventDefault()}
           onInteractOutside={(e) => e.preventDefault()}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { twoFactorDisableSchema, twoFactorEnableSchema } from '../../contract/account';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -27,7 +27,7 @@ export function TwoFactorSection() {
       ) : (
         <>
           {turnedOff && <Notice>Two-factor authentication is off.</Notice>}
-          <Setup onEnabled={setTokens} />
+          <Setup onEnabled={setTokens} focusEnable={turnedOff} />
         </>
       )}
       <RecoveryTokensDialog tokens={tokens} onClose={() => setTokens(null)} />
@@ -35,12 +35,21 @@ export function TwoFactorSection() {
   );
 }
 
-function Setup({ onEnabled }: { onEnabled: (tokens: string[]) => void }) {
+/** `focusEnable`: just turned off, so "Enable" takes the focus the gone "Disable" had. */
+function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => void; focusEnable: boolean }) {
   const setup = useTwoFactorSetup();
   const enable = useEnableTwoFactor();
   const form = useContractForm(twoFactorEnableSchema, { code: '', password: '' });
   const { errors } = form.formState;
   const data = setup.data?.data;
+  const enableButton = useRef<HTMLButtonElement>(null);
+  // Each step's control replaces the last one's: focus follows rather than falling to <body>.
+  useEffect(() => {
+    if (focusEnable) enableButton.current?.focus();
+  }, [focusEnable]);
+  useEffect(() => {
+    if (data) form.setFocus('code');
+  }, [data, form]);
 
   if (!data) {
     return (
@@ -50,7 +59,7 @@ function Setup({ onEnabled }: { onEnabled: (tokens: string[]) => void }) {
           1Password) after your password when you sign in.
         </p>
         <FormError message={setup.error?.message} />
-        <Button onClick={() => setup.mutate()} loading={setup.isPending}>
+        <Button ref={enableButton} onClick={() => setup.mutate()} loading={setup.isPending}>
           Enable
         </Button>
       </div>

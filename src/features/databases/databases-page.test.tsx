@@ -236,6 +236,8 @@ describe('DatabasesPage', () => {
     render();
     expect(await screen.findByText('This panel has no database host, so databases cannot be created here.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'New database' })).toBeDisabled();
+    // The empty list does not then invite to "create one".
+    expect(screen.getByText(/keeps the data of plugins, web maps/)).not.toHaveTextContent(/create one/i);
   });
 
   it('rotates the password after a confirmation and shows the new one', async () => {

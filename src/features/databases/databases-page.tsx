@@ -92,8 +92,9 @@ export function DatabasesPage() {
         <ErrorState error={query.error} />
       ) : databases.length === 0 ? (
         <EmptyState title="No databases yet">
-          A database keeps the data of plugins, web maps and permission systems. Create one, then paste its endpoint, username and password into the
-          plugin's configuration.
+          A database keeps the data of plugins, web maps and permission systems.
+          {/* Not "create one" when the button beside it is off (no host, no permission, a limit of 0). */}
+          {blocked === null && " Create one, then paste its endpoint, username and password into the plugin's configuration."}
         </EmptyState>
       ) : (
         <ul aria-label="Databases" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">

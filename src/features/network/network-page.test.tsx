@@ -82,6 +82,8 @@ describe('NetworkPage', () => {
     expect(await screen.findByRole('listitem', { name: '10.0.0.5:25567' })).toBeInTheDocument();
     expect(screen.getByText('3 of 3 used')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add allocation' })).toBeDisabled();
+    // "Add" is off now: focus is on the new row rather than lost to <body>.
+    await waitFor(() => expect(row('10.0.0.5:25567')).toHaveFocus());
     expect(screen.getByText('The allocation limit of this server has been reached.')).toBeInTheDocument();
     expect(panel.writes()).toEqual([{ method: 'POST', path: '', body: undefined }]);
   });
@@ -121,6 +123,8 @@ describe('NetworkPage', () => {
     fireEvent.click(within(await screen.findByRole('listitem', { name: '10.0.0.5:25566' })).getByRole('button', { name: 'Make primary' }));
     await waitFor(() => expect(within(row('10.0.0.5:25566')).getByText('Primary')).toBeInTheDocument());
     expect(within(row('play.example.test:25565')).queryByText('Primary')).toBeNull();
+    // Its "Make primary" button went away: the row has the focus.
+    expect(row('10.0.0.5:25566')).toHaveFocus();
     release(apiError(400, 'Nope'));
     await waitFor(() => expect(within(row('play.example.test:25565')).getByText('Primary')).toBeInTheDocument());
     expect(within(row('10.0.0.5:25566')).queryByText('Primary')).toBeNull();

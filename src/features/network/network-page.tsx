@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Allocation } from '../../contract/network';
 import { Badge } from '../../components/ui/badge';
@@ -35,6 +35,16 @@ export function NetworkPage() {
   const limit = server.feature_limits.allocations;
   const blocked = addBlockedBy(allocations.length, limit, canCreate);
   const hintId = useId();
+  // The row to focus once it is on screen: the one just added, or just made primary (its button
+  // goes away, and "add" may go off at the limit; focus would fall to <body>).
+  const rows = useRef(new Map<number, HTMLLIElement>());
+  const focusRow = useRef<number | null>(null);
+  useEffect(() => {
+    const row = focusRow.current === null ? undefined : rows.current.get(focusRow.current);
+    if (!row) return;
+    row.focus();
+    focusRow.current = null;
+  });
 
   return (
     <section aria-labelledby="network-heading" className="space-y-4">
@@ -49,7 +59,13 @@ export function NetworkPage() {
             </span>
           )}
           <Button
-            onClick={() => create.mutate()}
+            onClick={() =>
+              create.mutate(undefined, {
+                onSuccess: (created) => {
+                  focusRow.current = created.attributes.id;
+                },
+              })
+            }
             loading={create.isPending}
             disabled={blocked !== null || !query.data}
             title={blocked ?? undefined}
@@ -74,7 +90,16 @@ export function NetworkPage() {
           {allocations.map((a) => {
             const address = allocationAddress(a);
             return (
-              <li key={a.id} aria-label={address} className="flex flex-wrap items-start justify-between gap-3 px-4 py-3">
+              <li
+                key={a.id}
+                ref={(el) => {
+                  if (el) rows.current.set(a.id, el);
+                  else rows.current.delete(a.id);
+                }}
+                tabIndex={-1}
+                aria-label={address}
+                className="flex flex-wrap items-start justify-between gap-3 px-4 py-3 focus-visible:outline-offset-[-2px]"
+              >
                 <div className="min-w-0 flex-1 basis-full sm:basis-0">
                   <div className="flex flex-wrap items-center gap-2">
                     <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
@@ -86,7 +111,15 @@ export function NetworkPage() {
                 </div>
                 <div className="flex shrink-0 items-center gap-2">
                   {canUpdate && !a.is_default && (
-                    <Button variant="secondary" size="sm" onClick={() => primary.mutate(a.id)} disabled={primary.isPending}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => {
+                        focusRow.current = a.id;
+                        primary.mutate(a.id);
+                      }}
+                      disabled={primary.isPending}
+                    >
                       Make primary
                     </Button>
                   )}

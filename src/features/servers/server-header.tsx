@@ -15,14 +15,15 @@ export function ServerHeader({ server, adminView }: { server: Server; adminView:
   const conditions = serverConditions(server);
   return (
     <header className="space-y-3">
-      <nav aria-label="Breadcrumb" className="text-sm text-zinc-400">
+      {/* One line: the heading below names the server in full, so a long name is not said twice over the page. */}
+      <nav aria-label="Breadcrumb" className="flex min-w-0 text-sm text-zinc-400">
         <Link to="/" className="rounded hover:text-zinc-200">
           Servers
         </Link>
         <span aria-hidden="true" className="px-1.5">
           /
         </span>
-        <span aria-current="page" className="break-words text-zinc-300">
+        <span aria-current="page" className="min-w-0 truncate text-zinc-300">
           {server.name}
         </span>
       </nav>

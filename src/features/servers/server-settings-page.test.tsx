@@ -46,6 +46,10 @@ describe('ServerSettingsPage', () => {
     fireEvent.change(screen.getByLabelText('Description'), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Creative'));
+    // The form holds the saved values, Save is off again, and focus is on the name, not lost to <body>.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
+    expect(screen.getByLabelText('Server name')).toHaveValue('Creative');
+    expect(screen.getByLabelText('Server name')).toHaveFocus();
     const post = sent().find(([input]) => String(input).endsWith('/settings/rename'));
     expect(post?.[1]?.method).toBe('POST');
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ name: 'Creative', description: '' });

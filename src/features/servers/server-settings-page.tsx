@@ -20,8 +20,7 @@ export function ServerSettingsPage() {
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <div className="grid min-w-0 gap-4">
         <Can permission="settings.rename" fallback={<LockedCard title="Name and description" permission="settings.rename" />}>
-          {/* Keyed by the saved values, so a rename made elsewhere resets the form. */}
-          <RenameCard key={`${server.name}\n${server.description ?? ''}`} server={server} />
+          <RenameCard server={server} />
         </Can>
         <Can permission="settings.reinstall" fallback={<LockedCard title="Reinstall" permission="settings.reinstall" />}>
           <ReinstallCard server={server} />
@@ -52,11 +51,17 @@ function RenameCard({ server }: { server: Server }) {
   const [formError, setFormError] = useState<string | null>(null);
   const { errors, isDirty } = form.formState;
 
+  // The saved values (a rename here or elsewhere) become the form's starting point. Reset rather than
+  // remounted, so the form's focus is not dropped to <body> by a save.
+  useEffect(() => form.reset({ name: server.name, description: server.description ?? '' }), [form, server.name, server.description]);
+
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
       await rename.mutateAsync({ name: values.name, description: values.description ?? '' });
       toast.success('Server renamed');
+      // Save is off again once nothing differs; the name field takes the focus it had.
+      form.setFocus('name');
     } catch (error) {
       setFormError(applyApiErrors(error, form.setError, { fields: ['name', 'description'] }));
     }

@@ -126,8 +126,12 @@ describe('StartupPage', () => {
       }),
     );
     fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zip' } });
+    expect(preview()).toBe('java -Xmx2048M -jar server.zip --mode survival --pvp 0 --seed [hidden]');
     expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent('The Server Jar File format is invalid.');
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('aria-invalid', 'true');
+    // The refused value does not run: the preview shows the saved one again, the field keeps the text to fix.
+    expect(preview()).toBe('java -Xmx2048M -jar server.jar --mode survival --pvp 0 --seed [hidden]');
+    expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveValue('server.zip');
     // Typing again clears the refusal until the next answer.
     fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zi' } });
     expect(field('Server Jar File').queryByRole('alert')).not.toBeInTheDocument();

@@ -45,7 +45,12 @@ export function VariableField({ variable, canUpdate, hintId, save, onDraft }: Va
     setStatus({ kind: 'saving' });
     save(key, value).then(
       () => mine === sequence.current && setStatus({ kind: 'saved' }),
-      (error: unknown) => mine === sequence.current && setStatus({ kind: 'failed', message: messageOf(error, key) }),
+      (error: unknown) => {
+        if (mine !== sequence.current) return;
+        setStatus({ kind: 'failed', message: messageOf(error, key) });
+        // A refused value does not run: the preview goes back to the saved one (the field keeps the text to fix).
+        onDraft(key, variable.server_value ?? '');
+      },
     );
   };
 
