@@ -125,4 +125,16 @@ describe('JSON bodies', () => {
     // Prototype poisoning is still refused.
     expect((await rename('{"name":"x","__proto__":{"admin":true}}')).statusCode).toBe(400);
   });
+
+  it('read an empty body as empty input, as the reference: a route needing fields names them', async ({ panel }) => {
+    const owner = await panel.user();
+    const server = await panel.server(owner);
+    const headers = { ...(await panel.bearerHeaders(owner)), 'content-type': 'application/json' };
+    const post = (url: string) => panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/${url}`, headers, payload: '' });
+    const rename = await post('settings/rename');
+    expect(rename.statusCode).toBe(422);
+    expect(rename.json().errors[0]).toMatchObject({ code: 'ValidationException', source: { field: 'name' } });
+    const added = await post('network/allocations');
+    expect(added.statusCode, added.body).toBe(200);
+  });
 });

@@ -12,15 +12,19 @@ function wellFormed(value: unknown): boolean {
 }
 
 /**
- * Fastify's JSON parser (prototype poisoning refused), which also refuses an escaped lone surrogate
- * such as `"\ud800"`: SQLite would store it as U+FFFD characters, so a checked length would not be
- * the stored one. The reference's `json_decode` refuses these bodies too.
+ * Fastify's JSON parser (prototype poisoning refused), reading an empty body as `{}` as the
+ * reference does. It also refuses an escaped lone surrogate such as `"\ud800"`: SQLite would
+ * store it as U+FFFD characters, so a checked length would not be the stored one. The
+ * reference's `json_decode` refuses these bodies too.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    void parse(request, body.toString(), (error, value) => {
+    const text = body.toString();
+    // An empty body is empty input, as the reference reads it: a route that needs fields says which.
+    if (text.trim() === '') return done(null, {});
+    void parse(request, text, (error, value) => {
       if (error) return done(error);
       if (!wellFormed(value)) return done(new HttpError(400, 'BadRequestHttpException', 'The JSON payload is malformed.'));
       return done(null, value);
