@@ -175,12 +175,23 @@ describe('admin CLI commands', () => {
       '--email',
       'friend@example.com',
       '--permissions',
-      'control.console,bogus,file.read',
+      'control.console,file.read',
     );
     expect(sub).toMatchObject({ email: 'friend@example.com', server: server.identifier });
     expect(sub.permissions).toEqual(['websocket.connect', 'control.console', 'file.read']);
     const key = await run('apikey:create', '--email', 'o@example.com', '--description', 'ci');
     expect(key.token).toMatch(/^ptlc_[A-Za-z0-9]{48}$/);
+  });
+
+  it('refuses unknown permissions for a subuser, naming them, and adds nobody', async ({ run, failure, database: db }) => {
+    await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
+    const server = String((await run('server:create', '--owner', 'o@example.com', '--name', 'S')).identifier);
+    expect(await failure(['subuser:add', '--server', server, '--email', 'f@example.com', '--permissions', 'file.read,settings.read,bogus'])).toEqual({
+      message: '--permissions: unknown "settings.read", "bogus"; see GET /api/client/permissions.',
+      exitCode: 2,
+    });
+    expect(await db.selectFrom('subusers').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('users').select('email').where('email', '=', 'f@example.com').execute()).toEqual([]);
   });
 
   it('says how a subuser added under an unknown e-mail gets a password, and says nothing for a known one', async ({ run }) => {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Db } from '../db';
 import { allocations, users } from '../db/repos';
 import type { ServerRow } from '../db/schema';
-import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
+import { isPermission, SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import { ImportError, importActivity } from '../services/activity-import';
 import { readImportFile } from './activity-import';
 import { seedDemo, isPanelEmpty } from '../services/demo';
@@ -140,6 +140,10 @@ const COMMANDS: Record<string, Command> = {
         .split(',')
         .map((p) => p.trim())
         .filter(Boolean);
+      // The API drops unknown strings as the reference does; an operator's typo is better said.
+      const unknown = permissions.filter((p) => !isPermission(p));
+      if (unknown.length)
+        throw new CliError(`--permissions: unknown ${unknown.map((p) => `"${p}"`).join(', ')}; see GET /api/client/permissions.`, 2);
       const email = required(opts, 'email');
       const { subuser, user, created } = await addSubuser(db, server, email, permissions, clock.now());
       return {
