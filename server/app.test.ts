@@ -108,4 +108,20 @@ describe('app with a built SPA', () => {
       await app.close();
     }
   });
+
+  it('serves the index.html a rebuild left, and the last one while a build has it missing', async ({ panel, tempDir: spaDir }) => {
+    const index = path.join(spaDir, 'index.html');
+    fs.writeFileSync(index, '<script src="/assets/index-old.js"></script>');
+    const app = await buildApp({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock, spaDir });
+    try {
+      const page = async () => (await app.inject({ method: 'GET', url: '/account' })).body;
+      expect(await page()).toContain('index-old.js');
+      fs.writeFileSync(index, '<script src="/assets/index-new.js"></script>');
+      expect(await page()).toContain('index-new.js');
+      fs.rmSync(index);
+      expect(await page()).toContain('index-new.js');
+    } finally {
+      await app.close();
+    }
+  });
 });

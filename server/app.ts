@@ -116,17 +116,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const indexFile = spaDir ? path.join(spaDir, 'index.html') : undefined;
   if (spaDir && indexFile && fs.existsSync(indexFile)) {
     await app.register(fastifyStatic, { root: spaDir, wildcard: false, index: false, serve: true, cacheControl: false });
-    const indexHtml = fs.readFileSync(indexFile);
+    // Read at every page load (it is small): a `dist/` rebuilt under a running panel (`npm run
+    // build`, an e2e run) names new asset files, and an old copy would point at deleted ones.
+    // While a build has it missing, the last copy read is served.
+    let indexHtml = fs.readFileSync(indexFile);
+    const currentIndex = async () => {
+      indexHtml = await fs.promises.readFile(indexFile).catch(() => indexHtml);
+      return indexHtml;
+    };
     app.get('/assets/*', async (request, reply) => {
       // Hashed file names never change, so they may be cached for good.
       const rel = (request.params as { '*': string })['*'];
       reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       return reply.sendFile(path.join('assets', rel));
     });
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const isApi = API_PREFIXES.some((p) => request.url.startsWith(p)) && request.method !== 'GET';
       if (request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/sanctum/') && !isApi) {
-        return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('Cache-Control', 'no-cache')
+          .send(await currentIndex());
       }
       throw notFound('The requested route could not be found.');
     });
