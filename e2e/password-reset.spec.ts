@@ -46,6 +46,9 @@ test('resetting a forgotten password through the mailed link', async ({ page, ma
 
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.getByRole('status')).toHaveText('Your password has been reset. Sign in with the new one.');
+  // The reset's address is filled in and the password is next.
+  await expect(page.getByLabel('Username or email')).toHaveValue(user.email);
+  await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
   await page.getByLabel('Username or email').fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();

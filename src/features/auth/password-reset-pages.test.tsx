@@ -74,7 +74,7 @@ describe('ResetPasswordPage', () => {
     await ue.click(screen.getByRole('button', { name: 'Set password' }));
   }
 
-  it('prefills the address, sends the token, then goes to sign in with a message', async () => {
+  it('prefills the address, sends the token, then goes to sign in with a message, the address filled in and the password focused', async () => {
     const calls = stubFetch((c) =>
       c.path === '/auth/password/reset' ? json(200, { success: true, redirect_to: '/', send_to_login: true }) : signedOut(),
     );
@@ -83,6 +83,11 @@ describe('ResetPasswordPage', () => {
     await fill('a new password');
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
     expect(await screen.findByRole('status')).toHaveTextContent('Your password has been reset. Sign in with the new one.');
+    // The address is filled in and the password is next; neither the password nor the token goes along.
+    expect(screen.getByLabelText('Username or email')).toHaveValue('dana@example.test');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(JSON.stringify(router.state.location)).not.toMatch(/tok-123|a new password/);
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
       token: 'tok-123',
       email: 'dana@example.test',

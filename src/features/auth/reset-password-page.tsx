@@ -25,7 +25,8 @@ export function ResetPasswordPage() {
     setFormError(null);
     try {
       await reset.mutateAsync({ ...values, token });
-      const state: SignInNotice = { notice: 'Your password has been reset. Sign in with the new one.' };
+      // The address goes along to fill the sign-in form; the password and token never do.
+      const state: SignInNotice = { notice: 'Your password has been reset. Sign in with the new one.', user: values.email };
       await navigate('/auth/login', { replace: true, state });
     } catch (error) {
       setFormError(applyApiErrors(error, form.setError, { fields: FIELDS }));

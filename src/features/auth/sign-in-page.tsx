@@ -17,15 +17,16 @@ const FIELDS = ['user', 'password'] as const;
 type Field = (typeof FIELDS)[number];
 const REQUIRED: Record<Field, string> = { user: 'Enter your username or email.', password: 'Enter your password.' };
 
-/** Where a page can leave a message for the sign-in page (e.g. "your code expired"). */
+/** Where a page can leave a message for the sign-in page (e.g. "your code expired") and the account to fill in. */
 export interface SignInNotice {
   notice?: string;
+  user?: string;
 }
 
 export function SignInPage() {
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
-  const notice = (useLocation().state as SignInNotice | null)?.notice;
+  const { notice, user } = (useLocation().state as SignInNotice | null) ?? {};
   const navigate = useNavigate();
   const me = useQuery(accountQueries.me());
   // Only a panel that can send mail offers a reset by mail.
@@ -91,7 +92,8 @@ export function SignInPage() {
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
-          autoFocus
+          defaultValue={user}
+          autoFocus={!user}
           required
           maxLength={191}
           error={errors.user}
@@ -102,6 +104,7 @@ export function SignInPage() {
           type="password"
           label="Password"
           autoComplete="current-password"
+          autoFocus={!!user}
           required
           error={errors.password}
         />

@@ -96,7 +96,9 @@ describe('ServerSettingsPage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Reinstall server' }));
     const dialog = within(await screen.findByRole('dialog'));
     expect(dialog.getByText(/server is stopped/)).toBeInTheDocument();
-    expect(dialog.getByText(/install script runs again/)).toBeInTheDocument();
+    expect(dialog.getByText(/install script runs again/)).toHaveTextContent(
+      'Its output is not kept: only administrators whose console is open while it runs see it.',
+    );
     expect(dialog.getByText(/Other files stay/)).toBeInTheDocument();
     const reinstalls = () => sent().filter(([input]) => String(input).endsWith('/settings/reinstall'));
     expect(reinstalls()).toEqual([]);

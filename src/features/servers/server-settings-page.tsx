@@ -144,7 +144,7 @@ function ReinstallCard({ server }: { server: Server & ServerRef }) {
       >
         <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-300">
           <li>The server is stopped if it is running.</li>
-          <li>Its install script runs again; the console shows its output to administrators.</li>
+          <li>Its install script runs again. Its output is not kept: only administrators whose console is open while it runs see it.</li>
           <li>Files the script lays out are replaced. Other files stay as they are.</li>
         </ul>
       </ConfirmDialog>

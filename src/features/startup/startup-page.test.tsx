@@ -168,6 +168,21 @@ describe('StartupPage', () => {
     expect(field('Server Jar File').queryByText('Read only')).not.toBeInTheDocument();
   });
 
+  it('shows a read-only value in the normal text colour, never in the placeholder grey', async () => {
+    await open(['startup.read']);
+    const colours = (element: HTMLElement) => {
+      const classes = [...element.classList];
+      return {
+        value: classes.filter((c) => /^(disabled:)?text-(zinc|white)/.test(c)),
+        placeholder: classes.filter((c) => c.startsWith('placeholder:text-')),
+      };
+    };
+    expect(colours(screen.getByRole('textbox', { name: 'Build' }))).toEqual({ value: ['text-zinc-100'], placeholder: ['placeholder:text-zinc-400'] });
+    expect(colours(screen.getByRole('combobox', { name: 'Game mode' })).value).toEqual(['text-zinc-100']);
+    expect(screen.getByRole('textbox', { name: 'Build' })).toHaveValue('latest');
+    expect(field('Build').getByText('Read only')).toBeInTheDocument();
+  });
+
   it('shows everything read-only to a subuser with only startup.read', async () => {
     await open(['startup.read']);
     for (const name of ['Server Jar File', 'Game mode', 'PvP', 'Build']) expect(field(name).getByText('Read only')).toBeInTheDocument();

@@ -116,7 +116,7 @@ export function VariableField({ variable, canUpdate, hintId, save, onDraft }: Va
         aria-invalid={status.kind === 'failed' || undefined}
         placeholder={variable.default_value}
         onChange={(e) => change(e.target.value, SAVE_DELAY_MS)}
-        className={cn(inputClass(status), 'font-mono', readOnly && 'cursor-not-allowed text-zinc-400')}
+        className={cn(inputClass(status), 'font-mono', readOnly && 'cursor-not-allowed')}
       />
     );
   }
@@ -151,9 +151,10 @@ export function VariableField({ variable, canUpdate, hintId, save, onDraft }: Va
   );
 }
 
+/** A locked value keeps the normal text colour: greyed, it would pass for the placeholder of an empty field. */
 function inputClass(status: Status): string {
   return cn(
-    'min-h-10 rounded-md bg-zinc-950 px-3 py-2 text-sm text-zinc-100 ring-1 ring-inset focus:outline-none focus:ring-2 disabled:cursor-not-allowed disabled:text-zinc-400',
+    'min-h-10 rounded-md bg-zinc-950 px-3 py-2 text-sm text-zinc-100 ring-1 ring-inset placeholder:text-zinc-400 focus:outline-none focus:ring-2 disabled:cursor-not-allowed',
     status.kind === 'failed' ? 'ring-red-500 focus:ring-red-400' : 'ring-zinc-700 focus:ring-sky-500',
   );
 }
