@@ -130,6 +130,8 @@ describe('ServerSettingsPage', () => {
     // Polled while installing: the failure is said once it shows.
     await waitFor(() => expect(said.error).toHaveBeenCalledWith(expect.stringMatching(/^Reinstall failed/)), { timeout: 5000 });
     expect(said.success).not.toHaveBeenCalled();
+    // The banner promises no output that was never kept.
+    expect(await screen.findByText(/The last reinstall of this server failed/)).toHaveTextContent(/console open sees the script’s output as it runs/);
     expect(details).toBeGreaterThanOrEqual(3);
   });
 

@@ -39,7 +39,7 @@ export function serverConditions(
       message:
         status === 'install_failed'
           ? 'The installation of this server failed; most actions are unavailable until an administrator fixes it.'
-          : 'The last reinstall of this server failed, so its files may be incomplete: its output is in the console. Reinstall again from Settings.',
+          : 'The last reinstall of this server failed, so its files may be incomplete. Reinstall again from Settings; an administrator with the console open sees the script’s output as it runs.',
       reason: 'the installation of the server failed',
       // The reference panel refuses actions after a failed install, not after a failed reinstall.
       blocking: status === 'install_failed',
