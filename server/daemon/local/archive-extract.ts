@@ -162,11 +162,14 @@ async function handleZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, sink: Extr
   await sink.file(comps, unixMode & 0o7777, entry.getLastModDate(), stream as AsyncIterable<Buffer>);
 }
 
+/** Moves a file or link a member replaces out of the way (into the extraction's trash folder). */
+type Discard = (dir: Dir, name: string) => Promise<void>;
+
 /**
  * Moves the staged tree into `dst`. With `dryRun` only checks for conflicts: a file member over a
  * directory, or a directory member over a file or link (never followed).
  */
-async function merge(vol: Volume, src: Dir, dst: Dir, dryRun: boolean, depth = 0): Promise<void> {
+async function merge(vol: Volume, src: Dir, dst: Dir, dryRun: boolean, discard: Discard, depth = 0): Promise<void> {
   if (depth > MAX_DEPTH) throw refused('it is nested too deeply');
   for (const name of await fs.readdir(src.ref)) {
     const from = await lstatOrNull(src.at(name));
@@ -177,15 +180,18 @@ async function merge(vol: Volume, src: Dir, dst: Dir, dryRun: boolean, depth = 0
       const [subSrc, subDst] = [await vol.openChildDir(src, name), await vol.openChildDir(dst, name).catch(() => null)];
       try {
         if (!subDst) throw refused(`"${name}" already exists and is not a directory`);
-        await merge(vol, subSrc, subDst, dryRun, depth + 1);
+        await merge(vol, subSrc, subDst, dryRun, discard, depth + 1);
       } finally {
         await subSrc.close();
         await subDst?.close();
       }
     } else {
       if (to?.isDirectory()) throw refused(`"${name}" already exists as a directory`);
-      // A file (or a whole new directory) moves in with one rename; a link in the way is replaced, not followed.
-      if (!dryRun) await fs.rename(src.at(name), dst.at(name));
+      // A file (or a whole new directory) moves in with one rename; a file or link in the way is
+      // moved aside first (never followed).
+      if (dryRun) continue;
+      if (to) await discard(dst, name);
+      await fs.rename(src.at(name), dst.at(name));
     }
   }
 }
@@ -224,13 +230,35 @@ export async function extractArchive(
   options: { creditReplaced?: boolean; posixNames?: boolean; beforeMerge?: (root: Dir) => Promise<void> } = {},
 ): Promise<void> {
   // Looked up through handles like any path in the volume; a link in the way credits nothing.
+  // Members come grouped by folder, so the folder's handle is kept for the next one.
+  let target: { key: string; dir: Dir | null } | null = null;
   const replaced = async (member: readonly string[]): Promise<number> => {
-    const file = member.at(-1) as string;
-    return vol.withDir([...rootComps, ...member.slice(0, -1)], async (dir) => replacedBytes(await lstatOrNull(dir.at(file)))).catch(() => 0);
+    const dirs = [...rootComps, ...member.slice(0, -1)];
+    const key = dirs.join('/');
+    if (target?.key !== key) {
+      await target?.dir?.close();
+      target = { key, dir: await vol.openDir(dirs).catch(() => null) };
+    }
+    return target.dir ? replacedBytes(await lstatOrNull(target.dir.at(member.at(-1) as string))) : 0;
   };
   const format = await sniff(archive, name);
   if (!format) throw new DaemonError('bad_request', UNKNOWN_FORMAT);
+  // Replaced files are moved into a trash folder and removed once the extraction has ended:
+  // freeing a file's blocks waits for its pages still being written back, which a rename over it
+  // would do in the middle of the merge. The folder is reached through its handle, so a running
+  // server that swaps its name for a link moves nothing out. One a crash leaves is swept at start.
+  const trashName = `${PART_PREFIX}replaced-${randomBytes(8).toString('hex')}`;
+  let trash: Dir | null = null;
+  let trashed = 0;
   await vol.withDir(rootComps, async (root) => {
+    const discard: Discard = async (dir, name) => {
+      if (!trash) {
+        await fs.mkdir(root.at(trashName), 0o700);
+        trash = await vol.openChildDir(root, trashName);
+      }
+      trashed += 1;
+      await fs.rename(dir.at(name), trash.at(String(trashed)));
+    };
     const stagingName = `${PART_PREFIX}extract-${randomBytes(8).toString('hex')}`;
     await fs.mkdir(root.at(stagingName), 0o700);
     try {
@@ -241,14 +269,18 @@ export async function extractArchive(
         else await readTar(archive, format === 'gzip', sink, limits);
         await sink.close();
         await options.beforeMerge?.(root);
-        await merge(vol, stage, root, true);
-        await merge(vol, stage, root, false);
+        await merge(vol, stage, root, true, discard);
+        await merge(vol, stage, root, false, discard);
       } finally {
         await sink.close();
         await stage.close();
+        await target?.dir?.close();
+        await trash?.close();
       }
     } finally {
       await vol.removeAt(root, stagingName);
     }
   });
+  // Not waited for: the members are in place, and what they replaced is no one's to read.
+  if (trashed) void vol.withDir(rootComps, (root) => vol.removeAt(root, trashName)).catch(() => undefined);
 }

@@ -172,6 +172,9 @@ describe('backups on the local node', () => {
     expect(fs.readFileSync(path.join(f.volume, 'dir/b.txt'), 'utf8')).toBe('b');
     expect(fs.readFileSync(path.join(f.volume, 'c.txt'), 'utf8')).toBe('old');
     expect(fs.readFileSync(path.join(f.volume, 'new.txt'), 'utf8')).toBe('newer');
+    // What it replaced was moved aside, then removed once the restore ended: nothing of it stays.
+    await eventually(async () => fs.readdirSync(f.volume).every((name) => !name.startsWith('.aerie-')), 5_000);
+    expect(fs.readdirSync(f.volume).sort()).toEqual(['a.txt', 'c.txt', 'dir', 'new.txt']);
     expect(f.said.map((e) => e.line ?? e.type)).toEqual(
       expect.arrayContaining([expect.stringContaining(`Restoring backup ${backup}`), 'Backup restored.', 'backup restore completed']),
     );

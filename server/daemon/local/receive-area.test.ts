@@ -132,6 +132,8 @@ describe('temporary files', () => {
     fs.mkdirSync(path.join(vol, 'plugins', 'deep', '.aerie-extract-22cc22cc22cc22cc', 'x'), { recursive: true });
     fs.writeFileSync(path.join(vol, 'plugins', 'deep', '.aerie-extract-22cc22cc22cc22cc', 'x', 'a.jar'), 'staged');
     fs.writeFileSync(path.join(vol, 'plugins', 'deep', '.aerie-33dd33dd33dd33dd.part'), 'half a copy');
+    fs.mkdirSync(path.join(vol, 'plugins', '.aerie-replaced-55ff55ff55ff55ff'));
+    fs.writeFileSync(path.join(vol, 'plugins', '.aerie-replaced-55ff55ff55ff55ff', '1'), 'what an extraction replaced');
     const outside = path.join(tempDir, 'outside');
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'keep.txt'), 'KEEP');

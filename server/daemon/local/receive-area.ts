@@ -107,8 +107,8 @@ export class Received {
   }
 }
 
-/** The names the daemon gives its own temporary files and staging directories (`parts.ts`, `archive-extract.ts`). */
-const LEFTOVER = /^\.aerie-(?:[0-9a-f]{16}\.part|extract-[0-9a-f]{16})$/;
+/** The names the daemon gives its own temporary files, staging and trash directories (`parts.ts`, `archive-extract.ts`). */
+const LEFTOVER = /^\.aerie-(?:[0-9a-f]{16}\.part|(?:extract|replaced)-[0-9a-f]{16})$/;
 
 /**
  * Removes the temporary files and staging directories a crash left anywhere in a volume, by their
