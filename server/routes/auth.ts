@@ -39,8 +39,8 @@ import { loadSecretBox } from '../lib/secret-box';
 import { findUserByLogin } from '../services/users';
 
 /**
- * Codes one pending challenge may be tried with, from any address (attacks T-RL-1): the per-address
- * counts alone let a challenge be guessed at from many addresses. A success ends the challenge, so
+ * Codes one pending challenge may be tried with, from every address together (attacks T-RL-1):
+ * the per-address counts alone let a challenge be guessed at from many addresses. A success ends the challenge, so
  * every attempt counts; after that, only signing in with the password again starts a new one.
  */
 const CHALLENGE_LIMIT = { max: 10, windowMs: CHALLENGE_TTL_MS };

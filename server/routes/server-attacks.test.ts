@@ -172,7 +172,7 @@ describe('T-AZ-8: a suspended server', () => {
       backups: await panel.db.selectFrom('backups').selectAll().execute(),
       events: await a.events(),
       volume: f.snapshot(),
-    }).toEqual({ ...before, server: { ...before.server, status: 'suspended', updated_at: expect.any(String) } });
+    }).toEqual({ ...before, server: { ...before.server, status: 'suspended', updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) } });
   });
 });
 
@@ -277,7 +277,7 @@ describe('T-LEAK-1: the IP an action is logged with', () => {
 });
 
 describe('T-DOS-2: an activity flood', () => {
-  it('32,768 files from one decompress are one entry, paged as any other, never stored twice', { timeout: 120_000 }, async ({ files: f }) => {
+  it('32,768 files from one decompress are one entry, paged like every other, never stored twice', { timeout: 120_000 }, async ({ files: f }) => {
     const { panel } = f;
     // Past the 32,766 pending rows that made Wings re-send its activity for ever.
     const count = 32_768;

@@ -89,7 +89,7 @@ describe('POST settings/rename', () => {
     expect(long.statusCode).toBe(422);
     expect(long.json().errors[0]).toMatchObject({ source: { field: 'description' } });
     expect(JSON.stringify(long.json()).length).toBeLessThan(1000); // the error does not echo the value
-    // A 1 MB body is past the request limit: the error document, before any parsing of fields.
+    // A 1 MB body is past the request limit: the error document, before its fields are parsed.
     const huge = await call('rename', { name: 'Big', description: 'd'.repeat(1024 * 1024) });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().errors[0]).toMatchObject({ status: '413' });
