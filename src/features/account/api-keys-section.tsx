@@ -8,8 +8,8 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CopyButton } from '../../components/ui/copy-button';
 import { TextAreaField, TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
-import { PageSpinner } from '../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../components/ui/states';
+import { EmptyState } from '../../components/ui/states';
+import { QueryList } from '../../components/ui/query-list';
 import { useContractForm } from '../../lib/use-contract-form';
 import { accountQueries, useCreateApiKey, useDeleteApiKey } from './api';
 import { KeyList } from './key-list';
@@ -72,31 +72,27 @@ export function ApiKeysSection() {
           </Button>
         </div>
       )}
-      {query.isPending ? (
-        <PageSpinner />
-      ) : query.isError ? (
-        <ErrorState error={query.error} />
-      ) : query.data.length === 0 ? (
-        <EmptyState title="No API keys yet" />
-      ) : (
-        <KeyList
-          label="API keys"
-          action="Delete"
-          onAction={(identifier) => setDeleting(query.data.find((k) => k.identifier === identifier) ?? null)}
-          items={query.data.map((k) => ({
-            key: k.identifier,
-            title: k.description,
-            id: k.identifier,
-            detail: (
-              <>
-                {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
-                {k.last_used_at ? <RelativeTime value={k.last_used_at} now={now} /> : 'never'} · Created{' '}
-                <RelativeTime value={k.created_at} now={now} />
-              </>
-            ),
-          }))}
-        />
-      )}
+      <QueryList query={query} items={query.data} empty={<EmptyState title="No API keys yet" />}>
+        {(keys) => (
+          <KeyList
+            label="API keys"
+            action="Delete"
+            onAction={(identifier) => setDeleting(keys.find((k) => k.identifier === identifier) ?? null)}
+            items={keys.map((k) => ({
+              key: k.identifier,
+              title: k.description,
+              id: k.identifier,
+              detail: (
+                <>
+                  {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
+                  {k.last_used_at ? <RelativeTime value={k.last_used_at} now={now} /> : 'never'} · Created{' '}
+                  <RelativeTime value={k.created_at} now={now} />
+                </>
+              ),
+            }))}
+          />
+        )}
+      </QueryList>
 
       <MutationDialog
         open={creating}

@@ -6,8 +6,8 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextAreaField, TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
-import { PageSpinner } from '../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../components/ui/states';
+import { EmptyState } from '../../components/ui/states';
+import { QueryList } from '../../components/ui/query-list';
 import { useContractForm } from '../../lib/use-contract-form';
 import { accountQueries, useCreateSshKey, useRemoveSshKey } from './api';
 import { KeyList } from './key-list';
@@ -36,29 +36,25 @@ export function SshKeysSection() {
       }
     >
       <p className="mb-4 text-sm text-zinc-400">Public keys that may sign in over SFTP as you, in place of your password.</p>
-      {query.isPending ? (
-        <PageSpinner />
-      ) : query.isError ? (
-        <ErrorState error={query.error} />
-      ) : query.data.length === 0 ? (
-        <EmptyState title="No SSH keys yet" />
-      ) : (
-        <KeyList
-          label="SSH keys"
-          action="Remove"
-          onAction={(fingerprint) => setRemoving(query.data.find((k) => k.fingerprint === fingerprint) ?? null)}
-          items={query.data.map((k) => ({
-            key: k.fingerprint,
-            title: k.name,
-            id: `SHA256:${k.fingerprint}`,
-            detail: (
-              <>
-                Added <RelativeTime value={k.created_at} now={now} />
-              </>
-            ),
-          }))}
-        />
-      )}
+      <QueryList query={query} items={query.data} empty={<EmptyState title="No SSH keys yet" />}>
+        {(keys) => (
+          <KeyList
+            label="SSH keys"
+            action="Remove"
+            onAction={(fingerprint) => setRemoving(keys.find((k) => k.fingerprint === fingerprint) ?? null)}
+            items={keys.map((k) => ({
+              key: k.fingerprint,
+              title: k.name,
+              id: `SHA256:${k.fingerprint}`,
+              detail: (
+                <>
+                  Added <RelativeTime value={k.created_at} now={now} />
+                </>
+              ),
+            }))}
+          />
+        )}
+      </QueryList>
 
       <MutationDialog
         open={adding}

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ServerDatabase } from '../../contract/databases';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { PageSpinner } from '../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../components/ui/states';
+import { EmptyState } from '../../components/ui/states';
+import { QueryList } from '../../components/ui/query-list';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { useServer, useServerRef } from '../servers/api';
@@ -86,42 +86,44 @@ export function DatabasesPage() {
       <PermissionHint id={hintId} permission={['database.create', 'database.update', 'database.delete', 'database.view_password']} />
       {noHost && <NoHostNotice admin={admin} />}
 
-      {query.isPending ? (
-        <PageSpinner />
-      ) : query.isError ? (
-        <ErrorState error={query.error} />
-      ) : databases.length === 0 ? (
-        <EmptyState title="No databases yet">
-          A database keeps the data of plugins, web maps and permission systems.
-          {/* Not "create one" when the button beside it is off (no host, no permission, a limit of 0). */}
-          {blocked === null && " Create one, then paste its endpoint, username and password into the plugin's configuration."}
-        </EmptyState>
-      ) : (
-        <ul aria-label="Databases" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-          {databases.map((d) => (
-            <DatabaseRow
-              key={d.id}
-              database={d}
-              canViewPassword={canViewPassword}
-              canRotate={canRotate}
-              canDelete={canDelete}
-              expanded={expanded.has(d.id)}
-              revealed={revealed.has(d.id)}
-              onToggle={() => setExpanded((s) => toggle(s, d.id, !s.has(d.id)))}
-              onReveal={(on) => setRevealed((s) => toggle(s, d.id, on))}
-              onRotate={() => setRotating(d)}
-              onDelete={() => setDeleting(d)}
-              notice={
-                rotated?.id === d.id
-                  ? rotated.shown
-                    ? 'The password was changed: the new one is shown below. The old one no longer works.'
-                    : 'The password was changed. The old one no longer works.'
-                  : null
-              }
-            />
-          ))}
-        </ul>
-      )}
+      <QueryList
+        query={query}
+        items={query.data ? databases : undefined}
+        empty={
+          <EmptyState title="No databases yet">
+            A database keeps the data of plugins, web maps and permission systems.
+            {/* Not "create one" when the button beside it is off (no host, no permission, a limit of 0). */}
+            {blocked === null && " Create one, then paste its endpoint, username and password into the plugin's configuration."}
+          </EmptyState>
+        }
+      >
+        {(shown) => (
+          <ul aria-label="Databases" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+            {shown.map((d) => (
+              <DatabaseRow
+                key={d.id}
+                database={d}
+                canViewPassword={canViewPassword}
+                canRotate={canRotate}
+                canDelete={canDelete}
+                expanded={expanded.has(d.id)}
+                revealed={revealed.has(d.id)}
+                onToggle={() => setExpanded((s) => toggle(s, d.id, !s.has(d.id)))}
+                onReveal={(on) => setRevealed((s) => toggle(s, d.id, on))}
+                onRotate={() => setRotating(d)}
+                onDelete={() => setDeleting(d)}
+                notice={
+                  rotated?.id === d.id
+                    ? rotated.shown
+                      ? 'The password was changed: the new one is shown below. The old one no longer works.'
+                      : 'The password was changed. The old one no longer works.'
+                    : null
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </QueryList>
 
       <CreateDatabaseDialog
         server={ref}

@@ -5,8 +5,8 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { CopyButton } from '../../components/ui/copy-button';
-import { PageSpinner } from '../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../components/ui/states';
+import { EmptyState } from '../../components/ui/states';
+import { QueryList } from '../../components/ui/query-list';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { allocationAddress, useServer, useServerRef } from '../servers/api';
 import { networkQueries, useCreateAllocation, useDeleteAllocation, useMakePrimary } from './api';
@@ -79,61 +79,57 @@ export function NetworkPage() {
       {/* One line for every network action the subuser lacks (add, and each row's notes, primary and delete). */}
       <PermissionHint id={hintId} permission={['allocation.create', 'allocation.update', 'allocation.delete']} />
 
-      {query.isPending ? (
-        <PageSpinner />
-      ) : query.isError ? (
-        <ErrorState error={query.error} />
-      ) : allocations.length === 0 ? (
-        <EmptyState title="No allocations" />
-      ) : (
-        <ul aria-label="Allocations" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-          {allocations.map((a) => {
-            const address = allocationAddress(a);
-            return (
-              <li
-                key={a.id}
-                ref={(el) => {
-                  if (el) rows.current.set(a.id, el);
-                  else rows.current.delete(a.id);
-                }}
-                tabIndex={-1}
-                aria-label={address}
-                className="flex flex-wrap items-start justify-between gap-3 px-4 py-3 focus-visible:outline-offset-[-2px]"
-              >
-                <div className="min-w-0 flex-1 basis-full sm:basis-0">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
-                    <CopyButton value={address} label="Copy" />
-                    {a.is_default && <Badge tone="info">Primary</Badge>}
+      <QueryList query={query} items={query.data ? allocations : undefined} empty={<EmptyState title="No allocations" />}>
+        {(shown) => (
+          <ul aria-label="Allocations" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+            {shown.map((a) => {
+              const address = allocationAddress(a);
+              return (
+                <li
+                  key={a.id}
+                  ref={(el) => {
+                    if (el) rows.current.set(a.id, el);
+                    else rows.current.delete(a.id);
+                  }}
+                  tabIndex={-1}
+                  aria-label={address}
+                  className="flex flex-wrap items-start justify-between gap-3 px-4 py-3 focus-visible:outline-offset-[-2px]"
+                >
+                  <div className="min-w-0 flex-1 basis-full sm:basis-0">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
+                      <CopyButton value={address} label="Copy" />
+                      {a.is_default && <Badge tone="info">Primary</Badge>}
+                    </div>
+                    {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-400">{a.ip}</p>}
+                    <AllocationNotes allocation={a} editable={canUpdate} />
                   </div>
-                  {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-400">{a.ip}</p>}
-                  <AllocationNotes allocation={a} editable={canUpdate} />
-                </div>
-                <div className="flex shrink-0 items-center gap-2">
-                  {canUpdate && !a.is_default && (
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => {
-                        focusRow.current = a.id;
-                        primary.mutate(a.id);
-                      }}
-                      disabled={primary.isPending}
-                    >
-                      Make primary
-                    </Button>
-                  )}
-                  {canDelete && !a.is_default && (
-                    <Button variant="ghost" size="sm" onClick={() => setDeleting(a)} aria-label={`Delete ${address}`}>
-                      Delete
-                    </Button>
-                  )}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                  <div className="flex shrink-0 items-center gap-2">
+                    {canUpdate && !a.is_default && (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        onClick={() => {
+                          focusRow.current = a.id;
+                          primary.mutate(a.id);
+                        }}
+                        disabled={primary.isPending}
+                      >
+                        Make primary
+                      </Button>
+                    )}
+                    {canDelete && !a.is_default && (
+                      <Button variant="ghost" size="sm" onClick={() => setDeleting(a)} aria-label={`Delete ${address}`}>
+                        Delete
+                      </Button>
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryList>
 
       <ConfirmDialog
         open={deleting !== null}

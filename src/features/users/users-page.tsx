@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { Subuser } from '../../contract/users';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
-import { PageSpinner } from '../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../components/ui/states';
+import { EmptyState } from '../../components/ui/states';
+import { QueryList } from '../../components/ui/query-list';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { useServerRef } from '../servers/api';
@@ -57,27 +57,27 @@ export function UsersPage() {
         </div>
       )}
 
-      {query.isPending ? (
-        <PageSpinner />
-      ) : query.isError ? (
-        <ErrorState error={query.error} />
-      ) : query.data.length === 0 ? (
-        <EmptyState title="No users yet">Add a user to share this server with exactly the permissions you choose.</EmptyState>
-      ) : (
-        <ul aria-label="Users" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-          {query.data.map((u) => (
-            <UserRow
-              key={u.uuid}
-              user={u}
-              self={isSelf(u)}
-              canUpdate={canUpdate}
-              canDelete={canDelete}
-              onEdit={() => setEditing(u)}
-              onDelete={() => setDeleting(u)}
-            />
-          ))}
-        </ul>
-      )}
+      <QueryList
+        query={query}
+        items={query.data}
+        empty={<EmptyState title="No users yet">Add a user to share this server with exactly the permissions you choose.</EmptyState>}
+      >
+        {(users) => (
+          <ul aria-label="Users" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+            {users.map((u) => (
+              <UserRow
+                key={u.uuid}
+                user={u}
+                self={isSelf(u)}
+                canUpdate={canUpdate}
+                canDelete={canDelete}
+                onEdit={() => setEditing(u)}
+                onDelete={() => setDeleting(u)}
+              />
+            ))}
+          </ul>
+        )}
+      </QueryList>
 
       <AddUserDialog server={ref} open={adding} onOpenChange={setAdding} onAdded={setAdded} />
       <EditUserDialog server={ref} user={editing} canUpdate={canUpdate} onClose={() => setEditing(null)} />
