@@ -157,7 +157,7 @@ test('restore after deleting all files first brings the file back and removes fi
   expect(await files.exists('newer.txt')).toBe(false);
 });
 
-test('a subuser with only backup.read sees the backups and no action', async ({ page, request, cli, makeUser, makeServer, signIn }) => {
+test('a subuser with only backup.read sees the backups and no action', async ({ page, request, cli, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   const { token } = cli<{ token: string }>(['apikey:create', '--email', owner.email, '--description', 'e2e backups']);
@@ -167,8 +167,7 @@ test('a subuser with only backup.read sees the backups and no action', async ({ 
   });
   expect(made.status()).toBe(200);
 
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'backup.read']);
+  const sub = makeSubuser(server, 'backup.read');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   await page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Backups' }).click();

@@ -57,15 +57,14 @@ test('the owner starts the demo server, sees its log, sends a command and stops 
 
 test('a subuser with only control.start sees Start, no other power button and no command field', async ({
   page,
-  cli,
   makeUser,
   makeServer,
   signIn,
+  makeSubuser,
 }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'control.start,websocket.connect']);
+  const sub = makeSubuser(server, 'control.start,websocket.connect');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   await expect(power(page).getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
@@ -74,11 +73,10 @@ test('a subuser with only control.start sees Start, no other power button and no
   await expect(page.getByText('Read-only: your account may watch this console but not send commands.')).toBeVisible();
 });
 
-test('a subuser with only websocket.connect watches the console read-only', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a subuser with only websocket.connect watches the console read-only', async ({ page, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'websocket.connect']);
+  const sub = makeSubuser(server, 'websocket.connect');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   await expect(serverStatus(page)).toHaveText('Offline');

@@ -107,6 +107,7 @@ test('a subuser with database.read alone sees the connection details, no passwor
   makeUser,
   makeServer,
   signIn,
+  makeSubuser,
 }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
@@ -116,8 +117,7 @@ test('a subuser with database.read alone sees the connection details, no passwor
     data: { database: 'perms', remote: '%' },
   });
   expect(created.status()).toBe(200);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'database.read']);
+  const sub = makeSubuser(server, 'database.read');
 
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}/databases`);

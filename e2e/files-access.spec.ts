@@ -3,13 +3,12 @@ import { row } from './files-support';
 
 /* What the file manager shows to whom, and how it copes with a very large folder. */
 
-test('a subuser with only file.read sees no write controls', async ({ page, cli, makeUser, makeServer, signIn, filesOf }) => {
+test('a subuser with only file.read sees no write controls', async ({ page, makeUser, makeServer, signIn, filesOf, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
   // By the owner (with their API key): the subuser could not.
   await filesOf(server).seed({ 'plugins/a.yml': 'a: 1', 'server.properties': 'motd=A' });
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'file.read']);
+  const sub = makeSubuser(server, 'file.read');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}/files`);
   await expect(row(page, 'server.properties')).toBeVisible();

@@ -41,6 +41,8 @@ export interface Fixtures {
   makeUser: (options?: { admin?: boolean; totp?: boolean }) => E2eUser;
   /** A fresh server owned by the user with that email. */
   makeServer: (ownerEmail: string, name?: string) => E2eServer;
+  /** A fresh user added to `server` as a subuser with `permissions` (comma-separated, as the CLI takes them). */
+  makeSubuser: (server: Pick<E2eServer, 'identifier'>, permissions: string) => E2eUser;
   /** Signs `user` in without the UI (answers the 2FA checkpoint when the user has a secret). */
   signIn: (page: Page, user: Pick<E2eUser, 'email' | 'password' | 'secret'>) => Promise<void>;
   /**
@@ -100,6 +102,14 @@ export const test = base.extend<Fixtures>({
     await use((ownerEmail, name) => {
       counter += 1;
       return cli<E2eServer>(['server:create', '--owner', ownerEmail, '--name', name ?? `Server w${testInfo.workerIndex}n${counter}`]);
+    });
+  },
+
+  makeSubuser: async ({ cli, makeUser }, use) => {
+    await use((server, permissions) => {
+      const sub = makeUser();
+      cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', permissions]);
+      return sub;
     });
   },
 

@@ -46,11 +46,10 @@ test('add, annotate, make primary and delete an allocation', async ({ page, make
   }
 });
 
-test('a subuser with only allocation.read sees everything read-only', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a subuser with only allocation.read sees everything read-only', async ({ page, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'allocation.read']);
+  const sub = makeSubuser(server, 'allocation.read');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   await page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Network' }).click();

@@ -3,23 +3,27 @@ import { test, expect } from './fixtures';
 // What a user can reach on the server pages: shared servers only, allowed pages only, and a
 // page that says what happened otherwise.
 
-test('a subuser sees the server shared with them and not the owner’s other servers', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a subuser sees the server shared with them and not the owner’s other servers', async ({ page, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const shared = makeServer(owner.email, 'Shared world');
   const other = makeServer(owner.email, 'Private world');
-  const sub = makeUser();
-  cli(['subuser:add', '--server', shared.identifier, '--email', sub.email, '--permissions', 'file.read']);
+  const sub = makeSubuser(shared, 'file.read');
   await signIn(page, sub);
   await page.goto('/');
   await expect(page.getByRole('link', { name: new RegExp(shared.name) })).toBeVisible();
   await expect(page.getByRole('link', { name: new RegExp(other.name) })).toHaveCount(0);
 });
 
-test('a subuser with only file.read sees Console, Overview and Files but not Activity', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a subuser with only file.read sees Console, Overview and Files but not Activity', async ({
+  page,
+  makeUser,
+  makeServer,
+  signIn,
+  makeSubuser,
+}) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'file.read']);
+  const sub = makeSubuser(server, 'file.read');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   const nav = page.getByRole('navigation', { name: 'Server' });
@@ -29,30 +33,20 @@ test('a subuser with only file.read sees Console, Overview and Files but not Act
   await expect(nav.getByRole('link', { name: 'Activity' })).toHaveCount(0);
 });
 
-test('opening a page the subuser may not use shows the access-denied page', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('opening a page the subuser may not use shows the access-denied page', async ({ page, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'file.read']);
+  const sub = makeSubuser(server, 'file.read');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}/activity`);
   await expect(page.getByRole('heading', { name: 'You do not have access to this' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: server.name })).toBeVisible();
 });
 
-test('a limited subuser is told which permission each hidden page and control needs', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a limited subuser is told which permission each hidden page and control needs', async ({ page, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli([
-    'subuser:add',
-    '--server',
-    server.identifier,
-    '--email',
-    sub.email,
-    '--permissions',
-    'file.read,file.read-content,websocket.connect,control.start',
-  ]);
+  const sub = makeSubuser(server, 'file.read,file.read-content,websocket.connect,control.start');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}`);
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -40,11 +40,10 @@ test("a value the rules refuse shows the rule's message on its field", async ({ 
   await expect(page.getByRole('textbox', { name: 'Max players' })).toHaveValue('20');
 });
 
-test('a subuser with only startup.read sees every variable read-only', async ({ page, cli, makeUser, makeServer, signIn }) => {
+test('a subuser with only startup.read sees every variable read-only', async ({ page, makeUser, makeServer, signIn, makeSubuser }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'startup.read']);
+  const sub = makeSubuser(server, 'startup.read');
   await signIn(page, sub);
   await page.goto(`/server/${server.identifier}/startup`);
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import type { CapturedMail } from '../server/test/mail-capture';
-import { test, expect, type E2eServer, type Fixtures } from './fixtures';
+import { test as base, expect, type E2eServer, type E2eUser } from './fixtures';
 import { xsrfHeaders } from './support/hostile';
 
 // Sharing a server: the owner's Users page, and what the subuser on the other side sees at once.
@@ -16,38 +16,37 @@ async function otherBrowser(browser: Browser, headers: Record<string, string> | 
   return context.newPage();
 }
 
-/**
- * A subuser with `permissions` watching the server's console in a browser of their own, and the
- * owner signed in on `page` at the server's Users page.
- */
-async function ownerAndWatchingSubuser(
-  {
-    page,
-    browser,
-    extraHTTPHeaders,
-    cli,
-    makeUser,
-    makeServer,
-    signIn,
-  }: Pick<Fixtures, 'cli' | 'makeUser' | 'makeServer' | 'signIn'> & {
-    page: Page;
-    browser: Browser;
-    extraHTTPHeaders?: Record<string, string>;
-  },
-  permissions: string,
-) {
-  const owner = makeUser();
-  const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', permissions]);
-  const watcher = await otherBrowser(browser, extraHTTPHeaders);
-  await signIn(watcher, sub);
-  await watcher.goto(`/server/${server.identifier}`);
-  await expect(watcher.getByRole('status', { name: 'Server status' })).toHaveText('Offline');
-  await signIn(page, owner);
-  await page.goto(usersPage(server));
-  return { server, sub, watcher };
+interface Watching {
+  server: E2eServer;
+  sub: E2eUser;
+  /** The subuser's page, in a browser of their own, on the server's console. */
+  watcher: Page;
 }
+
+/**
+ * `watchingSubuser(permissions)`: a subuser with `permissions` watching the server's console in a
+ * browser of their own, and the owner signed in on `page` at the server's Users page. The
+ * subuser's browser is closed after the test.
+ */
+const test = base.extend<{ watchingSubuser: (permissions: string) => Promise<Watching> }>({
+  watchingSubuser: async ({ page, browser, extraHTTPHeaders, makeUser, makeServer, makeSubuser, signIn }, use) => {
+    const opened: Page[] = [];
+    await use(async (permissions) => {
+      const owner = makeUser();
+      const server = makeServer(owner.email);
+      const sub = makeSubuser(server, permissions);
+      const watcher = await otherBrowser(browser, extraHTTPHeaders);
+      opened.push(watcher);
+      await signIn(watcher, sub);
+      await watcher.goto(`/server/${server.identifier}`);
+      await expect(watcher.getByRole('status', { name: 'Server status' })).toHaveText('Offline');
+      await signIn(page, owner);
+      await page.goto(usersPage(server));
+      return { server, sub, watcher };
+    });
+    for (const watcher of opened) await watcher.context().close();
+  },
+});
 
 /** The set-password link in the mail to `email`, once it has arrived. */
 async function mailedLink(email: string): Promise<URL> {
@@ -109,17 +108,8 @@ test('the owner invites a new address as Moderator; the invited user sets a pass
   await invited.context().close();
 });
 
-test("narrowing a subuser's rights takes the command input from their open console without a reload", async ({
-  page,
-  browser,
-  extraHTTPHeaders,
-  cli,
-  makeUser,
-  makeServer,
-  signIn,
-}) => {
-  const fixtures = { page, browser, extraHTTPHeaders, cli, makeUser, makeServer, signIn };
-  const { sub, watcher } = await ownerAndWatchingSubuser(fixtures, 'control.console,control.start');
+test("narrowing a subuser's rights takes the command input from their open console without a reload", async ({ page, watchingSubuser }) => {
+  const { sub, watcher } = await watchingSubuser('control.console,control.start');
   await expect(command(watcher)).toHaveCount(1);
 
   await page.getByRole('button', { name: `Edit permissions of ${sub.email}` }).click();
@@ -131,20 +121,18 @@ test("narrowing a subuser's rights takes the command input from their open conso
   await expect(command(watcher)).toHaveCount(0);
   await expect(watcher.getByText('Read-only: your account may watch this console but not send commands.')).toBeVisible();
   await expect(watcher.getByRole('status', { name: 'Server status' })).toHaveText('Offline');
-  await watcher.context().close();
 });
 
 test('a subuser with user.create cannot grant what they lack: the boxes are off and a forged request is refused', async ({
   page,
-  cli,
   makeUser,
   makeServer,
   signIn,
+  makeSubuser,
 }) => {
   const owner = makeUser();
   const server = makeServer(owner.email);
-  const sub = makeUser();
-  cli(['subuser:add', '--server', server.identifier, '--email', sub.email, '--permissions', 'user.create,user.read,control.console']);
+  const sub = makeSubuser(server, 'user.create,user.read,control.console');
   await signIn(page, sub);
   await page.goto(usersPage(server));
   await expect(page.getByRole('listitem', { name: sub.email })).toContainText('You');
@@ -161,17 +149,8 @@ test('a subuser with user.create cannot grant what they lack: the boxes are off 
   expect(forged.status()).toBe(403);
 });
 
-test('deleting a subuser ends their access at once: their open page says so and the API answers 404', async ({
-  page,
-  browser,
-  extraHTTPHeaders,
-  cli,
-  makeUser,
-  makeServer,
-  signIn,
-}) => {
-  const fixtures = { page, browser, extraHTTPHeaders, cli, makeUser, makeServer, signIn };
-  const { server, sub, watcher } = await ownerAndWatchingSubuser(fixtures, 'control.console');
+test('deleting a subuser ends their access at once: their open page says so and the API answers 404', async ({ page, watchingSubuser }) => {
+  const { server, sub, watcher } = await watchingSubuser('control.console');
 
   await page.getByRole('button', { name: `Delete ${sub.email}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete user' });
@@ -183,5 +162,4 @@ test('deleting a subuser ends their access at once: their open page says so and 
   await expect(watcher.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
   const next = await watcher.request.get(`/api/client/servers/${server.uuid}`, { headers: await xsrfHeaders(watcher) });
   expect(next.status()).toBe(404);
-  await watcher.context().close();
 });
