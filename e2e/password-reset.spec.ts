@@ -1,30 +1,10 @@
-import fs from 'node:fs';
-import type { CapturedMail } from '../server/test/mail-capture';
 import { test, expect } from './fixtures';
+import { mailedLink } from './support/mail';
 
 /*
  * Resetting a forgotten password through the mail the panel really sends: global-setup.ts runs the
  * SMTP server the panel is configured with and writes each mail it receives to E2E_MAIL_FILE.
  */
-
-/** The reset link in the mail to `email`, once it has arrived. */
-async function mailedLink(email: string): Promise<URL> {
-  let link: URL | undefined;
-  await expect
-    .poll(
-      () => {
-        const file = process.env.E2E_MAIL_FILE ?? '';
-        const mails = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
-        const mail = mails.map((line) => JSON.parse(line) as CapturedMail).find((m) => m.to.includes(email));
-        const match = mail && /https?:\/\/\S+\/auth\/password\/reset\/\S+/.exec(mail.text);
-        link = match ? new URL(match[0]) : undefined;
-        return link !== undefined;
-      },
-      { message: `a reset mail to ${email}` },
-    )
-    .toBe(true);
-  return link as URL;
-}
 
 test('resetting a forgotten password through the mailed link', async ({ page, makeUser }) => {
   const user = makeUser();

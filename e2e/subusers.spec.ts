@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
-import type { CapturedMail } from '../server/test/mail-capture';
 import { test as base, expect, type E2eServer, type E2eUser } from './fixtures';
 import { xsrfHeaders } from './support/hostile';
+import { mailedLink } from './support/mail';
 
 // Sharing a server: the owner's Users page, and what the subuser on the other side sees at once.
 
@@ -47,22 +46,6 @@ const test = base.extend<{ watchingSubuser: (permissions: string) => Promise<Wat
     for (const watcher of opened) await watcher.context().close();
   },
 });
-
-/** The set-password link in the mail to `email`, once it has arrived. */
-async function mailedLink(email: string): Promise<URL> {
-  let link: URL | undefined;
-  await expect
-    .poll(() => {
-      const file = process.env.E2E_MAIL_FILE ?? '';
-      const mails = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
-      const mail = mails.map((line) => JSON.parse(line) as CapturedMail).find((m) => m.to.includes(email));
-      const match = mail && /https?:\/\/\S+\/auth\/password\/reset\/\S+/.exec(mail.text);
-      link = match ? new URL(match[0]) : undefined;
-      return link !== undefined;
-    })
-    .toBe(true);
-  return link as URL;
-}
 
 test('the owner invites a new address as Moderator; the invited user sets a password and sees only the allowed pages', async ({
   page,
