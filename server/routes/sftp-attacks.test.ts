@@ -10,7 +10,7 @@ import { loadHostKey, newKeyPair } from '../daemon/local/sftp';
 import { setServerStatus } from '../services/servers';
 import { sftpAuthenticator } from '../services/sftp-auth';
 import { addSshKey } from '../services/ssh-keys';
-import { connect, ops, startSftp } from '../test/sftp-support';
+import { connect, ops, setSubuser, startSftp } from '../test/sftp-support';
 
 /*
  * Red-team pass on the SFTP subsystem (issue 14; attacks T-PATH-*, T-SESS-4, T-DOS-3, T-DOS-5):
@@ -246,13 +246,7 @@ describe('SFTP attacks: handles', () => {
     const r = raw((await connect(sftp.port, { username: login(sub, files.s1), password: PASSWORD }, onTestFinished)).sftp);
     const handle = await r.open('/a.txt', OPEN_MODE.READ);
     expect(await r.read(handle, 3, 0)).toBe(3);
-    const res = await files.panel.app.inject({
-      method: 'POST',
-      url: `/api/client/servers/${files.s1.uuid}/users/${sub.uuid}`,
-      headers: files.ownerHeaders,
-      payload: { permissions: ['file.sftp', 'file.read'] },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await setSubuser(files, sub, ['file.sftp', 'file.read'])).statusCode).toBe(200);
     await settle(300);
     await expect(r.read(handle, 3, 3)).rejects.toThrow(/Permission denied/);
   });
@@ -263,13 +257,7 @@ describe('SFTP attacks: handles', () => {
     const r = raw((await connect(sftp.port, { username: login(sub, files.s1), password: PASSWORD }, onTestFinished)).sftp);
     const handle = await r.open('/planted.txt', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
     await r.write(handle, Buffer.from('first '), 0);
-    const res = await files.panel.app.inject({
-      method: 'POST',
-      url: `/api/client/servers/${files.s1.uuid}/users/${sub.uuid}`,
-      headers: files.ownerHeaders,
-      payload: { permissions: ['file.sftp', 'file.read'] },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await setSubuser(files, sub, ['file.sftp', 'file.read'])).statusCode).toBe(200);
     await settle(300);
     await expect(r.write(handle, Buffer.from('second'), 6)).rejects.toThrow(/Permission denied/);
     await expect(r.close(handle)).rejects.toThrow(/Permission denied/);

@@ -12,7 +12,7 @@ import { setServerStatus } from '../services/servers';
 import { postJson } from '../test/auth-support';
 import { test as base } from '../test/fixtures';
 import { CANARY_HOST, CANARY_S2, volumeUsage } from '../test/files-support';
-import { connect, ops, startSftp } from '../test/sftp-support';
+import { connect, ops, setSubuser, startSftp } from '../test/sftp-support';
 
 /*
  * The node's SFTP server with ssh2's client against a real panel: sign-in through the panel,
@@ -243,12 +243,7 @@ describe('SFTP sessions end when access does', () => {
     const sub = await files.panel.user();
     await files.panel.subuser(files.s1, sub, ['file.sftp', 'file.read']);
     const { closed } = await connect(sftp.port, { username: login(sub, files.s1), password: PASSWORD }, onTestFinished);
-    const res = await files.panel.app.inject({
-      method: 'DELETE',
-      url: `/api/client/servers/${files.s1.uuid}/users/${sub.uuid}`,
-      headers: files.ownerHeaders,
-    });
-    expect(res.statusCode).toBe(204);
+    expect((await setSubuser(files, sub, null)).statusCode).toBe(204);
     expect(await closesWithin(closed)).toBe('closed');
   });
 
@@ -256,13 +251,7 @@ describe('SFTP sessions end when access does', () => {
     const sub = await files.panel.user();
     await files.panel.subuser(files.s1, sub, ['file.sftp', 'file.read']);
     const { closed, sftp: s } = await connect(sftp.port, { username: login(sub, files.s1), password: PASSWORD }, onTestFinished);
-    const set = (permissions: string[]) =>
-      files.panel.app.inject({
-        method: 'POST',
-        url: `/api/client/servers/${files.s1.uuid}/users/${sub.uuid}`,
-        headers: files.ownerHeaders,
-        payload: { permissions },
-      });
+    const set = (permissions: string[]) => setSubuser(files, sub, permissions);
     expect((await set(['file.sftp'])).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await expect(ops(s).list('/')).rejects.toThrow(/Permission denied/);

@@ -2,6 +2,8 @@ import ssh2, { type Client as SshClient, type ConnectConfig, type SFTPWrapper } 
 
 const { Client } = ssh2;
 import { sftpAuthenticator } from '../services/sftp-auth';
+import type { UserRow } from '../db/schema';
+import type { FileFixture } from './files-support';
 import type { TestPanel } from './harness';
 
 /** The panel's SFTP server on a free port of 127.0.0.1, rechecking sessions every 50 ms; closed with the test. */
@@ -65,4 +67,14 @@ export function ops(sftp: SFTPWrapper) {
     chmod: (p: string, mode: number) => call<void>((cb) => sftp.chmod(p, mode, (e) => cb(e)))(),
     realpath: (p: string) => call<string>((cb) => sftp.realpath(p, cb))(),
   };
+}
+
+/** Sets (or with `null` removes) `sub`'s permissions on S1 as its owner does, through the API. */
+export function setSubuser(files: FileFixture, sub: Pick<UserRow, 'uuid'>, permissions: string[] | null) {
+  return files.panel.app.inject({
+    method: permissions ? 'POST' : 'DELETE',
+    url: `/api/client/servers/${files.s1.uuid}/users/${sub.uuid}`,
+    headers: files.ownerHeaders,
+    ...(permissions ? { payload: { permissions } } : {}),
+  });
 }
