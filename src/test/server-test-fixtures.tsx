@@ -99,13 +99,21 @@ export function apiError(status: number, detail: string): Response {
   return json(status, { errors: [{ code: 'Error', status: String(status), detail }] });
 }
 
-type Handler = (url: URL) => Response | Promise<Response>;
+/** A request as a test reads it: method, path with query, parsed JSON body. */
+export interface FetchCall {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+type Handler = (url: URL, call: FetchCall) => Response | Promise<Response>;
 
 /** Stubs fetch: `handler` answers every request; returns the mock to inspect calls. */
 export function stubFetch(handler: Handler) {
-  const mock = vi.fn((input: RequestInfo | URL) => {
+  const mock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    return Promise.resolve(handler(url));
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    return Promise.resolve(handler(url, { method: init?.method ?? 'GET', path: url.pathname + url.search, body }));
   });
   vi.stubGlobal('fetch', mock);
   return mock;
@@ -167,5 +175,5 @@ export const catalogueDocument = {
 
 /** Answers the permission catalogue, and everything else with `handler`. */
 export function withCatalogue(handler: Handler): Handler {
-  return (url) => (url.pathname === '/api/client/permissions' ? json(200, catalogueDocument) : handler(url));
+  return (url, call) => (url.pathname === '/api/client/permissions' ? json(200, catalogueDocument) : handler(url, call));
 }

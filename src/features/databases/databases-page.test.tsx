@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ServerDatabase } from '../../contract/databases';
-import { json, makeServer, renderServerRoutes, serverDocument, testAccount } from '../../test/server-test-fixtures';
+import { json, makeServer, renderServerRoutes, serverDocument, stubFetch, testAccount, type FetchCall } from '../../test/server-test-fixtures';
 import { DatabasesPage } from './databases-page';
 
 afterEach(() => {
@@ -40,39 +40,33 @@ function stubPanel({ permissions = ['*'], limit = 2, answer }: { permissions?: s
         : {}),
     } satisfies ServerDatabase,
   });
-  const requests: { method: string; path: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://localhost');
-      const method = init?.method ?? 'GET';
-      const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-      if (!url.pathname.startsWith(BASE)) return json(200, server);
-      const path = url.pathname.slice(BASE.length) + url.search;
-      requests.push({ method, path, body });
-      const early = answer?.(method, path, body);
-      if (early) return early;
-      const id = path.split('/')[1];
-      if (method === 'GET')
-        return json(200, { object: 'list', data: databases.map((d) => resource(d, url.searchParams.get('include') === 'password')) });
-      if (method === 'POST' && path === '') {
-        const { database, remote } = body as { database: string; remote: string };
-        const created = {
-          ...stored('new', `s1_${database}`, 'pw-new-1'),
-          database: { ...stored('new', `s1_${database}`, '').database, connections_from: remote },
-        };
-        databases = [...databases, created];
-        return json(200, resource(created, true));
-      }
-      if (method === 'POST') {
-        databases = databases.map((d) => (d.database.id === id ? { ...d, password: 'pw-rotated-2' } : d));
-        const rotated = databases.find((d) => d.database.id === id);
-        return rotated ? json(200, resource(rotated, true)) : json(404, { errors: [{ code: 'NotFound', status: '404', detail: 'Not found' }] });
-      }
-      databases = databases.filter((d) => d.database.id !== id);
-      return new Response(null, { status: 204 });
-    }),
-  );
+  const requests: FetchCall[] = [];
+  stubFetch((url, { method, body }) => {
+    if (!url.pathname.startsWith(BASE)) return json(200, server);
+    const path = url.pathname.slice(BASE.length) + url.search;
+    requests.push({ method, path, body });
+    const early = answer?.(method, path, body);
+    if (early) return early;
+    const id = path.split('/')[1];
+    if (method === 'GET')
+      return json(200, { object: 'list', data: databases.map((d) => resource(d, url.searchParams.get('include') === 'password')) });
+    if (method === 'POST' && path === '') {
+      const { database, remote } = body as { database: string; remote: string };
+      const created = {
+        ...stored('new', `s1_${database}`, 'pw-new-1'),
+        database: { ...stored('new', `s1_${database}`, '').database, connections_from: remote },
+      };
+      databases = [...databases, created];
+      return json(200, resource(created, true));
+    }
+    if (method === 'POST') {
+      databases = databases.map((d) => (d.database.id === id ? { ...d, password: 'pw-rotated-2' } : d));
+      const rotated = databases.find((d) => d.database.id === id);
+      return rotated ? json(200, resource(rotated, true)) : json(404, { errors: [{ code: 'NotFound', status: '404', detail: 'Not found' }] });
+    }
+    databases = databases.filter((d) => d.database.id !== id);
+    return new Response(null, { status: 204 });
+  });
   return { requests, writes: () => requests.filter((r) => r.method !== 'GET') };
 }
 

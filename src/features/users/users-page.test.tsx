@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Subuser } from '../../contract/users';
-import { json, makeServer, renderServerRoutes, serverDocument, testAccount } from '../../test/server-test-fixtures';
+import { json, makeServer, renderServerRoutes, serverDocument, stubFetch, testAccount, type FetchCall } from '../../test/server-test-fixtures';
 import { UsersPage } from './users-page';
 
 afterEach(() => {
@@ -45,29 +45,23 @@ function stubPanel({ permissions = ['*'], self = false, created }: { permissions
     is_server_owner: permissions.includes('*'),
     user_permissions: permissions,
   });
-  const requests: { method: string; path: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://localhost');
-      const method = init?.method ?? 'GET';
-      const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-      if (url.pathname === '/api/client/permissions') return json(200, catalogue);
-      if (!url.pathname.startsWith(BASE)) return json(200, server);
-      const path = url.pathname.slice(BASE.length);
-      requests.push({ method, path, body });
-      if (method === 'GET') return json(200, { object: 'list', data: users.map((attributes) => ({ object: 'server_subuser', attributes })) });
-      if (method === 'POST' && path === '') {
-        const b = body as { email: string; permissions: string[] };
-        const user = subuser(3, b.email, ['websocket.connect', ...b.permissions]);
-        users = [...users, user];
-        return json(200, created ?? { object: 'server_subuser', attributes: user });
-      }
-      if (method === 'POST') return json(200, { object: 'server_subuser', attributes: users[0] });
-      users = users.filter((u) => !path.endsWith(u.uuid));
-      return new Response(null, { status: 204 });
-    }),
-  );
+  const requests: FetchCall[] = [];
+  stubFetch((url, { method, body }) => {
+    if (url.pathname === '/api/client/permissions') return json(200, catalogue);
+    if (!url.pathname.startsWith(BASE)) return json(200, server);
+    const path = url.pathname.slice(BASE.length);
+    requests.push({ method, path, body });
+    if (method === 'GET') return json(200, { object: 'list', data: users.map((attributes) => ({ object: 'server_subuser', attributes })) });
+    if (method === 'POST' && path === '') {
+      const b = body as { email: string; permissions: string[] };
+      const user = subuser(3, b.email, ['websocket.connect', ...b.permissions]);
+      users = [...users, user];
+      return json(200, created ?? { object: 'server_subuser', attributes: user });
+    }
+    if (method === 'POST') return json(200, { object: 'server_subuser', attributes: users[0] });
+    users = users.filter((u) => !path.endsWith(u.uuid));
+    return new Response(null, { status: 204 });
+  });
   return { writes: () => requests.filter((r) => r.method !== 'GET') };
 }
 
