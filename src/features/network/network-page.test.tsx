@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Allocation } from '../../contract/network';
-import { apiError, json, makeServer, renderServerRoutes, serverDocument } from '../../test/server-test-fixtures';
+import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch, type FetchCall } from '../../test/server-test-fixtures';
 import { NetworkPage } from './network-page';
 
 afterEach(() => {
@@ -25,12 +25,9 @@ function stubPanel({ permissions = ['*'], limit = 3, answer }: { permissions?: s
     is_server_owner: permissions.includes('*'),
     user_permissions: permissions,
   });
-  const requests: { method: string; path: string; body: unknown }[] = [];
+  const requests: FetchCall[] = [];
   const item = (a: Allocation | undefined) => ({ object: 'allocation', attributes: a });
-  const mock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+  stubFetch((url, { method, body }) => {
     if (!url.pathname.startsWith(BASE)) return json(200, server);
     const path = url.pathname.slice(BASE.length);
     requests.push({ method, path, body });
@@ -55,7 +52,6 @@ function stubPanel({ permissions = ['*'], limit = 3, answer }: { permissions?: s
     allocations = allocations.filter((a) => a.id !== id);
     return new Response(null, { status: 204 });
   });
-  vi.stubGlobal('fetch', mock);
   return { requests, writes: () => requests.filter((r) => r.method !== 'GET') };
 }
 
