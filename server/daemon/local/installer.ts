@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { InstallConfiguration, ServerConfiguration } from '../capabilities';
-import { processEnvironment } from './processes';
+import { readLines } from './line-reader';
+import { processEnvironment } from './process-config';
 import { spawnSandboxed } from './sandbox';
 
 /*
@@ -40,10 +40,7 @@ export function runInstallScript(run: InstallRun): Promise<boolean> {
     return Promise.resolve(false);
   }
   child.stdin.end();
-  const closed = [child.stdout, child.stderr].map(
-    (stream) =>
-      new Promise<void>((resolve) => readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', run.onLine).on('close', resolve)),
-  );
+  const closed = [child.stdout, child.stderr].map((stream) => new Promise<void>((resolve) => readLines(stream, run.onLine, resolve)));
   return new Promise((resolve) => {
     child.on('error', (error) => {
       run.onLine(`The install could not start: ${error.message}`);

@@ -1,17 +1,19 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { ProcessState, SocketStats } from '../../../src/contract';
 import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, ServerConfiguration, StatsCapability } from '../capabilities';
 import { DaemonError } from '../types';
+import { ConsoleLog } from './console-log';
+import { SandboxedProcess } from './environment';
 import type { DaemonLog } from './events';
-import { hardMemoryLimit, ServerCgroups } from './cgroups';
-import { CONTAINER_HOME, MISSING_BWRAP, spawnSandboxed } from './sandbox';
+import { MAX_LINE } from './line-reader';
+import { processEnvironment, startupCommand, stopSignal } from './process-config';
+import { MISSING_BWRAP } from './sandbox';
 
 /*
- * Servers' processes, as Wings runs them: the startup command (the egg's invocation with its
- * `{{VARIABLE}}`s filled in) in the server's sandbox, its volume as the working directory. States
+ * Servers' power, as Wings runs it: the startup command (the egg's invocation with its
+ * `{{VARIABLE}}`s filled in) in the server's environment (`environment.ts`: the sandbox with its
+ * limits), its volume as the working directory. States
  * are Wings' own: `offline` → `starting` → `running` once an egg's "done" line appears (at once
  * when the egg has none) → `stopping` → `offline`. Stop sends the egg's stop command (a console
  * line, or a signal such as `^C`), waits, then kills. A process that ends by itself while running
@@ -56,81 +58,33 @@ export interface ProcessOptions {
   statsIntervalMs?: number;
   /** Hard limits from cgroups where the machine allows them (true by default); the watchdog either way. */
   cgroups?: boolean;
+  /** A server's console log file is rotated past this many bytes. */
+  logMaxBytes?: number;
 }
 
 /** How long a disk figure is shown before the volume is measured again. */
 const DISK_FIGURE_MS = 10_000;
-/** A CPU figure is measured over at least this long (the ticker's interval, about). */
-const MIN_CPU_WINDOW_MS = 500;
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux architecture Node runs on). */
-const TICKS_PER_SECOND = 100;
-
-/** Longest console line kept; a program printing without newlines cannot grow memory past it. */
-const MAX_LINE = 8192;
 const MIB = 1024 * 1024;
 /** The servers that ran when the daemon stopped, in the log dir, for `resume`. */
 const RUNNING_FILE = 'running.json';
 
 interface Running {
-  child: ChildProcessWithoutNullStreams;
-  startedAt: number;
-  exited: Promise<void>;
+  env: SandboxedProcess;
   /** Set by stop and kill: the exit that follows is not a crash. */
   stopping: boolean;
-  /** Its groups (hard limits), removed when it ends. */
-  cgroups: ServerCgroups;
   /** Bytes the watchdog allows (0: not watched: no limit, or the OOM killer disabled). */
   memoryLimit: number;
 }
 
 class ServerProcess {
   state: ProcessState = 'offline';
-  /** The last CPU sample (ticks of every process in the sandbox, when, and the figure it gave), for the next figure. */
-  cpuSample: { ticks: number; at: number; cpu: number } | null = null;
   disk: { bytes: number; at: number } | null = null;
   running: Running | null = null;
   /** Takes the stats every second while it runs and someone listens or its memory is watched. */
   ticker: NodeJS.Timeout | null = null;
   ticking = false;
-  /** Console output not yet in the log file, and whether a write of it is under way. */
-  logPending = '';
-  logWriting = false;
-  readonly history: string[] = [];
   readonly listeners = new Set<(event: ConsoleEvent) => void>();
-}
-
-/** The signal a Wings stop value names (`^C` is SIGINT, `^X`-style values and names such as `SIGTERM`). */
-export function stopSignal(value: string): NodeJS.Signals {
-  const v = value.trim().toUpperCase();
-  if (v === '^C') return 'SIGINT';
-  if (v === '^\\') return 'SIGQUIT';
-  const name = v.startsWith('SIG') ? v : `SIG${v}`;
-  return (['SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGHUP', 'SIGKILL', 'SIGUSR1', 'SIGUSR2'] as const).find((s) => s === name) ?? 'SIGTERM';
-}
-
-/**
- * The invocation for the shell, each `{{VARIABLE}}` (and `{{env.VARIABLE}}`) turned into `${VARIABLE}`,
- * as a Wings entrypoint does: the shell expands the value from the environment and never parses it,
- * so a user's value holding `$(…)`, `;` or a newline stays text (attacks T-LEAK-3).
- */
-export function startupCommand(invocation: string): string {
-  return invocation.replace(/\{\{\s*(?:env\.)?([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, name: string) => `\${${name}}`);
-}
-
-/** What the process sees: the egg's variables and Wings' own, nothing of the panel's environment. */
-export function processEnvironment(configuration: ServerConfiguration): Record<string, string> {
-  const { environment, build, allocations } = configuration.settings;
-  return {
-    ...environment,
-    STARTUP: configuration.settings.invocation,
-    SERVER_MEMORY: String(build.memory_limit),
-    SERVER_IP: allocations.default.ip,
-    SERVER_PORT: String(allocations.default.port),
-    P_SERVER_UUID: configuration.settings.uuid,
-    TZ: environment.TZ ?? 'UTC',
-    HOME: CONTAINER_HOME,
-    PATH: '/usr/local/bin:/usr/bin:/bin',
-  };
+  constructor(readonly log: ConsoleLog) {}
 }
 
 export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<ConsoleCapability, 'history' | 'subscribe'> {
@@ -173,13 +127,11 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   async command(server: string, line: string): Promise<void> {
     const proc = this.of(server);
     if (!proc.running || proc.state === 'offline') throw new DaemonError('offline', 'Server must be online in order to send commands.');
-    proc.running.child.stdin.write(`${line}\n`);
+    proc.running.env.write(line);
   }
 
   history(server: string, lines: number): Promise<string[]> {
-    const proc = this.of(server);
-    if (proc.history.length === 0) this.loadHistory(server, proc);
-    return Promise.resolve(proc.history.slice(-lines));
+    return Promise.resolve(this.of(server).log.tail(lines));
   }
 
   subscribe(server: string, listener: (event: ConsoleEvent) => void): () => void {
@@ -202,35 +154,18 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const proc = this.of(server);
     const configuration = await this.options.configuration(server);
     const now = this.now();
-    let memory = 0;
-    let cpu = 0;
     const running = proc.running;
-    if (running?.child.pid !== undefined) {
-      const pids = [running.child.pid, ...descendants(running.child.pid)];
-      memory = pids.reduce((sum, pid) => sum + residentBytes(pid), 0);
-      const last = proc.cpuSample;
-      if (last && now - last.at < MIN_CPU_WINDOW_MS) {
-        // Asked again right after the ticker: a few clock ticks would give a coarse figure.
-        cpu = last.cpu;
-      } else {
-        const ticks = pids.reduce((sum, pid) => sum + cpuTicks(pid), 0);
-        // Since the last sample, or since the start for the first one; 100 is one core.
-        const since = last ?? { ticks: 0, at: running.startedAt };
-        const seconds = (now - since.at) / 1000;
-        if (seconds > 0) cpu = Math.max(0, ((ticks - since.ticks) / TICKS_PER_SECOND / seconds) * 100);
-        proc.cpuSample = { ticks, at: now, cpu };
-      }
-    } else proc.cpuSample = null;
+    const usage = running?.env.usage(now) ?? { memoryBytes: 0, cpuPercent: 0 };
     if (this.options.diskBytes && (!proc.disk || now - proc.disk.at >= DISK_FIGURE_MS)) {
       proc.disk = { bytes: await this.options.diskBytes(server).catch(() => proc.disk?.bytes ?? 0), at: now };
     }
     return {
-      memory_bytes: memory,
+      memory_bytes: usage.memoryBytes,
       memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * MIB,
-      cpu_absolute: Math.round(cpu * 1000) / 1000,
+      cpu_absolute: Math.round(usage.cpuPercent * 1000) / 1000,
       // The sandbox shares the host's network: what one server sends is not told apart.
       network: { rx_bytes: 0, tx_bytes: 0 },
-      uptime: running ? now - running.startedAt : 0,
+      uptime: running ? now - running.env.startedAt : 0,
       state: proc.state,
       disk_bytes: proc.disk?.bytes ?? 0,
     };
@@ -291,7 +226,10 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
 
   private of(server: string): ServerProcess {
     let proc = this.servers.get(server);
-    if (!proc) this.servers.set(server, (proc = new ServerProcess()));
+    if (!proc) {
+      proc = new ServerProcess(new ConsoleLog(path.join(this.options.logDir, `${server}.log`), this.historyLines, this.options.logMaxBytes));
+      this.servers.set(server, proc);
+    }
     return proc;
   }
 
@@ -303,47 +241,38 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       this.daemonMessage(proc, MISSING_BWRAP);
       throw new DaemonError('unavailable', MISSING_BWRAP);
     }
-    const env = processEnvironment(configuration);
+    const environment = processEnvironment(configuration);
     const command = startupCommand(configuration.settings.invocation);
     const { memory_limit, oom_disabled } = configuration.settings.build;
-    const memoryLimit = oom_disabled ? 0 : Math.max(0, memory_limit) * MIB;
+    // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
+    const memoryLimit = Math.max(0, memory_limit) * MIB;
+    const watched = oom_disabled ? 0 : memoryLimit;
     this.setState(server, proc, 'starting');
     this.daemonMessage(proc, 'Starting the server in its sandbox.');
     const hard = this.options.cgroups ?? true;
-    const cgroups = ServerCgroups.create(server, {
-      memoryBytes: hard && memoryLimit > 0 ? hardMemoryLimit(memoryLimit) : 0,
-      pids: hard ? this.pidsLimit : 0,
-    });
-    let child: ChildProcessWithoutNullStreams;
+    const done = configuration.process_configuration.startup.done.filter((d) => d !== '');
+    let env: SandboxedProcess;
     try {
-      child = spawnSandboxed({ volume: this.options.volumePath(server), command, env, cgroupProcs: cgroups.procsFiles() }, this.options.bwrap);
+      env = SandboxedProcess.start({
+        server,
+        spec: { volume: this.options.volumePath(server), command, env: environment },
+        bwrap: this.options.bwrap,
+        limits: { memoryBytes: hard ? memoryLimit : 0, pids: hard ? this.pidsLimit : 0 },
+        startedAt: this.now(),
+        onLine: (line) => {
+          this.output(proc, line);
+          if (proc.state === 'starting' && done.some((d) => line.includes(d))) this.setState(server, proc, 'running');
+        },
+        onError: (error) => this.options.log(`the process of ${server} failed`, error),
+      });
     } catch (error) {
-      cgroups.remove();
       this.setState(server, proc, 'offline');
       throw error;
     }
-    const done = configuration.process_configuration.startup.done.filter((d) => d !== '');
-    const running: Running = {
-      child,
-      startedAt: this.now(),
-      stopping: false,
-      exited: new Promise((resolve) => child.on('close', () => resolve())),
-      cgroups,
-      memoryLimit,
-    };
+    const running: Running = { env, stopping: false, memoryLimit: watched };
     proc.running = running;
-    proc.cpuSample = null; // the last run's figures say nothing of this one
     this.syncTicker(server, proc);
-    const onLine = (line: string) => {
-      this.output(server, proc, line);
-      if (proc.state === 'starting' && done.some((d) => line.includes(d))) this.setState(server, proc, 'running');
-    };
-    for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', onLine);
-    }
-    child.on('error', (error) => this.options.log(`the process of ${server} failed`, error));
-    child.stdin.on('error', () => undefined); // writing to a process that just ended
-    void running.exited.then(() => this.exited(server, proc, running));
+    void env.exited.then(() => this.exited(server, proc, running));
     if (done.length === 0) this.setState(server, proc, 'running');
   }
 
@@ -354,12 +283,12 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       running.stopping = true;
       this.setState(server, proc, 'stopping');
       const { stop } = (await this.options.configuration(server)).process_configuration;
-      if (stop.type === 'signal') signalTree(running.child, stopSignal(stop.value));
-      else running.child.stdin.write(`${stop.value}\n`);
+      if (stop.type === 'signal') running.env.signal(stopSignal(stop.value));
+      else running.env.write(stop.value);
     }
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.stopTimeoutMs)));
-    const late = await Promise.race([running.exited.then(() => false), timedOut]);
+    const late = await Promise.race([running.env.exited.then(() => false), timedOut]);
     clearTimeout(timer);
     if (late) {
       this.daemonMessage(proc, 'The server did not stop in time: killing it.');
@@ -371,19 +300,16 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const running = proc.running;
     if (!running) return;
     running.stopping = true;
-    // bwrap dies with SIGKILL, and everything in the sandbox with it (--die-with-parent).
-    running.child.kill('SIGKILL');
-    await running.exited;
+    await running.env.kill();
   }
 
   private exited(server: string, proc: ServerProcess, running: Running): void {
     if (proc.running !== running) return;
     proc.running = null;
     // The kernel's own kill at the hard limit (before the watchdog saw it) is a memory stop too.
-    const killedForMemory = !running.stopping && running.cgroups.oomKilled();
-    running.cgroups.remove();
+    const killedForMemory = !running.stopping && running.env.oomKilled();
     const crashed = !running.stopping && !killedForMemory;
-    const ranFor = this.now() - running.startedAt;
+    const ranFor = this.now() - running.env.startedAt;
     this.setState(server, proc, 'offline');
     this.syncTicker(server, proc);
     // One last figure, all zeros, so a chart does not keep the last running one.
@@ -394,8 +320,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     }
     if (killedForMemory) this.daemonMessage(proc, this.memoryMessage(running.memoryLimit));
     if (!crashed) return;
-    const code = running.child.exitCode;
-    this.daemonMessage(proc, `The server has crashed (exit code ${code ?? running.child.signalCode ?? 'unknown'}).`);
+    this.daemonMessage(proc, `The server has crashed (exit code ${running.env.exitDescription()}).`);
     // Restarted only when it had run a while, so one that crashes at once is not restarted in a loop.
     if (ranFor >= this.crashRestartAfterMs) {
       this.daemonMessage(proc, 'Restarting it, as it had run for over a minute.');
@@ -463,128 +388,16 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     this.emit(proc, { type: 'daemon message', line });
   }
 
-  private output(server: string, proc: ServerProcess, raw: string): void {
-    const line = raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw;
-    proc.history.push(line);
-    if (proc.history.length > this.historyLines) proc.history.splice(0, proc.history.length - this.historyLines);
-    proc.logPending += `${line}\n`;
-    if (!proc.logWriting) this.flushLog(server, proc);
+  private output(proc: ServerProcess, line: string): void {
+    proc.log.append(line);
     this.emit(proc, { type: 'console output', line });
-  }
-
-  /** Appends what is pending to the log file, one write at a time so lines stay in order. */
-  private flushLog(server: string, proc: ServerProcess): void {
-    const text = proc.logPending;
-    proc.logPending = '';
-    proc.logWriting = true;
-    const done = () => {
-      proc.logWriting = false;
-      if (proc.logPending !== '') this.flushLog(server, proc);
-    };
-    fs.appendFile(this.logFile(server), text, (error) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        fs.mkdir(this.options.logDir, { recursive: true, mode: 0o700 }, () => fs.appendFile(this.logFile(server), text, done));
-      } else done();
-    });
   }
 
   private emit(proc: ServerProcess, event: ConsoleEvent): void {
     for (const listener of proc.listeners) listener(event);
   }
 
-  private logFile(server: string): string {
-    return path.join(this.options.logDir, `${server}.log`);
-  }
-
   private runningFile(): string {
     return path.join(this.options.logDir, RUNNING_FILE);
-  }
-
-  /** After a panel restart: the tail of the log file. */
-  private loadHistory(server: string, proc: ServerProcess): void {
-    let text: string;
-    try {
-      const fd = fs.openSync(this.logFile(server), 'r');
-      try {
-        const size = fs.fstatSync(fd).size;
-        const length = Math.min(size, this.historyLines * MAX_LINE);
-        const buf = Buffer.alloc(length);
-        fs.readSync(fd, buf, 0, length, size - length);
-        text = buf.toString('utf8');
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      return;
-    }
-    proc.history.push(
-      ...text
-        .split('\n')
-        .filter((l) => l !== '')
-        .slice(-this.historyLines),
-    );
-  }
-}
-
-/** Every process below `pid` (through /proc's children lists), deepest last. */
-function descendants(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-      const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
-      children = children.concat(
-        list
-          .split(' ')
-          .filter((s) => s !== '')
-          .map(Number),
-      );
-    }
-  } catch {
-    return [];
-  }
-  return children.flatMap((c) => [c, ...descendants(c)]);
-}
-
-/** User and system CPU time of a process, in clock ticks (0 when it is gone). */
-function cpuTicks(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Resident memory of a process in bytes (0 when it is gone). */
-function residentBytes(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Sends `signal` to the program inside the sandbox: every process below bwrap that is not bwrap
- * itself (bwrap would die of it and take the program with it before it could shut down cleanly).
- */
-function signalTree(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  for (const pid of descendants(child.pid)) {
-    let comm: string;
-    try {
-      comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      continue;
-    }
-    if (comm === 'bwrap' || comm === 'sh') continue;
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // gone meanwhile
-    }
   }
 }

@@ -1,0 +1,187 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import { hardMemoryLimit, ServerCgroups } from './cgroups';
+import { readLines } from './line-reader';
+import { spawnSandboxed, type SandboxSpec } from './sandbox';
+
+/*
+ * One run of a server's program in its environment, Wings' seam between the environment (a
+ * container with limits) and the server's power state machine on top (`processes.ts`): the
+ * sandbox (`sandbox.ts`) placed in its cgroups (`cgroups.ts`) before it starts, its output as
+ * capped lines, its input, signals to the program inside, its resource use, and how it ended.
+ * It knows nothing of states, consoles or eggs.
+ */
+
+export interface EnvironmentLimits {
+  /** Bytes of memory, hard (with Wings' overhead); 0: none. */
+  memoryBytes: number;
+  /** Processes and threads; 0: none. */
+  pids: number;
+}
+
+export interface Usage {
+  /** Resident bytes of every process in the sandbox. */
+  memoryBytes: number;
+  /** CPU used since the last figure (since the start for the first), 100 being one core. */
+  cpuPercent: number;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux architecture Node runs on). */
+const TICKS_PER_SECOND = 100;
+/** A CPU figure is measured over at least this long (the ticker's interval, about). */
+const MIN_CPU_WINDOW_MS = 500;
+
+export class SandboxedProcess {
+  /** Settles once every process of the sandbox is gone and its groups are removed. */
+  readonly exited: Promise<void>;
+  /** Whether the kernel killed a process of it at its hard memory limit, known once it exited. */
+  private killedForMemory = false;
+  /** The last CPU sample (ticks of every process in the sandbox, when, and the figure it gave), for the next figure. */
+  private cpuSample: { ticks: number; at: number; cpu: number } | null = null;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    cgroups: ServerCgroups,
+    readonly startedAt: number,
+  ) {
+    this.exited = new Promise((resolve) =>
+      child.on('close', () => {
+        this.killedForMemory = cgroups.oomKilled();
+        cgroups.remove();
+        resolve();
+      }),
+    );
+    child.stdin.on('error', () => undefined); // writing to a process that just ended
+  }
+
+  /**
+   * Starts `spec` in its sandbox inside new groups for `server` with `limits`; each line it prints
+   * (stdout and stderr, capped) goes to `onLine`. Throws when the sandbox cannot be started.
+   */
+  static start(options: {
+    server: string;
+    spec: SandboxSpec;
+    bwrap: string;
+    limits: EnvironmentLimits;
+    startedAt: number;
+    onLine: (line: string) => void;
+    onError: (error: Error) => void;
+  }): SandboxedProcess {
+    const { limits } = options;
+    const cgroups = ServerCgroups.create(options.server, {
+      memoryBytes: limits.memoryBytes > 0 ? hardMemoryLimit(limits.memoryBytes) : 0,
+      pids: limits.pids,
+    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles() }, options.bwrap);
+    } catch (error) {
+      cgroups.remove();
+      throw error;
+    }
+    child.on('error', options.onError);
+    for (const stream of [child.stdout, child.stderr]) readLines(stream, options.onLine);
+    return new SandboxedProcess(child, cgroups, options.startedAt);
+  }
+
+  /** A line on the program's standard input. */
+  write(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  /**
+   * Sends `signal` to the program inside the sandbox: every process below bwrap that is not bwrap
+   * itself (bwrap would die of it and take the program with it before it could shut down cleanly).
+   */
+  signal(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined) return;
+    for (const pid of descendants(this.child.pid)) {
+      let comm: string;
+      try {
+        comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      } catch {
+        continue;
+      }
+      if (comm === 'bwrap' || comm === 'sh') continue;
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+
+  /** Ends everything in the sandbox at once: bwrap dies of SIGKILL, and its processes with it (--die-with-parent). */
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** What every process in the sandbox uses at `now` (zeros once it is gone). */
+  usage(now: number): Usage {
+    const pid = this.child.pid;
+    if (pid === undefined) return { memoryBytes: 0, cpuPercent: 0 };
+    const pids = [pid, ...descendants(pid)];
+    const memoryBytes = pids.reduce((sum, p) => sum + residentBytes(p), 0);
+    const last = this.cpuSample;
+    // Asked again right after the ticker: a few clock ticks would give a coarse figure.
+    if (last && now - last.at < MIN_CPU_WINDOW_MS) return { memoryBytes, cpuPercent: last.cpu };
+    const ticks = pids.reduce((sum, p) => sum + cpuTicks(p), 0);
+    const since = last ?? { ticks: 0, at: this.startedAt };
+    const seconds = (now - since.at) / 1000;
+    const cpu = seconds > 0 ? Math.max(0, ((ticks - since.ticks) / TICKS_PER_SECOND / seconds) * 100) : 0;
+    this.cpuSample = { ticks, at: now, cpu };
+    return { memoryBytes, cpuPercent: cpu };
+  }
+
+  /** True (once it exited) when the kernel killed a process of the sandbox for going past its hard memory limit. */
+  oomKilled(): boolean {
+    return this.killedForMemory;
+  }
+
+  /** How it ended, for the console: an exit code or a signal name. */
+  exitDescription(): string {
+    return String(this.child.exitCode ?? this.child.signalCode ?? 'unknown');
+  }
+}
+
+/** Every process below `pid` (through /proc's children lists), deepest last. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+      children = children.concat(
+        list
+          .split(' ')
+          .filter((s) => s !== '')
+          .map(Number),
+      );
+    }
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+/** User and system CPU time of a process, in clock ticks (0 when it is gone). */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process in bytes (0 when it is gone). */
+function residentBytes(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
