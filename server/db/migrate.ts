@@ -8,6 +8,7 @@ import * as m006 from './migrations/006-backups';
 import * as m007 from './migrations/007-database-hosts';
 import * as m008 from './migrations/008-user-ssh-keys';
 import * as m009 from './migrations/009-password-resets';
+import * as m011 from './migrations/011-memory-limits-on';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-database-hosts': m007,
   '008-user-ssh-keys': m008,
   '009-password-resets': m009,
+  '011-memory-limits-on': m011,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

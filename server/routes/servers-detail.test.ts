@@ -35,7 +35,7 @@ describe('GET /api/client/servers/{server}', () => {
       node: 'local',
       is_node_under_maintenance: false,
       sftp_details: { ip: '127.0.0.1', port: 2022 },
-      limits: { memory: 2048, swap: 0, disk: 5120, io: 500, cpu: 100, threads: '', oom_disabled: true },
+      limits: { memory: 2048, swap: 0, disk: 5120, io: 500, cpu: 100, threads: '', oom_disabled: false },
       egg_features: ['eula', 'java_version', 'pid_limit'],
       feature_limits: { databases: 2, allocations: 3, backups: 3 },
       status: null,

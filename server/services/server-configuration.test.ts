@@ -40,8 +40,8 @@ it("builds Wings' configuration document from the server, its egg, variables and
       },
       invocation: server.startup,
       skip_egg_scripts: false,
-      build: { memory_limit: 2048, swap: 0, io_weight: 500, cpu_limit: 150, threads: '', disk_space: 10240, oom_disabled: true },
-      container: { image: server.docker_image, oom_disabled: true, requires_rebuild: false },
+      build: { memory_limit: 2048, swap: 0, io_weight: 500, cpu_limit: 150, threads: '', disk_space: 10240, oom_disabled: false },
+      container: { image: server.docker_image, oom_disabled: false, requires_rebuild: false },
       allocations: {
         force_outgoing_ip: false,
         default: { ip: '127.0.0.1', port: 25570 },

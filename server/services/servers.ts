@@ -174,7 +174,8 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
       io: 500,
       cpu: input.cpu ?? 100,
       threads: null,
-      oom_disabled: 1,
+      // The memory limit is enforced (the reference's default; issue 21).
+      oom_disabled: 0,
       allocation_id: null,
       startup: egg.startup,
       docker_image: Object.values(egg.docker_images)[0] ?? 'ghcr.io/pterodactyl/yolks:java_21',
