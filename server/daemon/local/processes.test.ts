@@ -10,6 +10,8 @@ import { processEnvironment, startupCommand, stopSignal } from './process-config
 import { cgroupRoot } from './cgroups';
 import { findBwrap } from './sandbox';
 import { runInstallScript } from './installer';
+import { measureUsage } from './quota';
+import { Volumes } from './volumes';
 
 /*
  * The process model with the demo game in a real sandbox: start → running on the done line,
@@ -36,7 +38,9 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
   let configuration = demoConfiguration();
   const locks = new ServerLocks();
   const make = (
-    options: Partial<Pick<ProcessOptions, 'bwrap' | 'now' | 'stopTimeoutMs' | 'pidsLimit' | 'statsIntervalMs' | 'cgroups' | 'logMaxBytes'>> = {},
+    options: Partial<
+      Pick<ProcessOptions, 'bwrap' | 'now' | 'stopTimeoutMs' | 'pidsLimit' | 'statsIntervalMs' | 'cgroups' | 'logMaxBytes' | 'diskBytes'>
+    > = {},
   ) =>
     new LocalProcesses({
       ...options,
@@ -452,6 +456,37 @@ describe('stats and limits', () => {
       const said = seen.flatMap((e) => (e.type === 'daemon message' ? [e.line] : []));
       expect(said).toContainEqual(expect.stringContaining('memory limit'));
       expect(said).not.toContainEqual(expect.stringContaining('crashed'));
+    },
+  );
+
+  // Issue 21: 200 MiB written into a 20 MiB server by its own program, and a start at 10x the limit accepted.
+  it(
+    'stops a server whose own writes take it past its disk limit, and refuses to start it while it is over',
+    { timeout: 30_000 },
+    async ({ setup: s }) => {
+      fs.writeFileSync(
+        path.join(s.volume, 'filler.mjs'),
+        'import fs from "node:fs"; console.log("Ready"); let n = 0; const t = setInterval(() => { fs.writeFileSync("fill-" + n++, Buffer.alloc(4 << 20, 1)); if (n === 10) { clearInterval(t); console.log("wrote 40 MiB"); } }, 20); setInterval(() => {}, 1000);',
+      );
+      s.configure((c) => {
+        c.settings.invocation = 'node filler.mjs';
+        c.process_configuration.startup.done = ['Ready'];
+        c.settings.build.disk_space = 20;
+      });
+      const volumes = new Volumes(s.tempDir);
+      const processes = s.make({ statsIntervalMs: 250, diskBytes: async (server) => (await measureUsage(await volumes.open(server))).bytes });
+      const seen: ConsoleEvent[] = [];
+      processes.subscribe(SERVER, (e) => seen.push(e));
+      await processes.power(SERVER, 'start');
+      for (let i = 0; i < 500 && processes.state(SERVER) !== 'offline'; i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(processes.state(SERVER)).toBe('offline');
+      const said = () => seen.flatMap((e) => (e.type === 'daemon message' ? [e.line] : []));
+      expect(said()).toContain('Server is exceeding its disk limit of 20 MiB, stopping it.');
+      expect(said()).not.toContainEqual(expect.stringContaining('crashed'));
+      // Over the limit: no start, and the console says what to do.
+      expect(await outcome(processes.power(SERVER, 'start'))).toBe('no_space');
+      expect(said().at(-1)).toMatch(/^This server uses \d+ MiB of its 20 MiB disk limit: delete files before starting it\.$/);
+      expect(processes.state(SERVER)).toBe('offline');
     },
   );
 

@@ -64,6 +64,12 @@ export interface ProcessOptions {
 
 /** How long a disk figure is shown before the volume is measured again. */
 const DISK_FIGURE_MS = 10_000;
+/**
+ * A running server with a disk limit is measured this often at least, so its own writes are caught
+ * within seconds (Wings checks every 150 s by default) — but never more than a tenth of the time, a
+ * volume of many files taking long to measure.
+ */
+const DISK_CHECK_MS = 2_000;
 const MIB = 1024 * 1024;
 /** The servers that ran when the daemon stopped, in the log dir, for `resume`. */
 const RUNNING_FILE = 'running.json';
@@ -74,11 +80,14 @@ interface Running {
   stopping: boolean;
   /** Bytes the watchdog allows (0: not watched: no limit, or the OOM killer disabled). */
   memoryLimit: number;
+  /** Bytes its volume may hold (0: no limit); past it the server is stopped. */
+  diskLimit: number;
 }
 
 class ServerProcess {
   state: ProcessState = 'offline';
-  disk: { bytes: number; at: number } | null = null;
+  /** The last disk figure, when it was taken, and how long taking it took. */
+  disk: { bytes: number; at: number; took: number } | null = null;
   running: Running | null = null;
   /** Takes the stats every second while it runs and someone listens or its memory is watched. */
   ticker: NodeJS.Timeout | null = null;
@@ -156,9 +165,8 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const now = this.now();
     const running = proc.running;
     const usage = running?.env.usage(now) ?? { memoryBytes: 0, cpuPercent: 0 };
-    if (this.options.diskBytes && (!proc.disk || now - proc.disk.at >= DISK_FIGURE_MS)) {
-      proc.disk = { bytes: await this.options.diskBytes(server).catch(() => proc.disk?.bytes ?? 0), at: now };
-    }
+    const every = running && running.diskLimit > 0 ? Math.max(DISK_CHECK_MS, 10 * (proc.disk?.took ?? 0)) : DISK_FIGURE_MS;
+    if (!proc.disk || now - proc.disk.at >= every) await this.measureDisk(server, proc);
     return {
       memory_bytes: usage.memoryBytes,
       memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * MIB,
@@ -247,6 +255,13 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
     const memoryLimit = Math.max(0, memory_limit) * MIB;
     const watched = oom_disabled ? 0 : memoryLimit;
+    const diskLimit = Math.max(0, configuration.settings.build.disk_space) * MIB;
+    // Wings: a server over its disk limit does not start (its files can still be deleted).
+    if (diskLimit > 0 && (await this.measureDisk(server, proc)) > diskLimit) {
+      const message = `This server uses ${mib(proc.disk?.bytes ?? 0)} MiB of its ${mib(diskLimit)} MiB disk limit: delete files before starting it.`;
+      this.daemonMessage(proc, message);
+      throw new DaemonError('no_space', message);
+    }
     this.setState(server, proc, 'starting');
     this.daemonMessage(proc, 'Starting the server in its sandbox.');
     const hard = this.options.cgroups ?? true;
@@ -269,7 +284,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       this.setState(server, proc, 'offline');
       throw error;
     }
-    const running: Running = { env, stopping: false, memoryLimit: watched };
+    const running: Running = { env, stopping: false, memoryLimit: watched, diskLimit };
     proc.running = running;
     this.syncTicker(server, proc);
     void env.exited.then(() => this.exited(server, proc, running));
@@ -333,7 +348,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   /** Runs the server's ticker while it runs and someone listens or its memory is watched; stops it otherwise. */
   private syncTicker(server: string, proc: ServerProcess): void {
     const running = proc.running;
-    const wanted = running !== null && (proc.listeners.size > 0 || running.memoryLimit > 0);
+    const wanted = running !== null && (proc.listeners.size > 0 || running.memoryLimit > 0 || running.diskLimit > 0);
     if (wanted && !proc.ticker) {
       proc.ticker = setInterval(() => void this.tick(server, proc), this.statsIntervalMs);
       proc.ticker.unref();
@@ -355,6 +370,10 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       if (running.memoryLimit > 0 && stats.memory_bytes > running.memoryLimit && !running.stopping) {
         this.daemonMessage(proc, this.memoryMessage(running.memoryLimit));
         await this.kill(proc);
+      } else if (running.diskLimit > 0 && stats.disk_bytes > running.diskLimit && !running.stopping) {
+        // Its own writes took it past the limit (the file manager and SFTP refuse such writes).
+        this.daemonMessage(proc, `Server is exceeding its disk limit of ${mib(running.diskLimit)} MiB, stopping it.`);
+        await this.stop(server, proc);
       }
     } catch (error) {
       this.options.log(`could not read the stats of ${server}`, error);
@@ -364,7 +383,17 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   }
 
   private memoryMessage(limit: number): string {
-    return `Server is exceeding its memory limit of ${Math.round(limit / MIB)} MiB, stopping it.`;
+    return `Server is exceeding its memory limit of ${mib(limit)} MiB, stopping it.`;
+  }
+
+  /** Measures the volume now (the last figure when it cannot be measured). */
+  private async measureDisk(server: string, proc: ServerProcess): Promise<number> {
+    if (!this.options.diskBytes) return 0;
+    const at = this.now();
+    const started = performance.now();
+    const bytes = await this.options.diskBytes(server).catch(() => proc.disk?.bytes ?? 0);
+    proc.disk = { bytes, at, took: performance.now() - started };
+    return bytes;
   }
 
   private setState(server: string, proc: ServerProcess, state: ProcessState): void {
@@ -401,3 +430,5 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     return path.join(this.options.logDir, RUNNING_FILE);
   }
 }
+
+const mib = (bytes: number): number => Math.round(bytes / MIB);
