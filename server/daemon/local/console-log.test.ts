@@ -23,7 +23,7 @@ describe('a server console log', () => {
     expect(new ConsoleLog(file, 3).tail(2)).toEqual(['c', 'd']);
   });
 
-  // Issue 21: a program's output grew its log by 300 MiB in 15 s, without bound.
+  // Issue 21, attacks T-SBX-LOG: a program's output grew its log by 300 MiB in 15 s, without bound.
   it('rotates its file past the bound and keeps one older file, so the logs never pass twice the bound', async ({ tempDir }) => {
     const file = path.join(tempDir, 'logs', 'server.log');
     const log = new ConsoleLog(file, 5, 10_000);

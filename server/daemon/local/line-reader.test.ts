@@ -30,7 +30,7 @@ describe('readLines', () => {
     expect(await linesOf(['abcdefgh'], 5)).toEqual(['abcde']);
   });
 
-  it('holds no more than the cap of a line with no newline at all (issue 21: 512 MiB crashed the panel)', async () => {
+  it('holds no more than the cap of a line with no newline at all (attacks T-SBX-LINE: 512 MiB crashed the panel)', async () => {
     const stream = new PassThrough();
     const lines: string[] = [];
     const ended = new Promise<void>((resolve) => readLines(stream, (l) => lines.push(l), resolve, 1024));

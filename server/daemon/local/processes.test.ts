@@ -290,7 +290,7 @@ describe('a server process', () => {
     expect(replayed).toContain('line 1999');
   });
 
-  // Issue 21: a program printing ~512 MiB without a newline killed the panel (RangeError: Invalid string length).
+  // Issue 21, attacks T-SBX-LINE: a program printing ~512 MiB without a newline killed the panel (RangeError: Invalid string length).
   it('survives a program that prints 600 MiB without a newline: the line is cut, the next one arrives', { timeout: 60_000 }, async ({ setup: s }) => {
     fs.writeFileSync(
       path.join(s.volume, 'endless.mjs'),
@@ -307,7 +307,7 @@ describe('a server process', () => {
     await s.processes.power(SERVER, 'kill');
   });
 
-  // Issue 21: the console log grew by 300 MiB in 15 s.
+  // Issue 21, attacks T-SBX-LOG: the console log grew by 300 MiB in 15 s.
   it('bounds the console log on disk however much the program prints', { timeout: 60_000 }, async ({ setup: s }) => {
     fs.writeFileSync(
       path.join(s.volume, 'chatty.mjs'),
@@ -434,7 +434,7 @@ describe('stats and limits', () => {
     },
   );
 
-  // Issue 21: a server with its OOM killer disabled held 2 GiB against a limit of 128 MiB.
+  // Issue 21, attacks T-SBX-MEM: a server with its OOM killer disabled held 2 GiB against a limit of 128 MiB.
   it.runIf(cgroupRoot('memory') !== null)(
     'holds a server with its OOM killer disabled to its hard memory limit: the watchdog leaves it, the kernel does not',
     { timeout: 30_000 },
@@ -459,7 +459,7 @@ describe('stats and limits', () => {
     },
   );
 
-  // Issue 21: 200 MiB written into a 20 MiB server by its own program, and a start at 10x the limit accepted.
+  // Issue 21, attacks T-SBX-DISK: 200 MiB written into a 20 MiB server by its own program, and a start at 10x the limit accepted.
   it(
     'stops a server whose own writes take it past its disk limit, and refuses to start it while it is over',
     { timeout: 30_000 },
