@@ -1,0 +1,289 @@
+import type { ProcessState, SocketStats } from '../../../src/contract';
+import type { ConsoleEvent, ServerConfiguration } from '../capabilities';
+import { DaemonError } from '../types';
+import type { ConsoleLog } from './console-log';
+import { SandboxedProcess } from './environment';
+import type { DaemonLog } from './events';
+import { processEnvironment, startupCommand, stopSignal } from './process-config';
+import { MISSING_BWRAP } from './sandbox';
+
+/*
+ * One server's power, as Wings' server package runs it on top of its environment: the states
+ * `offline` → `starting` → `running` (once an egg's "done" line appears, at once when it has
+ * none) → `stopping` → `offline`; stop by the egg's stop command or signal, then a kill past the
+ * timeout; a crash said and restarted once if it had run a minute; and the watchdog. While it
+ * runs, its stats are taken every second when someone listens or a limit is watched: past its
+ * memory limit it is killed (unless its OOM killer is disabled; the hard cgroup limit holds
+ * either way), past its disk limit by its own writes it is stopped. Those stops, like the
+ * kernel's own memory kill, are not crashes. What the daemon says (`daemon message`) is live only,
+ * never in the console log.
+ */
+
+/** What every server's power shares: the daemon's options, resolved. */
+export interface PowerContext {
+  configuration: (server: string) => Promise<ServerConfiguration>;
+  volumePath: (server: string) => string;
+  bwrap: string | null;
+  log: DaemonLog;
+  now: () => number;
+  stopTimeoutMs: number;
+  crashRestartAfterMs: number;
+  pidsLimit: number;
+  statsIntervalMs: number;
+  /** Hard limits from cgroups where the machine allows them; the watchdog either way. */
+  cgroups: boolean;
+  diskBytes?: (server: string) => Promise<number>;
+  /** Starts the server again through the power lock (after a crash). */
+  restart: (server: string) => Promise<void>;
+}
+
+/** How long a disk figure is shown before the volume is measured again. */
+const DISK_FIGURE_MS = 10_000;
+/**
+ * A running server with a disk limit is measured this often at least, so its own writes are caught
+ * within seconds (Wings checks every 150 s by default) — but never more than a tenth of the time, a
+ * volume of many files taking long to measure.
+ */
+const DISK_CHECK_MS = 2_000;
+const MIB = 1024 * 1024;
+const mib = (bytes: number): number => Math.round(bytes / MIB);
+
+interface Running {
+  env: SandboxedProcess;
+  /** Set by stop and kill: the exit that follows is not a crash. */
+  stopping: boolean;
+  /** Bytes the watchdog allows (0: not watched: no limit, or the OOM killer disabled). */
+  memoryLimit: number;
+  /** Bytes its volume may hold (0: no limit); past it the server is stopped. */
+  diskLimit: number;
+}
+
+export class ServerProcess {
+  state: ProcessState = 'offline';
+  readonly listeners = new Set<(event: ConsoleEvent) => void>();
+  private running: Running | null = null;
+  /** The last disk figure, when it was taken, and how long taking it took. */
+  private disk: { bytes: number; at: number; took: number } | null = null;
+  private ticker: NodeJS.Timeout | null = null;
+  private ticking = false;
+
+  constructor(
+    private readonly server: string,
+    readonly log: ConsoleLog,
+    private readonly ctx: PowerContext,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running !== null;
+  }
+
+  get isTicking(): boolean {
+    return this.ticker !== null;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'offline') return; // Wings: starting what runs changes nothing
+    const { ctx, server } = this;
+    const configuration = await ctx.configuration(server);
+    if (configuration.settings.suspended) throw new DaemonError('conflict', 'This server is suspended.');
+    if (!ctx.bwrap) {
+      this.daemonMessage(MISSING_BWRAP);
+      throw new DaemonError('unavailable', MISSING_BWRAP);
+    }
+    const { memory_limit, oom_disabled, disk_space } = configuration.settings.build;
+    // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
+    const memoryLimit = Math.max(0, memory_limit) * MIB;
+    const diskLimit = Math.max(0, disk_space) * MIB;
+    // Wings: a server over its disk limit does not start (its files can still be deleted).
+    if (diskLimit > 0 && (await this.measureDisk()) > diskLimit) {
+      const message = `This server uses ${mib(this.disk?.bytes ?? 0)} MiB of its ${mib(diskLimit)} MiB disk limit: delete files before starting it.`;
+      this.daemonMessage(message);
+      throw new DaemonError('no_space', message);
+    }
+    this.setState('starting');
+    this.daemonMessage('Starting the server in its sandbox.');
+    const done = configuration.process_configuration.startup.done.filter((d) => d !== '');
+    let env: SandboxedProcess;
+    try {
+      env = SandboxedProcess.start({
+        server,
+        spec: { volume: ctx.volumePath(server), command: startupCommand(configuration.settings.invocation), env: processEnvironment(configuration) },
+        bwrap: ctx.bwrap,
+        limits: { memoryBytes: ctx.cgroups ? memoryLimit : 0, pids: ctx.cgroups ? ctx.pidsLimit : 0 },
+        startedAt: ctx.now(),
+        onLine: (line) => {
+          this.output(line);
+          if (this.state === 'starting' && done.some((d) => line.includes(d))) this.setState('running');
+        },
+        onError: (error) => ctx.log(`the process of ${server} failed`, error),
+      });
+    } catch (error) {
+      this.setState('offline');
+      throw error;
+    }
+    const running: Running = { env, stopping: false, memoryLimit: oom_disabled ? 0 : memoryLimit, diskLimit };
+    this.running = running;
+    this.syncTicker();
+    void env.exited.then(() => this.exited(running));
+    if (done.length === 0) this.setState('running');
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    if (!running) throw new DaemonError('offline', 'The server is not running.');
+    if (this.state !== 'stopping') {
+      running.stopping = true;
+      this.setState('stopping');
+      const { stop } = (await this.ctx.configuration(this.server)).process_configuration;
+      if (stop.type === 'signal') running.env.signal(stopSignal(stop.value));
+      else running.env.write(stop.value);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.ctx.stopTimeoutMs)));
+    const late = await Promise.race([running.env.exited.then(() => false), timedOut]);
+    clearTimeout(timer);
+    if (late) {
+      this.daemonMessage('The server did not stop in time: killing it.');
+      await this.kill();
+    }
+  }
+
+  async kill(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    running.stopping = true;
+    await running.env.kill();
+  }
+
+  command(line: string): void {
+    if (!this.running || this.state === 'offline') throw new DaemonError('offline', 'Server must be online in order to send commands.');
+    this.running.env.write(line);
+  }
+
+  subscribe(listener: (event: ConsoleEvent) => void): () => void {
+    this.listeners.add(listener);
+    this.syncTicker();
+    return () => {
+      this.listeners.delete(listener);
+      this.syncTicker();
+    };
+  }
+
+  /** What the server uses now: memory and CPU of every process in its sandbox, its disk, its uptime. */
+  async resources(): Promise<SocketStats> {
+    const configuration = await this.ctx.configuration(this.server);
+    const now = this.ctx.now();
+    const running = this.running;
+    const usage = running?.env.usage(now) ?? { memoryBytes: 0, cpuPercent: 0 };
+    const every = running && running.diskLimit > 0 ? Math.max(DISK_CHECK_MS, 10 * (this.disk?.took ?? 0)) : DISK_FIGURE_MS;
+    if (!this.disk || now - this.disk.at >= every) await this.measureDisk();
+    return {
+      memory_bytes: usage.memoryBytes,
+      memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * MIB,
+      cpu_absolute: Math.round(usage.cpuPercent * 1000) / 1000,
+      // The sandbox shares the host's network: what one server sends is not told apart.
+      network: { rx_bytes: 0, tx_bytes: 0 },
+      uptime: running ? now - running.env.startedAt : 0,
+      state: this.state,
+      disk_bytes: this.disk?.bytes ?? 0,
+    };
+  }
+
+  emit(event: ConsoleEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** What the daemon says about the server: live only, never in its console log (as Wings). */
+  daemonMessage(line: string): void {
+    this.emit({ type: 'daemon message', line });
+  }
+
+  private output(line: string): void {
+    this.log.append(line);
+    this.emit({ type: 'console output', line });
+  }
+
+  private setState(state: ProcessState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit({ type: 'status', state });
+  }
+
+  private exited(running: Running): void {
+    if (this.running !== running) return;
+    this.running = null;
+    // The kernel's own kill at the hard limit (before the watchdog saw it) is a memory stop too.
+    const killedForMemory = !running.stopping && running.env.oomKilled();
+    const crashed = !running.stopping && !killedForMemory;
+    const ranFor = this.ctx.now() - running.env.startedAt;
+    this.setState('offline');
+    this.syncTicker();
+    // One last figure, all zeros, so a chart does not keep the last running one.
+    if (this.listeners.size > 0) {
+      void this.resources()
+        .then((stats) => this.emit({ type: 'stats', stats }))
+        .catch((error: unknown) => this.ctx.log(`could not read the stats of ${this.server}`, error));
+    }
+    if (killedForMemory) this.daemonMessage(memoryMessage(running.memoryLimit));
+    if (!crashed) return;
+    this.daemonMessage(`The server has crashed (exit code ${running.env.exitDescription()}).`);
+    // Restarted only when it had run a while, so one that crashes at once is not restarted in a loop.
+    if (ranFor >= this.ctx.crashRestartAfterMs) {
+      this.daemonMessage('Restarting it, as it had run for over a minute.');
+      void this.ctx.restart(this.server).catch((error: unknown) => this.ctx.log(`could not restart ${this.server} after a crash`, error));
+    } else {
+      this.daemonMessage('It is not restarted: it crashed within a minute of starting.');
+    }
+  }
+
+  /** Runs the ticker while it runs and someone listens or a limit is watched; stops it otherwise. */
+  private syncTicker(): void {
+    const running = this.running;
+    const wanted = running !== null && (this.listeners.size > 0 || running.memoryLimit > 0 || running.diskLimit > 0);
+    if (wanted && !this.ticker) {
+      this.ticker = setInterval(() => void this.tick(), this.ctx.statsIntervalMs);
+      this.ticker.unref();
+    } else if (!wanted && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+  }
+
+  /** One figure for the listeners, and the watchdog. */
+  private async tick(): Promise<void> {
+    const running = this.running;
+    if (!running || this.ticking) return;
+    this.ticking = true;
+    try {
+      const stats = await this.resources();
+      if (this.running !== running) return;
+      this.emit({ type: 'stats', stats });
+      if (running.memoryLimit > 0 && stats.memory_bytes > running.memoryLimit && !running.stopping) {
+        this.daemonMessage(memoryMessage(running.memoryLimit));
+        await this.kill();
+      } else if (running.diskLimit > 0 && stats.disk_bytes > running.diskLimit && !running.stopping) {
+        // Its own writes took it past the limit (the file manager and SFTP refuse such writes).
+        this.daemonMessage(`Server is exceeding its disk limit of ${mib(running.diskLimit)} MiB, stopping it.`);
+        await this.stop();
+      }
+    } catch (error) {
+      this.ctx.log(`could not read the stats of ${this.server}`, error);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Measures the volume now (the last figure when it cannot be measured). */
+  private async measureDisk(): Promise<number> {
+    if (!this.ctx.diskBytes) return 0;
+    const at = this.ctx.now();
+    const started = performance.now();
+    const bytes = await this.ctx.diskBytes(this.server).catch(() => this.disk?.bytes ?? 0);
+    this.disk = { bytes, at, took: performance.now() - started };
+    return bytes;
+  }
+}
+
+function memoryMessage(limit: number): string {
+  return `Server is exceeding its memory limit of ${mib(limit)} MiB, stopping it.`;
+}
