@@ -112,6 +112,7 @@ async function start(): Promise<void> {
     maxUploadBytes: config.maxUploadBytes,
     maxEntriesPerServer: config.maxEntriesPerServer,
     pidsLimit: config.serverPidsLimit,
+    serverUser: config.serverUser,
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();

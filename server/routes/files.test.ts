@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { list as listTar } from 'tar';
 import { describe, expect } from 'vitest';
 import { fileListSchema, fileObjectSchema } from '../../src/contract';
 import { it } from '../test/fixtures';
@@ -268,6 +269,17 @@ describe('files/compress and files/decompress', () => {
     const log = await f.events();
     expect(log[0]).toEqual({ event: 'server:file.compress', properties: { directory: '/', files: ['world', 'server.properties'] } });
     expect(log[2]).toEqual({ event: 'server:file.decompress', properties: { directory: '/out', files: archive.name } });
+  });
+
+  // Attacks T-SBX-UID: a tenant's setuid file must not leave the volume as one.
+  it('stores permission bits only: no setuid, setgid or sticky bit in an archive', async ({ files: f }) => {
+    f.put('tool', '#!/bin/sh\n');
+    fs.chmodSync(path.join(f.v1, 'tool'), 0o6755);
+    const res = await f.call('POST', 'compress', { body: { root: '/', files: ['tool'] } });
+    expect(res.statusCode).toBe(200);
+    const modes: number[] = [];
+    await listTar({ file: path.join(f.v1, res.json().attributes.name), onReadEntry: (entry) => modes.push(entry.mode ?? -1) });
+    expect(modes).toEqual([0o755]);
   });
 
   it('compresses relative to a sub-directory root', async ({ files: f }) => {

@@ -76,7 +76,8 @@ class TarStream {
   }
 
   async header(path: string, st: Stats, type: 'File' | 'Directory', size: number): Promise<void> {
-    const data = { path, mode: st.mode & 0o7777, size, mtime: st.mtime, type } as const;
+    // Permission bits only: no setuid, setgid or sticky bit leaves a volume (attacks T-SBX-UID).
+    const data = { path, mode: st.mode & 0o777, size, mtime: st.mtime, type } as const;
     const header = new Header(data);
     if (header.encode()) await this.write(new Pax({ path, size, mtime: st.mtime }).encode());
     if (!header.block) throw new Error('failed to encode a tar header');

@@ -7,6 +7,7 @@ import { consoleLog, DaemonEvents, type DaemonLog } from './events';
 import { LocalFiles } from './files';
 import { ServerLocks } from './locks';
 import { LocalProcesses } from './processes';
+import { DEFAULT_SERVER_USER, prepareHostUser, type HostUser } from './host-user';
 import { DiskQuotas, measureUsage } from './quota';
 import { runInstallScript } from './installer';
 import { findBwrap } from './sandbox';
@@ -44,6 +45,8 @@ export interface LocalDaemonOptions {
   installFiles?: Record<string, string>;
   /** Processes (and threads) one server may run at once, where cgroups allow it; 0 = none (512 by default, as Wings). */
   pidsLimit?: number;
+  /** The host user servers run as when the daemon is root (Wings' 988 by default); null: the daemon's own. */
+  serverUser?: HostUser | null;
 }
 
 /**
@@ -105,6 +108,9 @@ export class LocalDaemon implements NodeDaemon {
       log,
     });
     const bwrap = options.bwrap === undefined ? findBwrap() : options.bwrap;
+    const hostUser = prepareHostUser(options.serverUser === undefined ? DEFAULT_SERVER_USER : options.serverUser, dataDir, this.volumes.root, (m) =>
+      log(m, ''),
+    );
     this.servers = new LocalServers(
       this.volumes,
       configurations,
@@ -123,6 +129,7 @@ export class LocalDaemon implements NodeDaemon {
           configuration: await configurations.get(server),
           files: options.installFiles ?? {},
           bwrap,
+          hostUser,
           onLine: (line) => this.process.installOutput(server, line),
         });
       },
@@ -138,6 +145,7 @@ export class LocalDaemon implements NodeDaemon {
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
       pidsLimit: options.pidsLimit,
+      hostUser,
     });
     this.stats = this.process;
     // Wings: a server suspended while it runs is stopped (killed if it will not stop). A push

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InstallConfiguration, ServerConfiguration } from '../capabilities';
+import { ownVolume, type HostUser } from './host-user';
 import { readLines } from './line-reader';
 import { processEnvironment } from './process-config';
 import { spawnSandboxed } from './sandbox';
@@ -23,21 +24,27 @@ export interface InstallRun {
   files: Record<string, string>;
   /** The sandbox program; null: none, so the install fails saying what to install. */
   bwrap: string | null;
+  /** The host user the script runs as, which the volume is given to first; null: the daemon's own. */
+  hostUser?: HostUser | null;
   onLine: (line: string) => void;
 }
 
 /** Runs the script to its end; true when it exited 0. */
-export function runInstallScript(run: InstallRun): Promise<boolean> {
+export async function runInstallScript(run: InstallRun): Promise<boolean> {
   const readOnly = Object.fromEntries(Object.entries(run.files).map(([name, host]) => [host, `/mnt/install/${name}`]));
   const env = { ...processEnvironment(run.configuration), HOME: INSTALL_MOUNT };
   const shell = installShell(run.install.entrypoint);
   if (shell.missing) run.onLine(`This node has no ${run.install.entrypoint}: the install script runs with /bin/sh.`);
   let child;
   try {
-    child = spawnSandboxed({ volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env, shell: shell.path }, run.bwrap);
+    if (run.hostUser && run.bwrap) await ownVolume(run.volume, run.hostUser);
+    child = spawnSandboxed(
+      { volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env, shell: shell.path, hostUser: run.hostUser },
+      run.bwrap,
+    );
   } catch (error) {
     run.onLine(error instanceof Error ? error.message : String(error));
-    return Promise.resolve(false);
+    return false;
   }
   child.stdin.end();
   const closed = [child.stdout, child.stderr].map((stream) => new Promise<void>((resolve) => readLines(stream, run.onLine, resolve)));

@@ -12,6 +12,7 @@ import { findBwrap } from './sandbox';
 import { runInstallScript } from './installer';
 import { measureUsage } from './quota';
 import { Volumes } from './volumes';
+import { DEFAULT_SERVER_USER, prepareHostUser } from './host-user';
 
 /*
  * The process model with the demo game in a real sandbox: start → running on the done line,
@@ -37,6 +38,10 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
   fs.copyFileSync(DEMO_GAME, path.join(volume, 'demo-game.mjs'));
   let configuration = demoConfiguration();
   const locks = new ServerLocks();
+  // Servers run as Wings' unprivileged user when the tests run as root (CI does).
+  const hostUser = prepareHostUser(DEFAULT_SERVER_USER, tempDir, path.join(tempDir, 'volumes'), (m) => {
+    throw new Error(m);
+  });
   const make = (
     options: Partial<
       Pick<ProcessOptions, 'bwrap' | 'now' | 'stopTimeoutMs' | 'pidsLimit' | 'statsIntervalMs' | 'cgroups' | 'logMaxBytes' | 'diskBytes'>
@@ -51,6 +56,7 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
       bwrap: options.bwrap === undefined ? findBwrap() : options.bwrap,
       log: () => undefined,
       stopTimeoutMs: options.stopTimeoutMs ?? 5_000,
+      hostUser,
     });
   const processes = make();
   const events: ConsoleEvent[] = [];
@@ -70,6 +76,7 @@ const it = test.extend('setup', async ({ tempDir }, { onCleanup }) => {
   return {
     processes,
     make,
+    hostUser,
     volume,
     tempDir,
     lines,
@@ -552,4 +559,51 @@ describe('after a panel restart', () => {
     await restarted.stopAll();
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual([]);
   });
+});
+
+describe.runIf(process.getuid?.() === 0)('the host user (attacks T-SBX-UID, T-SBX-PATHS)', () => {
+  it(
+    'runs the program as an unprivileged host user that owns the volume, where setuid gives nothing and no host path shows',
+    { timeout: 30_000 },
+    async ({ setup: s }) => {
+      fs.writeFileSync(path.join(s.volume, 'panel.txt'), 'written by the panel\n'); // root's, as an upload is
+      fs.writeFileSync(
+        path.join(s.volume, 'probe.sh'),
+        [
+          'echo appended >> panel.txt && echo APPENDED',
+          'echo mine > made.txt',
+          'cp /usr/bin/id id-suid && chmod 4755 id-suid && echo "SUID $(./id-suid)"',
+          'echo "CMDLINE $(tr "\\000" " " < /proc/1/cmdline)"',
+          'echo "MOUNTS $(cut -d" " -f4,5 /proc/self/mountinfo | tr "\\n" ";")"',
+          'echo PROBE DONE',
+        ].join('\n'),
+      );
+      s.configure((c) => {
+        c.settings.invocation = 'sh probe.sh';
+        c.process_configuration.startup.done = [];
+      });
+      await s.processes.power(SERVER, 'start');
+      await s.untilLine('PROBE DONE');
+      const out = s.lines().join('\n');
+      expect(out).toContain('APPENDED');
+      expect(fs.readFileSync(path.join(s.volume, 'panel.txt'), 'utf8')).toBe('written by the panel\nappended\n');
+      // On the host every file of the volume is the server user's, the setuid copy too: not root's.
+      for (const name of ['made.txt', 'id-suid', 'panel.txt']) {
+        const st = fs.lstatSync(path.join(s.volume, name));
+        expect({ name, uid: st.uid, gid: st.gid }).toEqual({ name, uid: DEFAULT_SERVER_USER.uid, gid: DEFAULT_SERVER_USER.gid });
+      }
+      // Inside, the setuid bit raises nothing (no_new_privs, a nosuid mount): still uid 1000 alone.
+      expect(out).toMatch(/^SUID uid=1000\(\S+\) gid=1000\(\S+\) groups=1000\(\S+\)$/m);
+      expect(out).not.toMatch(/euid=/);
+      // bwrap's options (the data dir, the volume) are not on pid 1's command line.
+      const cmdline = /^CMDLINE (.*)$/m.exec(out)?.[1] ?? '';
+      expect(cmdline).toMatch(/^\S*bwrap --args 3 -- \/bin\/sh -c sh probe\.sh $/);
+      // mountinfo names the bound volume's path within its file system, as a Wings container's does
+      // (/var/lib/pterodactyl/volumes/<uuid>): the one host path shown, nothing else of the data dir.
+      const mounts = (/^MOUNTS (.*)$/m.exec(out)?.[1] ?? '').split(';').filter((m) => m.includes(s.tempDir));
+      expect(mounts).toEqual([`${s.volume} /home/container`]);
+      expect(cmdline).not.toContain(s.tempDir);
+      await s.processes.power(SERVER, 'kill');
+    },
+  );
 });

@@ -5,6 +5,7 @@ import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, S
 import { DaemonError } from '../types';
 import { ConsoleLog } from './console-log';
 import type { DaemonLog } from './events';
+import type { HostUser } from './host-user';
 import { MAX_LINE } from './line-reader';
 import { ServerProcess, type PowerContext } from './server-process';
 
@@ -48,6 +49,8 @@ export interface ProcessOptions {
   cgroups?: boolean;
   /** A server's console log file is rotated past this many bytes. */
   logMaxBytes?: number;
+  /** The host user servers run as (`host-user.ts`); the daemon's own when absent. */
+  hostUser?: HostUser | null;
 }
 
 /** The servers that ran when the daemon stopped, in the log dir, for `resume`. */
@@ -72,6 +75,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       statsIntervalMs: options.statsIntervalMs ?? 1000,
       cgroups: options.cgroups ?? true,
       diskBytes: options.diskBytes,
+      hostUser: options.hostUser ?? null,
       restart: (server) => this.power(server, 'start'),
     };
   }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DaemonError } from '../types';
+import { setprivArgs, type HostUser } from './host-user';
 
 /*
  * The sandbox a server's process runs in: bubblewrap (`bwrap`), as Wings runs one in a container.
@@ -61,7 +62,7 @@ export interface SandboxSpec {
   volume: string;
   /** Where the volume appears; CONTAINER_HOME by default (an install mounts it at /mnt/server, as Wings). */
   mountAt?: string;
-  /** Host files bound read-only inside the sandbox (host path → path inside). */
+  /** Host files copied read-only into the sandbox (host path → path inside); opened by the daemon, so bwrap need not reach them. */
   readOnly?: Record<string, string>;
   /** The startup command, run by /bin/sh as a Wings entrypoint runs STARTUP. */
   command: string;
@@ -71,7 +72,12 @@ export interface SandboxSpec {
   env: Record<string, string>;
   /** cgroup `cgroup.procs` files the sandbox is placed in before it starts (its limits). */
   cgroupProcs?: string[];
+  /** The host user the sandbox runs as (`host-user.ts`); the daemon's own when absent. */
+  hostUser?: HostUser | null;
 }
+
+/** bwrap reads its arguments from this descriptor, so no host path shows in the sandbox's `/proc/1/cmdline`. */
+const ARGS_FD = 3;
 
 /**
  * Writes its own pid into each `cgroup.procs` file named (their count first), then becomes bwrap:
@@ -79,8 +85,8 @@ export interface SandboxSpec {
  */
 const ENTER_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
 
-/** bwrap's arguments for `spec`, the command included. */
-export function sandboxArgs(spec: SandboxSpec): string[] {
+/** bwrap's arguments for `spec`, the command included; `files` are the descriptors of `spec.readOnly`'s files, in order. */
+export function sandboxArgs(spec: SandboxSpec, files: number[] = []): string[] {
   const args: string[] = [];
   for (const name of SYSTEM) {
     const at = `/${name}`;
@@ -92,7 +98,10 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
   for (const name of ETC) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
   const home = spec.mountAt ?? CONTAINER_HOME;
   args.push('--bind', spec.volume, home);
-  for (const [host, inside] of Object.entries(spec.readOnly ?? {})) args.push('--ro-bind', host, inside);
+  for (const [i, inside] of Object.values(spec.readOnly ?? {}).entries()) {
+    const fd = files[i];
+    if (fd !== undefined) args.push('--perms', '0444', '--ro-bind-data', String(fd), inside);
+  }
   args.push(
     '--tmpfs',
     '/tmp',
@@ -124,13 +133,39 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
   return args;
 }
 
-/** Starts `spec` in the sandbox; `unavailable` (with what to install) when bwrap is missing. */
+/**
+ * Starts `spec` in the sandbox; `unavailable` (with what to install) when bwrap is missing. The
+ * chain is: a shell that enters the cgroups, `setpriv` to the host user, then bwrap, each exec'ing
+ * the next (one pid throughout); bwrap's arguments arrive on a descriptor, the read-only files as
+ * open descriptors after it.
+ */
 export function spawnSandboxed(spec: SandboxSpec, bwrap = findBwrap()): ChildProcessWithoutNullStreams {
   if (!bwrap) throw new DaemonError('unavailable', MISSING_BWRAP);
   const procs = spec.cgroupProcs ?? [];
-  const [program, args] =
-    procs.length === 0
-      ? [bwrap, sandboxArgs(spec)]
-      : ['/bin/sh', ['-c', ENTER_CGROUPS, 'sh', String(procs.length), ...procs, bwrap, ...sandboxArgs(spec)]];
-  return spawn(program, args, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const files = Object.keys(spec.readOnly ?? {}).map((host) => fs.openSync(host, 'r'));
+  try {
+    const args = sandboxArgs(
+      spec,
+      files.map((_, i) => ARGS_FD + 1 + i),
+    );
+    // The options go through the descriptor; bwrap wants the command itself (the egg's, no host path) on its command line.
+    const command = args.splice(args.length - 4);
+    const chain = [
+      ...(procs.length === 0 ? [] : ['/bin/sh', '-c', ENTER_CGROUPS, 'sh', String(procs.length), ...procs]),
+      ...(spec.hostUser ? ['setpriv', ...setprivArgs(spec.hostUser)] : []),
+      bwrap,
+      '--args',
+      String(ARGS_FD),
+      ...command,
+    ];
+    const [program = bwrap, ...rest] = chain;
+    const child = spawn(program, rest, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...files] });
+    const argsPipe = child.stdio[ARGS_FD];
+    if (!argsPipe || !('end' in argsPipe)) throw new Error('the sandbox arguments could not be passed');
+    argsPipe.on('error', () => undefined); // bwrap failed before reading them: its exit says why
+    argsPipe.end(args.map((arg) => `${arg}\0`).join(''));
+    return child as ChildProcessWithoutNullStreams;
+  } finally {
+    for (const fd of files) fs.closeSync(fd);
+  }
 }

@@ -4,6 +4,7 @@ import { DaemonError } from '../types';
 import type { ConsoleLog } from './console-log';
 import { SandboxedProcess } from './environment';
 import type { DaemonLog } from './events';
+import { ownVolume, type HostUser } from './host-user';
 import { processEnvironment, startupCommand, stopSignal } from './process-config';
 import { MISSING_BWRAP } from './sandbox';
 
@@ -33,6 +34,8 @@ export interface PowerContext {
   /** Hard limits from cgroups where the machine allows them; the watchdog either way. */
   cgroups: boolean;
   diskBytes?: (server: string) => Promise<number>;
+  /** The host user the sandbox runs as, which its volume belongs to; null: the daemon's own. */
+  hostUser: HostUser | null;
   /** Starts the server again through the power lock (after a crash). */
   restart: (server: string) => Promise<void>;
 }
@@ -102,12 +105,26 @@ export class ServerProcess {
     }
     this.setState('starting');
     this.daemonMessage('Starting the server in its sandbox.');
+    const volume = ctx.volumePath(server);
+    if (ctx.hostUser) {
+      try {
+        await ownVolume(volume, ctx.hostUser);
+      } catch (error) {
+        this.setState('offline');
+        throw error;
+      }
+    }
     const done = configuration.process_configuration.startup.done.filter((d) => d !== '');
     let env: SandboxedProcess;
     try {
       env = SandboxedProcess.start({
         server,
-        spec: { volume: ctx.volumePath(server), command: startupCommand(configuration.settings.invocation), env: processEnvironment(configuration) },
+        spec: {
+          volume,
+          command: startupCommand(configuration.settings.invocation),
+          env: processEnvironment(configuration),
+          hostUser: ctx.hostUser,
+        },
         bwrap: ctx.bwrap,
         limits: { memoryBytes: ctx.cgroups ? memoryLimit : 0, pids: ctx.cgroups ? ctx.pidsLimit : 0 },
         startedAt: ctx.now(),
