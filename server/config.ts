@@ -45,10 +45,10 @@ const envSchema = z.object({
   // Connections the panel's HTTP server holds at once; unset: derived from the open-file limit (at most 4096).
   PANEL_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   // Connections one client address holds at once (all of 127.0.0.0/8 is one, an IPv6 /64 is one); 0 = no cap.
-  PANEL_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  PANEL_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
   // The same two caps for the SFTP listener, signed in or not.
   PANEL_SFTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
-  PANEL_SFTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(32),
+  PANEL_SFTP_MAX_PER_IP: z.coerce.number().int().min(0).default(32),
   // Wings' default pids limit per container: processes and threads one server may run at once; 0 = none.
   PANEL_SERVER_PIDS_LIMIT: z.coerce.number().int().min(0).default(512),
   // Servers that ran when the panel stopped are started again at its next start only when set.
@@ -213,8 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     maxEntriesPerServer: e.PANEL_MAX_SERVER_ENTRIES,
     idleTimeoutMs: e.PANEL_IDLE_TIMEOUT_MS,
     headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
-    connections: { total: e.PANEL_MAX_CONNECTIONS ?? caps.http, perAddress: e.PANEL_MAX_CONNECTIONS_PER_ADDRESS },
-    sftpConnections: { total: e.PANEL_SFTP_MAX_CONNECTIONS ?? caps.sftp, perAddress: e.PANEL_SFTP_MAX_CONNECTIONS_PER_ADDRESS },
+    connections: { total: e.PANEL_MAX_CONNECTIONS ?? caps.http, perAddress: e.PANEL_MAX_CONNECTIONS_PER_IP },
+    sftpConnections: { total: e.PANEL_SFTP_MAX_CONNECTIONS ?? caps.sftp, perAddress: e.PANEL_SFTP_MAX_PER_IP },
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },

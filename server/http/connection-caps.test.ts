@@ -6,7 +6,7 @@ import { listen, RawConnection, rawRequest } from '../test/raw-http';
  * Issue 21, finding 7: a tenant's program opened ~20,000 connections to the panel from 2,000
  * loopback addresses until the panel ran out of descriptors. The HTTP server now holds at most
  * PANEL_MAX_CONNECTIONS, and one address bucket (all of 127.0.0.0/8 is one) at most
- * PANEL_MAX_CONNECTIONS_PER_ADDRESS; a connection over either is closed before it is read.
+ * PANEL_MAX_CONNECTIONS_PER_IP; a connection over either is closed before it is read.
  */
 
 const ASK = rawRequest('GET', '/api/client', {});

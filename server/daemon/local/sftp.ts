@@ -490,7 +490,7 @@ class Session {
 const SIGN_IN_MS = 60_000;
 /** Connections one address may hold open before signing in, as OpenSSH's `MaxStartups` begins. */
 export const MAX_UNREADY_PER_ADDRESS = 10;
-/** The caps when none are given: PANEL_SFTP_MAX_CONNECTIONS(_PER_ADDRESS) unset, with a wide open-file limit. */
+/** The caps when none are given: PANEL_SFTP_MAX_CONNECTIONS and PANEL_SFTP_MAX_PER_IP unset, with a wide open-file limit. */
 const DEFAULT_CAPS: ConnectionCaps = { total: 512, perAddress: 32 };
 
 /**
