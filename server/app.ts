@@ -11,6 +11,7 @@ import { connectionOptions, registerConnectionHandling } from './http/connection
 import { fromZodError, HttpError, notFound } from './http/errors';
 import { registerJsonBody } from './http/json-body';
 import { keepPeerAddresses } from './http/peer-address';
+import { capConnections } from './lib/connection-caps';
 import { registerApiRateLimit } from './http/rate-limit';
 import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
 import './http/request-context';
@@ -50,6 +51,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   keepPeerAddresses(app.server);
+  // Behind a proxy every connection comes from the proxy: only the total is capped, the proxy caps each client.
+  capConnections(app.server, { ...options.config.connections, perAddress: options.config.trustProxy ? 0 : options.config.connections.perAddress });
   registerConnectionHandling(app);
   await app.register(cookie);
   registerJsonBody(app);

@@ -42,6 +42,13 @@ const envSchema = z.object({
   PANEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   // A request's headers must all arrive within this (slow-loris); bodies have only the idle timeout.
   PANEL_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
+  // Connections the panel's HTTP server holds at once; unset: derived from the open-file limit (at most 4096).
+  PANEL_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
+  // Connections one client address holds at once (all of 127.0.0.0/8 is one, an IPv6 /64 is one); 0 = no cap.
+  PANEL_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(256),
+  // The same two caps for the SFTP listener, signed in or not.
+  PANEL_SFTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
+  PANEL_SFTP_MAX_PER_IP: z.coerce.number().int().min(0).default(32),
   // Wings' default pids limit per container: processes and threads one server may run at once; 0 = none.
   PANEL_SERVER_PIDS_LIMIT: z.coerce.number().int().min(0).default(512),
   PANEL_SERVER_UID: z.coerce.number().int().min(1).max(4294967294).default(988),
@@ -106,6 +113,10 @@ export interface Config {
   idleTimeoutMs: number;
   /** Milliseconds within which a request's headers must have arrived. */
   headersTimeoutMs: number;
+  /** Open connections to the HTTP server, and per client address bucket (0: no per-address cap). */
+  connections: ConnectionCaps;
+  /** The same for the SFTP listener. */
+  sftpConnections: ConnectionCaps;
   /** Processes (and threads) one server may run at once; 0 = no limit. */
   serverPidsLimit: number;
   /** The host user a root panel runs servers as. */
@@ -163,13 +174,32 @@ export function configuredOrigin(config: Pick<Config, 'appUrl' | 'port'>): strin
   return config.appUrl ? config.appUrl.replace(/\/+$/, '') : `http://localhost:${config.port}`;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** How many connections a listener holds at once: in all, and from one address bucket (0: no cap). */
+export interface ConnectionCaps {
+  total: number;
+  perAddress: number;
+}
+
+/**
+ * Default caps leave most descriptors to files, pipes, the database and SFTP's open handles: a
+ * quarter of the open-file limit for HTTP and a thirty-second for SFTP (whose sessions hold files).
+ */
+export function defaultConnectionCaps(descriptorLimit: number): { http: number; sftp: number } {
+  return { http: Math.max(16, Math.min(4096, Math.floor(descriptorLimit / 4))), sftp: Math.max(4, Math.min(512, Math.floor(descriptorLimit / 32))) };
+}
+
+/** Node raises its open-file limit to the hard limit at start; this is what the defaults assume without being told. */
+const ASSUMED_DESCRIPTOR_LIMIT = 65_536;
+
+/** `descriptorLimit`: the process's open-file limit, which the default connection caps follow. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit = ASSUMED_DESCRIPTOR_LIMIT): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const caps = defaultConnectionCaps(descriptorLimit);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -187,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEntriesPerServer: e.PANEL_MAX_SERVER_ENTRIES,
     idleTimeoutMs: e.PANEL_IDLE_TIMEOUT_MS,
     headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
+    connections: { total: e.PANEL_MAX_CONNECTIONS ?? caps.http, perAddress: e.PANEL_MAX_CONNECTIONS_PER_IP },
+    sftpConnections: { total: e.PANEL_SFTP_MAX_CONNECTIONS ?? caps.sftp, perAddress: e.PANEL_SFTP_MAX_PER_IP },
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
     serverUser: { uid: e.PANEL_SERVER_UID, gid: e.PANEL_SERVER_GID },
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,

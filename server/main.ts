@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { loadConfig, type Config } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
+import { LOW_DESCRIPTOR_LIMIT, raiseDescriptorLimit } from './lib/descriptor-limit';
 import { systemClock } from './lib/time';
 import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
@@ -62,8 +63,20 @@ function printAdminBox(url: string, admin: NonNullable<FirstStart['admin']>): vo
   console.log([bar, ...lines.map((l) => `| ${l.padEnd(width)} |`), bar].join('\n'));
 }
 
+/** The open-file limit, raised as far as allowed; said in one line only when unknown or low. */
+function descriptorLimit(): number | undefined {
+  const limit = raiseDescriptorLimit();
+  if (!limit) console.warn('Could not read or raise the open-file limit (prlimit): connection caps assume 65536 descriptors.');
+  else if (limit.soft < LOW_DESCRIPTOR_LIMIT) {
+    console.warn(
+      `The open-file limit is ${limit.soft} (hard ${limit.hard}): the default connection caps are lowered to fit; raise it (LimitNOFILE=, ulimit -Hn).`,
+    );
+  }
+  return limit?.soft;
+}
+
 async function start(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(process.env, descriptorLimit());
   prepareDataDir(config.dataDir, databaseFile(config.dataDir));
   const db: Db = openDatabase(databaseFile(config.dataDir));
   // Filled in once listening; a signal before then still closes the database.
@@ -155,7 +168,12 @@ async function start(): Promise<void> {
   // taken elsewhere leaves the panel without SFTP, not without a panel.
   const sftpHost = config.sftpHost ?? first.host;
   try {
-    const sftp = await daemon.startSftp({ ...sftpAuthenticator({ config, db, nodes, clock: systemClock }), port: config.sftpPort, host: sftpHost });
+    const sftp = await daemon.startSftp({
+      ...sftpAuthenticator({ config, db, nodes, clock: systemClock }),
+      port: config.sftpPort,
+      host: sftpHost,
+      connections: config.sftpConnections,
+    });
     running.stopSftp = sftp.close;
     await recordLocalSftp(db, { host: sftpHost, port: sftp.port }, config.appUrl);
     console.log(`SFTP listening on ${sftpHost}:${sftp.port}`);

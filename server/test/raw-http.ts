@@ -6,9 +6,9 @@ import type { FastifyInstance } from 'fastify';
  * left unread, slow clients), which `inject` never sees.
  */
 
-/** Listens on a free loopback port; the fixture's `close()` stops it. */
-export async function listen(app: FastifyInstance): Promise<number> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
+/** Listens on a free loopback port (`::` takes ::1 and 127.0.0.0/8 both); the fixture's `close()` stops it. */
+export async function listen(app: FastifyInstance, host = '127.0.0.1'): Promise<number> {
+  await app.listen({ port: 0, host });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the panel is not listening on a TCP port');
   return address.port;
@@ -67,9 +67,10 @@ export class RawConnection {
     this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
   }
 
-  static open(port: number): Promise<RawConnection> {
+  /** `localAddress`: the client's own address (any of 127.0.0.0/8 on loopback; ::1 with host `::1`). */
+  static open(port: number, from: { host?: string; localAddress?: string } = {}): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(new RawConnection(socket)));
+      const socket = net.connect({ port, host: from.host ?? '127.0.0.1', localAddress: from.localAddress }, () => resolve(new RawConnection(socket)));
       socket.once('error', reject);
     });
   }

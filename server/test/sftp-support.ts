@@ -12,6 +12,7 @@ export async function startSftp(panel: TestPanel, onCleanup: (fn: () => Promise<
     ...sftpAuthenticator({ config: panel.config, db: panel.db, nodes: panel.nodes, clock: panel.clock }),
     port: 0,
     host: '127.0.0.1',
+    connections: panel.config.sftpConnections,
     recheckMs: 50,
     batchMs: 20,
   });
@@ -26,8 +27,8 @@ export interface Connected {
   closed: Promise<void>;
 }
 
-/** Signs in with ssh2's client and opens the sftp subsystem; rejects when the sign-in is refused. */
-export function connect(port: number, auth: Omit<ConnectConfig, 'host' | 'port'>, onCleanup?: (fn: () => void) => void): Promise<Connected> {
+/** Signs in with ssh2's client (to 127.0.0.1 unless `auth.host` says) and opens the sftp subsystem; rejects when the sign-in is refused. */
+export function connect(port: number, auth: Omit<ConnectConfig, 'port'>, onCleanup?: (fn: () => void) => void): Promise<Connected> {
   return new Promise((resolve, reject) => {
     const client = new Client();
     onCleanup?.(() => client.end());

@@ -195,7 +195,7 @@ export class LocalDaemon implements NodeDaemon {
    * revocation or a deletion reaches the node, and every `recheckMs` in any case.
    */
   async startSftp(
-    options: Pick<SftpOptions, 'authenticate' | 'recheck' | 'recheckMs' | 'batchMs' | 'signInMs'> & { port: number; host: string },
+    options: Pick<SftpOptions, 'authenticate' | 'recheck' | 'recheckMs' | 'batchMs' | 'signInMs' | 'connections'> & { port: number; host: string },
   ): Promise<{ port: number; close: () => Promise<void> }> {
     const sftp = new SftpServer({
       ...options,

@@ -7,6 +7,8 @@ import ssh2, { type Attributes, type AuthContext, type Connection, type SFTPWrap
 import type { ActivityEvent } from '../../../src/contract';
 import type { DaemonEvent } from '../capabilities';
 import { ipBucketKey } from '../../lib/ip-bucket';
+import { AddressCaps } from '../../lib/connection-caps';
+import type { ConnectionCaps } from '../../config';
 import { DaemonError } from '../types';
 import type { DaemonLog } from './events';
 import type { FileWriter, LocalFiles } from './files';
@@ -53,6 +55,8 @@ export interface SftpOptions {
   batchMs?: number;
   /** How long a connection may take to sign in, from its first byte on (default a minute). */
   signInMs?: number;
+  /** Connections held at once, signed in or not, in all and per address (default PANEL_SFTP_MAX_CONNECTIONS's). */
+  connections?: ConnectionCaps;
 }
 
 /** ssh2's fastest ciphers on Node's crypto first (AES-GCM), the rest as ssh2 offers them. */
@@ -486,6 +490,8 @@ class Session {
 const SIGN_IN_MS = 60_000;
 /** Connections one address may hold open before signing in, as OpenSSH's `MaxStartups` begins. */
 export const MAX_UNREADY_PER_ADDRESS = 10;
+/** The caps when none are given: PANEL_SFTP_MAX_CONNECTIONS and PANEL_SFTP_MAX_PER_IP unset, with a wide open-file limit. */
+const DEFAULT_CAPS: ConnectionCaps = { total: 512, perAddress: 32 };
 
 /**
  * Closes a connection without waiting for the client: ssh2's `end()` only half-closes the socket,
@@ -521,6 +527,8 @@ export class SftpServer {
   /** Sockets not signed in yet, by address; `signedIn` ends a socket's wait. */
   private readonly unready = new Map<string, Set<Socket>>();
   private readonly signedIn = new WeakMap<Socket, () => void>();
+  /** Connections by address bucket, signed in or not (all of 127.0.0.0/8 is one: `connectionBucketKey`). */
+  private readonly perAddress: AddressCaps;
   private readonly server: SshServer;
   private timer: NodeJS.Timeout | null = null;
 
@@ -532,14 +540,20 @@ export class SftpServer {
     // Watched from the TCP accept on: ssh2 tells of a connection only once its client has sent a
     // version line, and never times one out that sends nothing.
     const listener = (this.server as unknown as { _srv: NetServer })._srv;
+    const caps = options.connections ?? DEFAULT_CAPS;
+    // Each connection holds a descriptor, and a session up to MAX_HANDLES more (see connection-caps.ts).
+    listener.maxConnections = caps.total;
+    this.perAddress = new AddressCaps(caps.perAddress);
     listener.on('connection', (socket: Socket) => this.admit(socket));
   }
 
   /**
-   * Holds a new socket to the sign-in deadline, and refuses one past its address's share (an IPv6
+   * Refuses a socket whose bucket already holds its share of connections, signed in or not; holds
+   * the rest to the sign-in deadline, and refuses one past its address's share of those (an IPv6
    * client's whole /64, as the sign-in throttle counts it).
    */
   private admit(socket: Socket): void {
+    if (!this.perAddress.admit(socket)) return void socket.destroy();
     const address = ipBucketKey(socket.remoteAddress ?? '');
     const waiting = this.unready.get(address) ?? new Set<Socket>();
     if (waiting.size >= MAX_UNREADY_PER_ADDRESS) return void socket.destroy();
