@@ -100,7 +100,7 @@ export function sandboxArgs(spec: SandboxSpec, files: number[] = []): string[] {
   args.push('--bind', spec.volume, home);
   for (const [i, inside] of Object.values(spec.readOnly ?? {}).entries()) {
     const fd = files[i];
-    if (fd !== undefined) args.push('--perms', '0444', '--ro-bind-data', String(fd), inside);
+    if (fd !== undefined) args.push('--perms', '0644', '--ro-bind-data', String(fd), inside);
   }
   args.push(
     '--tmpfs',
