@@ -44,6 +44,8 @@ const envSchema = z.object({
   PANEL_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
   // Wings' default pids limit per container: processes and threads one server may run at once; 0 = none.
   PANEL_SERVER_PIDS_LIMIT: z.coerce.number().int().min(0).default(512),
+  // Where no cgroups can hold servers to their memory and process limits, servers start only when set.
+  PANEL_ALLOW_UNLIMITED_SERVERS: z.stringbool().default(false),
   // Servers that ran when the panel stopped are started again at its next start only when set.
   PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(false),
   // The local node's ports "create allocation" hands out, first to last (inclusive).
@@ -106,6 +108,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Processes (and threads) one server may run at once; 0 = no limit. */
   serverPidsLimit: number;
+  /** Start servers even where cgroups cannot limit their memory and processes (else they are refused). */
+  allowUnlimitedServers: boolean;
   /** Start again at start-up the servers that ran when the panel last stopped. */
   restartRunningServers: boolean;
   /** The local node's port range for new allocations, inclusive. */
@@ -184,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutMs: e.PANEL_IDLE_TIMEOUT_MS,
     headersTimeoutMs: e.PANEL_HEADERS_TIMEOUT_MS,
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
+    allowUnlimitedServers: e.PANEL_ALLOW_UNLIMITED_SERVERS,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },

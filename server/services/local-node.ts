@@ -18,6 +18,7 @@ export function localDaemon(
     maxUploadBytes: number;
     maxEntriesPerServer?: number;
     pidsLimit?: number;
+    allowUnlimitedServers?: boolean;
     socketTimings?: LocalDaemonOptions['socketTimings'];
   },
 ): LocalDaemon {
@@ -31,6 +32,7 @@ export function localDaemon(
     maxEntriesPerServer: options.maxEntriesPerServer,
     socketTimings: options.socketTimings,
     pidsLimit: options.pidsLimit,
+    allowUnlimitedServers: options.allowUnlimitedServers,
   });
 }
 

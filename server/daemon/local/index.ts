@@ -44,6 +44,8 @@ export interface LocalDaemonOptions {
   installFiles?: Record<string, string>;
   /** Processes (and threads) one server may run at once, where cgroups allow it; 0 = none (512 by default, as Wings). */
   pidsLimit?: number;
+  /** Start servers where cgroups cannot hold them to their limits (PANEL_ALLOW_UNLIMITED_SERVERS); refused by default. */
+  allowUnlimitedServers?: boolean;
 }
 
 /**
@@ -138,6 +140,7 @@ export class LocalDaemon implements NodeDaemon {
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
       pidsLimit: options.pidsLimit,
+      allowUnlimited: options.allowUnlimitedServers,
     });
     this.stats = this.process;
     // Wings: a server suspended while it runs is stopped (killed if it will not stop). A push

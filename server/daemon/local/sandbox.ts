@@ -71,6 +71,34 @@ export interface SandboxSpec {
   env: Record<string, string>;
   /** cgroup `cgroup.procs` files the sandbox is placed in before it starts (its limits). */
   cgroupProcs?: string[];
+  /** The most /tmp and /dev/shm may each hold (the server's memory limit); unbounded when absent or 0. */
+  tmpfsBytes?: number;
+}
+
+/**
+ * The sandbox's memory-backed places to write, /tmp and /dev/shm, each sized `bytes` (when given),
+ * and its root and /dev (bwrap's own tmpfs, writable by the program otherwise, without bound)
+ * read-only once everything is mounted in them. tmpfs pages are charged to the server's memory
+ * group too; the size makes a full /tmp an ENOSPC for the program instead of a kill.
+ */
+export function scratchArgs(bytes: number | undefined): string[] {
+  const size = bytes !== undefined && bytes > 0 ? ['--size', String(Math.floor(bytes))] : [];
+  return [
+    ...size,
+    '--tmpfs',
+    '/tmp',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...size,
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
+  ];
 }
 
 /**
@@ -94,12 +122,7 @@ export function sandboxArgs(spec: SandboxSpec): string[] {
   args.push('--bind', spec.volume, home);
   for (const [host, inside] of Object.entries(spec.readOnly ?? {})) args.push('--ro-bind', host, inside);
   args.push(
-    '--tmpfs',
-    '/tmp',
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
+    ...scratchArgs(spec.tmpfsBytes),
     '--unshare-user',
     '--uid',
     UID,
