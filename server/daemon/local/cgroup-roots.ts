@@ -45,7 +45,7 @@ export function v2Group(procSelfCgroup = readProcSelfCgroup()): { dir: string; a
   if (relative === undefined) return null;
   // Pure v2: the hierarchy is /sys/fs/cgroup itself; hybrid: it is mounted at /sys/fs/cgroup/unified.
   const base = fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? '/sys/fs/cgroup' : '/sys/fs/cgroup/unified';
-  let dir = path.join(base, relative);
+  let dir = path.resolve(base, `.${relative}`);
   // Already moved into our leaf (a second detection in the same process): its parent is the group.
   if (path.basename(dir) === PANEL_LEAF) dir = path.dirname(dir);
   try {
