@@ -170,6 +170,20 @@ describe.runIf(canLimitServers(roots))('a server’s limits in the kernel', () =
     expect(s.messages()).not.toContainEqual(expect.stringContaining('crashed'));
   });
 
+  // tmpfs pages are in no process's VmRSS: the stats (and so the watchdog) saw a few MiB for a server holding 100.
+  it('shows what /tmp holds in the server’s memory figure', { timeout: 30_000 }, async ({ server: s }) => {
+    s.configure('head -c 100M /dev/zero > /tmp/fill; echo filled; sleep 30', { memory_limit: 512 });
+    const processes = s.make();
+    await processes.power(SERVER, 'start');
+    let bytes = 0;
+    for (let i = 0; i < 100 && bytes < 100 * 1024 * 1024; i += 1) {
+      await sleep(100);
+      bytes = (await processes.resources(SERVER)).memory_bytes;
+    }
+    expect(bytes).toBeGreaterThanOrEqual(100 * 1024 * 1024);
+    await processes.power(SERVER, 'kill');
+  });
+
   it.runIf(by.cpu !== undefined)('holds a busy loop to its CPU limit (cpu_limit 50: half a core)', { timeout: 30_000 }, async ({ server: s }) => {
     s.configure('while :; do :; done', { cpu_limit: 50 });
     const processes = s.make();
