@@ -127,7 +127,8 @@ describe('a machine that cannot limit servers', () => {
   const none: CgroupRoots = { v2: null, v1: {} };
 
   it('refuses to start them, saying what the host needs, unless the operator allows it', { timeout: 15_000 }, async ({ server: s }) => {
-    s.configure('sleep 30');
+    // Killed only once it runs: a kill while bwrap sets up its user namespace can leave bwrap's child waiting for ever.
+    s.configure('echo up; sleep 30');
     const refusing = s.make({ cgroupRoots: none, allowUnlimited: false });
     expect(await outcome(refusing.power(SERVER, 'start'))).toBe('unavailable');
     expect(refusing.state(SERVER)).toBe('offline');
@@ -138,6 +139,7 @@ describe('a machine that cannot limit servers', () => {
     await allowing.power(SERVER, 'start');
     expect(allowing.state(SERVER)).not.toBe('offline');
     expect(s.messages()).toContain(RUNNING_UNLIMITED);
+    for (let i = 0; i < 100 && !(await allowing.history(SERVER, 10)).includes('up'); i += 1) await sleep(50);
     await allowing.power(SERVER, 'kill');
   });
 });
