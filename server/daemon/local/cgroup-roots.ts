@@ -159,7 +159,9 @@ export function detectCgroupRoots(procSelfCgroup = readProcSelfCgroup()): Cgroup
   if (wanted.has('cpu')) wanted.add('cpuacct');
   for (const hierarchy of wanted) {
     const dir = v1Group(hierarchy, procSelfCgroup);
-    if (dir && usable(dir)) v1[hierarchy] = dir;
+    // blkio has a weight only under the CFQ or BFQ scheduler; without one it limits nothing.
+    const weighs = hierarchy !== 'blkio' || ['blkio.weight', 'blkio.bfq.weight'].some((f) => dir && fs.existsSync(path.join(dir, f)));
+    if (dir && weighs && usable(dir)) v1[hierarchy] = dir;
   }
   for (const dir of [v2?.dir, ...Object.values(v1)]) if (dir) sweep(dir);
   return { v2, v1 };
