@@ -93,6 +93,8 @@ export default defineConfig({
       // SFTP on a port of this run's own too.
       PANEL_SFTP_PORT: process.env.PANEL_SFTP_PORT ?? String(PORT + 30_000),
       SMTP_URL: `smtp://127.0.0.1:${MAIL_PORT}`,
+      // The browser tests do not test limits: servers start where no cgroups can hold them, too.
+      PANEL_ALLOW_UNLIMITED_SERVERS: process.env.PANEL_ALLOW_UNLIMITED_SERVERS ?? 'true',
     },
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE_SERVER === '1',
     timeout: 180_000,

@@ -53,6 +53,8 @@ const envSchema = z.object({
   PANEL_SERVER_PIDS_LIMIT: z.coerce.number().int().min(0).default(512),
   PANEL_SERVER_UID: z.coerce.number().int().min(1).max(4294967294).default(988),
   PANEL_SERVER_GID: z.coerce.number().int().min(1).max(4294967294).default(988),
+  // Where no cgroups can hold servers to their memory and process limits, servers start only when set.
+  PANEL_ALLOW_UNLIMITED_SERVERS: z.stringbool().default(false),
   // Servers that ran when the panel stopped are started again at its next start only when set.
   PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(false),
   // The local node's ports "create allocation" hands out, first to last (inclusive).
@@ -121,6 +123,8 @@ export interface Config {
   serverPidsLimit: number;
   /** The host user a root panel runs servers as. */
   serverUser: { uid: number; gid: number };
+  /** Start servers even where cgroups cannot limit their memory and processes (else they are refused). */
+  allowUnlimitedServers: boolean;
   /** Start again at start-up the servers that ran when the panel last stopped. */
   restartRunningServers: boolean;
   /** The local node's port range for new allocations, inclusive. */
@@ -221,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     sftpConnections: { total: e.PANEL_SFTP_MAX_CONNECTIONS ?? caps.sftp, perAddress: e.PANEL_SFTP_MAX_PER_IP },
     serverPidsLimit: e.PANEL_SERVER_PIDS_LIMIT,
     serverUser: { uid: e.PANEL_SERVER_UID, gid: e.PANEL_SERVER_GID },
+    allowUnlimitedServers: e.PANEL_ALLOW_UNLIMITED_SERVERS,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },

@@ -14,6 +14,7 @@ import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
+import { canLimitServers, cgroupRoots, describeCgroupRoots, NO_LIMITS, RUNNING_UNLIMITED } from './daemon/local/cgroup-roots';
 import { localDaemon, recordLocalSftp } from './services/local-node';
 import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
@@ -22,6 +23,13 @@ import { sftpAuthenticator } from './services/sftp-auth';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
+
+/** Says once what holds servers to their limits (finding it out delegates the panel's v2 group): loudly when nothing does. */
+function reportServerLimits(allowUnlimited: boolean): void {
+  const roots = cgroupRoots();
+  if (canLimitServers(roots)) console.log(`Server limits from cgroups: ${describeCgroupRoots(roots)}`);
+  else console.warn(`WARNING: ${allowUnlimited ? RUNNING_UNLIMITED : NO_LIMITS}`);
+}
 
 function publicUrl(config: Config, listenHost: string): string {
   if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
@@ -126,6 +134,7 @@ async function start(): Promise<void> {
     maxEntriesPerServer: config.maxEntriesPerServer,
     pidsLimit: config.serverPidsLimit,
     serverUser: config.serverUser,
+    allowUnlimitedServers: config.allowUnlimitedServers,
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
@@ -136,6 +145,7 @@ async function start(): Promise<void> {
   }
   running.stopServers = () => daemon.process.stopAll();
   if (!findBwrap()) console.warn(MISSING_BWRAP);
+  reportServerLimits(config.allowUnlimitedServers);
   const nodes = nodeDaemons(daemon);
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);

@@ -31,7 +31,8 @@ describe('power and command', () => {
 
     const busy = (await game.resources()).json();
     expect(busy).toMatchObject({ object: 'stats', attributes: { current_state: 'running', is_suspended: false } });
-    expect(busy.attributes.resources.memory_bytes).toBeGreaterThan(10 * 1024 * 1024); // a Node program's resident memory
+    // A Node program's own memory: its cgroup's figure counts its heap, not the program file others share (as docker stats).
+    expect(busy.attributes.resources.memory_bytes).toBeGreaterThan(4 * 1024 * 1024);
     expect(busy.attributes.resources.uptime).toBeGreaterThan(0);
     expect(busy.attributes.resources.disk_bytes).toBeGreaterThan(0);
     expect(busy.attributes.resources.cpu_absolute).toBeGreaterThanOrEqual(0);

@@ -19,6 +19,7 @@ export function localDaemon(
     maxEntriesPerServer?: number;
     pidsLimit?: number;
     serverUser?: { uid: number; gid: number } | null;
+    allowUnlimitedServers?: boolean;
     socketTimings?: LocalDaemonOptions['socketTimings'];
   },
 ): LocalDaemon {
@@ -33,6 +34,7 @@ export function localDaemon(
     socketTimings: options.socketTimings,
     pidsLimit: options.pidsLimit,
     serverUser: options.serverUser,
+    allowUnlimitedServers: options.allowUnlimitedServers,
   });
 }
 

@@ -35,6 +35,8 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
       dataDir,
       clock,
       maxUploadBytes: config.maxUploadBytes,
+      // Panel tests do not test limits: they run on machines without usable cgroups too, unless a test asks otherwise.
+      allowUnlimitedServers: overrides.allowUnlimitedServers ?? true,
       socketTimings: { expiryCheckMs: 50, reauthGraceMs: 400 },
     });
     const nodes = nodeDaemons(daemon);

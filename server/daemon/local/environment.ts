@@ -1,5 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
+import type { CgroupRoots } from './cgroup-roots';
 import { hardMemoryLimit, ServerCgroups } from './cgroups';
 import { readLines } from './line-reader';
 import { spawnSandboxed, type SandboxSpec } from './sandbox';
@@ -17,10 +18,14 @@ export interface EnvironmentLimits {
   memoryBytes: number;
   /** Processes and threads; 0: none. */
   pids: number;
+  /** CPU in percent of one core (Wings' cpu_limit); 0: none. */
+  cpuPercent?: number;
+  /** Wings' blkio weight (10–1000); 0: the kernel's default. */
+  ioWeight?: number;
 }
 
 export interface Usage {
-  /** Resident bytes of every process in the sandbox. */
+  /** Bytes the sandbox holds: its memory group's figure (tmpfs included) where it has one, else its processes' resident bytes. */
   memoryBytes: number;
   /** CPU used since the last figure (since the start for the first), 100 being one core. */
   cpuPercent: number;
@@ -41,7 +46,7 @@ export class SandboxedProcess {
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
-    cgroups: ServerCgroups,
+    private readonly cgroups: ServerCgroups,
     readonly startedAt: number,
   ) {
     this.exited = new Promise((resolve) =>
@@ -66,15 +71,15 @@ export class SandboxedProcess {
     startedAt: number;
     onLine: (line: string) => void;
     onError: (error: Error) => void;
+    /** Where the groups are made; this machine's by default. */
+    roots?: CgroupRoots;
   }): SandboxedProcess {
     const { limits } = options;
-    const cgroups = ServerCgroups.create(options.server, {
-      memoryBytes: limits.memoryBytes > 0 ? hardMemoryLimit(limits.memoryBytes) : 0,
-      pids: limits.pids,
-    });
+    const memoryBytes = limits.memoryBytes > 0 ? hardMemoryLimit(limits.memoryBytes) : 0;
+    const cgroups = ServerCgroups.create(options.server, { ...limits, memoryBytes }, options.roots);
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles() }, options.bwrap);
+      child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles(), tmpfsBytes: memoryBytes }, options.bwrap);
     } catch (error) {
       cgroups.remove();
       throw error;
@@ -122,7 +127,8 @@ export class SandboxedProcess {
     const pid = this.child.pid;
     if (pid === undefined) return { memoryBytes: 0, cpuPercent: 0 };
     const pids = [pid, ...descendants(pid)];
-    const memoryBytes = pids.reduce((sum, p) => sum + residentBytes(p), 0);
+    // tmpfs and shared memory are in no process's VmRSS: the group's figure counts them.
+    const memoryBytes = this.cgroups.memoryBytes() ?? pids.reduce((sum, p) => sum + residentBytes(p), 0);
     const last = this.cpuSample;
     // Asked again right after the ticker: a few clock ticks would give a coarse figure.
     if (last && now - last.at < MIN_CPU_WINDOW_MS) return { memoryBytes, cpuPercent: last.cpu };

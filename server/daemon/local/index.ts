@@ -47,6 +47,8 @@ export interface LocalDaemonOptions {
   pidsLimit?: number;
   /** The host user servers run as when the daemon is root (Wings' 988 by default); null: the daemon's own. */
   serverUser?: HostUser | null;
+  /** Start servers where cgroups cannot hold them to their limits (PANEL_ALLOW_UNLIMITED_SERVERS); refused by default. */
+  allowUnlimitedServers?: boolean;
 }
 
 /**
@@ -146,6 +148,7 @@ export class LocalDaemon implements NodeDaemon {
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
       pidsLimit: options.pidsLimit,
       hostUser,
+      allowUnlimited: options.allowUnlimitedServers,
     });
     this.stats = this.process;
     // Wings: a server suspended while it runs is stopped (killed if it will not stop). A push

@@ -12,7 +12,8 @@ const SERVER = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c10';
 
 /** A daemon on an empty temp dir holding one server, SERVER, with its volume created. */
 const it = test.extend('daemon', async ({ tempDir }) => {
-  const daemon = new LocalDaemon(tempDir);
+  // These tests do not test limits: they run where no cgroups can hold a server, too.
+  const daemon = new LocalDaemon(tempDir, { allowUnlimitedServers: true });
   await daemon.servers.configure(testConfiguration(SERVER));
   await daemon.servers.create(SERVER);
   return daemon;

@@ -4,6 +4,7 @@ import type { ProcessState, SocketStats } from '../../../src/contract';
 import type { ConsoleCapability, ConsoleEvent, PowerAction, ProcessCapability, ServerConfiguration, StatsCapability } from '../capabilities';
 import { DaemonError } from '../types';
 import { ConsoleLog } from './console-log';
+import { cgroupRoots, type CgroupRoots } from './cgroup-roots';
 import type { DaemonLog } from './events';
 import type { HostUser } from './host-user';
 import { MAX_LINE } from './line-reader';
@@ -47,6 +48,10 @@ export interface ProcessOptions {
   statsIntervalMs?: number;
   /** Hard limits from cgroups where the machine allows them (true by default); the watchdog either way. */
   cgroups?: boolean;
+  /** Where servers' groups are made; this machine's by default (tests give others). */
+  cgroupRoots?: CgroupRoots;
+  /** Start servers where cgroups cannot limit them (PANEL_ALLOW_UNLIMITED_SERVERS; false: they are refused). */
+  allowUnlimited?: boolean;
   /** A server's console log file is rotated past this many bytes. */
   logMaxBytes?: number;
   /** The host user servers run as (`host-user.ts`); the daemon's own when absent. */
@@ -74,6 +79,8 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       pidsLimit: options.pidsLimit ?? 512,
       statsIntervalMs: options.statsIntervalMs ?? 1000,
       cgroups: options.cgroups ?? true,
+      cgroupRoots: () => options.cgroupRoots ?? cgroupRoots(),
+      allowUnlimited: options.allowUnlimited ?? false,
       diskBytes: options.diskBytes,
       hostUser: options.hostUser ?? null,
       restart: (server) => this.power(server, 'start'),

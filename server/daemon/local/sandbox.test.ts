@@ -117,4 +117,20 @@ describe('the sandbox', () => {
       delete process.env.AERIE_SANDBOX_TEST_SECRET;
     }
   });
+
+  // Issue 21 #5: the sandbox's root (bwrap's own tmpfs) and /dev took writes without bound, outside any size.
+  it('lets the program write only its volume and the sized /tmp and /dev/shm', { timeout: 15_000 }, async ({ layout }) => {
+    const script = [
+      'touch /x 2>/dev/null; echo root=$?',
+      'touch /dev/x 2>/dev/null; echo dev=$?',
+      'head -c 2097152 /dev/zero > /tmp/f 2>/dev/null; echo tmp=$?',
+      'head -c 2097152 /dev/zero > /dev/shm/f 2>/dev/null; echo shm=$?',
+      'rm /tmp/f; head -c 1000 /dev/zero > /tmp/small; echo small=$?',
+      'touch /home/container/x; echo home=$?',
+    ].join('; ');
+    const child = spawnSandboxed({ volume: layout.volume, command: script, env: ENV, tmpfsBytes: 1024 * 1024 });
+    const w = watch(child);
+    await w.exited;
+    expect(w.output().trim().split('\n')).toEqual(['root=1', 'dev=1', 'tmp=1', 'shm=1', 'small=0', 'home=0']);
+  });
 });

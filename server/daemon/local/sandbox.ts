@@ -74,6 +74,34 @@ export interface SandboxSpec {
   cgroupProcs?: string[];
   /** The host user the sandbox runs as (`host-user.ts`); the daemon's own when absent. */
   hostUser?: HostUser | null;
+  /** The most /tmp and /dev/shm may each hold (the server's memory limit); unbounded when absent or 0. */
+  tmpfsBytes?: number;
+}
+
+/**
+ * The sandbox's memory-backed places to write, /tmp and /dev/shm, each sized `bytes` (when given),
+ * and its root and /dev (bwrap's own tmpfs, writable by the program otherwise, without bound)
+ * read-only once everything is mounted in them. tmpfs pages are charged to the server's memory
+ * group too; the size makes a full /tmp an ENOSPC for the program instead of a kill.
+ */
+export function scratchArgs(bytes: number | undefined): string[] {
+  const size = bytes !== undefined && bytes > 0 ? ['--size', String(Math.floor(bytes))] : [];
+  return [
+    ...size,
+    '--tmpfs',
+    '/tmp',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...size,
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
+  ];
 }
 
 /** bwrap reads its arguments from this descriptor, so no host path shows in the sandbox's `/proc/1/cmdline`. */
@@ -103,12 +131,7 @@ export function sandboxArgs(spec: SandboxSpec, files: number[] = []): string[] {
     if (fd !== undefined) args.push('--perms', '0644', '--ro-bind-data', String(fd), inside);
   }
   args.push(
-    '--tmpfs',
-    '/tmp',
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
+    ...scratchArgs(spec.tmpfsBytes),
     '--unshare-user',
     '--uid',
     UID,

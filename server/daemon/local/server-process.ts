@@ -2,6 +2,7 @@ import type { ProcessState, SocketStats } from '../../../src/contract';
 import type { ConsoleEvent, ServerConfiguration } from '../capabilities';
 import { DaemonError } from '../types';
 import type { ConsoleLog } from './console-log';
+import { canLimitServers, NO_LIMITS, RUNNING_UNLIMITED, type CgroupRoots } from './cgroup-roots';
 import { SandboxedProcess } from './environment';
 import type { DaemonLog } from './events';
 import { ownVolume, type HostUser } from './host-user';
@@ -33,6 +34,10 @@ export interface PowerContext {
   statsIntervalMs: number;
   /** Hard limits from cgroups where the machine allows them; the watchdog either way. */
   cgroups: boolean;
+  /** Where servers' groups are made (this machine's, found once, unless a test says). */
+  cgroupRoots: () => CgroupRoots;
+  /** Start servers even where cgroups cannot hold them to their memory and process limits. */
+  allowUnlimited: boolean;
   diskBytes?: (server: string) => Promise<number>;
   /** The host user the sandbox runs as, which its volume belongs to; null: the daemon's own. */
   hostUser: HostUser | null;
@@ -93,7 +98,12 @@ export class ServerProcess {
       this.daemonMessage(MISSING_BWRAP);
       throw new DaemonError('unavailable', MISSING_BWRAP);
     }
-    const { memory_limit, oom_disabled, disk_space } = configuration.settings.build;
+    const roots = ctx.cgroups ? ctx.cgroupRoots() : null;
+    if (roots && !canLimitServers(roots)) {
+      this.daemonMessage(ctx.allowUnlimited ? RUNNING_UNLIMITED : NO_LIMITS);
+      if (!ctx.allowUnlimited) throw new DaemonError('unavailable', NO_LIMITS);
+    }
+    const { memory_limit, oom_disabled, disk_space, cpu_limit, io_weight } = configuration.settings.build;
     // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
     const memoryLimit = Math.max(0, memory_limit) * MIB;
     const diskLimit = Math.max(0, disk_space) * MIB;
@@ -126,7 +136,10 @@ export class ServerProcess {
           hostUser: ctx.hostUser,
         },
         bwrap: ctx.bwrap,
-        limits: { memoryBytes: ctx.cgroups ? memoryLimit : 0, pids: ctx.cgroups ? ctx.pidsLimit : 0 },
+        limits: roots
+          ? { memoryBytes: memoryLimit, pids: ctx.pidsLimit, cpuPercent: Math.max(0, cpu_limit), ioWeight: Math.max(0, io_weight) }
+          : { memoryBytes: 0, pids: 0 },
+        roots: roots ?? undefined,
         startedAt: ctx.now(),
         onLine: (line) => {
           this.output(line);
