@@ -341,8 +341,15 @@ describe('a server process', () => {
     const processes = s.make({ logMaxBytes: 256 * 1024 });
     await processes.power(SERVER, 'start');
     const log = path.join(s.tempDir, 'logs', `${SERVER}.log`);
-    for (let i = 0; i < 500 && !(fs.existsSync(log) && fs.readFileSync(log, 'utf8').endsWith('end\n')); i += 1)
-      await new Promise((r) => setTimeout(r, 20));
+    // The file may be rotated away between two looks.
+    const ended = () => {
+      try {
+        return fs.readFileSync(log, 'utf8').endsWith('end\n');
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 500 && !ended(); i += 1) await new Promise((r) => setTimeout(r, 20));
     const files = fs.readdirSync(path.dirname(log));
     const total = files.reduce((sum, f) => sum + fs.statSync(path.join(path.dirname(log), f)).size, 0);
     expect(files.sort()).toEqual([`${SERVER}.log`, `${SERVER}.log.1`]);
