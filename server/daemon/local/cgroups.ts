@@ -165,6 +165,25 @@ export class ServerCgroups {
     return [...new Set(dirs.map((dir) => fs.realpathSync(dir)))].map((dir) => path.join(dir, 'cgroup.procs'));
   }
 
+  /** Kills every process left in the groups (one orphaned by a kill during the sandbox's own set-up). */
+  killAll(): void {
+    for (const file of this.procsFiles()) {
+      let pids: number[];
+      try {
+        pids = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
+      } catch {
+        continue;
+      }
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+  }
+
   /** The v2 group's file `name`, or the v1 `hierarchy` group's file `v1Name`, whichever this server has. */
   private read(v1Hierarchy: V1Hierarchy, v1Name: string, v2Name: string): { text: string; version: 1 | 2 } | null {
     const v1 = this.v1[v1Hierarchy];

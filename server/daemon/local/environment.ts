@@ -35,6 +35,8 @@ export interface Usage {
 const TICKS_PER_SECOND = 100;
 /** A CPU figure is measured over at least this long (the ticker's interval, about). */
 const MIN_CPU_WINDOW_MS = 500;
+/** How long a killed sandbox may take to let go of its pipes before what is left of it is killed too. */
+const KILL_GRACE_MS = 2_000;
 
 export class SandboxedProcess {
   /** Settles once every process of the sandbox is gone and its groups are removed. */
@@ -119,6 +121,15 @@ export class SandboxedProcess {
   /** Ends everything in the sandbox at once: bwrap dies of SIGKILL, and its processes with it (--die-with-parent). */
   async kill(): Promise<void> {
     this.child.kill('SIGKILL');
+    // Killed while bwrap was still setting up, its child can be left behind holding the output
+    // pipes, so 'close' never comes: what is left in the groups is killed and the pipes let go.
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([this.exited.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), KILL_GRACE_MS)))]);
+    clearTimeout(timer);
+    if (!late) return;
+    this.cgroups.killAll();
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
     await this.exited;
   }
 

@@ -391,6 +391,18 @@ describe('a server process', () => {
   });
 });
 
+describe('a kill during the sandbox set-up', () => {
+  // A kill that lands while bwrap still sets up its namespaces left its child holding the output pipes: the kill never returned.
+  it('ends the server every time, however early it lands', { timeout: 60_000 }, async ({ setup: s }) => {
+    for (let i = 0; i < 10; i += 1) {
+      await s.processes.power(SERVER, 'start');
+      const killed = s.processes.power(SERVER, 'kill');
+      expect(await Promise.race([killed.then(() => 'killed'), new Promise((r) => setTimeout(() => r('hung'), 10_000))])).toBe('killed');
+      expect(s.processes.state(SERVER)).toBe('offline');
+    }
+  });
+});
+
 describe('stats and limits', () => {
   /** A program that allocates `mib` MiB in 8 MiB steps (touching every page), says so, then waits. */
   const allocate = (volume: string, mib: number) =>
