@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * (`max_connections_per_user`, 10 unless the operator says otherwise), so one tenant cannot take
  * every connection of the host; a database's `max_connections` is then always a number, filled
  * for existing rows from their host. Users made before were granted on the raw database name,
- * where `_` and `%` are wildcards: every existing host is marked `grants_need_repair`, and the
+ * where `_` and `%` are wildcards: every host holding databases is marked `grants_need_repair`; the
  * panel repairs its users on the host (database-grants.ts) and clears the mark.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -17,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('database_hosts')
     .addColumn('grants_need_repair', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await sql`UPDATE database_hosts SET grants_need_repair = 1`.execute(db);
+  await sql`UPDATE database_hosts SET grants_need_repair = 1 WHERE id IN (SELECT database_host_id FROM databases)`.execute(db);
 
   // SQLite cannot make a column NOT NULL in place: the table is made again, as 007 made it.
   await db.schema
