@@ -205,4 +205,15 @@ describe('database grants on a real MariaDB', () => {
       await dropDatabaseOnHost(access, made);
     }
   });
+
+  it('keeps a host it could not reach marked, and says so', async ({ panel }) => {
+    const box = loadSecretBox(panel.dataDir);
+    const now = panel.clock.now().toISOString();
+    const away = { name: 'away', host: '127.0.0.1', port: 1, username: 'root', password: box.seal('Admin-pw-1') };
+    const host = await databaseHosts.insert(panel.db, { ...away, grants_need_repair: 1, created_at: now, updated_at: now });
+    const lines = await repairMarkedHosts(panel.db, box);
+    expect(lines).toEqual([{ failed: true, message: expect.stringMatching(/^Database host "away" could not be repaired .*ECONNREFUSED/) }]);
+    expect(JSON.stringify(lines)).not.toContain('Admin-pw-1');
+    expect((await databaseHosts.findById(panel.db, host.id))?.grants_need_repair).toBe(1);
+  });
 });
