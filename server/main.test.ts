@@ -103,7 +103,19 @@ describe('npm start', () => {
     expect(log()).toMatch(/Shutdown complete\s*$/);
     const hosts = spawnSync(tsx, ['server/cli.ts', 'dbhost:list'], { env: envFor(dataDir, {}), encoding: 'utf8' });
     expect(JSON.parse(hosts.stdout)).toEqual({
-      hosts: [{ id: 1, name: 'default', host: '127.0.0.1', port, username: 'root', max_databases: null, node_id: null, databases: 0 }],
+      hosts: [
+        {
+          id: 1,
+          name: 'default',
+          host: '127.0.0.1',
+          port,
+          username: 'root',
+          max_databases: null,
+          max_connections_per_user: 10,
+          node_id: null,
+          databases: 0,
+        },
+      ],
     });
 
     const off = await startOnce(dataDir, { PANEL_SEED_DEMO: 'false' });

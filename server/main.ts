@@ -16,6 +16,7 @@ import { firstStart, type FirstStart } from './services/first-start';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { canLimitServers, cgroupRoots, describeCgroupRoots, NO_LIMITS, RUNNING_UNLIMITED } from './daemon/local/cgroup-roots';
 import { localDaemon, recordLocalSftp } from './services/local-node';
+import { repairMarkedHosts } from './services/database-grants';
 import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
@@ -158,6 +159,8 @@ async function start(): Promise<void> {
   } catch (error) {
     console.warn(`No database host: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // Users made before grants were escaped could reach other servers' databases: repaired once per host.
+  for (const line of await repairMarkedHosts(db, box)) (line.failed ? console.warn : console.log)(line.message);
   // What ran at the last shutdown starts again only when configured (PANEL_RESTART_RUNNING_SERVERS).
   const resumed = await daemon.process.resume(config.restartRunningServers);
   if (resumed.length > 0) console.log(`Started again ${resumed.length} server(s) that were running when the panel stopped.`);

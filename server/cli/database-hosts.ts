@@ -28,10 +28,16 @@ export const DATABASE_HOST_COMMANDS: Record<string, Command> = {
       username: { type: 'string' },
       password: { type: 'string' },
       'max-databases': { type: 'string' },
+      'max-connections-per-user': { type: 'string' },
     },
     async run(opts, deps) {
       const port = int(opts, 'port') ?? 3306;
       if (port < 1 || port > 65535) throw new CliError('--port must be between 1 and 65535.', 2);
+      // Each database user's MAX_USER_CONNECTIONS: a tenant then holds at most this many of the host's.
+      const maxConnectionsPerUser = int(opts, 'max-connections-per-user') ?? 10;
+      if (maxConnectionsPerUser < 1 || maxConnectionsPerUser > 100_000) {
+        throw new CliError('--max-connections-per-user must be between 1 and 100000.', 2);
+      }
       const input = {
         name: required(opts, 'name'),
         host: required(opts, 'host'),
@@ -39,6 +45,7 @@ export const DATABASE_HOST_COMMANDS: Record<string, Command> = {
         username: required(opts, 'username'),
         password: hostPassword(required(opts, 'password'), deps),
         maxDatabases: int(opts, 'max-databases') ?? null,
+        maxConnectionsPerUser,
       };
       const row = await refusing(() => saveHost(deps.db, deps.box, input, deps.clock.now()));
       return hostView(row);

@@ -54,4 +54,30 @@ describe('migrations', () => {
       await db.destroy();
     }
   });
+
+  it("give existing databases their host's connection limit, and mark hosts that had any for the grant repair", async () => {
+    const db = openDatabase(':memory:');
+    try {
+      await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('009-password-resets');
+      // Only the rows under test: the servers and users they would belong to do not matter here.
+      await sql`PRAGMA foreign_keys = OFF`.execute(db);
+      await sql`INSERT INTO database_hosts (name, host, port, username, password, created_at, updated_at)
+        VALUES ('default', '127.0.0.1', 3306, 'root', 'sealed', 't', 't'), ('empty', '10.0.0.2', 3306, 'root', 'sealed', 't', 't')`.execute(db);
+      await sql`INSERT INTO databases (server_id, database_host_id, database, username, password, max_connections, created_at, updated_at)
+        VALUES (7, 1, 's7_main', 'u7_abcdefghij', 'sealed', NULL, 't', 't'), (8, 1, 's8_map', 'u8_abcdefghij', 'sealed', 3, 't', 't')`.execute(db);
+      await migrateToLatest(db);
+      await sql`PRAGMA foreign_keys = ON`.execute(db);
+      expect(await db.selectFrom('database_hosts').select(['max_connections_per_user', 'grants_need_repair']).orderBy('id').execute()).toEqual([
+        { max_connections_per_user: 10, grants_need_repair: 1 },
+        { max_connections_per_user: 10, grants_need_repair: 0 },
+      ]);
+      expect(await db.selectFrom('databases').select(['database', 'max_connections']).orderBy('id').execute()).toEqual([
+        { database: 's7_main', max_connections: 10 },
+        { database: 's8_map', max_connections: 3 },
+      ]);
+      await expect(sql`UPDATE databases SET max_connections = NULL`.execute(db)).rejects.toThrow(/NOT NULL/);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import * as m006 from './migrations/006-backups';
 import * as m007 from './migrations/007-database-hosts';
 import * as m008 from './migrations/008-user-ssh-keys';
 import * as m009 from './migrations/009-password-resets';
+import * as m010 from './migrations/010-database-connection-limits';
 import * as m011 from './migrations/011-memory-limits-on';
 import type { Database } from './schema';
 
@@ -22,13 +23,15 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-database-hosts': m007,
   '008-user-ssh-keys': m008,
   '009-password-resets': m009,
+  '010-database-connection-limits': m010,
   '011-memory-limits-on': m011,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: MIGRATION_PROVIDER });
+  // 010 came after 011 had shipped: a panel that ran 011 already still runs 010.
+  const migrator = new Migrator({ db, provider: MIGRATION_PROVIDER, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -212,6 +212,10 @@ export interface DatabaseHostsTable {
   /** The admin account's password, sealed with the data dir's secret box. */
   password: string;
   max_databases: number | null;
+  /** MAX_USER_CONNECTIONS of each database user made on this host. */
+  max_connections_per_user: Generated<number>;
+  /** 1 while users made before grants were escaped may still hold wildcard grants (migration 010). */
+  grants_need_repair: Generated<number>;
   node_id: number | null;
   created_at: string;
   updated_at: string;
@@ -228,7 +232,8 @@ export interface DatabasesTable {
   remote: string;
   /** Sealed with the data dir's secret box. */
   password: string;
-  max_connections: number | null;
+  /** The user's MAX_USER_CONNECTIONS on the host. */
+  max_connections: number;
   created_at: string;
   updated_at: string;
 }

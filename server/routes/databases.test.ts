@@ -26,7 +26,7 @@ interface DatabaseJson {
     name: string;
     username: string;
     connections_from: string;
-    max_connections: number | null;
+    max_connections: number;
     relationships?: { password: { object: string; attributes: { password: string } | null } };
   };
 }
@@ -85,7 +85,8 @@ describe('server databases on a real MariaDB', () => {
     expect(created.attributes).toMatchObject({
       name: `s${dbs.server.id}_${name}`,
       connections_from: '%',
-      max_connections: null,
+      // The host's limit per user (10 unless set), an integer and never null.
+      max_connections: 10,
       host: { address: mariadb().host, port: mariadb().port },
     });
     expect(created.attributes.username).toMatch(new RegExp(`^u${dbs.server.id}_[A-Za-z0-9]{10}$`));

@@ -52,7 +52,7 @@ describe('database hosts from the admin CLI', () => {
   it('checks the account, stores its password sealed and never prints it', async ({ cli, database: db }) => {
     await makeAccount('panel_admin', 'Adm1n-pass-word', 'ALL PRIVILEGES');
     await withHost(mariadb(), (conn) => conn.query('GRANT GRANT OPTION ON *.* TO ?@?', ['panel_admin', '%']));
-    const created = await cli(...hostArgs('main', 'panel_admin', 'Adm1n-pass-word'), '--max-databases', '5');
+    const created = await cli(...hostArgs('main', 'panel_admin', 'Adm1n-pass-word'), '--max-databases', '5', '--max-connections-per-user', '4');
     expect(created.failed).toBe(false);
     expect(JSON.parse(created.out)).toEqual({
       id: 1,
@@ -61,6 +61,7 @@ describe('database hosts from the admin CLI', () => {
       port: mariadb().port,
       username: 'panel_admin',
       max_databases: 5,
+      max_connections_per_user: 4,
       node_id: null,
       databases: 0,
     });
@@ -72,6 +73,11 @@ describe('database hosts from the admin CLI', () => {
     expect(JSON.parse(listed.out).hosts.map((h: { name: string }) => h.name)).toEqual(['main']);
     expect(listed.out).not.toContain('Adm1n-pass-word');
     expect((await cli(...hostArgs('main', 'panel_admin', 'Adm1n-pass-word'))).out).toBe('A database host named main exists already.');
+    // Every user gets a limit of its own: none (0) is not one.
+    expect(await cli(...hostArgs('other', 'panel_admin', 'Adm1n-pass-word'), '--max-connections-per-user', '0')).toEqual({
+      failed: true,
+      out: '--max-connections-per-user must be between 1 and 100000.',
+    });
   });
 
   it('refuses an account without GRANT OPTION, and a wrong password, naming no password', async ({ cli, database: db }) => {
@@ -103,6 +109,7 @@ describe('database hosts from the admin CLI', () => {
       username: `u${server.id}_abcdefghij`,
       remote: '%',
       password: 'sealed elsewhere',
+      max_connections: 10,
       created_at: '2026-03-01T12:00:00Z',
       updated_at: '2026-03-01T12:00:00Z',
     });

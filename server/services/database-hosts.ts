@@ -27,6 +27,8 @@ export interface DatabaseHostView {
   port: number;
   username: string;
   max_databases: number | null;
+  /** MAX_USER_CONNECTIONS of each database user made on this host. */
+  max_connections_per_user: number;
   node_id: number | null;
   databases: number;
 }
@@ -139,6 +141,7 @@ export function hostView(row: DatabaseHostRow, databases = 0): DatabaseHostView 
     port: row.port,
     username: row.username,
     max_databases: row.max_databases,
+    max_connections_per_user: row.max_connections_per_user,
     node_id: row.node_id,
     databases,
   };
@@ -147,6 +150,8 @@ export function hostView(row: DatabaseHostRow, databases = 0): DatabaseHostView 
 export interface HostInput extends HostAccess {
   name: string;
   maxDatabases?: number | null;
+  /** Left as it is (10 for a new host) when not given. */
+  maxConnectionsPerUser?: number;
 }
 
 /**
@@ -167,6 +172,7 @@ export async function saveHost(db: Db, box: SecretBox, input: HostInput, now: Da
     password: box.seal(input.password),
     updated_at: now.toISOString(),
     ...(input.maxDatabases !== undefined ? { max_databases: input.maxDatabases } : {}),
+    ...(input.maxConnectionsPerUser !== undefined ? { max_connections_per_user: input.maxConnectionsPerUser } : {}),
   };
   if (existing) return databaseHosts.update(db, existing.id, values);
   return databaseHosts.insert(db, { ...values, name: input.name, created_at: now.toISOString() });

@@ -38,7 +38,7 @@ describe('host operations on a real MariaDB', () => {
   it('creates a database its user can use, from its remote, named s<id>_<name> and u<id>_<10>', async () => {
     const access = mariadb();
     const id = serverId();
-    const created = await createDatabaseOnHost(access, { serverId: id, name: 'web-map_1', remote: '%' });
+    const created = await createDatabaseOnHost(access, { serverId: id, name: 'web-map_1', remote: '%', maxConnections: 10 });
     expect(created.database).toBe(`s${id}_web-map_1`);
     expect(created.username).toMatch(new RegExp(`^u${id}_[A-Za-z0-9]{10}$`));
     expect(created.password).toMatch(/^[A-Za-z0-9]{32}$/);
@@ -57,8 +57,8 @@ describe('host operations on a real MariaDB', () => {
   it("keeps one server's user out of another server's database", async () => {
     const access = mariadb();
     const [a, b] = [serverId(), serverId()];
-    const first = await createDatabaseOnHost(access, { serverId: a, name: 'shop', remote: '%' });
-    const second = await createDatabaseOnHost(access, { serverId: b, name: 'shop', remote: '%' });
+    const first = await createDatabaseOnHost(access, { serverId: a, name: 'shop', remote: '%', maxConnections: 10 });
+    const second = await createDatabaseOnHost(access, { serverId: b, name: 'shop', remote: '%', maxConnections: 10 });
 
     await expect(connectAs(access, second.username, second.password, first.database)).rejects.toMatchObject({ code: 'ER_DBACCESS_DENIED_ERROR' });
     const conn = await connectAs(access, second.username, second.password);
@@ -72,7 +72,7 @@ describe('host operations on a real MariaDB', () => {
 
   it('rotates a password: the old one fails at once, the new one works', async () => {
     const access = mariadb();
-    const created = await createDatabaseOnHost(access, { serverId: serverId(), name: 'perms', remote: '%' });
+    const created = await createDatabaseOnHost(access, { serverId: serverId(), name: 'perms', remote: '%', maxConnections: 10 });
     const rotated = await rotatePasswordOnHost(access, created);
     expect(rotated).not.toBe(created.password);
     await expect(connectAs(access, created.username, created.password, created.database)).rejects.toMatchObject({ code: 'ER_ACCESS_DENIED_ERROR' });
@@ -84,7 +84,7 @@ describe('host operations on a real MariaDB', () => {
   it('drops the database and its user', async () => {
     const access = mariadb();
     const id = serverId();
-    const created = await createDatabaseOnHost(access, { serverId: id, name: 'gone', remote: '%' });
+    const created = await createDatabaseOnHost(access, { serverId: id, name: 'gone', remote: '%', maxConnections: 10 });
     expect(await existing(access, id)).toEqual({ databases: [created.database], users: [created.username] });
     await dropDatabaseOnHost(access, created);
     expect(await existing(access, id)).toEqual({ databases: [], users: [] });
@@ -95,17 +95,22 @@ describe('host operations on a real MariaDB', () => {
     const access = mariadb();
     const id = serverId();
     for (const name of ['../x', "a'b", 'a"b', 'a`b', 'a b', 'x'.repeat(49), '', 'a;DROP DATABASE mysql']) {
-      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name, remote: '%' }));
+      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name, remote: '%', maxConnections: 10 }));
       expect(error, name).toBeInstanceOf(InvalidIdentifierError);
       expect((error as InvalidIdentifierError).field).toBe('database');
     }
     for (const remote of ["%' OR '1", 'host name', 'a`b', '', 'x'.repeat(61)]) {
-      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'ok', remote }));
+      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'ok', remote, maxConnections: 10 }));
       expect((error as InvalidIdentifierError).field, remote).toBe('remote');
     }
     expect(await existing(access, id)).toEqual({ databases: [], users: [] });
     // 48 characters is the most, and dashes and underscores are fine; so are address patterns.
-    const longest = await createDatabaseOnHost(access, { serverId: id, name: `a-_${'b'.repeat(45)}`, remote: '10.0.0.0/255.0.0.0' });
+    const longest = await createDatabaseOnHost(access, {
+      serverId: id,
+      name: `a-_${'b'.repeat(45)}`,
+      remote: '10.0.0.0/255.0.0.0',
+      maxConnections: 10,
+    });
     await dropDatabaseOnHost(access, longest);
   });
 
@@ -119,7 +124,7 @@ describe('host operations on a real MariaDB', () => {
       await conn.query('CREATE USER ?@? IDENTIFIED BY ?', [half.username, '%', half.password]);
       await conn.query('GRANT CREATE, DROP, CREATE USER ON *.* TO ?@? WITH GRANT OPTION', [half.username, '%']);
     });
-    const error = await refusal(createDatabaseOnHost(half, { serverId: id, name: 'midway', remote: '%' }));
+    const error = await refusal(createDatabaseOnHost(half, { serverId: id, name: 'midway', remote: '%', maxConnections: 10 }));
     expect(error).toBeInstanceOf(DatabaseHostError);
     expect((error as Error).message).toMatch(/Could not grant u\d+_\w+ access to s\d+_midway/);
     expect(await existing(root, id)).toEqual({ databases: [], users: [] });
@@ -149,7 +154,7 @@ describe('host operations on a real MariaDB', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const access = { ...root, host: '127.0.0.1', port: (proxy.address() as AddressInfo).port };
-      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'gone', remote: '%' }));
+      const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'gone', remote: '%', maxConnections: 10 }));
       expect(cut).toBe(true);
       expect(error).toBeInstanceOf(DatabaseHostError);
       expect(await existing(root, id)).toEqual({ databases: [], users: [] });
@@ -165,7 +170,7 @@ describe('host operations on a real MariaDB', () => {
       await conn.query('CREATE DATABASE ??', [`s${id}_taken`]);
       await conn.query('CREATE TABLE ??.keep (id INT)', [`s${id}_taken`]);
     });
-    const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'taken', remote: '%' }));
+    const error = await refusal(createDatabaseOnHost(access, { serverId: id, name: 'taken', remote: '%', maxConnections: 10 }));
     expect((error as Error).message).toMatch(/Could not create database s\d+_taken: .*exists/);
     const [tables] = await withHost(access, (conn) => conn.query<mysql.RowDataPacket[]>('SHOW TABLES FROM ??', [`s${id}_taken`]));
     expect(tables).toHaveLength(1);
@@ -175,7 +180,7 @@ describe('host operations on a real MariaDB', () => {
 
   it('says a host that is not there cannot be reached, naming no password', async () => {
     const access = { ...mariadb(), port: 1, password: 'secret-admin-pw' };
-    const error = await refusal(createDatabaseOnHost(access, { serverId: serverId(), name: 'nowhere', remote: '%' }));
+    const error = await refusal(createDatabaseOnHost(access, { serverId: serverId(), name: 'nowhere', remote: '%', maxConnections: 10 }));
     expect(error).toBeInstanceOf(DatabaseHostError);
     expect((error as DatabaseHostError).unreachable).toBe(true);
     expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('secret-admin-pw');

@@ -5,9 +5,10 @@ import { DatabaseHostError, hostError, withHost, type HostAccess } from './datab
 
 /*
  * What the panel does on a database host for a server's database: create the database and its
- * user (granted everything on that database only, from the given remote), give the user a new
- * password, drop both. Identifiers reach the host only after the strict checks below and then
- * quoted by mysql2 (`??` for names, `?` for strings); nothing a user typed is pasted into SQL.
+ * user (granted everything on that database only, from the given remote, with at most the host's
+ * number of connections at once), give the user a new password, drop both. Identifiers reach the
+ * host only after the strict checks below and then quoted by mysql2 (`??` for names, `?` for
+ * strings); nothing a user typed is pasted into SQL.
  */
 
 export class InvalidIdentifierError extends Error {
@@ -29,8 +30,23 @@ export function checkRemote(remote: string): string {
   return remote;
 }
 
+/** 1 to 100,000: a user always has a limit of its own (0 would mean none on MariaDB and MySQL). */
+export function checkMaxConnections(n: number): number {
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new RangeError(`A connection limit is 1 to 100000, not ${n}.`);
+  return n;
+}
+
 export function realDatabaseName(serverId: number, name: string): string {
   return `s${serverId}_${checkDatabaseName(name)}`;
+}
+
+/**
+ * The database name as a GRANT takes it: there `_` and `%` are wildcards (MySQL and MariaDB's
+ * GRANT statement), so `s7__main` would also grant server 70's `s70_main`. Escaped, the grant
+ * names exactly one database.
+ */
+export function grantPattern(database: string): string {
+  return database.replace(/[\\_%]/g, '\\$&');
 }
 
 /** A strong password of letters and digits only, so it pastes into any config file or URL as it is. */
@@ -49,7 +65,8 @@ export interface CreateOptions {
   serverId: number;
   name: string;
   remote: string;
-  maxConnections?: number | null;
+  /** The user's MAX_USER_CONNECTIONS: so one tenant cannot take every connection of the host. */
+  maxConnections: number;
 }
 
 async function run(conn: mysql.Connection, statement: string, values: unknown[], what: string, secrets: string[]): Promise<void> {
@@ -76,11 +93,10 @@ export async function createDatabaseOnHost(access: HostAccess, options: CreateOp
     await withHost(access, async (conn) => {
       await run(conn, 'CREATE DATABASE ??', [database], `Could not create database ${database}`, secrets);
       created.database = true;
-      const limit = options.maxConnections ? ' WITH MAX_USER_CONNECTIONS ?' : '';
       await run(
         conn,
-        `CREATE USER ?@? IDENTIFIED BY ?${limit}`,
-        [username, remote, password, ...(options.maxConnections ? [options.maxConnections] : [])],
+        'CREATE USER ?@? IDENTIFIED BY ? WITH MAX_USER_CONNECTIONS ?',
+        [username, remote, password, checkMaxConnections(options.maxConnections)],
         `Could not create user ${username}`,
         secrets,
       );
@@ -88,7 +104,7 @@ export async function createDatabaseOnHost(access: HostAccess, options: CreateOp
       await run(
         conn,
         'GRANT ALL PRIVILEGES ON ??.* TO ?@?',
-        [database, username, remote],
+        [grantPattern(database), username, remote],
         `Could not grant ${username} access to ${database}`,
         secrets,
       );
@@ -129,4 +145,43 @@ export async function dropDatabaseOnHost(access: HostAccess, target: { database:
     await run(conn, 'DROP DATABASE IF EXISTS ??', [target.database], `Could not drop database ${target.database}`, [access.password]);
     await run(conn, 'DROP USER IF EXISTS ?@?', [target.username, target.remote], `Could not drop user ${target.username}`, [access.password]);
   });
+}
+
+export interface GrantTarget {
+  database: string;
+  username: string;
+  remote: string;
+  maxConnections: number;
+}
+
+const codeOf = (error: unknown) => (error as { code?: unknown }).code;
+
+/**
+ * Brings a user made by an older panel to what a new one gets, on an open admin connection: its
+ * connection limit, its grant on the raw (wildcard) name revoked and the escaped one granted. Each
+ * step holds when run again. 'gone' when the user no longer exists on the host (nothing to reach
+ * anything with, so nothing to repair).
+ */
+export async function repairGrantOnHost(conn: mysql.Connection, target: GrantTarget, secrets: string[]): Promise<'repaired' | 'gone'> {
+  const who = [target.username, target.remote];
+  try {
+    await conn.query('ALTER USER ?@? WITH MAX_USER_CONNECTIONS ?', [...who, checkMaxConnections(target.maxConnections)]);
+  } catch (error) {
+    if (codeOf(error) === 'ER_CANNOT_USER') return 'gone';
+    throw hostError(error, `Could not limit the connections of ${target.username}`, secrets);
+  }
+  try {
+    await conn.query('REVOKE ALL PRIVILEGES ON ??.* FROM ?@?', [target.database, ...who]);
+  } catch (error) {
+    // Repaired before, or never granted: there is no wildcard grant to take back.
+    if (codeOf(error) !== 'ER_NONEXISTING_GRANT') throw hostError(error, `Could not revoke the grant of ${target.username}`, secrets);
+  }
+  await run(
+    conn,
+    'GRANT ALL PRIVILEGES ON ??.* TO ?@?',
+    [grantPattern(target.database), ...who],
+    `Could not grant ${target.username} access to ${target.database}`,
+    secrets,
+  );
+  return 'repaired';
 }

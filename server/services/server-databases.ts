@@ -4,6 +4,7 @@ import { databaseHosts, serverDatabases } from '../db/repos';
 import type { DatabaseHostRow, ServerDatabaseRow, ServerRow } from '../db/schema';
 import { badRequest, HttpError, notFound, validationError } from '../http/errors';
 import type { SecretBox } from '../lib/secret-box';
+import { ensureHostRepaired } from './database-grants';
 import { DatabaseHostError, hostAccess } from './database-hosts';
 import { createDatabaseOnHost, dropDatabaseOnHost, InvalidIdentifierError, realDatabaseName, rotatePasswordOnHost } from './database-operations';
 
@@ -146,7 +147,9 @@ async function createNow(
   if (taken(existing)) throw duplicate();
   const host = await pickHost(db, server);
   const access = await onHost(async () => hostAccess(host, box));
-  const created = await onHost(() => createDatabaseOnHost(access, { serverId: server.id, name: body.database, remote: body.remote }));
+  await onHost(() => ensureHostRepaired(db, box, host));
+  const maxConnections = host.max_connections_per_user;
+  const created = await onHost(() => createDatabaseOnHost(access, { serverId: server.id, name: body.database, remote: body.remote, maxConnections }));
   try {
     // Checked again with the write lock held: a create that raced this one may have taken the last place.
     const row = await writeTransaction(db, async (trx) => {
@@ -160,7 +163,7 @@ async function createNow(
         username: created.username,
         remote: created.remote,
         password: box.seal(created.password),
-        max_connections: null,
+        max_connections: maxConnections,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
@@ -179,6 +182,7 @@ export async function rotateDatabasePassword(
   now: Date,
 ): Promise<ServerDatabaseRow> {
   const access = await onHost(async () => hostAccess(target.host, box));
+  await onHost(() => ensureHostRepaired(db, box, target.host));
   const password = await onHost(() => rotatePasswordOnHost(access, target.row));
   return serverDatabases.update(db, target.row.id, { password: box.seal(password), updated_at: now.toISOString() });
 }

@@ -83,11 +83,16 @@ describe('databases', () => {
     };
     const withheld = {
       ...database,
-      attributes: { ...database.attributes, max_connections: null, relationships: { password: { object: 'null_resource', attributes: null } } },
+      attributes: { ...database.attributes, max_connections: 10, relationships: { password: { object: 'null_resource', attributes: null } } },
     };
     const parsed = serverDatabaseListSchema.parse({ object: 'list', data: [withPassword, withheld] });
     expect(parsed.data[0]?.attributes.relationships?.password).toEqual({ object: 'database_password', attributes: { password: 's3cret' } });
     expect(parsed.data[1]?.attributes.relationships?.password.attributes).toBeNull();
+  });
+
+  it('refuses a database without its connection limit: max_connections is an integer, never null', () => {
+    const nullLimit = { ...database, attributes: { ...database.attributes, max_connections: null } };
+    expect(serverDatabaseListSchema.safeParse({ object: 'list', data: [nullLimit] }).success).toBe(false);
   });
 });
 

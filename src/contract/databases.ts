@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { endpoint, SERVER_ROUTE_PREFIX } from './endpoint';
 import { item, list, nullResourceSchema, paginationSchema } from './envelope';
-import { nullableInt, text } from './fields';
+import { text } from './fields';
 
 // A database of a server; its password is included only when asked for.
 export const databasePasswordSchema = item('database_password', z.object({ password: z.string() }));
@@ -11,7 +11,8 @@ export const serverDatabaseAttributes = z.object({
   name: z.string(),
   username: z.string(),
   connections_from: z.string(),
-  max_connections: nullableInt,
+  // The user's MAX_USER_CONNECTIONS on the host: an integer, never null (spec §2.9); 0 is none of its own.
+  max_connections: z.int(),
   relationships: z.optional(z.object({ password: z.union([databasePasswordSchema, nullResourceSchema]) })),
 });
 export const serverDatabaseSchema = item('server_database', serverDatabaseAttributes);

@@ -6,6 +6,10 @@ export function forServer(db: Db, serverId: number): Promise<ServerDatabaseRow[]
   return db.selectFrom('databases').selectAll().where('server_id', '=', serverId).orderBy('id').execute();
 }
 
+export function onHost(db: Db, hostId: number): Promise<ServerDatabaseRow[]> {
+  return db.selectFrom('databases').selectAll().where('database_host_id', '=', hostId).orderBy('id').execute();
+}
+
 export function findById(db: Db, id: number): Promise<ServerDatabaseRow | undefined> {
   return db.selectFrom('databases').selectAll().where('id', '=', id).executeTakeFirst();
 }

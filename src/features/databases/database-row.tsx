@@ -97,7 +97,8 @@ export function DatabaseRow({
             <Value label="Connection URL" value={strings.url} wide />
             <Value label="JDBC connection string" value={strings.jdbc} wide />
           </dl>
-          {d.max_connections !== null && <p className="text-xs text-zinc-400">At most {d.max_connections} connections at once.</p>}
+          {/* 0 is the reference's "no limit of its own"; this panel always sets one. */}
+          {d.max_connections > 0 && <p className="text-xs text-zinc-400">At most {d.max_connections} connections at once.</p>}
           {!canViewPassword && (
             <div className="text-xs text-zinc-400">
               The password is hidden from your account. <PermissionHint permission="database.view_password" className="mt-1" />

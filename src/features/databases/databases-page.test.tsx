@@ -15,7 +15,7 @@ const BASE = '/api/client/servers/abcd1234-5678-4abc-8def-0123456789ab/databases
 type Answer = (method: string, path: string, body: unknown) => Response | undefined;
 
 const stored = (id: string, name: string, password: string) => ({
-  database: { id, host: { address: '127.0.0.1', port: 3307 }, name, username: `u1_${id}`, connections_from: '%', max_connections: null },
+  database: { id, host: { address: '127.0.0.1', port: 3307 }, name, username: `u1_${id}`, connections_from: '%', max_connections: 10 },
   password,
 });
 
@@ -111,6 +111,7 @@ describe('DatabasesPage', () => {
     expect(within(item).getByRole('button', { name: 'Copy connection url: mysql://u1_abc@127.0.0.1:3307/s1_luckperms' })).toBeInTheDocument();
     expect(within(item).getByText('jdbc:mysql://u1_abc@127.0.0.1:3307/s1_luckperms')).toBeInTheDocument();
     expect(within(item).queryByRole('button', { name: /^Copy password/ })).toBeNull();
+    expect(within(item).getByText('At most 10 connections at once.')).toBeInTheDocument();
 
     fireEvent.click(within(item).getByRole('button', { name: 'Show password' }));
     expect(within(item).getByText('pw-old-1')).toBeInTheDocument();
