@@ -58,7 +58,7 @@ export function v2Group(procSelfCgroup = readProcSelfCgroup()): { dir: string; a
 
 /**
  * Enables `wanted` for the children of `dir`; where the kernel refuses because `dir` holds
- * processes (EBUSY: any group but the root), moves them into its leaf first. Returns the
+ * processes (EBUSY: every group but the root), moves them into its leaf first. Returns the
  * controllers enabled after it, [] when the group is not ours to delegate.
  */
 function delegate(dir: string, wanted: Controller[]): Controller[] {
