@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { CgroupRoots } from './cgroup-roots';
 import { hardMemoryLimit, ServerCgroups } from './cgroups';
 import { readLines } from './line-reader';
+import { withNetwork, type Allocation, type NetworkOptions, type SandboxNetwork } from './network';
 import { spawnSandboxed, type SandboxSpec } from './sandbox';
 
 /*
@@ -50,12 +51,14 @@ export class SandboxedProcess {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly cgroups: ServerCgroups,
     readonly startedAt: number,
+    private readonly network: SandboxNetwork | null,
   ) {
     this.exited = new Promise((resolve) =>
       child.on('close', () => {
         this.killedForMemory = cgroups.oomKilled();
         cgroups.remove();
-        resolve();
+        // Its forwarded ports are free again once this settles (a restart binds them).
+        void (network?.close() ?? Promise.resolve()).then(resolve);
       }),
     );
     child.stdin.on('error', () => undefined); // writing to a process that just ended
@@ -65,30 +68,40 @@ export class SandboxedProcess {
    * Starts `spec` in its sandbox inside new groups for `server` with `limits`; each line it prints
    * (stdout and stderr, capped) goes to `onLine`. Throws when the sandbox cannot be started.
    */
-  static start(options: {
+  static async start(options: {
     server: string;
     spec: SandboxSpec;
     bwrap: string;
+    /** Its network: pasta and the host ports it may reach; its allocations forwarded in. */
+    network: NetworkOptions;
+    allocations: Allocation[];
     limits: EnvironmentLimits;
     startedAt: number;
     onLine: (line: string) => void;
     onError: (error: Error) => void;
     /** Where the groups are made; this machine's by default. */
     roots?: CgroupRoots;
-  }): SandboxedProcess {
+  }): Promise<SandboxedProcess> {
     const { limits } = options;
     const memoryBytes = limits.memoryBytes > 0 ? hardMemoryLimit(limits.memoryBytes) : 0;
     const cgroups = ServerCgroups.create(options.server, { ...limits, memoryBytes }, options.roots);
-    let child: ChildProcessWithoutNullStreams;
+    let started: { child: ChildProcessWithoutNullStreams; network: SandboxNetwork | null };
     try {
-      child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles(), tmpfsBytes: memoryBytes }, options.bwrap);
+      started = await withNetwork(
+        (isolateNetwork) => {
+          const child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles(), tmpfsBytes: memoryBytes, isolateNetwork }, options.bwrap);
+          child.on('error', options.onError);
+          for (const stream of [child.stdout, child.stderr]) readLines(stream, options.onLine);
+          return child;
+        },
+        options.allocations,
+        options.network,
+      );
     } catch (error) {
       cgroups.remove();
       throw error;
     }
-    child.on('error', options.onError);
-    for (const stream of [child.stdout, child.stderr]) readLines(stream, options.onLine);
-    return new SandboxedProcess(child, cgroups, options.startedAt);
+    return new SandboxedProcess(started.child, cgroups, options.startedAt, started.network);
   }
 
   /** A line on the program's standard input. */
@@ -149,6 +162,12 @@ export class SandboxedProcess {
     const cpu = seconds > 0 ? Math.max(0, ((ticks - since.ticks) / TICKS_PER_SECOND / seconds) * 100) : 0;
     this.cpuSample = { ticks, at: now, cpu };
     return { memoryBytes, cpuPercent: cpu };
+  }
+
+  /** Bytes its network namespace received and sent (zeros on the host's network). */
+  networkCounters(): { rx_bytes: number; tx_bytes: number } {
+    const { rxBytes, txBytes } = this.network?.counters() ?? { rxBytes: 0, txBytes: 0 };
+    return { rx_bytes: rxBytes, tx_bytes: txBytes };
   }
 
   /** True (once it exited) when the kernel killed a process of the sandbox for going past its hard memory limit. */

@@ -10,6 +10,7 @@ import { LocalProcesses } from './processes';
 import { DEFAULT_SERVER_USER, prepareHostUser, type HostUser } from './host-user';
 import { DiskQuotas, measureUsage } from './quota';
 import { runInstallScript } from './installer';
+import { networkOptions, type NetworkOptions } from './network';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
 import { loadHostKey, SftpServer, type SftpOptions } from './sftp';
@@ -37,6 +38,8 @@ export interface LocalDaemonOptions {
   maxEntriesPerServer?: number;
   /** The sandbox program servers run in; found on PATH by default (null: none, so nothing starts). */
   bwrap?: string | null;
+  /** Servers' networks: pasta (found on PATH by default), host loopback ports they may reach, and whether they may share the host's network without pasta. */
+  network?: Partial<NetworkOptions>;
   /** The console socket's timers (tests shorten them): how often a token's expiry is checked, how long a fresh one is awaited. */
   socketTimings?: Pick<ConsoleSocketOptions, 'expiryCheckMs' | 'reauthGraceMs'>;
   /** How a server is installed (the panel's egg script), asked on each install; none: only the volume is made. */
@@ -113,6 +116,7 @@ export class LocalDaemon implements NodeDaemon {
     const hostUser = prepareHostUser(options.serverUser === undefined ? DEFAULT_SERVER_USER : options.serverUser, dataDir, this.volumes.root, (m) =>
       log(m, ''),
     );
+    const network = networkOptions(options.network);
     this.servers = new LocalServers(
       this.volumes,
       configurations,
@@ -132,6 +136,7 @@ export class LocalDaemon implements NodeDaemon {
           files: options.installFiles ?? {},
           bwrap,
           hostUser,
+          network,
           onLine: (line) => this.process.installOutput(server, line),
         });
       },
@@ -144,6 +149,7 @@ export class LocalDaemon implements NodeDaemon {
       volumePath: (server) => this.volumes.path(server),
       powerLock: (server, fn) => locks.power(server, fn),
       bwrap,
+      network,
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
       pidsLimit: options.pidsLimit,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { InstallConfiguration, ServerConfiguration } from '../capabilities';
 import { ownVolume, type HostUser } from './host-user';
 import { readLines } from './line-reader';
+import { withNetwork, type NetworkOptions } from './network';
 import { processEnvironment } from './process-config';
 import { spawnSandboxed } from './sandbox';
 
@@ -26,6 +27,8 @@ export interface InstallRun {
   bwrap: string | null;
   /** The host user the script runs as, which the volume is given to first; null: the daemon's own. */
   hostUser?: HostUser | null;
+  /** Its own network namespace with outbound access (downloads), no allocations forwarded in. */
+  network: NetworkOptions;
   onLine: (line: string) => void;
 }
 
@@ -35,25 +38,33 @@ export async function runInstallScript(run: InstallRun): Promise<boolean> {
   const env = { ...processEnvironment(run.configuration), HOME: INSTALL_MOUNT };
   const shell = installShell(run.install.entrypoint);
   if (shell.missing) run.onLine(`This node has no ${run.install.entrypoint}: the install script runs with /bin/sh.`);
-  let child;
+  let failed: Error | null = null;
+  let closed: Promise<void>[] = [];
+  let started;
   try {
     if (run.hostUser && run.bwrap) await ownVolume(run.volume, run.hostUser);
-    child = spawnSandboxed(
-      { volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env, shell: shell.path, hostUser: run.hostUser },
-      run.bwrap,
-    );
+    const spec = { volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env, shell: shell.path, hostUser: run.hostUser };
+    const spawnInstall = (isolateNetwork: boolean) => {
+      const child = spawnSandboxed({ ...spec, isolateNetwork }, run.bwrap);
+      child.on('error', (error) => (failed = error));
+      closed = [child.stdout, child.stderr].map((stream) => new Promise<void>((resolve) => readLines(stream, run.onLine, resolve)));
+      return child;
+    };
+    started = await withNetwork(spawnInstall, [], run.network);
   } catch (error) {
     run.onLine(error instanceof Error ? error.message : String(error));
     return false;
   }
+  const { child, network } = started;
   child.stdin.end();
-  const closed = [child.stdout, child.stderr].map((stream) => new Promise<void>((resolve) => readLines(stream, run.onLine, resolve)));
   return new Promise((resolve) => {
-    child.on('error', (error) => {
+    const fail = (error: Error) => {
       run.onLine(`The install could not start: ${error.message}`);
       resolve(false);
-    });
-    child.on('close', (code) => void Promise.all(closed).then(() => resolve(code === 0)));
+    };
+    if (failed) return fail(failed);
+    child.on('error', fail);
+    child.on('close', (code) => void Promise.all([...closed, network?.close()]).then(() => resolve(code === 0)));
   });
 }
 

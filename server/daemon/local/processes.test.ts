@@ -10,6 +10,7 @@ import { processEnvironment, startupCommand, stopSignal } from './process-config
 import { cgroupRoots, limitedBy } from './cgroup-roots';
 import { findBwrap } from './sandbox';
 import { runInstallScript } from './installer';
+import { networkOptions } from './network';
 import { measureUsage } from './quota';
 import { Volumes } from './volumes';
 import { DEFAULT_SERVER_USER, prepareHostUser } from './host-user';
@@ -178,6 +179,7 @@ describe('the startup command: variable values are inert text (attacks T-LEAK-3)
       configuration,
       files: {},
       bwrap: findBwrap(),
+      network: networkOptions(),
       onLine: (line) => lines.push(line),
     });
     expect(ok).toBe(true);

@@ -8,6 +8,7 @@ import { cgroupRoots, type CgroupRoots } from './cgroup-roots';
 import type { DaemonLog } from './events';
 import type { HostUser } from './host-user';
 import { MAX_LINE } from './line-reader';
+import { networkOptions, type NetworkOptions } from './network';
 import { ServerProcess, type PowerContext } from './server-process';
 
 /*
@@ -32,6 +33,8 @@ export interface ProcessOptions {
   powerLock: <T>(server: string, fn: () => Promise<T>) => Promise<T>;
   /** The sandbox program; null when missing (nothing starts then). */
   bwrap: string | null;
+  /** Servers' networks: pasta found on PATH by default, no host ports, the host's network never shared. */
+  network?: Partial<NetworkOptions>;
   log: DaemonLog;
   now?: () => number;
   /** How long a stop waits for the process before killing it. */
@@ -72,6 +75,7 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
       configuration: options.configuration,
       volumePath: options.volumePath,
       bwrap: options.bwrap,
+      network: networkOptions(options.network),
       log: options.log,
       now: options.now ?? Date.now,
       stopTimeoutMs: options.stopTimeoutMs ?? 30_000,
@@ -204,3 +208,4 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     return path.join(this.options.logDir, RUNNING_FILE);
   }
 }
+

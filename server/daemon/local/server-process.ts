@@ -6,6 +6,7 @@ import { canLimitServers, NO_LIMITS, RUNNING_UNLIMITED, type CgroupRoots } from 
 import { SandboxedProcess } from './environment';
 import type { DaemonLog } from './events';
 import { ownVolume, type HostUser } from './host-user';
+import { allocationsOf, MISSING_PASTA, type NetworkOptions } from './network';
 import { processEnvironment, startupCommand, stopSignal } from './process-config';
 import { MISSING_BWRAP } from './sandbox';
 
@@ -26,6 +27,8 @@ export interface PowerContext {
   configuration: (server: string) => Promise<ServerConfiguration>;
   volumePath: (server: string) => string;
   bwrap: string | null;
+  /** Each server's own network namespace (pasta), or the host's when the operator allows it. */
+  network: NetworkOptions;
   log: DaemonLog;
   now: () => number;
   stopTimeoutMs: number;
@@ -103,6 +106,10 @@ export class ServerProcess {
       this.daemonMessage(ctx.allowUnlimited ? RUNNING_UNLIMITED : NO_LIMITS);
       if (!ctx.allowUnlimited) throw new DaemonError('unavailable', NO_LIMITS);
     }
+    if (!ctx.network.pasta && !ctx.network.allowHostNetwork) {
+      this.daemonMessage(MISSING_PASTA);
+      throw new DaemonError('unavailable', MISSING_PASTA);
+    }
     const { memory_limit, oom_disabled, disk_space, cpu_limit, io_weight } = configuration.settings.build;
     // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
     const memoryLimit = Math.max(0, memory_limit) * MIB;
@@ -127,7 +134,7 @@ export class ServerProcess {
     const done = configuration.process_configuration.startup.done.filter((d) => d !== '');
     let env: SandboxedProcess;
     try {
-      env = SandboxedProcess.start({
+      env = await SandboxedProcess.start({
         server,
         spec: {
           volume,
@@ -136,6 +143,8 @@ export class ServerProcess {
           hostUser: ctx.hostUser,
         },
         bwrap: ctx.bwrap,
+        network: ctx.network,
+        allocations: allocationsOf(configuration.settings.allocations),
         limits: roots
           ? { memoryBytes: memoryLimit, pids: ctx.pidsLimit, cpuPercent: Math.max(0, cpu_limit), ioWeight: Math.max(0, io_weight) }
           : { memoryBytes: 0, pids: 0 },
@@ -148,6 +157,7 @@ export class ServerProcess {
         onError: (error) => ctx.log(`the process of ${server} failed`, error),
       });
     } catch (error) {
+      if (error instanceof DaemonError) this.daemonMessage(error.message);
       this.setState('offline');
       throw error;
     }
@@ -211,8 +221,7 @@ export class ServerProcess {
       memory_bytes: usage.memoryBytes,
       memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * MIB,
       cpu_absolute: Math.round(usage.cpuPercent * 1000) / 1000,
-      // The sandbox shares the host's network: what one server sends is not told apart.
-      network: { rx_bytes: 0, tx_bytes: 0 },
+      network: running?.env.networkCounters() ?? { rx_bytes: 0, tx_bytes: 0 },
       uptime: running ? now - running.env.startedAt : 0,
       state: this.state,
       disk_bytes: this.disk?.bytes ?? 0,
