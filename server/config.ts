@@ -55,6 +55,15 @@ const envSchema = z.object({
   PANEL_SERVER_GID: z.coerce.number().int().min(1).max(4294967294).default(988),
   // Where no cgroups can hold servers to their memory and process limits, servers start only when set.
   PANEL_ALLOW_UNLIMITED_SERVERS: z.stringbool().default(false),
+  // Without pasta (Debian's passt) servers are refused unless this lets them share the host's network.
+  PANEL_ALLOW_HOST_NETWORK: z.stringbool().default(false),
+  // Host loopback ports servers reach at 127.0.0.1 from their own network (a database host); unset: the managed MariaDB's.
+  PANEL_SERVER_HOST_PORTS: z
+    .string()
+    .regex(/^(\d{1,5}(,\d{1,5})*)?$/, 'must be ports separated by commas, or empty')
+    .transform((s) => (s === '' ? [] : s.split(',').map(Number)))
+    .refine((ports) => ports.every((p) => p >= 1 && p <= 65535), 'ports must be within 1-65535')
+    .optional(),
   // Servers that ran when the panel stopped are started again at its next start only when set.
   PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(false),
   // The local node's ports "create allocation" hands out, first to last (inclusive).
@@ -125,6 +134,10 @@ export interface Config {
   serverUser: { uid: number; gid: number };
   /** Start servers even where cgroups cannot limit their memory and processes (else they are refused). */
   allowUnlimitedServers: boolean;
+  /** Servers may share the host's network when pasta is missing. */
+  allowHostNetwork: boolean;
+  /** Host loopback ports servers may reach from their network namespace. */
+  serverHostPorts: number[];
   /** Start again at start-up the servers that ran when the panel last stopped. */
   restartRunningServers: boolean;
   /** The local node's port range for new allocations, inclusive. */
@@ -227,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     serverUser: { uid: e.PANEL_SERVER_UID, gid: e.PANEL_SERVER_GID },
     allowUnlimitedServers: e.PANEL_ALLOW_UNLIMITED_SERVERS,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
+    allowHostNetwork: e.PANEL_ALLOW_HOST_NETWORK,
+    serverHostPorts: e.PANEL_SERVER_HOST_PORTS ?? (e.PANEL_MANAGED_MARIADB ? [e.PANEL_MARIADB_PORT] : []),
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
     dbHostUrl: e.PANEL_DB_HOST_URL,

@@ -13,6 +13,7 @@ import { startActivityPruning } from './services/activity-retention';
 import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
+import { findPasta, HOST_NETWORK_WARNING, MISSING_PASTA } from './daemon/local/network';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { canLimitServers, cgroupRoots, describeCgroupRoots, NO_LIMITS, RUNNING_UNLIMITED } from './daemon/local/cgroup-roots';
 import { localDaemon, recordLocalSftp } from './services/local-node';
@@ -136,6 +137,7 @@ async function start(): Promise<void> {
     pidsLimit: config.serverPidsLimit,
     serverUser: config.serverUser,
     allowUnlimitedServers: config.allowUnlimitedServers,
+    network: { allowHostNetwork: config.allowHostNetwork, hostPorts: config.serverHostPorts },
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
@@ -147,6 +149,7 @@ async function start(): Promise<void> {
   running.stopServers = () => daemon.process.stopAll();
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   reportServerLimits(config.allowUnlimitedServers);
+  if (!findPasta()) console.warn(config.allowHostNetwork ? HOST_NETWORK_WARNING : MISSING_PASTA);
   const nodes = nodeDaemons(daemon);
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);

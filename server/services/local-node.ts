@@ -20,6 +20,7 @@ export function localDaemon(
     pidsLimit?: number;
     serverUser?: { uid: number; gid: number } | null;
     allowUnlimitedServers?: boolean;
+    network?: LocalDaemonOptions['network'];
     socketTimings?: LocalDaemonOptions['socketTimings'];
   },
 ): LocalDaemon {
@@ -35,6 +36,7 @@ export function localDaemon(
     pidsLimit: options.pidsLimit,
     serverUser: options.serverUser,
     allowUnlimitedServers: options.allowUnlimitedServers,
+    network: options.network,
   });
 }
 

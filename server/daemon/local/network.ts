@@ -70,7 +70,11 @@ export const findPasta = (searchPath?: string): string | null => findProgram('pa
 
 /** The daemon's network options with their defaults (pasta from PATH). */
 export function networkOptions(given: Partial<NetworkOptions> = {}): NetworkOptions {
-  return { pasta: given.pasta === undefined ? findPasta() : given.pasta, allowHostNetwork: given.allowHostNetwork ?? false, hostPorts: given.hostPorts ?? [] };
+  return {
+    pasta: given.pasta === undefined ? findPasta() : given.pasta,
+    allowHostNetwork: given.allowHostNetwork ?? false,
+    hostPorts: given.hostPorts ?? [],
+  };
 }
 
 /** A server's allocations as Wings' document lists them: the default and every mapping, once each. */
@@ -138,7 +142,9 @@ export class SandboxNetwork {
     const insidePid = await childPid(info, child);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-pasta-'));
     const pidFile = path.join(dir, 'pid');
-    const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, insidePid, pidFile)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, insidePid, pidFile)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
@@ -147,12 +153,17 @@ export class SandboxNetwork {
     try {
       await ready(proc, pidFile);
     } catch (error) {
+      // Blocked, the sandbox has no parent-death signal yet: it would run on once bwrap is gone.
+      killQuietly(insidePid);
       await network.close();
       const said = stderr
         .split('\n')
         .filter((line) => line !== '' && !line.startsWith('Failed to send'))
         .join(' ');
-      throw new DaemonError('unavailable', `The server's network could not be set up: ${said || (error instanceof Error ? error.message : String(error))}`);
+      throw new DaemonError(
+        'unavailable',
+        `The server's network could not be set up: ${said || (error instanceof Error ? error.message : String(error))}`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -173,6 +184,14 @@ export class SandboxNetwork {
       this.pasta.kill('SIGKILL');
     });
     return this.closed;
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
   }
 }
 

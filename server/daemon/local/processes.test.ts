@@ -115,7 +115,7 @@ describe('the startup command', () => {
     const env = processEnvironment(c);
     expect(env).toMatchObject({
       HOME: '/home/container',
-      SERVER_PORT: '25565',
+      SERVER_PORT: String(c.settings.allocations.default.port),
       SERVER_IP: '127.0.0.1',
       P_SERVER_UUID: SERVER,
       SECRET_FROM_EGG: 'egg-value',

@@ -208,4 +208,3 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     return path.join(this.options.logDir, RUNNING_FILE);
   }
 }
-

@@ -17,17 +17,19 @@ export const MiB = 1024 * 1024;
 
 /** A complete configuration for a test server; only the disk limit (MiB, 0 = unlimited) varies. */
 export function testConfiguration(uuid: string, options: { diskMiB?: number } = {}): ServerConfiguration {
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
   return {
     settings: {
       uuid,
       meta: { name: 'Contract server', description: '' },
       suspended: false,
-      environment: { STARTUP: 'java -jar server.jar', SERVER_MEMORY: '1024', SERVER_IP: '127.0.0.1', SERVER_PORT: '25565', P_SERVER_UUID: uuid },
+      environment: { STARTUP: 'java -jar server.jar', SERVER_MEMORY: '1024', SERVER_IP: '127.0.0.1', SERVER_PORT: String(port), P_SERVER_UUID: uuid },
       invocation: 'java -jar {{SERVER_JARFILE}}',
       skip_egg_scripts: false,
       build: { memory_limit: 1024, swap: 0, io_weight: 500, cpu_limit: 100, threads: '', disk_space: options.diskMiB ?? 0, oom_disabled: true },
       container: { image: 'ghcr.io/pterodactyl/yolks:java_21', oom_disabled: true, requires_rebuild: false },
-      allocations: { force_outgoing_ip: false, default: { ip: '127.0.0.1', port: 25565 }, mappings: { '127.0.0.1': [25565] } },
+      // A port of its own: each server's allocation is bound on the host (pasta) while it runs, tests run side by side.
+      allocations: { force_outgoing_ip: false, default: { ip: '127.0.0.1', port }, mappings: { '127.0.0.1': [port] } },
       egg: { id: randomUUID(), file_denylist: [] },
     },
     process_configuration: { startup: { done: [], user_interaction: [], strip_ansi: false }, stop: { type: 'command', value: 'stop' } },
