@@ -291,6 +291,8 @@ describe('a server process', () => {
     clock = 61_000; // it has run over a minute when it crashes
     await waitFor(() => states().filter((x) => x === 'offline').length === 2);
     await waitFor(() => states().filter((x) => x === 'starting').length === 3); // restarted
+    // The restart holds the power lock until its sandbox's network is attached.
+    await waitFor(() => states().filter((x) => x === 'running').length === 3);
     await processes.power(SERVER, 'kill');
   });
 
