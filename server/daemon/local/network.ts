@@ -140,6 +140,11 @@ export class SandboxNetwork {
     info.on('error', () => undefined);
     block.on('error', () => undefined);
     const insidePid = await childPid(info, child);
+    // Until it is let go the sandbox has no parent-death signal, and its block descriptor reads
+    // end-of-file once bwrap is gone: it would run on, orphaned, if bwrap were killed meanwhile.
+    let released = false;
+    const orphaned = () => released || killQuietly(insidePid);
+    child.once('exit', orphaned);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-pasta-'));
     const pidFile = path.join(dir, 'pid');
     const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, insidePid, pidFile)], {
@@ -168,6 +173,8 @@ export class SandboxNetwork {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     block.end('go');
+    released = true;
+    child.off('exit', orphaned);
     return network;
   }
 
