@@ -13,7 +13,7 @@ import { startActivityPruning } from './services/activity-retention';
 import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
 import { firstStart, type FirstStart } from './services/first-start';
-import { findPasta, HOST_NETWORK_WARNING, MISSING_PASTA } from './daemon/local/network';
+import { networkWarning } from './daemon/local/network';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { canLimitServers, cgroupRoots, describeCgroupRoots, NO_LIMITS, RUNNING_UNLIMITED } from './daemon/local/cgroup-roots';
 import { localDaemon, recordLocalSftp } from './services/local-node';
@@ -149,7 +149,8 @@ async function start(): Promise<void> {
   running.stopServers = () => daemon.process.stopAll();
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   reportServerLimits(config.allowUnlimitedServers);
-  if (!findPasta()) console.warn(config.allowHostNetwork ? HOST_NETWORK_WARNING : MISSING_PASTA);
+  const network = networkWarning(config.allowHostNetwork);
+  if (network) console.warn(network);
   const nodes = nodeDaemons(daemon);
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { CgroupRoots } from './cgroup-roots';
 import { hardMemoryLimit, ServerCgroups } from './cgroups';
 import { readLines } from './line-reader';
-import { withNetwork, type Allocation, type NetworkOptions, type SandboxNetwork } from './network';
+import { networkFor, readCounters, type Allocation, type NetworkOptions, type SandboxNetwork } from './network';
 import { spawnSandboxed, type SandboxSpec } from './sandbox';
 
 /*
@@ -85,23 +85,19 @@ export class SandboxedProcess {
     const { limits } = options;
     const memoryBytes = limits.memoryBytes > 0 ? hardMemoryLimit(limits.memoryBytes) : 0;
     const cgroups = ServerCgroups.create(options.server, { ...limits, memoryBytes }, options.roots);
-    let started: { child: ChildProcessWithoutNullStreams; network: SandboxNetwork | null };
+    let network: SandboxNetwork | null = null;
+    let child: ChildProcessWithoutNullStreams;
     try {
-      started = await withNetwork(
-        (isolateNetwork) => {
-          const child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles(), tmpfsBytes: memoryBytes, isolateNetwork }, options.bwrap);
-          child.on('error', options.onError);
-          for (const stream of [child.stdout, child.stderr]) readLines(stream, options.onLine);
-          return child;
-        },
-        options.allocations,
-        options.network,
-      );
+      network = await networkFor(options.allocations, options.network);
+      child = spawnSandboxed({ ...options.spec, cgroupProcs: cgroups.procsFiles(), tmpfsBytes: memoryBytes, netns: network?.file }, options.bwrap);
     } catch (error) {
       cgroups.remove();
+      await network?.close();
       throw error;
     }
-    return new SandboxedProcess(started.child, cgroups, options.startedAt, started.network);
+    child.on('error', options.onError);
+    for (const stream of [child.stdout, child.stderr]) readLines(stream, options.onLine);
+    return new SandboxedProcess(child, cgroups, options.startedAt, network);
   }
 
   /** A line on the program's standard input. */
@@ -166,7 +162,8 @@ export class SandboxedProcess {
 
   /** Bytes its network namespace received and sent (zeros on the host's network). */
   networkCounters(): { rx_bytes: number; tx_bytes: number } {
-    const { rxBytes, txBytes } = this.network?.counters() ?? { rxBytes: 0, txBytes: 0 };
+    const pid = this.child.pid;
+    const { rxBytes, txBytes } = this.network && pid !== undefined ? readCounters(pid) : { rxBytes: 0, txBytes: 0 };
     return { rx_bytes: rxBytes, tx_bytes: txBytes };
   }
 

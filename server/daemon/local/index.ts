@@ -10,7 +10,7 @@ import { LocalProcesses } from './processes';
 import { DEFAULT_SERVER_USER, prepareHostUser, type HostUser } from './host-user';
 import { DiskQuotas, measureUsage } from './quota';
 import { runInstallScript } from './installer';
-import { networkOptions, type NetworkOptions } from './network';
+import { networkOptions, sweepNamespaces, type NetworkOptions } from './network';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
 import { loadHostKey, SftpServer, type SftpOptions } from './sftp';
@@ -97,6 +97,7 @@ export class LocalDaemon implements NodeDaemon {
     this.sweepLeftovers = () => {
       this.volumes.sweep(log, (server, work) => locks.write(server, work));
       void this.backups.sweep();
+      void sweepNamespaces(network.dir);
     };
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
     this.backups = new LocalBackups({

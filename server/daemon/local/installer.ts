@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { InstallConfiguration, ServerConfiguration } from '../capabilities';
 import { ownVolume, type HostUser } from './host-user';
 import { readLines } from './line-reader';
-import { withNetwork, type NetworkOptions } from './network';
+import { networkFor, type NetworkOptions, type SandboxNetwork } from './network';
 import { processEnvironment } from './process-config';
 import { spawnSandboxed } from './sandbox';
 
@@ -38,32 +38,37 @@ export async function runInstallScript(run: InstallRun): Promise<boolean> {
   const env = { ...processEnvironment(run.configuration), HOME: INSTALL_MOUNT };
   const shell = installShell(run.install.entrypoint);
   if (shell.missing) run.onLine(`This node has no ${run.install.entrypoint}: the install script runs with /bin/sh.`);
-  let failed: Error | null = null;
-  let closed: Promise<void>[] = [];
-  let started;
+  let network: SandboxNetwork | null = null;
+  let child;
   try {
     if (run.hostUser && run.bwrap) await ownVolume(run.volume, run.hostUser);
-    const spec = { volume: run.volume, mountAt: INSTALL_MOUNT, readOnly, command: run.install.script, env, shell: shell.path, hostUser: run.hostUser };
-    const spawnInstall = (isolateNetwork: boolean) => {
-      const child = spawnSandboxed({ ...spec, isolateNetwork }, run.bwrap);
-      child.on('error', (error) => (failed = error));
-      closed = [child.stdout, child.stderr].map((stream) => new Promise<void>((resolve) => readLines(stream, run.onLine, resolve)));
-      return child;
-    };
-    started = await withNetwork(spawnInstall, [], run.network);
+    network = await networkFor([], run.network);
+    child = spawnSandboxed(
+      {
+        volume: run.volume,
+        mountAt: INSTALL_MOUNT,
+        readOnly,
+        command: run.install.script,
+        env,
+        shell: shell.path,
+        hostUser: run.hostUser,
+        netns: network?.file,
+      },
+      run.bwrap,
+    );
   } catch (error) {
+    await network?.close();
     run.onLine(error instanceof Error ? error.message : String(error));
     return false;
   }
-  const { child, network } = started;
   child.stdin.end();
+  const closed = [child.stdout, child.stderr].map((stream) => new Promise<void>((resolve) => readLines(stream, run.onLine, resolve)));
   return new Promise((resolve) => {
-    const fail = (error: Error) => {
+    child.on('error', (error) => {
       run.onLine(`The install could not start: ${error.message}`);
+      void network?.close();
       resolve(false);
-    };
-    if (failed) return fail(failed);
-    child.on('error', fail);
+    });
     child.on('close', (code) => void Promise.all([...closed, network?.close()]).then(() => resolve(code === 0)));
   });
 }

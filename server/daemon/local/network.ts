@@ -1,33 +1,51 @@
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { DaemonError } from '../types';
-import { BLOCK_FD, INFO_FD } from './sandbox';
+import { findProgram } from './sandbox';
+
+const execFileAsync = promisify(execFile);
 
 /*
- * Each sandbox's own network, as Wings gives each container one: bwrap makes a new network
- * namespace (`--unshare-net`) and waits (`--block-fd`) while `pasta` (Debian's `passt`) attaches
- * to it from the host, rootless, as Podman does. pasta gives the namespace outbound access (NAT
- * through the host's sockets), forwards the server's allocations (TCP and UDP, from the host's
- * address and port to the same port inside), and nothing else: no gateway mapped to the host
- * (`--no-map-gw`), no automatic port forwarding either way (`-T none`, `-U none`), so the
- * namespace's 127.0.0.1 is its own and the host's loopback (the panel, SFTP, MariaDB, other
- * servers' consoles) is out of reach, except the host ports the operator lists (a database host).
+ * Each sandbox's own network, as Wings gives each container one. Before the sandbox starts, the
+ * daemon makes a network namespace kept as a file (`unshare --net=<file>`, as `ip netns` does) and
+ * attaches `pasta` (Debian's `passt`, Podman's network for containers) to it. pasta gives the
+ * namespace outbound access (NAT through the host's sockets), forwards the server's allocations
+ * (TCP and UDP, from the host's address and port to the same port inside), and nothing else: no
+ * gateway mapped to the host (`--no-map-gw`), no automatic forwarding either way (`-T none`,
+ * `-U none`), so the namespace's 127.0.0.1 is its own and the host's loopback (the panel, SFTP,
+ * MariaDB, other servers' consoles) is out of reach, except the host ports the operator lists
+ * (a database host). The sandbox then enters the namespace (`nsenter --net=<file>`) before it
+ * becomes the server's user: its program holds no capability over the namespace it runs in.
  *
  * pasta runs beside the sandbox, not in it: never signalled by a stop, outside the server's
  * cgroups and its memory/CPU figures, killed when the sandbox ends, and (parent-death signal
- * through `setpriv`) when the panel dies, however it dies.
+ * through `setpriv`) when the panel dies, however it dies. Making and joining a namespace owned
+ * by the host takes root, so servers get their own network when the panel runs as root (as Wings
+ * does); a panel that is not root refuses to start them unless the host's network is allowed.
  */
 
 /** What to install when pasta is missing (shown in the console, the power buttons and at start-up). */
 export const MISSING_PASTA =
   'Servers cannot be started: the network sandbox program pasta is not installed on this machine, and servers never share the host network unless PANEL_ALLOW_HOST_NETWORK=true. Install the Debian package "passt" (apt-get install passt) and restart the panel.';
 
-/** Said at start-up when the operator lets servers share the host network. */
-export const HOST_NETWORK_WARNING =
-  'PANEL_ALLOW_HOST_NETWORK=true and pasta is missing: servers share the host network (they reach the panel, SFTP, MariaDB and each other on 127.0.0.1). Install "passt" to isolate them.';
+/** Said when a panel that is not root would start a server. */
+export const NOT_ROOT =
+  'Servers cannot be started: a server gets a network of its own only when the panel runs as root (as Wings does), and servers never share the host network unless PANEL_ALLOW_HOST_NETWORK=true. Run the panel as root, or allow the host network.';
+
+/** The namespace's IPv4 address and gateway (pasta answers for the gateway; it is not the host). */
+export const NAMESPACE_ADDRESS = '10.88.0.2';
+const NAMESPACE_GATEWAY = '10.88.0.1';
+
+/** What the start-up says about servers' networks on this machine, or null when each gets its own. */
+export function networkWarning(allowHostNetwork: boolean, pasta = findPasta(), root = process.getuid?.() === 0): string | null {
+  if (pasta && root) return null;
+  const why = pasta ? 'the panel does not run as root' : 'pasta is missing (install the Debian package "passt")';
+  if (!allowHostNetwork) return pasta ? NOT_ROOT : MISSING_PASTA;
+  return `PANEL_ALLOW_HOST_NETWORK=true and ${why}: servers share the host network (they reach the panel, SFTP, MariaDB and each other on 127.0.0.1).`;
+}
 
 /** How long pasta may take to attach before the start fails (it takes about 40 ms). */
 const ATTACH_TIMEOUT_MS = 5_000;
@@ -49,21 +67,8 @@ export interface NetworkOptions {
   pasta: string | null;
   allowHostNetwork: boolean;
   hostPorts: number[];
-}
-
-/** A program on PATH, or null. */
-export function findProgram(name: string, searchPath = process.env.PATH ?? ''): string | null {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  /** Where namespace files are kept; NETNS_DIR unless said. */
+  dir?: string;
 }
 
 export const findPasta = (searchPath?: string): string | null => findProgram('pasta', searchPath);
@@ -74,6 +79,7 @@ export function networkOptions(given: Partial<NetworkOptions> = {}): NetworkOpti
     pasta: given.pasta === undefined ? findPasta() : given.pasta,
     allowHostNetwork: given.allowHostNetwork ?? false,
     hostPorts: given.hostPorts ?? [],
+    dir: given.dir,
   };
 }
 
@@ -89,16 +95,23 @@ function portSpec(a: Allocation): string {
   return a.ip === '' || a.ip === '0.0.0.0' || a.ip === '::' ? String(a.port) : `${a.ip}/${a.port}`;
 }
 
-/** pasta's arguments to attach to the namespace of `pid` (a process inside the sandbox). */
-export function pastaArgs(plan: NetworkPlan, pid: number, pidFile: string): string[] {
+/** pasta's arguments to attach to the namespace kept in `file`. */
+export function pastaArgs(plan: NetworkPlan, file: string, pidFile: string): string[] {
   const tcp = plan.allocations.flatMap((a) => ['-t', portSpec(a)]);
   const udp = plan.allocations.flatMap((a) => ['-u', portSpec(a)]);
-  const uid = process.getuid?.() ?? 0;
   const hostPorts = plan.hostPorts.length > 0 ? [...new Set(plan.hostPorts)].join(',') : 'none';
   return [
     '--foreground',
     '--quiet',
     '--config-net',
+    // A private address of its own, as a Wings container has: the host's (pasta's default) would
+    // make the host's own address the namespace's, so its players and services there looked local.
+    '--address',
+    NAMESPACE_ADDRESS,
+    '--netmask',
+    '24',
+    '--gateway',
+    NAMESPACE_GATEWAY,
     '--no-map-gw',
     ...(tcp.length > 0 ? tcp : ['-t', 'none']),
     ...(udp.length > 0 ? udp : ['-u', 'none']),
@@ -108,58 +121,50 @@ export function pastaArgs(plan: NetworkPlan, pid: number, pidFile: string): stri
     'none',
     '--pid',
     pidFile,
-    // As root pasta would drop to nobody first, and nobody may not join the sandbox's namespaces.
-    '--runas',
-    `${uid}:${process.getgid?.() ?? 0}`,
     '--netns',
-    `/proc/${pid}/ns/net`,
-    // Root joins the network namespace directly: bwrap (run by root) moves its process into a
-    // nested user namespace that does not own it. Another uid must join the owner first.
-    ...(uid === 0 ? ['--netns-only'] : ['--userns', `/proc/${pid}/ns/user`]),
+    file,
+    '--netns-only',
+    // As root pasta would become nobody before joining, and nobody may not join the host's namespace.
+    '--runas',
+    '0:0',
   ];
 }
 
-/** One sandbox's network: pasta attached to its namespace. */
+/** One sandbox's network: a namespace kept as a file, and pasta attached to it. */
 export class SandboxNetwork {
   private closed: Promise<void> | null = null;
 
   private constructor(
+    /** The namespace, bound to a file the sandbox enters (`nsenter --net=`). */
+    readonly file: string,
     private readonly pasta: ChildProcess,
-    private readonly insidePid: number,
   ) {}
 
   /**
-   * Attaches pasta to the namespace of the sandbox `child` (started with `isolateNetwork`), then lets
-   * the sandbox run its command. Throws `unavailable` when pasta fails (an allocation in use, say).
+   * Makes a network namespace and attaches pasta to it (allocations forwarded, outbound NAT);
+   * `unavailable` when that fails (an allocation in use, say), with nothing left behind.
    */
-  static async attach(child: ChildProcessWithoutNullStreams, plan: NetworkPlan, pasta: string): Promise<SandboxNetwork> {
-    const info = child.stdio[INFO_FD] as Readable | null | undefined;
-    const block = child.stdio[BLOCK_FD] as Writable | null | undefined;
-    if (!info || !block) throw new Error('the sandbox was not started with its network descriptors');
-    // bwrap closes them when it ends: a reset then is no failure of the panel.
-    info.on('error', () => undefined);
-    block.on('error', () => undefined);
-    const insidePid = await childPid(info, child);
-    // Until it is let go the sandbox has no parent-death signal, and its block descriptor reads
-    // end-of-file once bwrap is gone: it would run on, orphaned, if bwrap were killed meanwhile.
-    let released = false;
-    const orphaned = () => released || killQuietly(insidePid);
-    child.once('exit', orphaned);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-pasta-'));
-    const pidFile = path.join(dir, 'pid');
-    const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, insidePid, pidFile)], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+  static async create(plan: NetworkPlan, pasta: string, dir = NETNS_DIR): Promise<SandboxNetwork> {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    sequence += 1;
+    const file = path.join(dir, `${process.pid}-${sequence}`);
+    const pidFile = `${file}.pid`;
+    try {
+      fs.writeFileSync(file, '', { mode: 0o600 });
+      await execFileAsync('unshare', [`--net=${file}`, 'true']);
+    } catch (error) {
+      await release(file);
+      throw new DaemonError('unavailable', `The server's network could not be set up: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, file, pidFile)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    const network = new SandboxNetwork(proc, insidePid);
+    const network = new SandboxNetwork(file, proc);
     try {
       await ready(proc, pidFile);
     } catch (error) {
-      // Blocked, the sandbox has no parent-death signal yet: it would run on once bwrap is gone.
-      killQuietly(insidePid);
       await network.close();
       const said = stderr
         .split('\n')
@@ -170,57 +175,57 @@ export class SandboxNetwork {
         `The server's network could not be set up: ${said || (error instanceof Error ? error.message : String(error))}`,
       );
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(pidFile, { force: true });
     }
-    block.end('go');
-    released = true;
-    child.off('exit', orphaned);
     return network;
   }
 
-  /** Bytes the namespace received and sent over its network interfaces (its own loopback aside). */
-  counters(): { rxBytes: number; txBytes: number } {
-    return readCounters(this.insidePid);
-  }
-
-  /** Ends pasta (once the sandbox is gone its forwards must go too, so a restart can bind them). */
+  /** Ends pasta (its forwards go, so a restart can bind them) and the namespace. */
   close(): Promise<void> {
-    this.closed ??= new Promise((resolve) => {
+    this.closed ??= new Promise<void>((resolve) => {
       if (this.pasta.exitCode !== null || this.pasta.signalCode !== null) return resolve();
       this.pasta.once('close', () => resolve());
       this.pasta.kill('SIGKILL');
-    });
+    }).then(() => release(this.file));
     return this.closed;
   }
 }
 
-function killQuietly(pid: number): void {
+/** Where namespaces are kept while their servers run: memory-backed, gone at reboot, root's only. */
+export const NETNS_DIR = fs.existsSync('/run') ? '/run/aerie-netns' : path.join(os.tmpdir(), 'aerie-netns');
+let sequence = 0;
+
+/** Unmounts and deletes a namespace file (nothing when it is not one). */
+async function release(file: string): Promise<void> {
+  await execFileAsync('umount', ['--', file]).catch(() => undefined);
+  fs.rmSync(file, { force: true });
+}
+
+/**
+ * Releases the namespaces a panel that is gone (killed, crashed) left in `dir`: each file is
+ * named after the pid of the panel that made it, and several panels may share a machine.
+ */
+export async function sweepNamespaces(dir = NETNS_DIR): Promise<void> {
+  let names: string[];
   try {
-    process.kill(pid, 'SIGKILL');
+    names = fs.readdirSync(dir);
   } catch {
-    // gone already
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    await release(path.join(dir, name));
   }
 }
 
-/** The pid bwrap reports on its info descriptor (`{"child-pid": N, …}`). */
-function childPid(info: Readable, child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const done = (error?: Error, pid?: number) => {
-      info.off('data', onData);
-      child.off('close', onClose);
-      if (pid !== undefined) resolve(pid);
-      else reject(error ?? new Error('no pid'));
-    };
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (match) done(undefined, Number(match[1]));
-    };
-    const onClose = () => done(new DaemonError('unavailable', 'The sandbox ended before its network was set up.'));
-    info.on('data', onData);
-    child.on('close', onClose);
-  });
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Resolves once pasta wrote its pid file (its initialisation done); rejects when it exits or takes too long. */
@@ -265,28 +270,17 @@ export function readCounters(pid: number): { rxBytes: number; txBytes: number } 
 }
 
 /**
- * Starts the sandbox (`spawnSandbox`, blocked until its network is up) and attaches its network; the sandbox is killed
- * when that fails. Without pasta, the host's network when allowed, else `unavailable`.
+ * A network for a sandbox about to start: its own namespace when pasta is there (the sandbox
+ * enters `file`), null for the host's when the operator allows it, else `unavailable`.
  */
-export async function withNetwork(
-  spawnSandbox: (isolateNetwork: boolean) => ChildProcessWithoutNullStreams,
-  allocations: Allocation[],
-  options: NetworkOptions,
-): Promise<{ child: ChildProcessWithoutNullStreams; network: SandboxNetwork | null }> {
+export async function networkFor(allocations: Allocation[], options: NetworkOptions): Promise<SandboxNetwork | null> {
   if (!options.pasta) {
     if (!options.allowHostNetwork) throw new DaemonError('unavailable', MISSING_PASTA);
-    return { child: spawnSandbox(false), network: null };
+    return null;
   }
-  const child = spawnSandbox(true);
-  try {
-    return { child, network: await SandboxNetwork.attach(child, { allocations, hostPorts: options.hostPorts }, options.pasta) };
-  } catch (error) {
-    // Gone before the caller removes its cgroups.
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await gone;
-    }
-    throw error;
+  if (process.getuid?.() !== 0) {
+    if (!options.allowHostNetwork) throw new DaemonError('unavailable', NOT_ROOT);
+    return null;
   }
+  return SandboxNetwork.create({ allocations, hostPorts: options.hostPorts }, options.pasta, options.dir);
 }

@@ -43,10 +43,13 @@ const ETC = [
 const UID = '1000';
 
 /** The bwrap program on PATH, or null. */
-export function findBwrap(searchPath = process.env.PATH ?? ''): string | null {
+export const findBwrap = (searchPath?: string): string | null => findProgram('bwrap', searchPath);
+
+/** A program on PATH, or null. */
+export function findProgram(name: string, searchPath = process.env.PATH ?? ''): string | null {
   for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
-    const candidate = path.join(dir, 'bwrap');
+    const candidate = path.join(dir, name);
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
       return candidate;
@@ -76,8 +79,8 @@ export interface SandboxSpec {
   hostUser?: HostUser | null;
   /** The most /tmp and /dev/shm may each hold (the server's memory limit); unbounded when absent or 0. */
   tmpfsBytes?: number;
-  /** Its own network namespace, the command held until `network.ts` attached pasta to it. */
-  isolateNetwork?: boolean;
+  /** A network namespace file the sandbox enters (`network.ts`); the daemon's own network when absent. */
+  netns?: string;
 }
 
 /**
@@ -108,13 +111,6 @@ export function scratchArgs(bytes: number | undefined): string[] {
 
 /** bwrap reads its arguments from this descriptor, so no host path shows in the sandbox's `/proc/1/cmdline`. */
 const ARGS_FD = 3;
-
-/**
- * With a network namespace of its own, bwrap reports the sandbox's pid on INFO_FD and holds the
- * command until BLOCK_FD is readable (network.ts attaches pasta meanwhile).
- */
-export const INFO_FD = ARGS_FD + 1;
-export const BLOCK_FD = ARGS_FD + 2;
 
 /**
  * Writes its own pid into each `cgroup.procs` file named (their count first), then becomes bwrap:
@@ -151,7 +147,6 @@ export function sandboxArgs(spec: SandboxSpec, files: number[] = []): string[] {
     '--unshare-uts',
     '--hostname',
     'container',
-    ...(spec.isolateNetwork ? ['--unshare-net', '--info-fd', String(INFO_FD), '--block-fd', String(BLOCK_FD)] : []),
     '--cap-drop',
     'ALL',
     '--die-with-parent',
@@ -168,7 +163,7 @@ export function sandboxArgs(spec: SandboxSpec, files: number[] = []): string[] {
 
 /**
  * Starts `spec` in the sandbox; `unavailable` (with what to install) when bwrap is missing. The
- * chain is: a shell that enters the cgroups, `setpriv` to the host user, then bwrap, each exec'ing
+ * chain is: a shell that enters the cgroups, `nsenter` into its network, `setpriv` to the host user, then bwrap, each exec'ing
  * the next (one pid throughout); bwrap's arguments arrive on a descriptor, the read-only files as
  * open descriptors after it.
  */
@@ -177,17 +172,15 @@ export function spawnSandboxed(spec: SandboxSpec, bwrap = findBwrap()): ChildPro
   const procs = spec.cgroupProcs ?? [];
   const files = Object.keys(spec.readOnly ?? {}).map((host) => fs.openSync(host, 'r'));
   try {
-    // Descriptors: 3 the arguments, then (with a network namespace) bwrap's info and block pipes, then the files.
-    const network: 'pipe'[] = spec.isolateNetwork ? ['pipe', 'pipe'] : [];
-    const firstFile = ARGS_FD + 1 + network.length;
     const args = sandboxArgs(
       spec,
-      files.map((_, i) => firstFile + i),
+      files.map((_, i) => ARGS_FD + 1 + i),
     );
     // The options go through the descriptor; bwrap wants the command itself (the egg's, no host path) on its command line.
     const command = args.splice(args.length - 4);
     const chain = [
       ...(procs.length === 0 ? [] : ['/bin/sh', '-c', ENTER_CGROUPS, 'sh', String(procs.length), ...procs]),
+      ...(spec.netns ? ['nsenter', `--net=${spec.netns}`, '--'] : []),
       ...(spec.hostUser ? ['setpriv', ...setprivArgs(spec.hostUser)] : []),
       bwrap,
       '--args',
@@ -195,7 +188,7 @@ export function spawnSandboxed(spec: SandboxSpec, bwrap = findBwrap()): ChildPro
       ...command,
     ];
     const [program = bwrap, ...rest] = chain;
-    const child = spawn(program, rest, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...network, ...files] });
+    const child = spawn(program, rest, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...files] });
     const argsPipe = child.stdio[ARGS_FD];
     if (!argsPipe || !('end' in argsPipe)) throw new Error('the sandbox arguments could not be passed');
     argsPipe.on('error', () => undefined); // bwrap failed before reading them: its exit says why
