@@ -202,8 +202,12 @@ describe.runIf(canLimitServers(roots))('a server’s limits in the kernel', () =
     const started = Date.now();
     await sleep(2_000);
     const cores = (usage() - before) / ((Date.now() - started) / 1000);
-    expect(cores).toBeGreaterThan(0.3); // it ran
-    expect(cores).toBeLessThan(0.56); // but no more than half a core, give or take a period
+    // It ran (how much depends on what else the machine runs: CI shares two cores among test workers)…
+    expect(cores).toBeGreaterThan(0.02);
+    // …never more than half a core, give or take a period, and the kernel holds it there.
+    expect(cores).toBeLessThan(0.56);
+    const quota = fs.readFileSync(groupFile('cpu', 'cpu.cfs_quota_us', 'cpu.max'), 'utf8').trim();
+    expect(quota.split(' ')[0]).toBe('50000');
     await processes.power(SERVER, 'kill');
   });
 });
