@@ -91,6 +91,7 @@ describe('subusers: who may do what', () => {
           object: 'server_subuser',
           attributes: {
             uuid: sub.uuid,
+            identifier: sub.uuid.slice(0, 8),
             username: sub.username,
             email: sub.email,
             image: expect.stringMatching(/^https:\/\/gravatar\.com\/avatar\/[0-9a-f]{32}$/),
@@ -163,7 +164,7 @@ describe('subusers: adding', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       object: 'server_subuser',
-      attributes: { email: 'y@example.com', permissions: ['websocket.connect', 'file.read'] },
+      attributes: { email: 'y@example.com', identifier: expect.stringMatching(/^[0-9a-f]{8}$/), permissions: ['websocket.connect', 'file.read'] },
     });
     const user = await panel.db.selectFrom('users').selectAll().where('email', '=', 'y@example.com').executeTakeFirstOrThrow();
     expect(JSON.parse((await su.stored(user))?.permissions ?? '')).toEqual(['websocket.connect', 'file.read']);

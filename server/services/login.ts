@@ -24,7 +24,7 @@ export function toLoginUser(user: UserRow): LoginUser {
     name_first: user.name_first,
     name_last: user.name_last,
     language: user.language,
-    identifier: user.uuid.slice(0, 8),
+    identifier: userIdentifier(user),
     root_admin: user.root_admin === 1,
     use_totp: user.use_totp === 1,
     gravatar: true,
@@ -133,4 +133,9 @@ export async function recordAuthEvent(
     subjects: user ? [{ type: 'user', id: user.id }] : [],
     timestamp: ctx.now,
   });
+}
+
+/** A user's short identifier, as the account and subuser resources show it: their uuid's first 8 characters. */
+export function userIdentifier(user: { uuid: string }): string {
+  return user.uuid.slice(0, 8);
 }

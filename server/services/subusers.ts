@@ -1,3 +1,4 @@
+import { userIdentifier } from './login';
 import { createHash } from 'node:crypto';
 import type { NodeDaemon } from '../daemon/capabilities';
 import type { Db } from '../db';
@@ -87,6 +88,7 @@ export function subuserResource(user: UserRow, permissions: readonly Permission[
     object: 'server_subuser' as const,
     attributes: {
       uuid: user.uuid,
+      identifier: userIdentifier(user),
       username: user.username,
       email: user.email,
       image: `https://gravatar.com/avatar/${createHash('md5').update(user.email.toLowerCase()).digest('hex')}`,
