@@ -8,7 +8,8 @@ import { cgroupRoots, type CgroupRoots } from './cgroup-roots';
 import type { DaemonLog } from './events';
 import type { HostUser } from './host-user';
 import { MAX_LINE } from './line-reader';
-import { ServerProcess, type PowerContext } from './server-process';
+import type { PowerContext } from './power-context';
+import { ServerProcess } from './server-process';
 
 /*
  * The node's servers' processes, as Wings' manager holds its servers: one `ServerProcess` each
