@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import os from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -15,6 +16,10 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on CI's two, one, and the files ran one
+    // after another. Most of their time is spent waiting on child processes (sandboxes, the CLI,
+    // MariaDB), so two share two cores well.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 20_000,
     // Two projects so that only the SPA's tests load the DOM matchers; files opt into jsdom with
     // a `// @vitest-environment jsdom` comment.

@@ -71,6 +71,21 @@ describe('the data dir', () => {
     expect(modeOf(tempDir)).toBe(0o700);
     expect(modeOf(databaseFile(tempDir))).toBe(0o600);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    "is left open to the servers' group (root:988 0710), so a CLI started beside a root panel never closes it to servers starting",
+    ({ tempDir }) => {
+      fs.chownSync(tempDir, 0, 988);
+      fs.chmodSync(tempDir, 0o710);
+      prepareDataDir(tempDir, databaseFile(tempDir));
+      const dir = fs.statSync(tempDir);
+      expect([dir.uid, dir.gid, dir.mode & 0o777]).toEqual([0, 988, 0o710]);
+      // Opened to root's own group, or wider, it is still tightened.
+      fs.chownSync(tempDir, 0, 0);
+      prepareDataDir(tempDir, databaseFile(tempDir));
+      expect(modeOf(tempDir)).toBe(0o700);
+    },
+  );
 });
 
 describe('server volumes', () => {

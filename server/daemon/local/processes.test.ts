@@ -290,9 +290,10 @@ describe('a server process', () => {
     await processes.power(SERVER, 'start');
     clock = 61_000; // it has run over a minute when it crashes
     await waitFor(() => states().filter((x) => x === 'offline').length === 2);
-    await waitFor(() => states().filter((x) => x === 'starting').length === 3); // restarted
-    // The restart holds the power lock until its sandbox's network is attached.
+    // Restarted: its done line proves the restart's start returned and let go of the power lock
+    // (a kill while that start still held it would be refused as a conflict).
     await waitFor(() => states().filter((x) => x === 'running').length === 3);
+    expect(said()).toContainEqual(expect.stringContaining('Restarting it'));
     await processes.power(SERVER, 'kill');
   });
 
@@ -510,7 +511,7 @@ describe('stats and limits', () => {
     async ({ setup: s }) => {
       fs.writeFileSync(
         path.join(s.volume, 'filler.mjs'),
-        'import fs from "node:fs"; console.log("Ready"); let n = 0; const t = setInterval(() => { fs.writeFileSync("fill-" + n++, Buffer.alloc(4 << 20, 1)); if (n === 10) { clearInterval(t); console.log("wrote 40 MiB"); } }, 20); setInterval(() => {}, 1000);',
+        'import fs from "node:fs"; console.log("Ready"); let n = 0; const t = setInterval(() => { fs.writeFileSync("fill-" + n++, Buffer.alloc(4 << 20, 1)); if (n === 10) { clearInterval(t); console.log("wrote 40 MiB"); } }, 20); process.stdin.on("data", () => process.exit(0));',
       );
       s.configure((c) => {
         c.settings.invocation = 'node filler.mjs';

@@ -9,7 +9,8 @@ import type { DaemonLog } from './events';
 import type { HostUser } from './host-user';
 import { MAX_LINE } from './line-reader';
 import { networkOptions, type NetworkOptions } from './network';
-import { ServerProcess, type PowerContext } from './server-process';
+import type { PowerContext } from './power-context';
+import { ServerProcess } from './server-process';
 
 /*
  * The node's servers' processes, as Wings' manager holds its servers: one `ServerProcess` each

@@ -1,12 +1,13 @@
 import type { ProcessState, SocketStats } from '../../../src/contract';
-import type { ConsoleEvent, ServerConfiguration } from '../capabilities';
+import type { ConsoleEvent } from '../capabilities';
 import { DaemonError } from '../types';
 import type { ConsoleLog } from './console-log';
-import { canLimitServers, NO_LIMITS, RUNNING_UNLIMITED, type CgroupRoots } from './cgroup-roots';
+import { canLimitServers, NO_LIMITS, RUNNING_UNLIMITED } from './cgroup-roots';
 import { SandboxedProcess } from './environment';
-import type { DaemonLog } from './events';
-import { ownVolume, type HostUser } from './host-user';
-import { allocationsOf, MISSING_PASTA, type NetworkOptions } from './network';
+import { DiskMeter } from './disk-meter';
+import { ownVolume } from './host-user';
+import { allocationsOf, MISSING_PASTA } from './network';
+import type { PowerContext } from './power-context';
 import { processEnvironment, startupCommand, stopSignal } from './process-config';
 import { MISSING_BWRAP } from './sandbox';
 
@@ -22,40 +23,6 @@ import { MISSING_BWRAP } from './sandbox';
  * never in the console log.
  */
 
-/** What every server's power shares: the daemon's options, resolved. */
-export interface PowerContext {
-  configuration: (server: string) => Promise<ServerConfiguration>;
-  volumePath: (server: string) => string;
-  bwrap: string | null;
-  /** Each server's own network namespace (pasta), or the host's when the operator allows it. */
-  network: NetworkOptions;
-  log: DaemonLog;
-  now: () => number;
-  stopTimeoutMs: number;
-  crashRestartAfterMs: number;
-  pidsLimit: number;
-  statsIntervalMs: number;
-  /** Hard limits from cgroups where the machine allows them; the watchdog either way. */
-  cgroups: boolean;
-  /** Where servers' groups are made (this machine's, found once, unless a test says). */
-  cgroupRoots: () => CgroupRoots;
-  /** Start servers even where cgroups cannot hold them to their memory and process limits. */
-  allowUnlimited: boolean;
-  diskBytes?: (server: string) => Promise<number>;
-  /** The host user the sandbox runs as, which its volume belongs to; null: the daemon's own. */
-  hostUser: HostUser | null;
-  /** Starts the server again through the power lock (after a crash). */
-  restart: (server: string) => Promise<void>;
-}
-
-/** How long a disk figure is shown before the volume is measured again. */
-const DISK_FIGURE_MS = 10_000;
-/**
- * A running server with a disk limit is measured this often at least, so its own writes are caught
- * within seconds (Wings checks every 150 s by default) — but never more than a tenth of the time, a
- * volume of many files taking long to measure.
- */
-const DISK_CHECK_MS = 2_000;
 const MIB = 1024 * 1024;
 const mib = (bytes: number): number => Math.round(bytes / MIB);
 
@@ -73,8 +40,7 @@ export class ServerProcess {
   state: ProcessState = 'offline';
   readonly listeners = new Set<(event: ConsoleEvent) => void>();
   private running: Running | null = null;
-  /** The last disk figure, when it was taken, and how long taking it took. */
-  private disk: { bytes: number; at: number; took: number } | null = null;
+  private readonly disk: DiskMeter;
   private ticker: NodeJS.Timeout | null = null;
   private ticking = false;
 
@@ -82,7 +48,10 @@ export class ServerProcess {
     private readonly server: string,
     readonly log: ConsoleLog,
     private readonly ctx: PowerContext,
-  ) {}
+  ) {
+    const { diskBytes } = ctx;
+    this.disk = new DiskMeter(diskBytes && (() => diskBytes(server)), ctx.now);
+  }
 
   get isRunning(): boolean {
     return this.running !== null;
@@ -115,8 +84,8 @@ export class ServerProcess {
     const memoryLimit = Math.max(0, memory_limit) * MIB;
     const diskLimit = Math.max(0, disk_space) * MIB;
     // Wings: a server over its disk limit does not start (its files can still be deleted).
-    if (diskLimit > 0 && (await this.measureDisk()) > diskLimit) {
-      const message = `This server uses ${mib(this.disk?.bytes ?? 0)} MiB of its ${mib(diskLimit)} MiB disk limit: delete files before starting it.`;
+    if (diskLimit > 0 && (await this.disk.measureNow()) > diskLimit) {
+      const message = `This server uses ${mib(this.disk.bytes)} MiB of its ${mib(diskLimit)} MiB disk limit: delete files before starting it.`;
       this.daemonMessage(message);
       throw new DaemonError('no_space', message);
     }
@@ -215,8 +184,7 @@ export class ServerProcess {
     const now = this.ctx.now();
     const running = this.running;
     const usage = running?.env.usage(now) ?? { memoryBytes: 0, cpuPercent: 0 };
-    const every = running && running.diskLimit > 0 ? Math.max(DISK_CHECK_MS, 10 * (this.disk?.took ?? 0)) : DISK_FIGURE_MS;
-    if (!this.disk || now - this.disk.at >= every) await this.measureDisk();
+    const diskBytes = await this.disk.figure(running !== null && running.diskLimit > 0);
     return {
       memory_bytes: usage.memoryBytes,
       memory_limit_bytes: Math.max(0, configuration.settings.build.memory_limit) * MIB,
@@ -224,7 +192,7 @@ export class ServerProcess {
       network: running?.env.networkCounters() ?? { rx_bytes: 0, tx_bytes: 0 },
       uptime: running ? now - running.env.startedAt : 0,
       state: this.state,
-      disk_bytes: this.disk?.bytes ?? 0,
+      disk_bytes: diskBytes,
     };
   }
 
@@ -310,16 +278,6 @@ export class ServerProcess {
     } finally {
       this.ticking = false;
     }
-  }
-
-  /** Measures the volume now (the last figure when it cannot be measured). */
-  private async measureDisk(): Promise<number> {
-    if (!this.ctx.diskBytes) return 0;
-    const at = this.ctx.now();
-    const started = performance.now();
-    const bytes = await this.ctx.diskBytes(this.server).catch(() => this.disk?.bytes ?? 0);
-    this.disk = { bytes, at, took: performance.now() - started };
-    return bytes;
   }
 }
 
