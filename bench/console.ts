@@ -34,6 +34,26 @@ more();
 process.stdin.on('data', (d) => { if (String(d).includes('stop')) process.exit(0); });
 `;
 
+const COMMAND_GAP_MS = 25;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `promise`, or a clear failure when the console socket closes or `ms` pass first (rather than waiting forever). */
+export async function within<T>(promise: Promise<T>, ms: number, what: string, ws?: WebSocket): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onClose: ((code: number, reason: Buffer) => void) | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+    onClose = (code, reason) => reject(new Error(`${what}: the console socket closed (${code} ${String(reason)})`));
+    ws?.once('close', onClose);
+  });
+  try {
+    return await Promise.race([promise, failed]);
+  } finally {
+    clearTimeout(timer);
+    if (onClose) ws?.off('close', onClose);
+  }
+}
+
 interface Frame {
   event: string;
   args?: string[];
@@ -90,8 +110,10 @@ export async function benchConsole(): Promise<string[]> {
       const replied = new Promise<void>((resolve) => (waiting = { text, resolve }));
       const t0 = performance.now();
       ws.send(JSON.stringify({ event: 'send command', args: [`say ping-${n}`] }));
-      await replied;
+      await within(replied, 5_000, `no reply to ping-${n}`, ws);
       latencies.push(performance.now() - t0);
+      // The socket closes a client past MAX_FRAMES_PER_SECOND (50): a command every 25 ms stays under it.
+      await sleep(Math.max(0, COMMAND_GAP_MS - (performance.now() - t0)));
     }
     ws.close();
     const m = median(latencies);
@@ -124,7 +146,7 @@ export async function benchConsole(): Promise<string[]> {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     await power('start');
-    await finished;
+    await within(finished, 120_000, 'the flood program did not print FLOOD DONE', flood);
     const seconds = (performance.now() - first) / 1000;
     clearInterval(sampler);
     flood.close();
