@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { startBenchPanel, type BenchPanel, type BenchServer } from './panel';
 
@@ -54,12 +56,24 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string, w
   }
 }
 
-interface Frame {
+/** On PATH, as the daemon would find it (the network change runs servers through `pasta`). */
+export function onPath(program: string): boolean {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
+    try {
+      fs.accessSync(path.join(dir, program), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface Frame {
   event: string;
   args?: string[];
 }
 
-async function waitState(panel: BenchPanel, token: string, server: BenchServer, state: string): Promise<void> {
+export async function waitState(panel: BenchPanel, token: string, server: BenchServer, state: string): Promise<void> {
   for (let i = 0; i < 400; i += 1) {
     const res = await panel.api(token, 'GET', `/api/client/servers/${server.uuid}/resources`);
     if ((JSON.parse(res.body) as { attributes: { current_state: string } }).attributes.current_state === state) return;
@@ -69,7 +83,13 @@ async function waitState(panel: BenchPanel, token: string, server: BenchServer, 
 }
 
 /** An authenticated console connection, with a hook for every frame. */
-async function connect(panel: BenchPanel, base: string, token: string, server: BenchServer, onFrame: (frame: Frame) => void): Promise<WebSocket> {
+export async function connect(
+  panel: BenchPanel,
+  base: string,
+  token: string,
+  server: BenchServer,
+  onFrame: (frame: Frame) => void,
+): Promise<WebSocket> {
   const res = await panel.api(token, 'GET', `/api/client/servers/${server.uuid}/websocket`);
   const { token: jwt } = (JSON.parse(res.body) as { data: { token: string } }).data;
   const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/servers/${server.uuid}/ws`, { origin: base });
@@ -117,7 +137,11 @@ export async function benchConsole(): Promise<string[]> {
     }
     ws.close();
     const m = median(latencies);
-    out.push(`console: command → reply through the websocket, ${PINGS} commands`);
+    // The figures are compared before and after the network change (target: within 10 %): say which this was.
+    out.push(
+      `console: network: pasta on PATH: ${onPath('pasta') ? 'yes' : 'no'} (the sandbox section says whether the server had its own network namespace)`,
+    );
+    out.push(`console: command → reply through the websocket, ${PINGS} commands, one every ${COMMAND_GAP_MS} ms`);
     out.push(`  median ${m.toFixed(1)} ms, p95 ${p95(latencies).toFixed(1)} ms (target: median under 20 ms) ${m < 20 ? 'ok' : 'OVER TARGET'}`);
 
     // Throughput.
