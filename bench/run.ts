@@ -3,6 +3,7 @@ import { benchBackups } from './backups';
 import { benchConsole } from './console';
 import { benchFiles } from './files';
 import { benchPages } from './pages';
+import { benchSandbox } from './sandbox';
 import { benchSftp } from './sftp';
 
 /*
@@ -16,6 +17,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   files: { what: 'files/list of 10,000 entries against bare listings; files/compress against tar -czf', run: benchFiles },
   console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },
   backups: { what: 'a backup and a restore of the files tree against tar -czf and tar -xzf', run: benchBackups },
+  sandbox: { what: 'demo game start time; a player connection through the allocation against direct loopback', run: benchSandbox },
   sftp: { what: 'an SFTP upload and download of a 200 MB file against cp', run: benchSftp },
 };
 
@@ -23,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   const unknown = argv.filter((name) => !(name in SECTIONS));
   if (unknown.length > 0) {
     console.error(`Unknown section ${unknown.join(', ')}. Usage: npm run bench [-- ${Object.keys(SECTIONS).join('|')} …]`);
-    for (const [name, section] of Object.entries(SECTIONS)) console.error(`  ${name.padEnd(6)} ${section.what}`);
+    for (const [name, section] of Object.entries(SECTIONS)) console.error(`  ${name.padEnd(7)} ${section.what}`);
     return 2;
   }
   const chosen = argv.length > 0 ? argv : Object.keys(SECTIONS);
