@@ -398,6 +398,50 @@ describe('a server process', () => {
 
 describe('a kill during the sandbox set-up', () => {
   // A kill that lands while bwrap still sets up its namespaces left its child holding the output pipes: the kill never returned.
+  it(
+    'kills at once during a stop that waits for a program ignoring its stop, and during a start (issue 22 #4)',
+    { timeout: 30_000 },
+    async ({ setup: s }) => {
+      fs.writeFileSync(path.join(s.volume, 'stubborn.mjs'), 'process.on("SIGINT", () => {}); setInterval(() => {}, 1000); console.log("Ready");');
+      s.configure((c) => {
+        c.settings.invocation = 'node stubborn.mjs';
+        c.process_configuration.startup.done = ['Ready'];
+        c.process_configuration.stop = { type: 'signal', value: '^C' };
+      });
+      const slow = s.make({ stopTimeoutMs: 20_000 });
+      const seen: string[] = [];
+      const killed: Promise<void>[] = [];
+      slow.subscribe(SERVER, (e) => {
+        if (e.type !== 'status') return;
+        seen.push(e.state);
+        // The second start: killed the moment it begins, before its sandbox exists.
+        if (e.state === 'starting' && seen.filter((x) => x === 'starting').length === 2) killed.push(slow.power(SERVER, 'kill'));
+      });
+      const waitFor = async (fn: () => boolean) => {
+        for (const deadline = Date.now() + 10_000; !fn();) {
+          if (Date.now() > deadline) throw new Error(`not seen in 10 s: ${seen.join(', ')}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      };
+      await slow.power(SERVER, 'start');
+      await waitFor(() => seen.includes('running'));
+      const stopping = slow.power(SERVER, 'stop');
+      await waitFor(() => seen.includes('stopping'));
+      const began = Date.now();
+      await slow.power(SERVER, 'kill'); // was refused: "Another power action is currently being processed"
+      await stopping;
+      expect(slow.state(SERVER)).toBe('offline');
+      expect(Date.now() - began).toBeLessThan(2_000);
+
+      await slow.power(SERVER, 'start');
+      expect(killed).toHaveLength(1);
+      await Promise.all(killed);
+      await waitFor(() => seen.filter((x) => x === 'offline').length === 2);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(slow.state(SERVER)).toBe('offline');
+    },
+  );
+
   it('ends the server every time, however early it lands', { timeout: 60_000 }, async ({ setup: s }) => {
     for (let i = 0; i < 10; i += 1) {
       await s.processes.power(SERVER, 'start');

@@ -97,11 +97,13 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
   }
 
   async power(server: string, action: PowerAction): Promise<void> {
+    // Kill overrides whatever power action runs (a stop waiting out its timeout, a start), as in
+    // Wings, where terminate never waits for the power lock.
+    if (action === 'kill') return this.of(server).kill();
     await this.options.powerLock(server, async () => {
       const proc = this.of(server);
       if (action === 'start') await proc.start();
       else if (action === 'stop') await proc.stop();
-      else if (action === 'kill') await proc.kill();
       else {
         await proc.stop().catch((error: unknown) => {
           if (!(error instanceof DaemonError && error.kind === 'offline')) throw error;

@@ -40,6 +40,8 @@ export class ServerProcess {
   state: ProcessState = 'offline';
   readonly listeners = new Set<(event: ConsoleEvent) => void>();
   private running: Running | null = null;
+  /** A kill came while a start was under way, before its process existed. */
+  private killWanted = false;
   private readonly disk: DiskMeter;
   private ticker: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -89,6 +91,7 @@ export class ServerProcess {
       this.daemonMessage(message);
       throw new DaemonError('no_space', message);
     }
+    this.killWanted = false;
     this.setState('starting');
     this.daemonMessage('Starting the server in its sandbox.');
     const volume = ctx.volumePath(server);
@@ -134,6 +137,7 @@ export class ServerProcess {
     this.running = running;
     this.syncTicker();
     void env.exited.then(() => this.exited(running));
+    if (this.killWanted) await this.kill();
     if (done.length === 0) this.setState('running');
   }
 
@@ -159,7 +163,12 @@ export class ServerProcess {
 
   async kill(): Promise<void> {
     const running = this.running;
-    if (!running) return;
+    if (!running) {
+      // A start under way: what it starts is killed as soon as it exists.
+      if (this.state === 'starting') this.killWanted = true;
+      return;
+    }
+    this.killWanted = false;
     running.stopping = true;
     await running.env.kill();
   }
