@@ -196,3 +196,19 @@ test('Ctrl+C copies the text selected in the console', async ({ page, context, m
   await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toContain('copyable');
   await stopServer(page);
 });
+
+test('Kill during a stop the program ignores ends the server within 2 s (issue 22 #4)', async ({ page, makeUser, makeServer, signIn, filesOf }) => {
+  const { server } = await openAsOwner(page, { makeUser, makeServer, signIn });
+  // A program that says it is done and then ignores its stop command and ^C: the stop waits out its timeout.
+  await filesOf(server).seed({
+    'demo-game.mjs': `process.on('SIGINT', () => {}); process.stdin.resume(); console.log('Done (0.1s)! For help, type "help"'); setInterval(() => {}, 1000);`,
+  });
+  await startServer(page);
+  await power(page).getByRole('button', { name: 'Stop' }).click();
+  await expect(serverStatus(page)).toHaveText('Stopping');
+  await power(page).getByRole('button', { name: 'Kill' }).click();
+  await page.getByRole('dialog', { name: 'Kill the server?' }).getByRole('button', { name: 'Kill' }).click();
+  // Was refused ("Another power action is currently being processed") and ran on for the stop's 30 s.
+  await expect(serverStatus(page)).toHaveText('Offline', { timeout: 2_000 });
+  await expect(page.getByText('Another power action')).toHaveCount(0);
+});
