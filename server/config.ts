@@ -64,8 +64,10 @@ const envSchema = z.object({
     .transform((s) => (s === '' ? [] : s.split(',').map(Number)))
     .refine((ports) => ports.every((p) => p >= 1 && p <= 65535), 'ports must be within 1-65535')
     .optional(),
-  // Servers that ran when the panel stopped are started again at its next start only when set.
-  PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(false),
+  // Servers that ran when the panel stopped start again at its next start, as they keep running under Wings.
+  PANEL_RESTART_RUNNING_SERVERS: z.stringbool().default(true),
+  // How long a stop (a power stop, or the panel's own shutdown) waits for the program before it is killed.
+  PANEL_SERVER_STOP_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(30),
   // The local node's ports "create allocation" hands out, first to last (inclusive).
   PANEL_ALLOCATION_PORTS: z
     .string()
@@ -140,6 +142,8 @@ export interface Config {
   serverHostPorts: number[];
   /** Start again at start-up the servers that ran when the panel last stopped. */
   restartRunningServers: boolean;
+  /** Seconds a stop waits for a server's program before killing it. */
+  serverStopTimeoutSeconds: number;
   /** The local node's port range for new allocations, inclusive. */
   allocationPorts: { start: number; end: number };
   /** Backups a server may start within `periodSeconds` (0: no throttle). */
@@ -240,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     serverUser: { uid: e.PANEL_SERVER_UID, gid: e.PANEL_SERVER_GID },
     allowUnlimitedServers: e.PANEL_ALLOW_UNLIMITED_SERVERS,
     restartRunningServers: e.PANEL_RESTART_RUNNING_SERVERS,
+    serverStopTimeoutSeconds: e.PANEL_SERVER_STOP_TIMEOUT,
     allowHostNetwork: e.PANEL_ALLOW_HOST_NETWORK,
     serverHostPorts: e.PANEL_SERVER_HOST_PORTS ?? (e.PANEL_MANAGED_MARIADB ? [e.PANEL_MARIADB_PORT] : []),
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },

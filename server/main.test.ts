@@ -63,6 +63,38 @@ describe('npm start', () => {
     expect(res.stderr).toMatch(/Refusing to seed demo accounts[\s\S]*PANEL_SEED_DEMO_FORCE=true/);
   });
 
+  it(
+    'Ctrl-C in its terminal stops a running game with its stop command (the world saved), and the next start runs it again (issue 22 #1, #2)',
+    { timeout: 120_000 },
+    async ({ tempDir }) => {
+      const dataDir = path.join(tempDir, 'data');
+      await startOnce(dataDir, {});
+      const db = new SQLite(path.join(dataDir, 'panel.sqlite'), { readonly: true });
+      const { uuid } = db.prepare('SELECT uuid FROM servers WHERE status IS NULL ORDER BY id LIMIT 1').get() as { uuid: string };
+      db.close();
+      // As if it ran when the panel last stopped: the next start runs it again (the default).
+      fs.writeFileSync(path.join(dataDir, 'logs', 'running.json'), JSON.stringify([uuid]));
+      const log = path.join(dataDir, 'logs', `${uuid}.log`);
+      // In a process group of its own, as a panel in a terminal is: Ctrl-C signals the whole group.
+      const child = spawn(tsx, ['server/main.ts'], { env: envFor(dataDir, {}), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let out = '';
+      for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      for (const deadline = Date.now() + 60_000; !(fs.existsSync(log) && fs.readFileSync(log, 'utf8').includes('For help'));) {
+        if (Date.now() > deadline) throw new Error(`the game did not start again: ${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(out).toContain('Started again 1 server(s) that were running when the panel stopped.');
+      expect(fs.readFileSync(log, 'utf8')).toContain('[Panel] The panel was restarted: this server was running, so it was started again.');
+      process.kill(-(child.pid ?? 0), 'SIGINT');
+      await exited;
+      expect(out).toContain('Stopping 1 running server(s) with their stop commands');
+      // Its stop command ran: the game saved its world (before, its sandbox died of the SIGINT first).
+      expect(fs.readFileSync(log, 'utf8')).toMatch(/Saving worlds[\s\S]*Goodbye/);
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'logs', 'running.json'), 'utf8'))).toEqual([uuid]);
+    },
+  );
+
   it('marks failed at start the backups and restores the last run left unfinished', { timeout: 120_000 }, async ({ tempDir }) => {
     const dataDir = path.join(tempDir, 'data');
     await startOnce(dataDir, {});

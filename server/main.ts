@@ -135,6 +135,7 @@ async function start(): Promise<void> {
     maxUploadBytes: config.maxUploadBytes,
     maxEntriesPerServer: config.maxEntriesPerServer,
     pidsLimit: config.serverPidsLimit,
+    stopTimeoutMs: config.serverStopTimeoutSeconds * 1000,
     serverUser: config.serverUser,
     allowUnlimitedServers: config.allowUnlimitedServers,
     network: { allowHostNetwork: config.allowHostNetwork, hostPorts: config.serverHostPorts },
@@ -146,7 +147,14 @@ async function start(): Promise<void> {
   if (cutOff.backups + cutOff.restores > 0) {
     console.warn(`Marked failed what the last run left unfinished: ${cutOff.backups} backup(s), ${cutOff.restores} restore(s).`);
   }
-  running.stopServers = () => daemon.process.stopAll();
+  running.stopServers = async () => {
+    const count = daemon.process.runningCount;
+    if (count > 0)
+      console.log(
+        `Stopping ${count} running server(s) with their stop commands; any still running after ${config.serverStopTimeoutSeconds} s is killed.`,
+      );
+    await daemon.process.stopAll();
+  };
   if (!findBwrap()) console.warn(MISSING_BWRAP);
   reportServerLimits(config.allowUnlimitedServers);
   const network = networkWarning(config.allowHostNetwork);
@@ -165,7 +173,7 @@ async function start(): Promise<void> {
   }
   // Users made before grants were escaped could reach other servers' databases: repaired once per host.
   for (const line of await repairMarkedHosts(db, box)) (line.failed ? console.warn : console.log)(line.message);
-  // What ran at the last shutdown starts again only when configured (PANEL_RESTART_RUNNING_SERVERS).
+  // What ran at the last shutdown starts again (unless PANEL_RESTART_RUNNING_SERVERS=false).
   const resumed = await daemon.process.resume(config.restartRunningServers);
   if (resumed.length > 0) console.log(`Started again ${resumed.length} server(s) that were running when the panel stopped.`);
 

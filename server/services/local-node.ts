@@ -18,6 +18,7 @@ export function localDaemon(
     maxUploadBytes: number;
     maxEntriesPerServer?: number;
     pidsLimit?: number;
+    stopTimeoutMs?: number;
     serverUser?: { uid: number; gid: number } | null;
     allowUnlimitedServers?: boolean;
     network?: LocalDaemonOptions['network'];
@@ -34,6 +35,7 @@ export function localDaemon(
     maxEntriesPerServer: options.maxEntriesPerServer,
     socketTimings: options.socketTimings,
     pidsLimit: options.pidsLimit,
+    stopTimeoutMs: options.stopTimeoutMs,
     serverUser: options.serverUser,
     allowUnlimitedServers: options.allowUnlimitedServers,
     network: options.network,

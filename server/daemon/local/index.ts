@@ -48,6 +48,8 @@ export interface LocalDaemonOptions {
   installFiles?: Record<string, string>;
   /** Processes (and threads) one server may run at once, where cgroups allow it; 0 = none (512 by default, as Wings). */
   pidsLimit?: number;
+  /** How long a stop waits for the program before killing it; 30 s by default. */
+  stopTimeoutMs?: number;
   /** The host user servers run as when the daemon is root (Wings' 988 by default); null: the daemon's own. */
   serverUser?: HostUser | null;
   /** Start servers where cgroups cannot hold them to their limits (PANEL_ALLOW_UNLIMITED_SERVERS); refused by default. */
@@ -154,6 +156,7 @@ export class LocalDaemon implements NodeDaemon {
       log,
       diskBytes: async (server) => (await measureUsage(await this.volumes.open(server))).bytes,
       pidsLimit: options.pidsLimit,
+      stopTimeoutMs: options.stopTimeoutMs,
       hostUser,
       allowUnlimited: options.allowUnlimitedServers,
     });

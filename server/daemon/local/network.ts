@@ -156,7 +156,11 @@ export class SandboxNetwork {
       await release(file);
       throw new DaemonError('unavailable', `The server's network could not be set up: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, file, pidFile)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn('setpriv', ['--pdeathsig', 'KILL', '--', pasta, ...pastaArgs(plan, file, pidFile)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // Out of the panel's process group: Ctrl-C in its terminal must not cut a stopping server's network.
+      detached: true,
+    });
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');

@@ -442,6 +442,42 @@ describe('a kill during the sandbox set-up', () => {
     },
   );
 
+  it(
+    "keeps the sandbox and its network out of the panel's process group: Ctrl-C in its terminal reaches neither (issue 22 #1)",
+    { timeout: 30_000 },
+    async ({ setup: s }) => {
+      await s.processes.power(SERVER, 'start');
+      await s.untilLine('For help');
+      const stat = (pid: number | string) => {
+        const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [ppid = '', pgrp = ''] = text
+          .slice(text.lastIndexOf(')') + 2)
+          .split(' ')
+          .slice(1, 3);
+        return { comm: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), ppid: Number(ppid), pgrp: Number(pgrp) };
+      };
+      const ours = stat('self').pgrp;
+      // This process's own children: the sandbox chain (bwrap by now) and pasta beside it.
+      const children = fs
+        .readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .flatMap((pid) => {
+          try {
+            const st = stat(pid);
+            return st.ppid === process.pid ? [st] : [];
+          } catch {
+            return []; // gone meanwhile
+          }
+        });
+      const sandbox = children.filter((c) => c.comm === 'bwrap');
+      expect(sandbox.length).toBeGreaterThan(0);
+      for (const child of children.filter((c) => c.comm === 'bwrap' || c.comm === 'pasta' || c.comm === 'pasta.avx2')) {
+        expect(child.pgrp, child.comm).not.toBe(ours);
+      }
+      await s.processes.power(SERVER, 'kill');
+    },
+  );
+
   it('ends the server every time, however early it lands', { timeout: 60_000 }, async ({ setup: s }) => {
     for (let i = 0; i < 10; i += 1) {
       await s.processes.power(SERVER, 'start');
@@ -636,6 +672,8 @@ describe('after a panel restart', () => {
     const restarted = s.make();
     expect(await restarted.resume(true)).toEqual([SERVER]);
     expect(restarted.state(SERVER)).not.toBe('offline');
+    // Its console history says why it runs: nobody there asked for this start.
+    expect(await restarted.history(SERVER, 100)).toContain('[Panel] The panel was restarted: this server was running, so it was started again.');
     expect(fs.existsSync(file)).toBe(false);
     // Once only: the next start finds nothing to resume.
     expect(await s.make().resume(true)).toEqual([]);

@@ -149,6 +149,11 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
    * Stops every running server (panel shutdown): their stop commands, then kills past the timeout.
    * Which ones ran is written down first, for `resume` at the next start.
    */
+  /** How many servers have a process now. */
+  get runningCount(): number {
+    return [...this.servers.values()].filter((proc) => proc.isRunning).length;
+  }
+
   async stopAll(): Promise<void> {
     const running = [...this.servers.entries()].filter(([, proc]) => proc.isRunning);
     try {
@@ -178,6 +183,8 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     const started: string[] = [];
     for (const server of servers) {
       try {
+        // Said where its users look, in its console history: a start nobody there asked for.
+        this.of(server).note('The panel was restarted: this server was running, so it was started again.');
         await this.power(server, 'start');
         started.push(server);
       } catch (error) {

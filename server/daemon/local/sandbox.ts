@@ -188,7 +188,9 @@ export function spawnSandboxed(spec: SandboxSpec, bwrap = findBwrap()): ChildPro
       ...command,
     ];
     const [program = bwrap, ...rest] = chain;
-    const child = spawn(program, rest, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...files] });
+    // A session of its own: Ctrl-C in the panel's terminal (SIGINT to its process group) must not
+    // reach the sandbox, which the panel stops with its egg's stop command instead.
+    const child = spawn(program, rest, { env: spec.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...files], detached: true });
     const argsPipe = child.stdio[ARGS_FD];
     if (!argsPipe || !('end' in argsPipe)) throw new Error('the sandbox arguments could not be passed');
     argsPipe.on('error', () => undefined); // bwrap failed before reading them: its exit says why

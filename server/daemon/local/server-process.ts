@@ -214,6 +214,11 @@ export class ServerProcess {
     this.emit({ type: 'daemon message', line });
   }
 
+  /** A line from the panel kept in the console history (unlike a daemon message, which is live only). */
+  note(line: string): void {
+    this.output(`[Panel] ${line}`);
+  }
+
   private output(line: string): void {
     this.log.append(line);
     this.emit({ type: 'console output', line });
