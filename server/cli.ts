@@ -3,7 +3,7 @@ import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
 import { systemClock } from './lib/time';
-import { CliError, USAGE, runCli } from './cli/commands';
+import { CliError, USAGE, runCli, usageOf } from './cli/commands';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
 import { sealPlaintextTotpSecrets } from './services/totp';
@@ -14,9 +14,22 @@ import { sealPlaintextTotpSecrets } from './services/totp';
  * object and the exit code is 0; on failure one clear message goes to stderr and the code is not 0.
  */
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0] ?? '')) {
+  // Help asked for goes to standard output with success; a bare call is a usage error.
+  if (argv.length === 0) {
     console.error(USAGE);
-    return argv.length === 0 ? 2 : 0;
+    return 2;
+  }
+  const [command = '', ...rest] = argv;
+  if (['help', '--help', '-h'].includes(command)) {
+    const one = rest[0] === undefined ? null : usageOf(rest[0]);
+    process.stdout.write(`${one ?? USAGE}\n`);
+    return 0;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const one = usageOf(command);
+    if (one) process.stdout.write(`${one}\n`);
+    else console.error(`Unknown command ${command}.\n\n${USAGE}`);
+    return one ? 0 : 2;
   }
   let db: Db | undefined;
   try {

@@ -50,6 +50,16 @@ Commands:
 ID is a server's 8-character identifier or its uuid. The data dir is PANEL_DATA_DIR (default ./data).
 Prints one JSON object as its last line on success.`;
 
+/** The usage of one command (its lines of USAGE), or null for a command there is none of. */
+export function usageOf(command: string): string | null {
+  const lines = USAGE.split('\n');
+  const first = lines.findIndex((line) => line === `  ${command}` || line.startsWith(`  ${command} `));
+  if (first < 0) return null;
+  let end = first + 1;
+  while (end < lines.length && /^ {4,}\S/.test(lines[end] ?? '')) end += 1;
+  return `Usage: npm run -s panel -- ${lines.slice(first, end).join('\n').trim()}`;
+}
+
 async function serverById(db: Db, id: string): Promise<ServerRow> {
   const server = await findServer(db, id);
   if (!server) throw new CliError(`No server with identifier or uuid ${id}.`);
