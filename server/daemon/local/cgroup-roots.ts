@@ -136,7 +136,8 @@ function sweep(dir: string): void {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with that pid exists (one of another user's too). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DaemonError } from '../types';
+import { alive } from './cgroup-roots';
 import { findProgram } from './sandbox';
 
 const execFileAsync = promisify(execFile);
@@ -90,7 +91,7 @@ export function allocationsOf(allocations: { default: Allocation; mappings: Reco
   return all.filter((a) => a.port > 0 && !seen.has(`${a.ip}/${a.port}`) && seen.add(`${a.ip}/${a.port}`));
 }
 
-/** pasta's port spec for one allocation: any address for 0.0.0.0/::, else that address only. */
+/** pasta's port spec for one allocation: every address for 0.0.0.0/::, else that address only. */
 function portSpec(a: Allocation): string {
   return a.ip === '' || a.ip === '0.0.0.0' || a.ip === '::' ? String(a.port) : `${a.ip}/${a.port}`;
 }
@@ -218,17 +219,8 @@ export async function sweepNamespaces(dir = NETNS_DIR): Promise<void> {
   }
   for (const name of names) {
     const pid = Number(/^(\d+)-/.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
     await release(path.join(dir, name));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
