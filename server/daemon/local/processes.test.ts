@@ -442,6 +442,20 @@ describe('a kill during the sandbox set-up', () => {
     },
   );
 
+  it('stops with its stop command a server whose stop came while its start still made the sandbox', { timeout: 30_000 }, async ({ setup: s }) => {
+    const stops: Promise<void>[] = [];
+    s.processes.subscribe(SERVER, (e) => {
+      // Before the sandbox exists the start holds the power lock: the stop was refused with "Another power action…".
+      if (e.type === 'status' && e.state === 'starting' && stops.length === 0) stops.push(s.processes.power(SERVER, 'stop'));
+    });
+    await s.processes.power(SERVER, 'start');
+    expect(stops).toHaveLength(1);
+    await Promise.all(stops);
+    await s.untilLine('Goodbye');
+    await s.until((e) => e.type === 'status' && e.state === 'offline');
+    expect(s.lines().join('\n')).toContain('Saving worlds');
+  });
+
   it(
     "keeps the sandbox and its network out of the panel's process group: Ctrl-C in its terminal reaches neither (issue 22 #1)",
     { timeout: 30_000 },

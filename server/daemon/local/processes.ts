@@ -100,6 +100,9 @@ export class LocalProcesses implements ProcessCapability, StatsCapability, Pick<
     // Kill overrides whatever power action runs (a stop waiting out its timeout, a start), as in
     // Wings, where terminate never waits for the power lock.
     if (action === 'kill') return this.of(server).kill();
+    // A stop while a start is still making the sandbox (and holds the lock) waits for the process, then stops it.
+    const proc = this.of(server);
+    if (action === 'stop' && proc.state === 'starting' && !proc.isRunning) return proc.stop();
     await this.options.powerLock(server, async () => {
       const proc = this.of(server);
       if (action === 'start') await proc.start();

@@ -40,8 +40,8 @@ export class ServerProcess {
   state: ProcessState = 'offline';
   readonly listeners = new Set<(event: ConsoleEvent) => void>();
   private running: Running | null = null;
-  /** A kill came while a start was under way, before its process existed. */
-  private killWanted = false;
+  /** A kill or stop that came while a start was under way, before its process existed. */
+  private wanted: 'kill' | 'stop' | null = null;
   private readonly disk: DiskMeter;
   private ticker: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -91,7 +91,7 @@ export class ServerProcess {
       this.daemonMessage(message);
       throw new DaemonError('no_space', message);
     }
-    this.killWanted = false;
+    this.wanted = null;
     this.setState('starting');
     this.daemonMessage('Starting the server in its sandbox.');
     const volume = ctx.volumePath(server);
@@ -137,12 +137,16 @@ export class ServerProcess {
     this.running = running;
     this.syncTicker();
     void env.exited.then(() => this.exited(running));
-    if (this.killWanted) await this.kill();
     if (done.length === 0) this.setState('running');
+    if (this.wanted === 'kill') await this.kill();
+    else if (this.wanted === 'stop') void this.stop().catch((error: unknown) => ctx.log(`could not stop ${server}`, error));
   }
 
   async stop(): Promise<void> {
     const running = this.running;
+    // A start under way: what it starts is stopped as soon as it exists.
+    if (!running && this.state === 'starting') this.wanted ??= 'stop';
+    if (!running && this.state === 'starting') return;
     if (!running) throw new DaemonError('offline', 'The server is not running.');
     if (this.state !== 'stopping') {
       running.stopping = true;
@@ -163,12 +167,10 @@ export class ServerProcess {
 
   async kill(): Promise<void> {
     const running = this.running;
-    if (!running) {
-      // A start under way: what it starts is killed as soon as it exists.
-      if (this.state === 'starting') this.killWanted = true;
-      return;
-    }
-    this.killWanted = false;
+    // A start under way: what it starts is killed as soon as it exists.
+    if (!running && this.state === 'starting') this.wanted = 'kill';
+    if (!running) return;
+    this.wanted = null;
     running.stopping = true;
     await running.env.kill();
   }
