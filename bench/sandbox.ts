@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type WebSocket from 'ws';
 import { connect, onPath, waitState, within } from './console';
@@ -65,6 +66,42 @@ async function sendTo(host: string, port: number, mb: number): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   if (answer.trim() !== `got ${total}`) throw new Error(`the sink at ${host}:${port} answered ${JSON.stringify(answer)}`);
   return mb / seconds;
+}
+
+/**
+ * CPU seconds the processes whose command line has every one of `words` have used so far (Linux
+ * /proc); a word also matches an argument ending in `/word` (pasta's `address/port`).
+ */
+function cpuSeconds(...words: string[]): number {
+  const tick = 100; // USER_HZ on Linux
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!words.every((w) => cmdline.some((arg) => arg === w || arg.endsWith(`/${w}`)))) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [utime = '0', stime = '0'] = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13);
+      ticks += Number(utime) + Number(stime);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / tick;
+}
+
+/** Runs `send` and returns its rate with the CPU seconds per GiB of the sender (this process) and of each named process group. */
+async function measured(send: () => Promise<number>, groups: Record<string, string[]>): Promise<{ rate: number; cpu: Record<string, number> }> {
+  const before = Object.fromEntries(Object.entries(groups).map(([k, words]) => [k, cpuSeconds(...words)]));
+  const self = process.cpuUsage();
+  const rate = await send();
+  const gib = SINK_MB / 1024;
+  const used = process.cpuUsage(self);
+  const cpu: Record<string, number> = { sender: (used.user + used.system) / 1e6 / gib };
+  for (const [k, words] of Object.entries(groups)) cpu[k] = (cpuSeconds(...words) - (before[k] ?? 0)) / gib;
+  return { rate, cpu };
 }
 
 /** The sink run directly on the host on a free loopback port, for `use`'s length. */
@@ -155,12 +192,25 @@ export async function benchSandbox(): Promise<string[]> {
     // Alternated, so that load from elsewhere on the machine weighs on both alike.
     const sandboxed: number[] = [];
     const direct: number[] = [];
+    const cpuThrough: Record<string, number>[] = [];
+    const cpuDirect: Record<string, number>[] = [];
     await withDirectSink(panel.dataDir, async (port) => {
       for (let i = 0; i < SINK_RUNS; i += 1) {
-        sandboxed.push(await sendTo(host, allocation.port, SINK_MB));
-        direct.push(await sendTo('127.0.0.1', port, SINK_MB));
+        const through = await measured(() => sendTo(host, allocation.port, SINK_MB), {
+          pasta: ['pasta', '-t', String(allocation.port)],
+          sink: ['demo-game.mjs'],
+        });
+        sandboxed.push(through.rate);
+        cpuThrough.push(through.cpu);
+        const plain = await measured(() => sendTo('127.0.0.1', port, SINK_MB), { sink: ['--port', '0'] });
+        direct.push(plain.rate);
+        cpuDirect.push(plain.cpu);
       }
     });
+    const cpuLine = (runs: Record<string, number>[]) =>
+      Object.keys(runs[0] ?? {})
+        .map((k) => `${k} ${median(runs.map((r) => r[k] ?? NaN)).toFixed(2)}`)
+        .join(', ');
     ws.close();
     await power('kill');
     let hostNs = 'unknown';
@@ -178,6 +228,8 @@ export async function benchSandbox(): Promise<string[]> {
     );
     out.push(`  through the allocation ${median(sandboxed).toFixed(0)} MiB/s, direct loopback ${median(direct).toFixed(0)} MiB/s`);
     out.push(`  ratio ${ratio.toFixed(2)}× (target: at least 0.8×) ${ratio >= 0.8 ? 'ok' : 'UNDER TARGET'}`);
+    // Each process of a connection is one thread: where every one has a core of its own, the slowest alone sets the rate.
+    out.push(`  CPU seconds per GiB, through the allocation: ${cpuLine(cpuThrough)}; direct: ${cpuLine(cpuDirect)} (${os.cpus().length} cores here)`);
   } finally {
     await panel.daemon.process.stopAll();
     await panel.close();
