@@ -3,14 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import mysql from 'mysql2/promise';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { databaseHosts } from '../db/repos';
 import { sha256 } from '../lib/crypto';
 import type { SecretBox } from '../lib/secret-box';
-import { newDatabasePassword } from './database-operations';
-import { hostError, parseHostUrl, saveHost, type HostAccess } from './database-hosts';
+import { parseHostUrl, saveHost, type HostAccess } from './database-hosts';
+import { managedPassword, readManagedPassword, secure } from './managed-mariadb-admin';
+import { stopStale, waitReady } from './mariadb-liveness';
+import { findMariadb, type MariadbPrograms } from './mariadb-programs';
 
 /*
  * The managed MariaDB: when no database host is configured and MariaDB is installed, the panel
@@ -37,35 +38,7 @@ const WATCHER = [
   'exit "$status"',
 ].join('\n');
 
-const SEARCH_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'];
-
-function findProgram(names: readonly string[]): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
-  for (const name of names) {
-    for (const dir of dirs) {
-      const file = path.join(dir, name);
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
-
-export interface MariadbPrograms {
-  server: string;
-  installDb: string;
-}
-
-/** mariadbd (or mysqld) and mariadb-install-db (or mysql_install_db), on the PATH or in the sbin dirs. */
-export function findMariadb(): MariadbPrograms | undefined {
-  const server = findProgram(['mariadbd', 'mysqld']);
-  const installDb = findProgram(['mariadb-install-db', 'mysql_install_db']);
-  return server && installDb ? { server, installDb } : undefined;
-}
+export { findMariadb, type MariadbPrograms } from './mariadb-programs';
 
 export interface ManagedMariadb {
   /** How the panel reaches it as its admin (127.0.0.1 and the port). */
@@ -95,8 +68,6 @@ const TUNING = [
   '--collation-server=utf8mb4_unicode_ci',
 ];
 
-const LOCAL_HOSTS = ['localhost', '127.0.0.1', '::1'];
-
 function asRoot(): string[] {
   // mariadbd refuses to run as root unless told to; under any other user it runs as that user.
   return process.getuid?.() === 0 ? ['--user=root'] : [];
@@ -108,112 +79,6 @@ function socketPath(dir: string): string {
   return inside.length <= 100 ? inside : path.join(os.tmpdir(), `aerie-mariadb-${sha256(dir).slice(0, 16)}.sock`);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An instance of this directory left running (its pid file names a live mariadbd on our data dir) is stopped. */
-async function stopStale(pidFile: string, dataDir: string): Promise<boolean> {
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return false;
-  let cmdline: string;
-  try {
-    cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return false;
-  }
-  if (!cmdline.includes(`--datadir=${dataDir}`)) return false;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 300 && isAlive(pid); i += 1) await sleep(100);
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  return true;
-}
-
-function tail(file: string, lines = 5): string {
-  try {
-    return fs.readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '';
-  }
-}
-
-/** Connects over the socket; resolves once the server answers (even "access denied" means it is up). */
-async function waitReady(socket: string, exited: () => string | undefined, timeoutMs: number, errorLog: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const gone = exited();
-    if (gone) throw new Error(`MariaDB stopped while starting (${gone}). Its log says:\n${tail(errorLog)}`);
-    try {
-      const conn = await mysql.createConnection({ socketPath: socket, user: 'root', password: '', connectTimeout: 1000 });
-      await conn.end();
-      return;
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR') return;
-    }
-    if (Date.now() > deadline) throw new Error(`MariaDB did not accept connections within ${timeoutMs / 1000}s. Its log says:\n${tail(errorLog)}`);
-    await sleep(200);
-  }
-}
-
-/**
- * The generated admin password: every local `root` account gets it (a fresh data dir's root has none).
- * It is sealed into the directory before it is set, so a start cut short between the two is
- * finished at the next one.
- */
-async function secure(dir: string, socket: string, access: HostAccess): Promise<void> {
-  try {
-    const conn = await mysql.createConnection({ host: access.host, port: access.port, user: access.username, password: access.password });
-    await conn.end();
-    return;
-  } catch {
-    // not set yet: the socket still lets root in without one
-  }
-  let conn: mysql.Connection;
-  try {
-    conn = await mysql.createConnection({ socketPath: socket, user: 'root', password: '' });
-  } catch (error) {
-    throw hostError(
-      error,
-      `The managed MariaDB in ${dir} does not take its stored admin password and has another one set (remove ${dir} to start over)`,
-      [access.password],
-    );
-  }
-  try {
-    const [users] = await conn.query<mysql.RowDataPacket[]>("SELECT User, Host FROM mysql.user WHERE User IN ('root', '')");
-    // Only local root accounts stay (root@<machine name> is of no use with --skip-name-resolve).
-    for (const u of users) {
-      if (u.User === 'root' && LOCAL_HOSTS.includes(String(u.Host)))
-        await conn.query('ALTER USER ?@? IDENTIFIED BY ?', [u.User, u.Host, access.password]);
-      else await conn.query('DROP USER ?@?', [u.User, u.Host]);
-    }
-  } catch (error) {
-    throw hostError(error, "Could not set the managed MariaDB's admin password", [access.password]);
-  } finally {
-    await conn.end().catch(() => conn.destroy());
-  }
-}
-
-const PASSWORD_FILE = 'admin-password.sealed';
-
-/** The managed instance's admin password, kept sealed in its directory; null before its first start. */
-function readManagedPassword(dir: string, box: SecretBox): string | null {
-  const file = path.join(dir, PASSWORD_FILE);
-  return fs.existsSync(file) ? box.open(fs.readFileSync(file, 'utf8').trim()) : null;
-}
-
 export async function startManagedMariadb(options: ManagedOptions): Promise<ManagedMariadb> {
   const programs = options.programs ?? findMariadb();
   if (!programs) throw new Error('MariaDB is not installed (no mariadbd or mysqld, mariadb-install-db on the PATH or in /usr/sbin).');
@@ -221,7 +86,6 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
   const dataDir = path.join(dir, 'data');
   const pidFile = path.join(dir, 'mariadb.pid');
   const errorLog = path.join(dir, 'error.log');
-  const passwordFile = path.join(dir, PASSWORD_FILE);
   const socket = socketPath(dir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   await stopStale(pidFile, dataDir);
@@ -244,11 +108,7 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
     }
   }
 
-  let password = readManagedPassword(dir, options.box);
-  if (password === null) {
-    password = newDatabasePassword();
-    fs.writeFileSync(passwordFile, `${options.box.seal(password)}\n`, { mode: 0o600 });
-  }
+  const password = managedPassword(dir, options.box);
   const access: HostAccess = { host: '127.0.0.1', port: options.port, username: 'root', password };
 
   const child = spawn(

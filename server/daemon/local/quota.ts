@@ -1,12 +1,11 @@
-import type { Stats } from 'node:fs';
-import fs from 'node:fs/promises';
-import { MAX_DEPTH, type Dir, type Volume } from './confined';
-import { lstatEach } from './listing';
-import { DaemonError, noSpaceError } from '../types';
+import { noSpaceError } from '../types';
+import type { Volume } from './confined';
+import { Budget, CACHE_MARGIN } from './disk-budget';
+import { fileMeter, measureUsage, tooManyEntriesError, type Limits, type Meter, type Usage } from './disk-usage';
 
 /*
- * Disk limits on every write path. Usage is what the volume holds
- * on disk: allocated blocks (st.blocks × 512, so a sparse file counts what it really uses), each
+ * Disk limits on every write path. Usage is what the volume holds (`disk-usage.ts` measures it; a
+ * write's `Budget` is in `disk-budget.ts`) on disk: allocated blocks (st.blocks × 512, so a sparse file counts what it really uses), each
  * inode once (a thousand hard links to one file are one file), links never followed, and every
  * entry (the root included) at least one block, so empty files are not free. Besides the bytes,
  * the entries are capped per server, limit or not: a host's inodes can run out before its disk
@@ -30,178 +29,11 @@ import { DaemonError, noSpaceError } from '../types';
  * next measure, at most CACHE_MS later, and lets a write overshoot only by what exceeded the margin.
  */
 
-/** The allocation unit writes are charged in (ext4, xfs, tmpfs); a new file or directory costs at least one. */
-export const BLOCK = 4096;
+export { Budget } from './disk-budget';
+export { BLOCK, blocksFor, measureUsage, replacedBytes, tooManyEntriesError } from './disk-usage';
+export type { Limits, Meter, Usage } from './disk-usage';
+
 const CACHE_MS = 5_000;
-/** The share of the limit a cached figure is not trusted with. */
-const CACHE_MARGIN = 0.1;
-
-export const blocksFor = (bytes: number): number => Math.ceil(bytes / BLOCK) * BLOCK;
-
-/** Charges the bytes of one file as they are written; throws `no_space` before the limit is passed. */
-export type Meter = (bytes: number) => Promise<void>;
-
-/** What a volume holds: allocated bytes and entries (files, directories, links; each inode once). */
-export interface Usage {
-  bytes: number;
-  entries: number;
-}
-
-/** What a server may hold (`Infinity`: no limit). */
-export interface Limits {
-  bytes: number;
-  entries: number;
-}
-
-export const tooManyEntriesError = (max: number): DaemonError =>
-  new DaemonError('no_space', `The server has too many files: it may hold at most ${max.toLocaleString('en-US')} files and folders.`);
-
-/** What one entry takes on disk: its blocks, and at least one. */
-const allocated = (st: Stats): number => Math.max(st.blocks * 512, BLOCK);
-
-/** Usage of the volume, its root included, each inode once, links never followed. */
-export async function measureUsage(vol: Volume): Promise<Usage> {
-  const seen = new Set<string>();
-  let total = 0;
-  let entries = 0;
-  const walk = async (dir: Dir, depth: number): Promise<void> => {
-    // Raw names: a name that is not valid UTF-8 must not hide its file from the count.
-    const names = await fs.readdir(dir.ref, { encoding: 'buffer' });
-    const subdirs: Buffer[] = [];
-    await lstatEach(dir, names, (i, _name, st) => {
-      if (st.isDirectory()) subdirs.push(names[i] as Buffer);
-      else if (st.nlink > 1) {
-        const key = `${st.dev}:${st.ino}`;
-        if (seen.has(key)) return;
-        seen.add(key);
-      }
-      total += allocated(st);
-      entries += 1;
-    });
-    if (subdirs.length > 0 && depth >= MAX_DEPTH) throw new DaemonError('bad_request', 'The directory tree is too deeply nested.');
-    await vol.inEachChildDir(dir, subdirs, (sub) => walk(sub, depth + 1));
-  };
-  await vol.withDir([], async (root) => {
-    total += allocated(await root.handle.stat());
-    entries += 1;
-    await walk(root, 0);
-  });
-  return { bytes: total, entries };
-}
-
-/** What one write operation may still add to the volume. */
-export class Budget {
-  /** Allocation this operation added so far (whole blocks per file, one block per new directory), and its new entries. */
-  private charged: Usage = { bytes: 0, entries: 0 };
-  /** What this operation frees when it completes (files it replaces). */
-  private freed: Usage = { bytes: 0, entries: 0 };
-  /** The operation replaces the whole volume (`replaceAll`): everything else is freed. */
-  private replacing = false;
-
-  constructor(
-    private readonly limits: Limits,
-    /** Usage of the volume apart from this operation. */
-    private base: Usage,
-    /** `base` comes from a measure taken for this operation, not from the cache. */
-    private fresh: boolean,
-    private readonly remeasure: () => Promise<Usage>,
-    /** What the server's other writes hold meanwhile (reservations of bodies being received). */
-    private readonly others: () => Usage = () => NOTHING,
-  ) {}
-
-  static unlimited(): Budget {
-    return new Budget({ bytes: Infinity, entries: Infinity }, NOTHING, true, () => Promise.resolve(NOTHING));
-  }
-
-  private fits(key: keyof Usage, more: number): boolean {
-    const limit = this.limits[key];
-    if (limit === Infinity) return true;
-    const margin = this.fresh ? 0 : limit * CACHE_MARGIN;
-    return this.charged[key] + more <= limit - margin - this.base[key] - this.others()[key] + this.freedOf(key);
-  }
-
-  private freedOf(key: keyof Usage): number {
-    return this.replacing ? this.base[key] : this.freed[key];
-  }
-
-  /** Everything the volume holds apart from this operation goes when it completes: only what it adds counts. */
-  replaceAll(): void {
-    this.replacing = true;
-  }
-
-  /**
-   * Refuses (`no_space`) unless `bytes` and `entries` more fit; a cached figure is measured afresh
-   * before refusing.
-   */
-  async ensure(bytes: number, entries = 0): Promise<void> {
-    if (this.fits('bytes', bytes) && this.fits('entries', entries)) return;
-    if (!this.fresh) {
-      // The measure sees what this operation already wrote, which `charged` stands for.
-      const now = await this.remeasure();
-      this.base = { bytes: now.bytes - this.charged.bytes, entries: now.entries - this.charged.entries };
-      this.fresh = true;
-    }
-    if (!this.fits('entries', entries)) throw tooManyEntriesError(this.limits.entries);
-    if (!this.fits('bytes', bytes)) throw noSpaceError();
-  }
-
-  async charge(bytes: number, entries = 0): Promise<void> {
-    await this.ensure(bytes, entries);
-    this.charged.bytes += bytes;
-    this.charged.entries += entries;
-  }
-
-  /** Charges a new directory: one block, one entry. */
-  newDirectory(): Promise<void> {
-    return this.charge(BLOCK, 1);
-  }
-
-  /** Charges a new file of `size` bytes, received already: its blocks (at least one) and its entry. */
-  newFile(size: number): Promise<void> {
-    return this.charge(Math.max(blocksFor(size), BLOCK), 1);
-  }
-
-  /** What a replaced file gives back once the operation completes (`replacedBytes`: 0 when nothing). */
-  credit(bytes: number): void {
-    if (bytes <= 0) return;
-    this.freed.bytes += bytes;
-    this.freed.entries += 1;
-  }
-
-  /**
-   * A meter for one new file, charged its entry and first block now (an empty file is not free);
-   * its bytes are charged as whole blocks as they arrive.
-   */
-  fileMeter(): Promise<Meter> {
-    return fileMeter((bytes, entries) => this.charge(bytes, entries));
-  }
-
-  /** What this operation holds against the limits while it runs, as the other writes see it. */
-  held(): Usage {
-    return this.charged;
-  }
-
-  /** The volume's usage once the operation has completed. */
-  usageAfter(): Usage {
-    return {
-      bytes: this.base.bytes + this.charged.bytes - this.freedOf('bytes'),
-      entries: this.base.entries + this.charged.entries - this.freedOf('entries'),
-    };
-  }
-}
-
-const NOTHING: Usage = Object.freeze({ bytes: 0, entries: 0 });
-
-/** Charges `charge` one new file: its entry and first block now, further whole blocks as its bytes arrive. */
-async function fileMeter(charge: (bytes: number, entries: number) => Promise<void>): Promise<Meter> {
-  await charge(BLOCK, 1);
-  let size = 0;
-  return async (bytes) => {
-    const more = Math.max(blocksFor(size + bytes), BLOCK) - Math.max(blocksFor(size), BLOCK);
-    if (more > 0) await charge(more, 0);
-    size += bytes;
-  };
-}
 
 /** A body being received outside the lock, held against the limits until it is placed or dropped. */
 export interface Reservation {
@@ -213,11 +45,6 @@ export interface Reservation {
   credit(bytes: number): void;
   /** Gives it all back; idempotent. */
   release(): void;
-}
-
-/** What a replaced file gives back (its blocks, at least one): none when another name still links to it. */
-export function replacedBytes(st: Stats | null): number {
-  return st?.isFile() && st.nlink === 1 ? allocated(st) : 0;
 }
 
 type Holder = Pick<Reservation, 'held'>;

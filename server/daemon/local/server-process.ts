@@ -2,14 +2,13 @@ import type { ProcessState, SocketStats } from '../../../src/contract';
 import type { ConsoleEvent } from '../capabilities';
 import { DaemonError } from '../types';
 import type { ConsoleLog } from './console-log';
-import { canLimitServers, NO_LIMITS, RUNNING_UNLIMITED } from './cgroup-roots';
 import { SandboxedProcess } from './environment';
 import { DiskMeter } from './disk-meter';
 import { ownVolume } from './host-user';
-import { allocationsOf, MISSING_PASTA } from './network';
+import { allocationsOf } from './network';
 import type { PowerContext } from './power-context';
 import { processEnvironment, startupCommand, stopSignal } from './process-config';
-import { MISSING_BWRAP } from './sandbox';
+import { mib, MIB, planStart } from './start-checks';
 
 /*
  * One server's power, as Wings' server package runs it on top of its environment: the states
@@ -22,9 +21,6 @@ import { MISSING_BWRAP } from './sandbox';
  * kernel's own memory kill, are not crashes. What the daemon says (`daemon message`) is live only,
  * never in the console log.
  */
-
-const MIB = 1024 * 1024;
-const mib = (bytes: number): number => Math.round(bytes / MIB);
 
 interface Running {
   env: SandboxedProcess;
@@ -67,30 +63,9 @@ export class ServerProcess {
     if (this.state !== 'offline') return; // Wings: starting what runs changes nothing
     const { ctx, server } = this;
     const configuration = await ctx.configuration(server);
-    if (configuration.settings.suspended) throw new DaemonError('conflict', 'This server is suspended.');
-    if (!ctx.bwrap) {
-      this.daemonMessage(MISSING_BWRAP);
-      throw new DaemonError('unavailable', MISSING_BWRAP);
-    }
-    const roots = ctx.cgroups ? ctx.cgroupRoots() : null;
-    if (roots && !canLimitServers(roots)) {
-      this.daemonMessage(ctx.allowUnlimited ? RUNNING_UNLIMITED : NO_LIMITS);
-      if (!ctx.allowUnlimited) throw new DaemonError('unavailable', NO_LIMITS);
-    }
-    if (!ctx.network.pasta && !ctx.network.allowHostNetwork) {
-      this.daemonMessage(MISSING_PASTA);
-      throw new DaemonError('unavailable', MISSING_PASTA);
-    }
-    const { memory_limit, oom_disabled, disk_space, cpu_limit, io_weight } = configuration.settings.build;
+    const { bwrap, roots, memoryLimit, diskLimit } = await planStart(ctx, configuration, this.disk, (line) => this.daemonMessage(line));
     // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
-    const memoryLimit = Math.max(0, memory_limit) * MIB;
-    const diskLimit = Math.max(0, disk_space) * MIB;
-    // Wings: a server over its disk limit does not start (its files can still be deleted).
-    if (diskLimit > 0 && (await this.disk.measureNow()) > diskLimit) {
-      const message = `This server uses ${mib(this.disk.bytes)} MiB of its ${mib(diskLimit)} MiB disk limit: delete files before starting it.`;
-      this.daemonMessage(message);
-      throw new DaemonError('no_space', message);
-    }
+    const { oom_disabled, cpu_limit, io_weight } = configuration.settings.build;
     this.wanted = null;
     this.setState('starting');
     this.daemonMessage('Starting the server in its sandbox.');
@@ -114,7 +89,7 @@ export class ServerProcess {
           env: processEnvironment(configuration),
           hostUser: ctx.hostUser,
         },
-        bwrap: ctx.bwrap,
+        bwrap,
         network: ctx.network,
         allocations: allocationsOf(configuration.settings.allocations),
         limits: roots
