@@ -20,8 +20,8 @@ import {
   defaultBackupName,
   ignoredPatterns,
   nodeBackups,
-  recordBackup,
 } from '../services/backups';
+import { startBackup } from '../services/server-actions';
 import { signedTransferUrl } from '../services/node-tokens';
 
 /*
@@ -49,26 +49,15 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     app,
     deps,
     backupEndpoints.create,
-  )(async ({ server, access, body, daemon, activity }) => {
-    const now = deps.clock.now();
+  )(async ({ access, body, action }) => {
     // A lock asked for without `backup.delete` is dropped silently, as the reference panel does.
     const input = {
-      name: body.name || defaultBackupName(now),
+      name: body.name || defaultBackupName(deps.clock.now()),
       ignored: ignoredPatterns(body.ignored),
       locked: body.is_locked === true && access.can('backup.delete'),
+      requestedLock: body.is_locked === true,
     };
-    const backup = await recordBackup(db, server, input, deps.config.backupThrottle, now);
-    // The requested lock, even when it was dropped (the reference panel's entry).
-    await activity('server:backup.start', { name: backup.name, locked: body.is_locked === true }, subject(backup));
-    try {
-      await nodeBackups(daemon).create(server.uuid, backup.uuid, backup.ignored_files);
-    } catch (error) {
-      // Refused before it began: nothing runs and nothing will report, so the backup has failed.
-      const failed = await backups.finish(db, server.id, backup.uuid, { successful: false, checksum: null, bytes: 0, now: deps.clock.now() });
-      if (failed) await logActivity(db, backupEvent(server, failed, 'server:backup.fail', { name: failed.name }, deps.clock.now()));
-      throw toHttpError(error);
-    }
-    return backupResource(backup);
+    return backupResource(await startBackup(action, input, deps.config.backupThrottle));
   });
 
   await serverRoute(app, deps, backupEndpoints.detail)(async ({ request, server }) => backupResource(await backupOf(db, server, uuidOf(request))));
