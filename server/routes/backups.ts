@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { backupEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import { DaemonError } from '../daemon/types';
 import { backups, servers } from '../db/repos';
 import type { Backup } from '../db/repos/backups';
 import { toHttpError } from '../http/daemon-errors';
-import { notFound } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { paginatedList } from '../http/pagination';
 import { serverRoute } from '../http/routes';
 import { logActivity } from '../services/activity';
 import {
-  assertDeletable,
   assertDownloadable,
   backupEvent,
   backupOf,
@@ -21,7 +18,7 @@ import {
   ignoredPatterns,
   nodeBackups,
 } from '../services/backups';
-import { startBackup } from '../services/server-actions';
+import { removeBackup, startBackup } from '../services/server-actions';
 import { signedTransferUrl } from '../services/node-tokens';
 
 /*
@@ -99,18 +96,7 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     app,
     deps,
     backupEndpoints.delete,
-  )(async ({ request, server, daemon, activity }) => {
-    const backup = await backupOf(db, server, uuidOf(request));
-    assertDeletable(backup);
-    try {
-      await nodeBackups(daemon).delete(server.uuid, backup.uuid);
-    } catch (error) {
-      // An archive the node does not have (a backup that failed early) is already gone.
-      if (!(error instanceof DaemonError && error.kind === 'not_found')) throw toHttpError(error);
-    }
-    if (!(await backups.softDelete(db, backup.id, deps.clock.now()))) throw notFound();
-    await activity('server:backup.delete', { name: backup.name, failed: backup.is_successful !== 1 }, subject(backup));
-  });
+  )(async ({ request, server, action }) => removeBackup(action, await backupOf(db, server, uuidOf(request))));
 
   await serverRoute(
     app,

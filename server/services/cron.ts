@@ -31,22 +31,6 @@ export function cronExpression(fields: CronFields): string {
   return CRON_FIELDS.map((k) => fields[k].trim()).join(' ');
 }
 
-/** True when `zone` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
-export function isTimeZone(zone: string): boolean {
-  if (zone.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The machine's own time zone, the default for `APP_TIMEZONE`. */
-export function machineTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 function parse(expression: string, timezone: string): Cron {
   // Vixie cron's rule, as the reference's parser: a day-of-month and a day-of-week both restricted means either.
   return new Cron(expression, { timezone, paused: true, legacyMode: true });

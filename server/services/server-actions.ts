@@ -6,10 +6,11 @@ import { backups } from '../db/repos';
 import type { Backup } from '../db/repos/backups';
 import type { ServerRow } from '../db/schema';
 import { daemonCall, toHttpError } from '../http/daemon-errors';
+import { notFound } from '../http/errors';
 import type { Clock } from '../lib/time';
 import { logActivity, serverActivity, type ActivityInput } from './activity';
 import type { Caller } from './authentication';
-import { backupEvent, nodeBackups, recordBackup, type BackupThrottle } from './backups';
+import { assertDeletable, backupEvent, nodeBackups, recordBackup, type BackupThrottle } from './backups';
 
 /*
  * What can be done to a server without an HTTP request behind it: a console command, a power
@@ -95,4 +96,23 @@ export async function startBackup(
     throw toHttpError(error);
   }
   return backup;
+}
+
+/** Deletes a backup (its archive on the node, then the row); a locked, finished one is refused (400). */
+export async function removeBackup(action: ServerAction, backup: Backup): Promise<void> {
+  const { db, clock, server, daemon, actor } = action;
+  assertDeletable(backup);
+  try {
+    await nodeBackups(daemon).delete(server.uuid, backup.uuid);
+  } catch (error) {
+    // An archive the node does not have (a backup that failed early) is already gone.
+    if (!(error instanceof DaemonError && error.kind === 'not_found')) throw toHttpError(error);
+  }
+  if (!(await backups.softDelete(db, backup.id, clock.now()))) throw notFound();
+  await logActivity(
+    db,
+    actorActivity(actor, server.id, 'server:backup.delete', { name: backup.name, failed: backup.is_successful !== 1 }, clock.now(), [
+      { type: 'backup', id: backup.id },
+    ]),
+  );
 }
