@@ -130,7 +130,8 @@ export function scheduleValues(body: ScheduleBody, panelZone: string, now: Date)
   if (timezone !== null && !isTimeZone(timezone))
     errors.push({ field: 'timezone', detail: `The time zone "${timezone}" is not a known IANA time zone.` });
   if (errors.length > 0) throw validationErrors(errors);
-  const active = body.is_active ?? true;
+  // As the reference: an omitted is_active is false (its clients always send it).
+  const active = body.is_active === true;
   return {
     name: body.name,
     cron_minute: cron.minute,
@@ -162,12 +163,12 @@ export function taskValues(body: TaskBody, server: ServerRow): TaskValues {
   };
 }
 
-/** The reference's task limit, on create (and, unlike it, never passed on update either). */
-export async function assertTaskRoom(db: Db, schedule: ScheduleRow, limit: number): Promise<void> {
-  const tasks = await schedules.tasksOf(db, [schedule.id]);
-  if (tasks.length >= limit) {
+/** The reference's task limit, on create; on update too (unlike it), for a schedule the limit was lowered under. */
+export async function assertTaskRoom(db: Db, schedule: ScheduleRow, limit: number, adding: boolean): Promise<void> {
+  const count = (await schedules.tasksOf(db, [schedule.id])).length + (adding ? 1 : 0);
+  if (count > limit) {
     throw badRequest(
-      `Schedules may not have more than ${limit} tasks associated with them. Creating this task would put this schedule over the limit.`,
+      `Schedules may not have more than ${limit} tasks associated with them. ${adding ? 'Creating this task would put this schedule over the limit.' : 'Remove tasks before changing this one.'}`,
       'ServiceLimitExceededException',
     );
   }

@@ -167,6 +167,17 @@ export function due(db: Db, now: Date): Promise<ScheduleRow[]> {
     .execute();
 }
 
+/** Marks a schedule processing with its next run moved on; false when a run already holds it. */
+export async function claim(db: Db, id: number, nextRunAt: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable('schedules')
+    .set({ is_processing: 1, next_run_at: nextRunAt })
+    .where('id', '=', id)
+    .where('is_processing', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export function insertRun(db: Db, scheduleId: number, trigger: string, now: Date): Promise<ScheduleRunRow> {
   return db
     .insertInto('schedule_runs')
