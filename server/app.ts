@@ -16,6 +16,8 @@ import { registerApiRateLimit } from './http/rate-limit';
 import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
 import './http/request-context';
 import { handleDaemonEvent } from './services/daemon-events';
+import { Scheduler } from './services/scheduler';
+import { scheduleRoutes } from './routes/schedules';
 import { accountRoutes } from './routes/account';
 import { accountSettingsRoutes } from './routes/account-settings';
 import { activityRoutes } from './routes/activity';
@@ -36,6 +38,12 @@ import { publicOrigin } from './http/origin';
 export interface BuildAppOptions extends AppDeps {
   /** Directory of the built SPA; when absent or missing only the API is served. */
   spaDir?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    scheduler: Scheduler;
+  }
 }
 
 /** Builds the API (and SPA) server. Never listens: `main.ts` does, tests use `inject`. */
@@ -63,6 +71,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     handleDaemonEvent({ db: deps.db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event),
   );
   app.addHook('onClose', async () => unsubscribe());
+
+  const scheduler = new Scheduler({ ...deps, warn: (m) => app.log.warn(m) });
+  app.decorate('scheduler', scheduler);
+  app.addHook('onClose', async () => scheduler.stop());
 
   const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
   await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);
@@ -112,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await startupRoutes(api, deps);
     await settingsRoutes(api, deps);
     await backupRoutes(api, deps);
+    await scheduleRoutes(api, deps, scheduler);
     await websocketRoutes(api, deps);
   });
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isTimeZone, machineTimeZone } from './lib/time';
 
 /** Every setting the server reads, parsed once from the environment (README "Configuration"). */
 /** The local node's ports for new servers and "add allocation" unless PANEL_ALLOCATION_PORTS says otherwise. */
@@ -93,6 +94,10 @@ const envSchema = z.object({
   // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
   BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
   BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
+  // The zone schedules' cron is read in unless a schedule has its own (an IANA name); unset = the machine's.
+  APP_TIMEZONE: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC').optional(),
+  // The reference panel's per-schedule task limit.
+  PANEL_SCHEDULE_TASK_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
   // smtp://user:pass@host:port or smtps://…: where password-reset mail goes; unset = no mail (the CLI prints reset links).
   SMTP_URL: z
     .string()
@@ -148,6 +153,10 @@ export interface Config {
   allocationPorts: { start: number; end: number };
   /** Backups a server may start within `periodSeconds` (0: no throttle). */
   backupThrottle: { limit: number; periodSeconds: number };
+  /** The zone schedules' cron is read in when a schedule has none. */
+  timezone: string;
+  /** Tasks a schedule may hold. */
+  scheduleTaskLimit: number;
   /** PANEL_DB_HOST_URL: the `default` database host's admin URL (holds a password: never log it). */
   dbHostUrl: string | undefined;
   /** Run a managed MariaDB under the data dir when no database host is configured. */
@@ -249,6 +258,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     serverHostPorts: e.PANEL_SERVER_HOST_PORTS ?? (e.PANEL_MANAGED_MARIADB ? [e.PANEL_MARIADB_PORT] : []),
     allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
+    timezone: e.APP_TIMEZONE ?? machineTimeZone(),
+    scheduleTaskLimit: e.PANEL_SCHEDULE_TASK_LIMIT,
     dbHostUrl: e.PANEL_DB_HOST_URL,
     managedMariadb: e.PANEL_MANAGED_MARIADB,
     mariadbPort: e.PANEL_MARIADB_PORT,

@@ -189,6 +189,8 @@ async function start(): Promise<void> {
   await resumeInstalls(nodes, interrupted);
   if (interrupted.length > 0) console.log(`Running again ${interrupted.length} server install(s) the last shutdown interrupted.`);
   await app.listen({ port: config.port, host: first.host });
+  // Runs a previous process left unfinished are marked interrupted; schedules missed meanwhile run once.
+  await app.scheduler.start();
   // The node's SFTP server, the panel deciding who signs in (as Wings asks its panel). A port
   // taken elsewhere leaves the panel without SFTP, not without a panel.
   const sftpHost = config.sftpHost ?? first.host;

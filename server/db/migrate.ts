@@ -10,6 +10,7 @@ import * as m008 from './migrations/008-user-ssh-keys';
 import * as m009 from './migrations/009-password-resets';
 import * as m010 from './migrations/010-database-connection-limits';
 import * as m011 from './migrations/011-memory-limits-on';
+import * as m012 from './migrations/012-schedules';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-password-resets': m009,
   '010-database-connection-limits': m010,
   '011-memory-limits-on': m011,
+  '012-schedules': m012,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

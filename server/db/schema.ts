@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-schedules';
 
 /*
  * Table types for Kysely. SQLite has no booleans (0/1 integers) and no JSON type (TEXT holding
@@ -276,6 +277,9 @@ export interface Database {
   databases: DatabasesTable;
   user_ssh_keys: UserSshKeysTable;
   password_resets: PasswordResetsTable;
+  schedules: SchedulesTable;
+  tasks: TasksTable;
+  schedule_runs: ScheduleRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

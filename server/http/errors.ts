@@ -34,9 +34,19 @@ export const tooManyRequests = (retryAfterSeconds: number, detail = 'Too Many At
 
 /** A field-level failure on a named request field (422, `source.field`). */
 export function validationError(field: string, detail: string, rule = 'invalid'): HttpError {
-  return new HttpError(422, 'ValidationException', detail, [
-    { code: 'ValidationException', status: '422', detail, source: { field }, meta: { source_field: field, rule } },
-  ]);
+  return validationErrors([{ field, detail }], rule);
+}
+
+/** Several field-level failures in one 422, each entry naming its field. */
+export function validationErrors(failures: readonly { field: string; detail: string }[], rule = 'invalid'): HttpError {
+  const entries: ErrorEntry[] = failures.map(({ field, detail }) => ({
+    code: 'ValidationException',
+    status: '422',
+    detail,
+    source: { field },
+    meta: { source_field: field, rule },
+  }));
+  return new HttpError(422, 'ValidationException', failures[0]?.detail ?? 'The given data was invalid.', entries);
 }
 
 /** Turns zod issues into one entry per issue, each naming its field (`files.0.to`). */

@@ -14,6 +14,7 @@ import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
 import { checkServerAction, serverAccess, type ServerAccess } from '../services/access';
 import { logActivity, serverActivity, type ActivityInput } from '../services/activity';
+import type { ServerAction } from '../services/server-actions';
 import type { Caller } from '../services/authentication';
 import { parseWith } from './errors';
 import { filterKeysOf, rejectUnknownFilters } from './filters';
@@ -45,6 +46,8 @@ export interface ServerContext<E extends EndpointDefinition> extends ClientConte
   daemon: NodeDaemon;
   /** Writes the audit entry of this action: the caller as actor, the server (and `subjects`) as subjects. */
   activity(event: ActivityEvent, properties?: Record<string, unknown>, subjects?: ActivityInput['subjects']): Promise<void>;
+  /** The caller acting on the server, for the actions any caller can take (`services/server-actions.ts`). */
+  action: ServerAction;
 }
 
 export interface ServerRouteOptions<B> {
@@ -107,7 +110,12 @@ export function serverRoute<const E extends EndpointDefinition, B = undefined>(
       const activity: ServerContext<E>['activity'] = (event, properties = {}, subjects = []) =>
         logActivity(deps.db, serverActivity(caller, request.ip, access.server.id, event, properties, deps.clock.now(), subjects));
       const daemon = deps.nodes.forNode(access.node);
-      return send(endpoint, reply, await handler({ request, reply, caller, query, body, access, server: access.server, daemon, activity, bound }));
+      const action: ServerAction = { db: deps.db, clock: deps.clock, server: access.server, daemon, actor: { type: 'user', caller, ip: request.ip } };
+      return send(
+        endpoint,
+        reply,
+        await handler({ request, reply, caller, query, body, access, server: access.server, daemon, activity, action, bound }),
+      );
     });
 }
 

@@ -24,3 +24,19 @@ export function fixedClock(start: Date | string = '2026-01-01T00:00:00Z'): Clock
     },
   };
 }
+
+/** True when `zone` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
+export function isTimeZone(zone: string): boolean {
+  if (zone.trim() === '') return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The machine's own time zone, the default for `APP_TIMEZONE`. */
+export function machineTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { backupEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import { DaemonError } from '../daemon/types';
 import { backups, servers } from '../db/repos';
 import type { Backup } from '../db/repos/backups';
 import { toHttpError } from '../http/daemon-errors';
-import { notFound } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { paginatedList } from '../http/pagination';
 import { serverRoute } from '../http/routes';
 import { logActivity } from '../services/activity';
 import {
-  assertDeletable,
   assertDownloadable,
   backupEvent,
   backupOf,
@@ -20,8 +17,8 @@ import {
   defaultBackupName,
   ignoredPatterns,
   nodeBackups,
-  recordBackup,
 } from '../services/backups';
+import { removeBackup, startBackup } from '../services/server-actions';
 import { signedTransferUrl } from '../services/node-tokens';
 
 /*
@@ -49,26 +46,15 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     app,
     deps,
     backupEndpoints.create,
-  )(async ({ server, access, body, daemon, activity }) => {
-    const now = deps.clock.now();
+  )(async ({ access, body, action }) => {
     // A lock asked for without `backup.delete` is dropped silently, as the reference panel does.
     const input = {
-      name: body.name || defaultBackupName(now),
+      name: body.name || defaultBackupName(deps.clock.now()),
       ignored: ignoredPatterns(body.ignored),
       locked: body.is_locked === true && access.can('backup.delete'),
+      requestedLock: body.is_locked === true,
     };
-    const backup = await recordBackup(db, server, input, deps.config.backupThrottle, now);
-    // The requested lock, even when it was dropped (the reference panel's entry).
-    await activity('server:backup.start', { name: backup.name, locked: body.is_locked === true }, subject(backup));
-    try {
-      await nodeBackups(daemon).create(server.uuid, backup.uuid, backup.ignored_files);
-    } catch (error) {
-      // Refused before it began: nothing runs and nothing will report, so the backup has failed.
-      const failed = await backups.finish(db, server.id, backup.uuid, { successful: false, checksum: null, bytes: 0, now: deps.clock.now() });
-      if (failed) await logActivity(db, backupEvent(server, failed, 'server:backup.fail', { name: failed.name }, deps.clock.now()));
-      throw toHttpError(error);
-    }
-    return backupResource(backup);
+    return backupResource(await startBackup(action, input, deps.config.backupThrottle));
   });
 
   await serverRoute(app, deps, backupEndpoints.detail)(async ({ request, server }) => backupResource(await backupOf(db, server, uuidOf(request))));
@@ -110,18 +96,7 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     app,
     deps,
     backupEndpoints.delete,
-  )(async ({ request, server, daemon, activity }) => {
-    const backup = await backupOf(db, server, uuidOf(request));
-    assertDeletable(backup);
-    try {
-      await nodeBackups(daemon).delete(server.uuid, backup.uuid);
-    } catch (error) {
-      // An archive the node does not have (a backup that failed early) is already gone.
-      if (!(error instanceof DaemonError && error.kind === 'not_found')) throw toHttpError(error);
-    }
-    if (!(await backups.softDelete(db, backup.id, deps.clock.now()))) throw notFound();
-    await activity('server:backup.delete', { name: backup.name, failed: backup.is_successful !== 1 }, subject(backup));
-  });
+  )(async ({ request, server, action }) => removeBackup(action, await backupOf(db, server, uuidOf(request))));
 
   await serverRoute(
     app,

@@ -1,44 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import { consoleEndpoints, isPowerSignal, POWER_PERMISSIONS, powerSchema, type PowerSignal } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import { DaemonError } from '../daemon/types';
 import { daemonCall } from '../http/daemon-errors';
 import { forbidden, parseWith } from '../http/errors';
 import { serverRoute } from '../http/routes';
+import { runningPart, sendCommand, sendPower } from '../services/server-actions';
 
 /*
  * The console over HTTP (reference panel): a command for the server's console, and the power
  * signals, each passed to the server's node. The live console itself is the node's websocket.
  */
 
-/** A part of the node that only nodes running servers have (`process`, `stats`). */
-function running<T>(part: T | undefined): T {
-  if (!part) throw new DaemonError('unavailable', "This server's node cannot run servers.");
-  return part;
-}
-
 export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await serverRoute(
-    app,
-    deps,
-    consoleEndpoints.command,
-  )(async ({ server, body, activity, daemon }) => {
-    await daemonCall(async () => running(daemon.process).command(server.uuid, body.command));
-    await activity('server:console.command', { command: body.command });
-  });
+  await serverRoute(app, deps, consoleEndpoints.command)(async ({ body, action }) => sendCommand(action, body.command));
 
   await serverRoute(
     app,
     deps,
     consoleEndpoints.power,
-  )(async ({ server, body, access, activity, daemon }) => {
+  )(async ({ body, access, action }) => {
     // An unknown signal needs a permission nobody has: 403 for subusers, the 422 below for the rest.
     if (isPowerSignal(body.signal) ? !access.can(POWER_PERMISSIONS[body.signal]) : !(access.isOwner || access.isAdmin)) {
       throw forbidden();
     }
     const { signal } = parseWith(powerSchema, body);
-    await daemonCall(async () => running(daemon.process).power(server.uuid, signal as PowerSignal));
-    await activity(`server:power.${signal as PowerSignal}`);
+    await sendPower(action, signal as PowerSignal);
   });
 
   await serverRoute(
@@ -46,7 +32,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps): Promis
     deps,
     consoleEndpoints.resources,
   )(async ({ server, daemon }) => {
-    const stats = await daemonCall(async () => running(daemon.stats).resources(server.uuid));
+    const stats = await daemonCall(async () => runningPart(daemon.stats).resources(server.uuid));
     return {
       object: 'stats' as const,
       attributes: {

@@ -16,3 +16,4 @@ export * from './databases';
 export * from './users';
 export * from './websocket';
 export * from './variable-rules';
+export * from './schedules';

@@ -4,7 +4,7 @@ import type { Db } from '../index';
 import type { ActivityLogRow } from '../schema';
 import { escapeLike } from './like';
 
-export type SubjectType = 'server' | 'user' | 'backup' | 'allocation' | 'database' | 'ssh_key';
+export type SubjectType = 'server' | 'user' | 'backup' | 'allocation' | 'database' | 'ssh_key' | 'schedule' | 'task';
 
 export interface NewActivity {
   /** `<scope>:<area>.<action>`, e.g. `server:file.write`. */

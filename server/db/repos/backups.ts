@@ -163,3 +163,19 @@ export async function findById(db: Db, id: number): Promise<Backup | undefined> 
   const row = await db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toBackup(row);
 }
+
+/** The oldest finished backup of a server that is not locked: what a scheduled backup at the limit replaces. */
+export async function oldestUnlocked(db: Db, serverId: number): Promise<Backup | undefined> {
+  const row = await db
+    .selectFrom('backups')
+    .selectAll()
+    .where('server_id', '=', serverId)
+    .where('deleted_at', 'is', null)
+    .where('is_locked', '=', 0)
+    .where('completed_at', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row && toBackup(row);
+}

@@ -8,6 +8,7 @@ export * as eggs from './eggs';
 export * as nodes from './nodes';
 export * as passwordResets from './password-resets';
 export * as serverDatabases from './server-databases';
+export * as schedules from './schedules';
 export * as servers from './servers';
 export * as sessions from './sessions';
 export * as sshKeys from './ssh-keys';

@@ -1,0 +1,138 @@
+import type { FastifyInstance } from 'fastify';
+import { scheduleEndpoints } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { writeTransaction } from '../db';
+import { schedules } from '../db/repos';
+import type { ScheduleRow, TaskRow } from '../db/schema-schedules';
+import { badRequest } from '../http/errors';
+import { serverRoute } from '../http/routes';
+import type { Scheduler } from '../services/scheduler';
+import { assertTaskRoom, RUNS_SHOWN, scheduleOf, scheduleResource, scheduleValues, taskOf, taskResource, taskValues } from '../services/schedules';
+
+/*
+ * The schedules tab (the reference's paths, bodies, codes and permissions, declared in the
+ * contract's `scheduleEndpoints`); the rules are `services/schedules.ts`'s, the runs the
+ * scheduler's. Entries name the schedule (and task) as subjects, with the new values on update.
+ */
+export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, scheduler: Scheduler): Promise<void> {
+  const { db } = deps;
+  const zone = deps.config.timezone;
+  const params = (request: { params: unknown }) => request.params as { schedule: string; task?: string };
+  const subjects = (schedule: ScheduleRow, task?: TaskRow) => [
+    { type: 'schedule' as const, id: schedule.id },
+    ...(task ? [{ type: 'task' as const, id: task.id }] : []),
+  ];
+  const withTasks = async (row: ScheduleRow, runs = false) =>
+    scheduleResource(row, await schedules.tasksOf(db, [row.id]), zone, runs ? await schedules.recentRuns(db, row.id, RUNS_SHOWN) : undefined);
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.list,
+  )(async ({ server }) => {
+    const rows = await schedules.ofServer(db, server.id);
+    const tasks = await schedules.tasksOf(
+      db,
+      rows.map((r) => r.id),
+    );
+    return { object: 'list' as const, data: rows.map((row) => scheduleResource(row, tasks, zone)) };
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.create,
+  )(async ({ server, body, activity }) => {
+    const row = await schedules.insert(db, server.id, scheduleValues(body, zone, deps.clock.now()), deps.clock.now());
+    await activity('server:schedule.create', { name: row.name }, subjects(row));
+    return withTasks(row);
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.detail,
+  )(async ({ request, server }) => withTasks(await scheduleOf(db, server, params(request).schedule), true));
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.update,
+  )(async ({ request, server, body, activity }) => {
+    const row = await scheduleOf(db, server, params(request).schedule);
+    const values = scheduleValues(body, zone, deps.clock.now());
+    // Turning a schedule off and on again frees one a chain left processing (the reference's way out).
+    const freed = values.is_active !== row.is_active ? { is_processing: 0 } : {};
+    const updated = await schedules.update(db, row.id, { ...values, ...freed }, deps.clock.now());
+    await activity('server:schedule.update', { name: updated.name, active: updated.is_active === 1 }, subjects(updated));
+    return withTasks(updated, true);
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.execute,
+  )(async ({ request, reply, server, activity }) => {
+    const row = await scheduleOf(db, server, params(request).schedule);
+    if ((await schedules.tasksOf(db, [row.id])).length === 0) {
+      throw badRequest('Cannot process schedule for task execution: no tasks are registered.', 'DisplayException');
+    }
+    await scheduler.runNow(row);
+    await activity('server:schedule.execute', { name: row.name }, subjects(row));
+    reply.status(202);
+    return [];
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.delete,
+  )(async ({ request, server, activity }) => {
+    const row = await scheduleOf(db, server, params(request).schedule);
+    await schedules.remove(db, row.id);
+    await activity('server:schedule.delete', { name: row.name }, subjects(row));
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.createTask,
+  )(async ({ request, server, body, activity }) => {
+    const row = await scheduleOf(db, server, params(request).schedule);
+    const values = taskValues(body, server);
+    const task = await writeTransaction(db, async (trx) => {
+      await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, true);
+      return schedules.insertTask(trx, row.id, values, body.sequence_id, deps.clock.now());
+    });
+    await activity('server:task.create', { name: row.name, action: task.action, payload: task.payload }, subjects(row, task));
+    return taskResource(task);
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.updateTask,
+  )(async ({ request, server, body, activity }) => {
+    const row = await scheduleOf(db, server, params(request).schedule);
+    const task = await taskOf(db, row, params(request).task ?? '');
+    const values = taskValues(body, server);
+    const updated = await writeTransaction(db, async (trx) => {
+      await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, false);
+      return schedules.updateTask(trx, task, values, body.sequence_id, deps.clock.now());
+    });
+    // The new values (the reference writes the old ones).
+    await activity('server:task.update', { name: row.name, action: updated.action, payload: updated.payload }, subjects(row, updated));
+    return taskResource(updated);
+  });
+
+  await serverRoute(
+    app,
+    deps,
+    scheduleEndpoints.deleteTask,
+  )(async ({ request, server, activity }) => {
+    const row = await scheduleOf(db, server, params(request).schedule);
+    const task = await taskOf(db, row, params(request).task ?? '');
+    await writeTransaction(db, (trx) => schedules.removeTask(trx, task));
+    await activity('server:task.delete', { name: row.name }, subjects(row, task));
+  });
+}
