@@ -150,12 +150,16 @@ describe('StartupPage', () => {
   it("shows the server's message under the field that failed, and only there", async () => {
     await open(['*'], (body) =>
       json(422, {
-        errors: [{ code: 'ValidationException', status: '422', detail: 'The Server Jar File format is invalid.', source: { field: body.key } }],
+        errors: [
+          { code: 'ValidationException', status: '422', detail: 'Server Jar File is not in the required format.', source: { field: body.key } },
+        ],
       }),
     );
     fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zip' } });
     expect(preview()).toBe('java -Xmx2048M -jar server.zip --mode survival --pvp 0 --seed [hidden]');
-    expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent('The Server Jar File format is invalid.');
+    expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent(
+      'Server Jar File is not in the required format.',
+    );
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('aria-invalid', 'true');
     // The refused value does not run: the preview shows the saved one again, the field keeps the text to fix.
     expect(preview()).toBe('java -Xmx2048M -jar server.jar --mode survival --pvp 0 --seed [hidden]');
