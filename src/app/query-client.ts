@@ -12,10 +12,13 @@ export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     // A failed background refetch of data already on screen: say so without replacing the page
     // (unless the query is a quiet poll, `meta.quiet`).
+    // A query with `meta.pageShowsLostAccess` (the server page's own server) has its 403/404 shown
+    // by the page, which replaces itself with "Not found": a toast would say it a second time.
     onError: (error, query) => {
-      if (query.state.data !== undefined && !query.meta?.quiet && !(error instanceof ApiError && error.status === 401)) {
-        toast.error(error.message);
-      }
+      if (query.state.data === undefined || query.meta?.quiet) return;
+      if (error instanceof ApiError && (error.status === 401 || (query.meta?.pageShowsLostAccess && (error.status === 403 || error.status === 404))))
+        return;
+      toast.error(error.message);
     },
   }),
   mutationCache: new MutationCache({
