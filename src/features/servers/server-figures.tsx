@@ -42,7 +42,7 @@ export function serverFigures(limits: Server['limits'], stats: ServerStats['attr
 
 export function ServerFigures({ limits, stats }: { limits: Server['limits']; stats: ServerStats['attributes'] | null }) {
   return (
-    <dl className="grid grid-cols-3 gap-x-4 text-sm sm:grid-cols-[repeat(3,6rem)] sm:gap-x-4">
+    <dl className="grid w-full grid-cols-3 gap-x-4 text-sm sm:w-auto sm:grid-cols-[repeat(3,6rem)] sm:gap-x-4">
       {serverFigures(limits, stats).map((f) => (
         <div key={f.term} className="min-w-0">
           <dt className="whitespace-nowrap text-xs text-zinc-400">{f.term}</dt>

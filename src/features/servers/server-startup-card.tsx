@@ -27,7 +27,7 @@ export function ServerStartupCard({ server }: { server: Server }) {
           </code>
           {server.aerie_runtime && (
             <p className="mt-2 text-xs text-zinc-400">
-              Not used yet: this node runs the server with this machine&apos;s own programs. {programSentence(server.aerie_runtime)}
+              Not used yet: this node runs the server with this machine’s own programs. {programSentence(server.aerie_runtime)}
             </p>
           )}
         </div>

@@ -9,7 +9,7 @@ import type { ServerCondition } from './server-state';
 export function ServerUnavailable({ page, condition }: { page: string; condition: ServerCondition }) {
   return (
     <div role="status" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-      <p className="font-semibold text-white">{page} unavailable</p>
+      <h2 className="font-semibold text-white">{page} unavailable</h2>
       <p className="mt-1 text-sm text-zinc-400">This page cannot be shown while {condition.reason}.</p>
     </div>
   );
