@@ -84,7 +84,10 @@ for (const width of [1280, 390]) {
       ] as const) {
         const cell = row(page, name).getByRole('gridcell').filter({ hasText: size });
         await expect(cell).toBeVisible();
-        const [height, lineHeight] = await cell.evaluate((el) => [el.getBoundingClientRect().height, parseFloat(getComputedStyle(el).lineHeight)]);
+        const [height, lineHeight] = await cell.evaluate((el) => [
+          el.getBoundingClientRect().height,
+          parseFloat(el.ownerDocument.defaultView?.getComputedStyle(el).lineHeight ?? '0'),
+        ]);
         expect(height).toBeLessThan(lineHeight * 1.5);
       }
       await page.screenshot({ path: `.tmp/walk-files-${width}.png`, fullPage: true });
