@@ -33,7 +33,7 @@ test("a value the rules refuse shows the rule's message on its field", async ({ 
   const players = page.getByRole('textbox', { name: 'Max players' });
   await players.fill('500');
   const field = page.getByRole('group', { name: 'Max players' });
-  await expect(field.getByRole('alert')).toHaveText('The Max players must be between 1 and 100.');
+  await expect(field.getByRole('alert')).toHaveText('Max players must be between 1 and 100.');
   await expect(players).toHaveAttribute('aria-invalid', 'true');
 
   await page.reload();

@@ -46,7 +46,7 @@ describe('ServerOverviewPage', () => {
 
   it('shows limits with units', async () => {
     await open();
-    const resources = card('Resources');
+    const resources = card('Limits');
     expect(resources.getByText('2 GiB')).toBeInTheDocument();
     expect(resources.getByText('10 GiB')).toBeInTheDocument();
     expect(resources.getByText('150%')).toBeInTheDocument();
@@ -56,7 +56,7 @@ describe('ServerOverviewPage', () => {
 
   it('says Unlimited for zero limits and "No description" for an empty one', async () => {
     await open(makeServer({ description: '', limits: { memory: 0, swap: -1, disk: 0, io: 500, cpu: 0, threads: '0-1', oom_disabled: true } }));
-    expect(card('Resources').getAllByText('Unlimited').length).toBeGreaterThanOrEqual(4);
+    expect(card('Limits').getAllByText('Unlimited').length).toBeGreaterThanOrEqual(4);
     expect(card('About').getByText('No description')).toBeInTheDocument();
   });
 
