@@ -1,5 +1,6 @@
 import { errorDocumentSchema } from '../../contract/errors';
 import { ApiError } from '../../lib/http';
+import type { UploadTarget } from './api';
 
 /*
  * Uploads go through XMLHttpRequest because fetch reports no upload progress. Each file goes to a
@@ -35,11 +36,24 @@ export function toUploadError(status: number, body: string): ApiError {
   return new ApiError(status, [{ code: 'HttpError', status: String(status), detail: `The upload failed (${status || 'network error'}).` }]);
 }
 
+/** The refusal for a file over the node's limit, said before a byte is sent (issue 22 #5). */
+export function tooLargeError(file: File, maxBytes: number, sftpAddress: string | undefined): ApiError {
+  const mib = (maxBytes / (1024 * 1024)).toFixed(maxBytes % (1024 * 1024) === 0 ? 0 : 1);
+  const sftp = sftpAddress ? ` Upload it over SFTP instead (${sftpAddress}).` : ' Upload it over SFTP instead.';
+  return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: `${file.name} is larger than the ${mib} MiB upload limit.${sftp}` }]);
+}
+
 /**
  * Posts one file as multipart field `files` to the link `link()` gives; `onProgress` gets 0..1.
+ * A file over the limit the link states is refused before anything is sent.
  * Rejects with ApiError, or an AbortError.
  */
-export function uploadFile(link: () => Promise<string>, file: File, onProgress: (fraction: number) => void): UploadHandle {
+export function uploadFile(
+  link: () => Promise<UploadTarget>,
+  file: File,
+  onProgress: (fraction: number) => void,
+  sftpAddress?: string,
+): UploadHandle {
   const xhr = new XMLHttpRequest();
   let aborted = false;
   let stalled = false;
@@ -52,7 +66,8 @@ export function uploadFile(link: () => Promise<string>, file: File, onProgress: 
     }, UPLOAD_IDLE_MS);
   };
   const done = (async () => {
-    const url = await link();
+    const { url, maxFileBytes } = await link();
+    if (maxFileBytes !== undefined && file.size > maxFileBytes) throw tooLargeError(file, maxFileBytes, sftpAddress);
     if (aborted) throw new DOMException('Upload cancelled.', 'AbortError');
     await new Promise<void>((resolve, reject) => {
       xhr.open('POST', url);
