@@ -92,7 +92,7 @@ describe('a file over the limit', () => {
     );
     await expect(handle.done).rejects.toMatchObject({
       status: 413,
-      message: 'world.zip is larger than the 2 MiB upload limit. Upload it over SFTP instead (sftp://node.example:2022).',
+      message: 'The file is larger than the 2 MiB upload limit. Upload it over SFTP instead (sftp://node.example:2022).',
     });
     expect(FakeXhr.sent).toBe(0);
   });

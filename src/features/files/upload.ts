@@ -37,10 +37,10 @@ export function toUploadError(status: number, body: string): ApiError {
 }
 
 /** The refusal for a file over the node's limit, said before a byte is sent (issue 22 #5). */
-export function tooLargeError(file: File, maxBytes: number, sftpAddress: string | undefined): ApiError {
+export function tooLargeError(maxBytes: number, sftpAddress: string | undefined): ApiError {
   const mib = (maxBytes / (1024 * 1024)).toFixed(maxBytes % (1024 * 1024) === 0 ? 0 : 1);
   const sftp = sftpAddress ? ` Upload it over SFTP instead (${sftpAddress}).` : ' Upload it over SFTP instead.';
-  return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: `${file.name} is larger than the ${mib} MiB upload limit.${sftp}` }]);
+  return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: `The file is larger than the ${mib} MiB upload limit.${sftp}` }]);
 }
 
 /**
@@ -67,7 +67,7 @@ export function uploadFile(
   };
   const done = (async () => {
     const { url, maxFileBytes } = await link();
-    if (maxFileBytes !== undefined && file.size > maxFileBytes) throw tooLargeError(file, maxFileBytes, sftpAddress);
+    if (maxFileBytes !== undefined && file.size > maxFileBytes) throw tooLargeError(maxFileBytes, sftpAddress);
     if (aborted) throw new DOMException('Upload cancelled.', 'AbortError');
     await new Promise<void>((resolve, reject) => {
       xhr.open('POST', url);
