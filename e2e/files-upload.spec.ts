@@ -34,3 +34,22 @@ test('a file over the upload limit is refused before sending, naming the limit a
   expect(sent).toEqual([]);
   expect(await filesOf(server, page).exists('world.zip')).toBe(false);
 });
+
+test("a file bigger than the server's whole disk is refused before sending", async ({ page, makeUser, cli, signIn }) => {
+  const owner = makeUser();
+  const server = cli<E2eServer>(['server:create', '--owner', owner.email, '--name', 'Tiny disk', '--disk', '1']);
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}/files`);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/files/upload') || request.url().includes('/upload/file')) asked.push(request.url());
+  });
+
+  await page
+    .getByLabel('Files to upload')
+    .setInputFiles({ name: 'world.zip', mimeType: 'application/zip', buffer: Buffer.alloc(3 * 1024 * 1024, 1) });
+  await expect(
+    page.getByRole('alert').filter({ hasText: "world.zip: The file is larger than this server's whole disk limit (1 MiB)." }),
+  ).toBeVisible();
+  expect(asked).toEqual([]);
+});

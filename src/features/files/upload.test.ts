@@ -88,7 +88,7 @@ describe('a file over the limit', () => {
       () => Promise.resolve({ url: '/upload/file?token=t', maxFileBytes: 2 * 1024 * 1024 }),
       file,
       () => undefined,
-      'sftp://node.example:2022',
+      { sftpAddress: 'sftp://node.example:2022' },
     );
     await expect(handle.done).rejects.toMatchObject({
       status: 413,
@@ -108,5 +108,17 @@ describe('a file over the limit', () => {
     await vi.waitFor(() => expect(FakeXhr.sent).toBe(1));
     handle.abort();
     await expect(handle.done).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('a file over the whole disk limit', () => {
+  it('is refused without asking for a link or sending a byte', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.sent = 0;
+    const link = vi.fn(() => Promise.resolve({ url: '/upload/file?token=t', maxFileBytes: undefined }));
+    const handle = uploadFile(link, new File([new Uint8Array(2 * 1024 * 1024)], 'world.zip'), () => undefined, { diskBytes: 1024 * 1024 });
+    await expect(handle.done).rejects.toMatchObject({ status: 400, message: "The file is larger than this server's whole disk limit (1 MiB)." });
+    expect(link).not.toHaveBeenCalled();
+    expect(FakeXhr.sent).toBe(0);
   });
 });

@@ -36,9 +36,22 @@ export function toUploadError(status: number, body: string): ApiError {
   return new ApiError(status, [{ code: 'HttpError', status: String(status), detail: `The upload failed (${status || 'network error'}).` }]);
 }
 
+const mebibytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1);
+
+/** The refusal for a file bigger than the server's whole disk limit. */
+export function overDiskError(diskBytes: number): ApiError {
+  return new ApiError(400, [
+    {
+      code: 'InsufficientDiskSpaceException',
+      status: '400',
+      detail: `The file is larger than this server's whole disk limit (${mebibytes(diskBytes)} MiB).`,
+    },
+  ]);
+}
+
 /** The refusal for a file over the node's limit, said before a byte is sent (issue 22 #5). */
 export function tooLargeError(maxBytes: number, sftpAddress: string | undefined): ApiError {
-  const mib = (maxBytes / (1024 * 1024)).toFixed(maxBytes % (1024 * 1024) === 0 ? 0 : 1);
+  const mib = mebibytes(maxBytes);
   const sftp = sftpAddress ? ` Upload it over SFTP instead (${sftpAddress}).` : ' Upload it over SFTP instead.';
   return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: `The file is larger than the ${mib} MiB upload limit.${sftp}` }]);
 }
@@ -52,7 +65,7 @@ export function uploadFile(
   link: () => Promise<UploadTarget>,
   file: File,
   onProgress: (fraction: number) => void,
-  sftpAddress?: string,
+  limits: { sftpAddress?: string; diskBytes?: number } = {},
 ): UploadHandle {
   const xhr = new XMLHttpRequest();
   let aborted = false;
@@ -66,8 +79,10 @@ export function uploadFile(
     }, UPLOAD_IDLE_MS);
   };
   const done = (async () => {
+    // No way around the disk limit (SFTP counts against it too), so no link is even asked for.
+    if (limits.diskBytes !== undefined && file.size > limits.diskBytes) throw overDiskError(limits.diskBytes);
     const { url, maxFileBytes } = await link();
-    if (maxFileBytes !== undefined && file.size > maxFileBytes) throw tooLargeError(maxFileBytes, sftpAddress);
+    if (maxFileBytes !== undefined && file.size > maxFileBytes) throw tooLargeError(maxFileBytes, limits.sftpAddress);
     if (aborted) throw new DOMException('Upload cancelled.', 'AbortError');
     await new Promise<void>((resolve, reject) => {
       xhr.open('POST', url);

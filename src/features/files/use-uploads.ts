@@ -33,7 +33,10 @@ export function useUploads(server: ServerRef) {
   const handles = useRef(new Map<number, UploadHandle>());
   const nextId = useRef(1);
   // Named in the refusal of a file too large for the browser upload.
-  const sftp = useQuery(serverQueries.detail(server.routeId)).data?.attributes.sftp_details;
+  const detail = useQuery(serverQueries.detail(server.routeId)).data?.attributes;
+  const sftp = detail?.sftp_details;
+  // 0 is "no limit" (the reference panel's meaning).
+  const diskBytes = detail && detail.limits.disk > 0 ? detail.limits.disk * 1024 * 1024 : undefined;
   const sftpAddress = sftp ? `sftp://${sftp.ip.includes(':') && !sftp.ip.startsWith('[') ? `[${sftp.ip}]` : sftp.ip}:${sftp.port}` : undefined;
 
   const patch = useCallback((id: number, change: Partial<UploadItem>) => {
@@ -79,7 +82,7 @@ export function useUploads(server: ServerRef) {
         () => uploadLink(uuid, item.directory),
         file,
         (progress) => patch(item.id, { progress }),
-        sftpAddress,
+        { sftpAddress, diskBytes },
       );
       handles.current.set(item.id, handle);
       patch(item.id, { status: 'uploading' });
@@ -100,7 +103,7 @@ export function useUploads(server: ServerRef) {
           files.current.delete(item.id);
         });
     }
-  }, [items, server, uuid, qc, patch, sftpAddress]);
+  }, [items, server, uuid, qc, patch, sftpAddress, diskBytes]);
 
   // Abort whatever still runs when the page goes away.
   useEffect(() => {
