@@ -187,13 +187,13 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     options: {},
-    async run(_opts, { db, nodes, clock }) {
+    async run(_opts, { db, nodes, clock, ports }) {
       if (!(await isPanelEmpty(db))) {
         throw new CliError(
           'The data dir already has users: demo data is only seeded into an empty data dir (set PANEL_DATA_DIR to a new directory).',
         );
       }
-      return seedDemo(db, nodes, clock.now());
+      return seedDemo(db, nodes, clock.now(), ports);
     },
   },
 };

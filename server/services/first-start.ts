@@ -49,7 +49,7 @@ export async function firstStart(db: Db, nodes: NodeDaemons, config: Config, now
         'or set PANEL_SEED_DEMO_FORCE=true to seed them there anyway.',
     );
   }
-  if (seeding) return { host, demo: await seedDemo(db, nodes, now) };
+  if (seeding) return { host, demo: await seedDemo(db, nodes, now, config.allocationPorts) };
   if (!empty) return { host };
   const password = randomAlnum(24);
   await createUser(db, { ...FIRST_ADMIN, password, admin: true, firstName: 'Root', lastName: 'Admin' }, now);
