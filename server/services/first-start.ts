@@ -15,6 +15,10 @@ import { createUser, findUserByEmail, verifyPassword } from './users';
 
 export const FIRST_ADMIN = { email: 'admin@example.com', username: 'admin' } as const;
 
+/** How an operator adds a user and a server: said by a fresh panel's start-up and by empty CLI lists. */
+export const ADD_USER_HINT = "npm run -s panel -- user:create --email you@example.com --username you --password 'at least 8 characters'";
+export const ADD_SERVER_HINT = 'npm run -s panel -- server:create --owner you@example.com --name "My server"';
+
 export interface FirstStart {
   /** The address to listen on. */
   host: string;
