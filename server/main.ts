@@ -223,6 +223,7 @@ async function start(): Promise<void> {
     console.log(`SFTP listening on ${sftpHost}:${sftp.port}`);
   } catch (error) {
     console.warn(`No SFTP server on port ${config.sftpPort}: ${error instanceof Error ? error.message : String(error)} (set PANEL_SFTP_PORT)`);
+    await recordLocalSftp(db, null, config.appUrl);
   }
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);

@@ -37,7 +37,8 @@ export function useUploads(server: ServerRef) {
   const sftp = detail?.sftp_details;
   // 0 is "no limit" (the reference panel's meaning).
   const diskBytes = detail && detail.limits.disk > 0 ? detail.limits.disk * 1024 * 1024 : undefined;
-  const sftpAddress = sftp ? `sftp://${sftp.ip.includes(':') && !sftp.ip.startsWith('[') ? `[${sftp.ip}]` : sftp.ip}:${sftp.port}` : undefined;
+  const sftpAddress =
+    sftp && sftp.port > 0 ? `sftp://${sftp.ip.includes(':') && !sftp.ip.startsWith('[') ? `[${sftp.ip}]` : sftp.ip}:${sftp.port}` : undefined;
 
   const patch = useCallback((id: number, change: Partial<UploadItem>) => {
     setItems((list) => list.map((it) => (it.id === id ? { ...it, ...change } : it)));

@@ -30,6 +30,14 @@ describe('ServerOverviewPage', () => {
     expect(sftp.getByRole('button', { name: 'Copy username: dana.abcd1234' })).toBeInTheDocument();
   });
 
+  it('says SFTP is unavailable when the node could not open its SFTP port (port 0), offering no address', async () => {
+    await open(makeServer({ sftp_details: { ip: 'node1.example.test', port: 0 } }));
+    const sftp = card('SFTP');
+    expect(sftp.getByText(/SFTP is not available on this server.s node right now/)).toBeInTheDocument();
+    expect(sftp.queryByText(/sftp:\/\//)).toBeNull();
+    expect(sftp.queryByRole('link', { name: 'Open in SFTP client' })).toBeNull();
+  });
+
   it('links to an SFTP client with the username and to the account SSH keys', async () => {
     await open();
     const sftp = card('SFTP');
