@@ -64,12 +64,14 @@ test("switching the container image: the egg's images offered, the choice kept a
   const server = cli<{ identifier: string }>(['server:create', '--owner', owner.email, '--name', 'Paper image', '--egg', 'Paper']);
   await signIn(page, owner);
   await page.goto(`/server/${server.identifier}/startup`);
-  const image = page.getByRole('combobox', { name: /Image the server runs in/ });
+  const image = page.getByRole('combobox', { name: /^Image (the server runs in|for a node that runs images)/ });
   await expect(image).toHaveValue('ghcr.io/pterodactyl/yolks:java_21');
   await image.selectOption('ghcr.io/pterodactyl/yolks:java_17');
   await expect(page.getByText('Saved.')).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('combobox', { name: /Image the server runs in/ })).toHaveValue('ghcr.io/pterodactyl/yolks:java_17');
+  await expect(page.getByRole('combobox', { name: /^Image (the server runs in|for a node that runs images)/ })).toHaveValue(
+    'ghcr.io/pterodactyl/yolks:java_17',
+  );
   await page.goto(`/server/${server.identifier}/overview`);
   await expect(page.getByText('ghcr.io/pterodactyl/yolks:java_17')).toBeVisible();
 });
