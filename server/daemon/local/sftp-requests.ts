@@ -142,32 +142,26 @@ export function serveSftp(session: Session, sftp: SFTPWrapper): void {
       sftp.name(reqId, session.unlist(handle, DIR_BATCH));
     }),
   );
-  sftp.on('REMOVE', (reqId, input) =>
+  // REMOVE takes a file, RMDIR an empty directory; both are one delete in the file manager.
+  const remove = (reqId: number, input: string, directory: boolean) =>
     run(reqId, async () => {
       session.need('file.delete');
-      const file = session.path(input);
-      const st = await session.exists(file);
+      const target = session.path(input);
+      if (directory && target === '/') throw denied();
+      const st = await session.exists(target);
       if (!st) throw new Refused(STATUS_CODE.NO_SUCH_FILE);
-      if (st.isDirectory()) throw new DaemonError('bad_request', 'The path is a directory.');
-      await files.delete(server, '/', [file]);
-      session.record('server:sftp.delete', file);
+      if (st.isDirectory() !== directory) {
+        throw new DaemonError('bad_request', directory ? 'The path is not a directory.' : 'The path is a directory.');
+      }
+      if (directory && (await files.list(server, target)).length > 0) {
+        throw new DaemonError('bad_request', 'The directory is not empty.');
+      }
+      await files.delete(server, '/', [target]);
+      session.record('server:sftp.delete', target);
       sftp.status(reqId, STATUS_CODE.OK);
-    }),
-  );
-  sftp.on('RMDIR', (reqId, input) =>
-    run(reqId, async () => {
-      session.need('file.delete');
-      const dir = session.path(input);
-      if (dir === '/') throw denied();
-      const st = await session.exists(dir);
-      if (!st) throw new Refused(STATUS_CODE.NO_SUCH_FILE);
-      if (!st.isDirectory()) throw new DaemonError('bad_request', 'The path is not a directory.');
-      if ((await files.list(server, dir)).length > 0) throw new DaemonError('bad_request', 'The directory is not empty.');
-      await files.delete(server, '/', [dir]);
-      session.record('server:sftp.delete', dir);
-      sftp.status(reqId, STATUS_CODE.OK);
-    }),
-  );
+    });
+  sftp.on('REMOVE', (reqId, input) => remove(reqId, input, false));
+  sftp.on('RMDIR', (reqId, input) => remove(reqId, input, true));
   sftp.on('MKDIR', (reqId, input) =>
     run(reqId, async () => {
       session.need('file.create');
