@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '../components/ui/toast';
-import { serverQueries } from '../features/servers/api';
+import { serverDetailKey } from '../features/servers/query-keys';
 import { ApiError } from '../lib/http';
 
 declare module '@tanstack/react-query' {
@@ -26,7 +26,7 @@ export const queryClient = new QueryClient({
       if (query.meta?.pageShowsLostAccess) return;
       const [root, id] = query.queryKey;
       if (root !== 'server' || typeof id !== 'string') return void toast.error(error.message);
-      const detail = serverQueries.detail(id).queryKey;
+      const detail = serverDetailKey(id);
       void queryClient.refetchQueries({ queryKey: detail, exact: true }).then(() => {
         if (!lostAccess(queryClient.getQueryState(detail)?.error)) toast.error(error.message);
       });

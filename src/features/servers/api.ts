@@ -5,6 +5,7 @@ import { serverEndpoints, settingsEndpoints, type RenameServer, type Server } fr
 import { consoleEndpoints } from '../../contract/websocket';
 import { call } from '../../lib/http';
 import { isSettling, serverConditions, type ServerCondition } from './server-state';
+import { serverDetailKey, serverRootKey } from './query-keys';
 
 const SETTLING_POLL_MS = 3000;
 
@@ -56,11 +57,11 @@ export const serverQueries = {
       placeholderData: keepPreviousData,
     }),
   /** The root of every key about one server (see above). */
-  root: (routeId: string) => ['server', routeId] as const,
+  root: serverRootKey,
   /** One server with the caller's permissions (`meta`); `routeId` is the identifier or uuid. */
   detail: (routeId: string) =>
     queryOptions({
-      queryKey: [...serverQueries.root(routeId), 'detail'] as const,
+      queryKey: serverDetailKey(routeId),
       queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
       // Access that ends (a removed subuser) is shown once, by the server layout (query-client.ts).
