@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../server/lib/time';
 import { localDaemon } from '../server/services/local-node';
 import { nodeDaemons } from '../server/services/node-daemons';
 import { panelCli } from './cli';
+import { loadSecretBox } from '../server/lib/secret-box';
 
 /*
  * The panel each benchmark runs against: the real app on a throw-away data dir, seeded only
@@ -61,7 +62,13 @@ export async function startBenchPanel(): Promise<BenchPanel> {
   const db = openDatabase(databaseFile(dataDir));
   await migrateToLatest(db);
   const daemon = localDaemon(db, { dataDir, clock: systemClock, maxUploadBytes: config.maxUploadBytes });
-  const app = await buildApp({ config, db, nodes: nodeDaemons(daemon), clock: systemClock, spaDir: path.join(REPO_ROOT, 'dist') });
+  const app = await buildApp({
+    config,
+    db,
+    nodes: nodeDaemons(daemon, loadSecretBox(dataDir)),
+    clock: systemClock,
+    spaDir: path.join(REPO_ROOT, 'dist'),
+  });
   const cli = <T>(args: readonly string[]) => panelCli<T>(dataDir, args);
 
   const api: BenchPanel['api'] = async (token, method, url, payload) => {

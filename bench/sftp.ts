@@ -10,6 +10,7 @@ import { pushServerConfiguration } from '../server/services/server-configuration
 import { sftpAuthenticator } from '../server/services/sftp-auth';
 import { testConfig } from '../server/config';
 import { nodeDaemons } from '../server/services/node-daemons';
+import { loadSecretBox } from '../server/lib/secret-box';
 import { startBenchPanel } from './panel';
 
 /*
@@ -44,7 +45,12 @@ export async function benchSftp(): Promise<string[]> {
     if (!row) throw new Error('no bench server');
     await panel.db.updateTable('servers').set({ disk: 0, status: null }).where('id', '=', row.id).execute();
     await pushServerConfiguration(panel.db, panel.daemon, server.uuid);
-    const deps = { config: testConfig({ dataDir: panel.dataDir }), db: panel.db, nodes: nodeDaemons(panel.daemon), clock: panel.clock };
+    const deps = {
+      config: testConfig({ dataDir: panel.dataDir }),
+      db: panel.db,
+      nodes: nodeDaemons(panel.daemon, loadSecretBox(panel.dataDir)),
+      clock: panel.clock,
+    };
     const sftpServer = await panel.daemon.startSftp({ ...sftpAuthenticator(deps), port: 0, host: '127.0.0.1' });
     stop = sftpServer.close;
 

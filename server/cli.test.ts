@@ -15,7 +15,7 @@ const it = test
     const clock = fixedClock('2026-03-01T12:00:00Z');
     // Wired as the CLI wires it, so a server's install script lays out its program.
     const daemon = localDaemon(database, { dataDir: tempDir, clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
-    return { db: database, nodes: nodeDaemons(daemon), clock, box: loadSecretBox(tempDir) };
+    return { db: database, nodes: nodeDaemons(daemon, loadSecretBox(tempDir)), clock, box: loadSecretBox(tempDir) };
   })
   .extend('run', async ({ deps }) => {
     return (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;

@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       maxEntriesPerServer: config.maxEntriesPerServer,
     });
     const publicUrl = configuredOrigin(config);
-    const nodes = nodeDaemons(viaRunningPanel(daemon, controlSocketPath(config.dataDir)));
+    const nodes = nodeDaemons(viaRunningPanel(daemon, controlSocketPath(config.dataDir)), box);
     const result = await runCli(argv, { db, nodes, clock: systemClock, box, ports: config.allocationPorts, publicUrl });
     process.stdout.write(`${textOf(result) ?? JSON.stringify(result)}\n`);
     return 0;

@@ -25,6 +25,7 @@ import { nodeDaemons } from './services/node-daemons';
 import { controlSocketPath, listenForCli } from './services/panel-control';
 import { sftpAuthenticator } from './services/sftp-auth';
 import { sealPlaintextTotpSecrets } from './services/totp';
+import { sealPlaintextNodeTokens } from './services/node-credentials';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
 
@@ -132,6 +133,7 @@ async function start(): Promise<void> {
   await migrateToLatest(db);
   const box = loadSecretBox(config.dataDir);
   await sealPlaintextTotpSecrets(db, box);
+  await sealPlaintextNodeTokens(db, box);
   running.stopPruning = await startActivityPruning({
     db,
     clock: systemClock,
@@ -168,7 +170,7 @@ async function start(): Promise<void> {
   reportServerLimits(config.allowUnlimitedServers);
   const network = networkWarning(config.allowHostNetwork);
   if (network) console.warn(network);
-  const nodes = nodeDaemons(daemon);
+  const nodes = nodeDaemons(daemon, box);
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);
   const first = await firstStart(db, nodes, config, systemClock.now());
@@ -219,11 +221,11 @@ async function start(): Promise<void> {
       connections: config.sftpConnections,
     });
     running.stopSftp = sftp.close;
-    await recordLocalSftp(db, { host: sftpHost, port: sftp.port }, config.appUrl);
+    await recordLocalSftp(db, nodes, { host: sftpHost, port: sftp.port }, config.appUrl);
     console.log(`SFTP listening on ${sftpHost}:${sftp.port}`);
   } catch (error) {
     console.warn(`No SFTP server on port ${config.sftpPort}: ${error instanceof Error ? error.message : String(error)} (set PANEL_SFTP_PORT)`);
-    await recordLocalSftp(db, null, config.appUrl);
+    await recordLocalSftp(db, nodes, null, config.appUrl);
   }
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);

@@ -14,7 +14,7 @@ const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
     const clock = fixedClock('2026-03-01T12:00:00Z');
     const daemon = localDaemon(database, { dataDir: tempDir, clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
-    return { db: database, nodes: nodeDaemons(daemon), clock, box: loadSecretBox(tempDir) };
+    return { db: database, nodes: nodeDaemons(daemon, loadSecretBox(tempDir)), clock, box: loadSecretBox(tempDir) };
   })
   .extend(
     'run',
@@ -101,7 +101,7 @@ describe('admin CLI: list, change, delete', () => {
       const socket = controlSocketPath(tempDir);
       const stop = await listenForCli(socket, db, panel);
       try {
-        const cliDeps = { ...deps, nodes: nodeDaemons(viaRunningPanel(deps.nodes.local, socket)) };
+        const cliDeps = { ...deps, nodes: nodeDaemons(viaRunningPanel(deps.nodes.local, socket), deps.box) };
         await runCli(['user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456'], cliDeps);
         const server = (await runCli(['server:create', '--owner', 'o@example.com', '--name', 'S'], cliDeps)) as Record<string, unknown>;
         const uuid = String(server.uuid);

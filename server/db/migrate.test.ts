@@ -11,10 +11,13 @@ describe('migrations', () => {
       // Rows as the first schema knew them, before nodes had a key.
       await sql`INSERT INTO nodes (uuid, name, fqdn) VALUES ('a', 'one', '127.0.0.1'), ('b', 'two', '10.0.0.2')`.execute(db);
       await migrateToLatest(db);
-      const rows = await db.selectFrom('nodes').select(['daemon_base_url', 'daemon_token']).orderBy('id').execute();
+      const rows = await db.selectFrom('nodes').select(['daemon_base_url', 'daemon_token', 'daemon_token_id']).orderBy('id').execute();
       expect(rows.map((r) => r.daemon_base_url)).toEqual([null, null]);
       expect(rows[0]?.daemon_token).toMatch(/^[0-9a-f]{64}$/);
       expect(rows[0]?.daemon_token).not.toBe(rows[1]?.daemon_token);
+      // Wings' token_id: 16 characters, one per node.
+      expect(rows[0]?.daemon_token_id).toMatch(/^[0-9a-f]{16}$/);
+      expect(rows[0]?.daemon_token_id).not.toBe(rows[1]?.daemon_token_id);
     } finally {
       await db.destroy();
     }

@@ -11,6 +11,7 @@ import * as m009 from './migrations/009-password-resets';
 import * as m010 from './migrations/010-database-connection-limits';
 import * as m011 from './migrations/011-memory-limits-on';
 import * as m012 from './migrations/012-schedules';
+import * as m013 from './migrations/013-node-token-ids';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-database-connection-limits': m010,
   '011-memory-limits-on': m011,
   '012-schedules': m012,
+  '013-node-token-ids': m013,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

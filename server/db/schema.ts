@@ -73,8 +73,13 @@ export interface NodesTable {
   maintenance_mode: number;
   /** Where the node's daemon listens (`https://node:8080`); null for the daemon inside this panel. */
   daemon_base_url: string | null;
-  /** The secret the panel signs this node's tokens with (transfer URLs, websocket). */
+  /**
+   * The node's token, sealed (server/services/node-credentials.ts): what the panel signs this
+   * node's tokens with (transfer URLs, websocket) and, as in Wings, the node's bearer token.
+   */
   daemon_token: string;
+  /** Wings' `token_id`: names the node in `Bearer <token_id>.<token>`. */
+  daemon_token_id: string;
 }
 
 export interface EggsTable {

@@ -382,7 +382,7 @@ describe('T-TOK-1: a token works only for its own purpose and server', () => {
 
     // A genuine S1 token naming S2's backup: the node looks only among S1's archives.
     const theirs = await bk.backUp({ as: await f.panel.bearerHeaders(f.otherOwner), on: f.s2 });
-    const forged = await signedTransferUrl(f.panel.db, {
+    const forged = await signedTransferUrl(f.panel.db, f.panel.nodes, {
       server: f.s1,
       user: f.owner,
       purpose: 'backup_download',

@@ -479,7 +479,12 @@ describe('downloading a backup', () => {
     expect(res.json().attributes.url).toMatch(/^http:\/\/localhost:80\/download\/backup\?token=[^&]+$/);
     const url = new URL(res.json().attributes.url as string);
     const token = url.searchParams.get('token') ?? '';
-    const claims = await verifyToken(token, (await nodes.localKey(panel.db)) ?? '', backupTokenSchema, panel.clock.now());
+    const claims = await verifyToken(
+      token,
+      panel.nodes.tokenOf((await nodes.first(panel.db)) ?? { daemon_token: '' }),
+      backupTokenSchema,
+      panel.clock.now(),
+    );
     expect(claims).toMatchObject({ purpose: 'backup_download', server_uuid: bk.server.uuid, backup_uuid: b.uuid, user_uuid: bk.owner.uuid });
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number; exp: number };
     expect(payload.exp - payload.iat).toBe(15 * 60);

@@ -105,7 +105,7 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
   )(async ({ request, caller, server, activity }) => {
     const backup = await backupOf(db, server, uuidOf(request));
     assertDownloadable(backup);
-    const url = await signedTransferUrl(db, {
+    const url = await signedTransferUrl(db, deps.nodes, {
       server,
       user: caller.user,
       purpose: 'backup_download',

@@ -122,7 +122,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     purpose: 'file_download' | 'file_upload',
     claims: Record<string, unknown>,
   ) =>
-    signedTransferUrl(deps.db, {
+    signedTransferUrl(deps.db, deps.nodes, {
       server,
       user,
       purpose,

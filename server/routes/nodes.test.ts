@@ -19,6 +19,7 @@ const it = test
         maintenance_mode: 0,
         daemon_base_url: 'https://node1.example.com:8080',
         daemon_token: 'remote-node-key',
+        daemon_token_id: 'remotenodeid0001',
       })
       .returning('id')
       .executeTakeFirstOrThrow();

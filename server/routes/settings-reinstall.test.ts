@@ -204,6 +204,7 @@ describe('POST settings/reinstall', () => {
         maintenance_mode: 0,
         daemon_base_url: 'https://node2.example.com:8080',
         daemon_token: 'remote-node-key',
+        daemon_token_id: 'remotenodeid0001',
       })
       .returning('id')
       .executeTakeFirstOrThrow();

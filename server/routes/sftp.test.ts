@@ -291,9 +291,9 @@ describe('sftp_details', () => {
     const details = async () =>
       (await panel.app.inject({ method: 'GET', url: `/api/client/servers/${files.s1.uuid}`, headers: files.ownerHeaders })).json().attributes
         .sftp_details;
-    await recordLocalSftp(panel.db, { host: '127.0.0.1', port: sftp.port }, undefined);
+    await recordLocalSftp(panel.db, panel.nodes, { host: '127.0.0.1', port: sftp.port }, undefined);
     expect(await details()).toEqual({ ip: '127.0.0.1', port: sftp.port });
-    await recordLocalSftp(panel.db, { host: '0.0.0.0', port: sftp.port }, 'https://panel.example.com:8443/');
+    await recordLocalSftp(panel.db, panel.nodes, { host: '0.0.0.0', port: sftp.port }, 'https://panel.example.com:8443/');
     expect(await details()).toEqual({ ip: 'panel.example.com', port: sftp.port });
   });
 });

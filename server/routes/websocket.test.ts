@@ -27,7 +27,7 @@ const it = test
   .extend('nodeKey', async ({ panel, server }) => async (): Promise<string> => {
     const node = await nodes.findById(panel.db, server.node_id);
     if (!node) throw new Error('no node');
-    return node.daemon_token;
+    return panel.nodes.tokenOf(node);
   });
 
 describe('GET /api/client/servers/{server}/websocket', () => {

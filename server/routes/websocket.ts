@@ -28,7 +28,7 @@ export async function websocketRoutes(app: FastifyInstance, deps: AppDeps): Prom
       throw forbidden("You do not have permission to connect to this server's websocket.", 'HttpForbiddenException');
     const panelOrigin = publicOrigin(request, deps.config.appUrl);
     const claims = { permissions: access.reported };
-    const { token, connection } = await tokenForServer(deps.db, {
+    const { token, connection } = await tokenForServer(deps.db, deps.nodes, {
       server,
       user: caller.user,
       purpose: 'websocket',

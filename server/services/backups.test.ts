@@ -68,6 +68,7 @@ describe('work a crash or restart cut off', () => {
         maintenance_mode: 0,
         daemon_base_url: 'https://node3.example.com:8080',
         daemon_token: 'remote-node-key',
+        daemon_token_id: 'remotenodeid0001',
       })
       .returning('id')
       .executeTakeFirstOrThrow();

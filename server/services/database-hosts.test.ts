@@ -21,7 +21,7 @@ const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
     const clock = fixedClock('2026-03-01T12:00:00Z');
     const daemon = localDaemon(database, { dataDir: tempDir, clock, maxUploadBytes: 1024 * 1024 });
-    return { db: database, nodes: nodeDaemons(daemon), clock, box: loadSecretBox(tempDir) };
+    return { db: database, nodes: nodeDaemons(daemon, loadSecretBox(tempDir)), clock, box: loadSecretBox(tempDir) };
   })
   .extend('cli', async ({ deps }) => {
     /** Runs a command; what it printed (or its error's message) and whether it failed. */

@@ -5,19 +5,22 @@ import { fixedClock } from '../lib/time';
 import { localDaemon } from './local-node';
 import { test } from '../test/fixtures';
 import { nodeDaemons } from './node-daemons';
+import { loadSecretBox } from '../lib/secret-box';
 import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo } from './demo';
 import { findUserByEmail, verifyPassword } from './users';
 
 const now = new Date('2026-03-01T12:00:00Z');
 
 // Wired as the panel wires it, so a server's install script lays out its program.
-const it = test.extend('daemon', async ({ tempDir, database }) =>
-  localDaemon(database, { dataDir: tempDir, clock: fixedClock('2026-03-01T12:00:00Z'), maxUploadBytes: 1024 * 1024 }),
-);
+const it = test
+  .extend('daemon', async ({ tempDir, database }) =>
+    localDaemon(database, { dataDir: tempDir, clock: fixedClock('2026-03-01T12:00:00Z'), maxUploadBytes: 1024 * 1024 }),
+  )
+  .extend('nodes', async ({ tempDir, daemon }) => nodeDaemons(daemon, loadSecretBox(tempDir)));
 
-it('seeds an admin, a regular user without 2FA, and six servers with volumes', async ({ database: db, daemon }) => {
+it('seeds an admin, a regular user without 2FA, and six servers with volumes', async ({ database: db, daemon, nodes }) => {
   expect(await isPanelEmpty(db)).toBe(true);
-  const summary = await seedDemo(db, nodeDaemons(daemon), now);
+  const summary = await seedDemo(db, nodes, now);
   expect(await isPanelEmpty(db)).toBe(false);
 
   const admin = await findUserByEmail(db, DEMO_ACCOUNTS.admin.email);
@@ -38,8 +41,8 @@ it('seeds an admin, a regular user without 2FA, and six servers with volumes', a
   }
 });
 
-it('gives servers extra allocations with notes, free ports, variables, a subuser and activity', async ({ database: db, daemon }) => {
-  await seedDemo(db, nodeDaemons(daemon), now);
+it('gives servers extra allocations with notes, free ports, variables, a subuser and activity', async ({ database: db, nodes }) => {
+  await seedDemo(db, nodes, now);
   const allocations = await db.selectFrom('allocations').selectAll().execute();
   const ports = allocations.map((a) => `${a.ip}:${a.port}`);
   expect(new Set(ports).size).toBe(ports.length);
@@ -65,8 +68,8 @@ it('gives servers extra allocations with notes, free ports, variables, a subuser
 });
 
 // Issue 22 #11: "Modded Testbed" was seeded as installing, which nothing ever ended.
-it('seeds no server in a state nothing will end, and no activity about backups that do not exist', async ({ database: db, daemon }) => {
-  await seedDemo(db, nodeDaemons(daemon), now);
+it('seeds no server in a state nothing will end, and no activity about backups that do not exist', async ({ database: db, nodes }) => {
+  await seedDemo(db, nodes, now);
   const servers = await db.selectFrom('servers').select('status').execute();
   expect(servers.filter((s) => s.status === 'installing' || s.status === 'restoring_backup')).toEqual([]);
   const backups = await db.selectFrom('backups').selectAll().execute();
@@ -74,23 +77,23 @@ it('seeds no server in a state nothing will end, and no activity about backups t
   if (backups.length === 0) expect(events.filter((e) => e.event.startsWith('server:backup'))).toEqual([]);
 });
 
-it('takes every demo port from the configured allocation range', async ({ database: db, daemon }) => {
-  await seedDemo(db, nodeDaemons(daemon), now, { start: 40000, end: 40999 });
+it('takes every demo port from the configured allocation range', async ({ database: db, nodes }) => {
+  await seedDemo(db, nodes, now, { start: 40000, end: 40999 });
   const ports = (await db.selectFrom('allocations').select('port').execute()).map((a) => a.port);
   expect(ports.length).toBeGreaterThanOrEqual(10);
   for (const port of ports) expect(port >= 40000 && port <= 40999).toBe(true);
 });
 
-it('refuses to seed a panel that already has users', async ({ database: db, daemon }) => {
-  await seedDemo(db, nodeDaemons(daemon), now);
-  await expect(seedDemo(db, nodeDaemons(daemon), now)).rejects.toThrow(/already has users/);
+it('refuses to seed a panel that already has users', async ({ database: db, nodes }) => {
+  await seedDemo(db, nodes, now);
+  await expect(seedDemo(db, nodes, now)).rejects.toThrow(/already has users/);
 });
 
 it(
   'puts the servers on the demo game egg, its program in each volume, so one starts at once',
   { timeout: 30_000 },
-  async ({ database: db, daemon }) => {
-    await seedDemo(db, nodeDaemons(daemon), now);
+  async ({ database: db, daemon, nodes }) => {
+    await seedDemo(db, nodes, now);
     const servers = await db
       .selectFrom('servers')
       .innerJoin('eggs', 'eggs.id', 'servers.egg_id')

@@ -6,6 +6,7 @@ import { it } from '../test/fixtures';
 import { DEMO_ACCOUNTS } from './demo';
 import { FIRST_ADMIN, firstStart, isLoopback } from './first-start';
 import { nodeDaemons } from './node-daemons';
+import { loadSecretBox } from '../lib/secret-box';
 import { changePassword, findUserByEmail, verifyPassword } from './users';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -15,7 +16,7 @@ const test = it.extend(
     (env: { host?: string; seedDemo?: boolean; seedDemoForce?: boolean }, db: Db = database) =>
       firstStart(
         db,
-        nodeDaemons(new LocalDaemon(tempDir)),
+        nodeDaemons(new LocalDaemon(tempDir), loadSecretBox(tempDir)),
         testConfig({ dataDir: tempDir, host: undefined, seedDemo: true, seedDemoForce: false, ...env }),
         NOW,
       ),

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../db';
 import { nodes } from '../db/repos';
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../lib/secret-box';
 import { recordLocalSftp } from './local-node';
+import { newNodeCredentials } from './node-credentials';
+
+const credentials = { newCredentials: () => newNodeCredentials(new SecretBox(randomBytes(32))) };
 
 /* What the overview's sftp_details come from (issue 22 #8). */
 
@@ -10,7 +15,7 @@ describe('the local node’s SFTP address', () => {
     const db = await openTestDatabase();
     try {
       // PANEL_SEED_DEMO=false: no server, so no node, when SFTP starts listening.
-      await recordLocalSftp(db, { host: '0.0.0.0', port: 2299 }, undefined);
+      await recordLocalSftp(db, credentials, { host: '0.0.0.0', port: 2299 }, undefined);
       expect((await nodes.first(db))?.sftp_port).toBe(2299);
     } finally {
       await db.destroy();
@@ -20,8 +25,8 @@ describe('the local node’s SFTP address', () => {
   it('is port 0 (unavailable) when SFTP could not listen, never the default 2022', async () => {
     const db = await openTestDatabase();
     try {
-      await recordLocalSftp(db, { host: '127.0.0.1', port: 2022 }, undefined);
-      await recordLocalSftp(db, null, undefined);
+      await recordLocalSftp(db, credentials, { host: '127.0.0.1', port: 2022 }, undefined);
+      await recordLocalSftp(db, credentials, null, undefined);
       expect((await nodes.first(db))?.sftp_port).toBe(0);
     } finally {
       await db.destroy();

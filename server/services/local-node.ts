@@ -2,6 +2,9 @@ import { LocalDaemon, type LocalDaemonOptions } from '../daemon/local';
 import type { Db } from '../db';
 import { nodes } from '../db/repos';
 import type { Clock } from '../lib/time';
+import { loadSecretBox } from '../lib/secret-box';
+import { openNodeToken } from './node-credentials';
+import type { NodeDaemons } from './node-daemons';
 import { installConfiguration, serverConfiguration } from './server-configuration';
 import { DEMO_GAME_PROGRAM, ensureDefaultNode } from './servers';
 
@@ -25,12 +28,16 @@ export function localDaemon(
     socketTimings?: LocalDaemonOptions['socketTimings'];
   },
 ): LocalDaemon {
+  const box = loadSecretBox(options.dataDir);
   return new LocalDaemon(options.dataDir, {
     configurationSource: (uuid) => serverConfiguration(db, uuid),
     installSource: (uuid) => installConfiguration(db, uuid),
     installFiles: { 'demo-game.mjs': DEMO_GAME_PROGRAM },
     now: () => options.clock.now(),
-    key: () => nodes.localKey(db),
+    key: async () => {
+      const stored = await nodes.localKey(db);
+      return stored === undefined ? undefined : openNodeToken(box, stored);
+    },
     maxUploadBytes: options.maxUploadBytes,
     maxEntriesPerServer: options.maxEntriesPerServer,
     socketTimings: options.socketTimings,
@@ -49,8 +56,13 @@ export function localDaemon(
  * not listen (its port taken), recorded as port 0, which the pages show as SFTP unavailable. The
  * node is made now if it does not exist yet, so servers added later show the same.
  */
-export async function recordLocalSftp(db: Db, listen: { host: string; port: number } | null, appUrl: string | undefined): Promise<void> {
-  await ensureDefaultNode(db);
+export async function recordLocalSftp(
+  db: Db,
+  daemons: Pick<NodeDaemons, 'newCredentials'>,
+  listen: { host: string; port: number } | null,
+  appUrl: string | undefined,
+): Promise<void> {
+  await ensureDefaultNode(db, daemons);
   if (!listen) return nodes.setLocalSftp(db, { port: 0 });
   const wildcard = listen.host === '0.0.0.0' || listen.host === '::';
   const fqdn = appUrl ? new URL(appUrl).hostname.replace(/^\[|\]$/g, '') : wildcard ? undefined : listen.host;

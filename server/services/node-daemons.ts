@@ -1,16 +1,28 @@
 import type { DaemonEventChannel, FileCapability, NodeDaemon, ServerCapability } from '../daemon/capabilities';
 import { DaemonError } from '../daemon/types';
 import type { NodeRow } from '../db/schema';
+import type { SecretBox } from '../lib/secret-box';
+import { newNodeCredentials, openNodeToken, type NodeCredentials } from './node-credentials';
 
 /** The daemon of each node: the one inside this panel, or the node's own across the network. */
 export interface NodeDaemons {
   /** The daemon inside this panel, serving every node without a daemon address of its own. */
   local: NodeDaemon;
   forNode(node: Pick<NodeRow, 'name' | 'daemon_base_url'>): NodeDaemon;
+  /** The node's token in the clear: the key of the tokens signed for it. */
+  tokenOf(node: Pick<NodeRow, 'daemon_token'>): string;
+  /** Credentials for a new node, its token sealed. */
+  newCredentials(): NodeCredentials;
 }
 
-export function nodeDaemons(local: NodeDaemon): NodeDaemons {
-  return { local, forNode: (node) => (node.daemon_base_url === null ? local : unreachableNode(node.name)) };
+/** `box` is the data dir's: node tokens are sealed under it. */
+export function nodeDaemons(local: NodeDaemon, box: SecretBox): NodeDaemons {
+  return {
+    local,
+    forNode: (node) => (node.daemon_base_url === null ? local : unreachableNode(node.name)),
+    tokenOf: (node) => openNodeToken(box, node.daemon_token),
+    newCredentials: () => newNodeCredentials(box),
+  };
 }
 
 /**

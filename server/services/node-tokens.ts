@@ -24,7 +24,9 @@ export function socketTokenId(userId: number, serverUuid: string): string {
 }
 
 export interface NodeTokenRequest {
-  node: Pick<NodeRow, 'daemon_base_url' | 'daemon_token'>;
+  node: Pick<NodeRow, 'daemon_base_url'>;
+  /** The node's token in the clear (NodeDaemons.tokenOf): the signing key. */
+  key: string;
   user: Pick<UserRow, 'id' | 'uuid'>;
   serverUuid: string;
   purpose: TokenPurpose;
@@ -53,7 +55,7 @@ export async function signNodeToken(request: NodeTokenRequest): Promise<string> 
     .setIssuedAt(iat)
     .setNotBefore(iat - 5 * 60)
     .setExpirationTime(iat + request.ttlSeconds)
-    .sign(tokenKey(request.node.daemon_token));
+    .sign(tokenKey(request.key));
 }
 
 /**
@@ -87,11 +89,12 @@ export async function revokeUserTokens(db: Db, daemons: NodeDaemons, user: Pick<
  */
 export async function tokenForServer(
   db: Db,
-  request: Omit<NodeTokenRequest, 'node' | 'serverUuid'> & { server: ServerRow },
+  daemons: Pick<NodeDaemons, 'tokenOf'>,
+  request: Omit<NodeTokenRequest, 'node' | 'key' | 'serverUuid'> & { server: ServerRow },
 ): Promise<{ token: string; connection: string }> {
   const node = await nodes.findById(db, request.server.node_id);
   if (!node) throw new Error(`Server ${request.server.uuid} has no node.`);
-  const token = await signNodeToken({ ...request, node, serverUuid: request.server.uuid });
+  const token = await signNodeToken({ ...request, node, key: daemons.tokenOf(node), serverUuid: request.server.uuid });
   return { token, connection: nodeConnection(node, request.panelOrigin) };
 }
 
@@ -105,8 +108,9 @@ export const TRANSFER_TOKEN_SECONDS = 15 * 60;
  */
 export async function signedTransferUrl(
   db: Db,
-  request: Omit<NodeTokenRequest, 'node' | 'serverUuid' | 'ttlSeconds'> & { server: ServerRow; path: string },
+  daemons: Pick<NodeDaemons, 'tokenOf'>,
+  request: Omit<NodeTokenRequest, 'node' | 'key' | 'serverUuid' | 'ttlSeconds'> & { server: ServerRow; path: string },
 ): Promise<{ object: 'signed_url'; attributes: { url: string } }> {
-  const { token, connection } = await tokenForServer(db, { ...request, ttlSeconds: TRANSFER_TOKEN_SECONDS });
+  const { token, connection } = await tokenForServer(db, daemons, { ...request, ttlSeconds: TRANSFER_TOKEN_SECONDS });
   return { object: 'signed_url', attributes: { url: `${connection}${request.path}?token=${token}` } };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { LocalDaemon } from '../daemon/local';
 import { nodeDaemons } from './node-daemons';
+import { loadSecretBox } from '../lib/secret-box';
 import { it } from '../test/fixtures';
 import { serverConfiguration, stopConfiguration } from './server-configuration';
 import { createServer } from './servers';
@@ -64,7 +65,12 @@ it('serves a server created by another process after the panel started, with its
   const owner = await panel.user();
   // The admin CLI: its own daemon over the same data dir and database.
   const cli = new LocalDaemon(panel.dataDir);
-  const server = await createServer(panel.db, nodeDaemons(cli), { ownerId: owner.id, name: 'From the CLI', disk: 1 }, panel.clock.now());
+  const server = await createServer(
+    panel.db,
+    nodeDaemons(cli, loadSecretBox(panel.dataDir)),
+    { ownerId: owner.id, name: 'From the CLI', disk: 1 },
+    panel.clock.now(),
+  );
   const headers = await panel.bearerHeaders(owner);
   const url = `/api/client/servers/${server.uuid}/files`;
   const list = await panel.app.inject({ method: 'GET', url: `${url}/list?directory=%2F`, headers });

@@ -7,7 +7,6 @@ import { allocations, eggs, nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
-import { randomToken } from '../lib/crypto';
 import { pushServerConfiguration } from './server-configuration';
 import { takeFreePort, type PortRange } from './allocations';
 import { handleDaemonEvent } from './daemon-events';
@@ -92,12 +91,12 @@ const PAPER_EGG: BuiltInEgg = {
 
 const BUILT_IN_EGGS = [DEMO_EGG, PAPER_EGG];
 
-export async function ensureDefaultNode(db: Db): Promise<NodeRow> {
+export async function ensureDefaultNode(db: Db, daemons: Pick<NodeDaemons, 'newCredentials'>): Promise<NodeRow> {
   const existing = await nodes.first(db);
   if (existing) return existing;
   // The node of the daemon inside this panel: no daemon address of its own.
   const node = { uuid: randomUUID(), name: 'local', fqdn: '127.0.0.1', sftp_port: 2022, maintenance_mode: 0, daemon_base_url: null };
-  return nodes.insert(db, { ...node, daemon_token: randomToken(32) });
+  return nodes.insert(db, { ...node, ...daemons.newCredentials() });
 }
 
 /**
@@ -144,7 +143,7 @@ export interface CreateServerInput {
 }
 
 export async function createServer(db: Db, daemons: NodeDaemons, input: CreateServerInput, now: Date): Promise<ServerRow> {
-  const node = await ensureDefaultNode(db);
+  const node = await ensureDefaultNode(db, daemons);
   const nodeId = node.id;
   const daemon = daemons.forNode(node);
   const defaultEgg = await ensureDefaultEgg(db);
