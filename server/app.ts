@@ -33,6 +33,7 @@ import { serverRoutes } from './routes/servers';
 import { startupRoutes } from './routes/startup';
 import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
+import { remoteRoutes } from './routes/remote';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
 
@@ -80,9 +81,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
   await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);
 
-  registerAuthentication(app, deps);
-  await registerApiRateLimit(app, deps.config);
-
   app.setErrorHandler((error, request, reply) => {
     let http: HttpError;
     if (error instanceof HttpError) http = error;
@@ -110,7 +108,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // A node served by this process answers its signed links on the panel's origin, as Wings would on its own.
   if (deps.nodes.local.mount) await deps.nodes.local.mount(app, { panelOrigin: (request) => publicOrigin(request, deps.config.appUrl) });
 
+  // The HTTP surfaces, each a route group with its own authenticator: the client API and the
+  // browser's session routes (a session or a `ptlc_` key), and the remote API nodes call.
   await app.register(async (api) => {
+    registerAuthentication(api, deps);
+    await registerApiRateLimit(api, deps.config);
     await authRoutes(api, deps);
     await passwordResetRoutes(api, deps);
     await accountRoutes(api);
@@ -128,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await scheduleRoutes(api, deps, scheduler);
     await websocketRoutes(api, deps);
   });
+  await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 
   const spaDir = options.spaDir;
   const indexFile = spaDir ? path.join(spaDir, 'index.html') : undefined;

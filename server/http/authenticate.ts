@@ -22,14 +22,13 @@ export function lifetimesOf(config: Config): SessionLifetimes {
 }
 
 /**
- * Resolves the caller and checks CSRF before every API handler. Whether a request is an API request
- * is decided by the route it matched, never by its raw URL: `/%61uth/login` routes to the login
- * handler, and must meet the same session and CSRF checks as `/auth/login`.
+ * Resolves the caller and checks CSRF before every handler of the route group it is registered in
+ * (the client API's). What is an API request is decided by the route it matched, never by its raw
+ * URL: `/%61uth/login` routes to the login handler, and meets the same session and CSRF checks as
+ * `/auth/login`.
  */
 export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {
   app.addHook('preHandler', async (request, reply) => {
-    const route = request.routeOptions.url;
-    if (route === undefined || !API_PREFIXES.some((p) => route.startsWith(p))) return;
     request.caller = await resolveCaller(deps, request, reply);
     assertCsrf(request, request.caller);
   });

@@ -37,3 +37,27 @@ export async function setLocalSftp(db: Db, address: { fqdn?: string; port: numbe
     .where('daemon_base_url', 'is', null)
     .execute();
 }
+
+/** The node whose Wings `token_id` this is. */
+export function findByTokenId(db: Db, tokenId: string): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('daemon_token_id', '=', tokenId).executeTakeFirst();
+}
+
+/** One page of the node's servers' uuids, oldest first, and how many it has. */
+export async function serverPage(db: Db, nodeId: number, page: { offset: number; limit: number }): Promise<{ uuids: string[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db.selectFrom('servers').select('uuid').where('node_id', '=', nodeId).orderBy('id').offset(page.offset).limit(page.limit).execute(),
+    db
+      .selectFrom('servers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('node_id', '=', nodeId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { uuids: rows.map((r) => r.uuid), total: Number(count.n) };
+}
+
+/** Whether the server of this uuid lives on the node. */
+export async function hasServer(db: Db, nodeId: number, uuid: string): Promise<boolean> {
+  const row = await db.selectFrom('servers').select('id').where('node_id', '=', nodeId).where('uuid', '=', uuid).executeTakeFirst();
+  return row !== undefined;
+}

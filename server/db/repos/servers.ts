@@ -56,6 +56,11 @@ export function localWithStatus(db: Db, status: ServerStatus): Promise<ServerRow
     .execute();
 }
 
+/** The servers of one node in any of these statuses. */
+export function ofNodeWithStatus(db: Db, nodeId: number, statuses: readonly ServerStatus[]): Promise<ServerRow[]> {
+  return db.selectFrom('servers').selectAll().where('node_id', '=', nodeId).where('status', 'in', statuses).orderBy('id').execute();
+}
+
 export function setStatus(db: Db, serverId: number, status: ServerStatus | null, now: Date): Promise<ServerRow> {
   return db.updateTable('servers').set({ status, updated_at: now.toISOString() }).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
 }

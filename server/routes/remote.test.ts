@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { nodes } from '../db/repos';
+import type { NodeRow } from '../db/schema';
+import { test } from '../test/fixtures';
+
+/* The remote API nodes call (issue 24 §1/§2): its own authenticator, and only the calling node's servers. */
+
+const it = test.extend('remoteNode', async ({ panel }) => {
+  const insert = async (name: string): Promise<NodeRow> =>
+    panel.db
+      .insertInto('nodes')
+      .values({
+        uuid: randomUUID(),
+        name,
+        fqdn: `${name}.example.com`,
+        sftp_port: 2022,
+        maintenance_mode: 0,
+        daemon_base_url: `https://${name}.example.com:8080`,
+        ...panel.nodes.newCredentials(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  const owner = await panel.user();
+  // Two servers on node-a, one on node-b, one on the panel's own node.
+  const onA = [await panel.server(owner), await panel.server(owner)];
+  const onB = await panel.server(owner);
+  const local = await panel.server(owner);
+  const a = await insert('node-a');
+  const b = await insert('node-b');
+  for (const s of onA) await panel.db.updateTable('servers').set({ node_id: a.id }).where('id', '=', s.id).execute();
+  await panel.db.updateTable('servers').set({ node_id: b.id }).where('id', '=', onB.id).execute();
+  const bearer = (node: NodeRow) => ({ authorization: `Bearer ${node.daemon_token_id}.${panel.nodes.tokenOf(node)}` });
+  const get = (url: string, headers: Record<string, string>) => panel.app.inject({ method: 'GET', url, headers });
+  return { a, b, onA, onB, local, owner, bearer, get };
+});
+
+it('answers 401 without a bearer, 400 for a malformed one and 403 for a wrong or unknown one', async ({ remoteNode: r }) => {
+  const none = await r.get('/api/remote/servers', {});
+  expect(none.statusCode).toBe(401);
+  expect(none.headers['www-authenticate']).toBe('Bearer');
+  expect((await r.get('/api/remote/servers', { authorization: 'Bearer no-dot-here' })).statusCode).toBe(400);
+  expect((await r.get('/api/remote/servers', { authorization: 'Bearer a.b.c' })).statusCode).toBe(400);
+  const wrong = await r.get('/api/remote/servers', { authorization: `Bearer ${r.a.daemon_token_id}.${'x'.repeat(64)}` });
+  expect(wrong.statusCode).toBe(403);
+  expect(wrong.json().errors[0].detail).toBe('You are not authorized to access this resource.');
+  // Node a's id with node b's token.
+  const mixed = `Bearer ${r.a.daemon_token_id}.${r.bearer(r.b).authorization.split('.')[1] ?? ''}`;
+  expect((await r.get('/api/remote/servers', { authorization: mixed })).statusCode).toBe(403);
+  expect((await r.get('/api/remote/servers', { authorization: `Bearer unknownid0000000.${'x'.repeat(64)}` })).statusCode).toBe(403);
+});
+
+it('takes no client credentials, and a node token opens nothing of the client API', async ({ panel, remoteNode: r }) => {
+  const key = await panel.bearerHeaders(r.owner);
+  expect((await r.get('/api/remote/servers', key)).statusCode).toBe(400);
+  expect((await r.get('/api/remote/servers', await panel.sessionHeaders(r.owner))).statusCode).toBe(401);
+  expect((await r.get('/api/client', r.bearer(r.a))).statusCode).toBe(401);
+  expect((await r.get(`/api/client/servers/${r.onA[0]?.uuid ?? ''}`, r.bearer(r.a))).statusCode).toBe(401);
+});
+
+it("lists the calling node's servers in Laravel's pages, with their Wings configuration, and no other node's", async ({ remoteNode: r }) => {
+  const first = await r.get('/api/remote/servers?page=0&per_page=1', r.bearer(r.a));
+  expect(first.statusCode).toBe(200);
+  const body = first.json();
+  expect(body.meta).toMatchObject({ current_page: 1, last_page: 2, per_page: 1, total: 2, from: 1, to: 1 });
+  expect(body.data).toHaveLength(1);
+  expect(body.data[0].uuid).toBe(r.onA[0]?.uuid);
+  expect(body.data[0].settings.uuid).toBe(r.onA[0]?.uuid);
+  expect(body.data[0].process_configuration.stop).toBeDefined();
+  const second = (await r.get('/api/remote/servers?page=2&per_page=1', r.bearer(r.a))).json();
+  expect(second.data.map((s: { uuid: string }) => s.uuid)).toEqual([r.onA[1]?.uuid]);
+  const ofB = (await r.get('/api/remote/servers', r.bearer(r.b))).json();
+  expect(ofB.data.map((s: { uuid: string }) => s.uuid)).toEqual([r.onB.uuid]);
+  expect(ofB.meta).toMatchObject({ current_page: 1, last_page: 1, per_page: 50, total: 1 });
+  expect((await r.get('/api/remote/servers?per_page=100000', r.bearer(r.a))).statusCode).toBe(422);
+});
+
+it("gives one server's configuration only to the node it lives on (the reference gives it to any node)", async ({ remoteNode: r }) => {
+  const own = await r.get(`/api/remote/servers/${r.onB.uuid}`, r.bearer(r.b));
+  expect(own.statusCode).toBe(200);
+  expect(own.json().settings).toMatchObject({ uuid: r.onB.uuid, suspended: false });
+  expect((await r.get(`/api/remote/servers/${r.onB.uuid}`, r.bearer(r.a))).statusCode).toBe(404);
+  expect((await r.get(`/api/remote/servers/${r.local.uuid}`, r.bearer(r.a))).statusCode).toBe(404);
+  // By uuid only: the short identifier does not name a server here.
+  expect((await r.get(`/api/remote/servers/${r.onB.uuid.slice(0, 8)}`, r.bearer(r.b))).statusCode).toBe(404);
+});
+
+it("resets only the calling node's unfinished installs and restores, recording the restore as failed", async ({ panel, remoteNode: r }) => {
+  const [installing, restoring] = r.onA;
+  if (!installing || !restoring) throw new Error('fixture');
+  await panel.db.updateTable('servers').set({ status: 'installing' }).where('id', '=', installing.id).execute();
+  await panel.db.updateTable('servers').set({ status: 'restoring_backup' }).where('id', 'in', [restoring.id, r.onB.id]).execute();
+  const res = await panel.app.inject({ method: 'POST', url: '/api/remote/servers/reset', headers: r.bearer(r.a) });
+  expect(res.statusCode).toBe(204);
+  const status = async (id: number) => (await panel.db.selectFrom('servers').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+  expect(await status(installing.id)).toBe('install_failed');
+  expect(await status(restoring.id)).toBeNull();
+  expect(await status(r.onB.id)).toBe('restoring_backup');
+  const events = await panel.db.selectFrom('activity_logs').select('event').execute();
+  expect(events.map((e) => e.event)).toEqual(['server:backup.restore-failed']);
+  expect(await nodes.hasServer(panel.db, r.a.id, restoring.uuid)).toBe(true);
+});
