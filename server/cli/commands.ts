@@ -9,6 +9,7 @@ import { addSubuser, removeSubuser } from '../services/subusers';
 import { findUserByLogin } from '../services/users';
 import { ACCOUNT_COMMANDS } from './accounts';
 import { DATABASE_HOST_COMMANDS } from './database-hosts';
+import { NODE_COMMANDS } from './nodes';
 import { PASSWORD_RESET_COMMANDS } from './password-reset';
 import { CliError, logCliActivity, required, userByEmail, type CliDeps, type Command, type Options } from './options';
 import { daemonOf, serverById, SERVER_COMMANDS } from './servers';
@@ -58,6 +59,12 @@ Commands:
                                           it from standard input; prints the host without its password
   dbhost:list [--json]                    the database hosts and how many databases each holds
   dbhost:delete --name N                  refused while databases live on it
+  node:create --name N --fqdn HOST --daemon-port P [--scheme http|https] [--sftp-port P] [--ports A-B] [--ip IP]
+              [--memory MB] [--disk MB]   a Wings node (or Aerie's node on another machine); prints
+                                          {"id", "uuid", "name", "token_id", "token"}
+  node:config --name N [--data-dir DIR]   prints the node's Wings config.yml (paths under DIR when given)
+  node:list [--json]                      every node, its servers, and whether it answers (its version)
+  node:delete --name N                    refused while servers live on it
   demo                                    seed the demo data into an empty data dir
 
 Every command takes --as ADMIN (a root admin's e-mail or username): the activity entries it writes
@@ -78,6 +85,7 @@ export function usageOf(command: string): string | null {
 const COMMANDS: Record<string, Command> = {
   ...ACCOUNT_COMMANDS,
   ...DATABASE_HOST_COMMANDS,
+  ...NODE_COMMANDS,
   ...PASSWORD_RESET_COMMANDS,
   ...USER_COMMANDS,
   ...SERVER_COMMANDS,

@@ -12,6 +12,7 @@ import * as m010 from './migrations/010-database-connection-limits';
 import * as m011 from './migrations/011-memory-limits-on';
 import * as m012 from './migrations/012-schedules';
 import * as m013 from './migrations/013-node-token-ids';
+import * as m014 from './migrations/014-node-capacity';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-memory-limits-on': m011,
   '012-schedules': m012,
   '013-node-token-ids': m013,
+  '014-node-capacity': m014,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -80,6 +80,13 @@ export interface NodesTable {
   daemon_token: string;
   /** Wings' `token_id`: names the node in `Bearer <token_id>.<token>`. */
   daemon_token_id: string;
+  /** MiB of memory and disk the node offers servers; 0: not said. */
+  memory: Generated<number>;
+  disk: Generated<number>;
+  /** The ports and the address its allocations take; null: the panel's defaults. */
+  port_start: number | null;
+  port_end: number | null;
+  allocation_ip: string | null;
 }
 
 export interface EggsTable {

@@ -92,7 +92,8 @@ const PAPER_EGG: BuiltInEgg = {
 const BUILT_IN_EGGS = [DEMO_EGG, PAPER_EGG];
 
 export async function ensureDefaultNode(db: Db, daemons: Pick<NodeDaemons, 'newCredentials'>): Promise<NodeRow> {
-  const existing = await nodes.first(db);
+  // Until placement across nodes (issue 24 §2), new servers go to the panel's own node.
+  const existing = await nodes.local(db);
   if (existing) return existing;
   // The node of the daemon inside this panel: no daemon address of its own.
   const node = { uuid: randomUUID(), name: 'local', fqdn: '127.0.0.1', sftp_port: 2022, maintenance_mode: 0, daemon_base_url: null };

@@ -6,6 +6,11 @@ export function first(db: Db): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().orderBy('id').executeTakeFirst();
 }
 
+/** The node this panel serves itself (the first without a daemon address of its own). */
+export function local(db: Db): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('daemon_base_url', 'is', null).orderBy('id').executeTakeFirst();
+}
+
 export function findById(db: Db, id: number): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -60,4 +65,29 @@ export async function serverPage(db: Db, nodeId: number, page: { offset: number;
 export async function hasServer(db: Db, nodeId: number, uuid: string): Promise<boolean> {
   const row = await db.selectFrom('servers').select('id').where('node_id', '=', nodeId).where('uuid', '=', uuid).executeTakeFirst();
   return row !== undefined;
+}
+
+export function findByName(db: Db, name: string): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+/** How many servers live on each node that has any. */
+export async function serverCounts(db: Db): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('servers')
+    .select(['node_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((r) => [r.node_id, Number(r.n)]));
+}
+
+/** Deletes a node and its free allocations; false when a server was placed on it meanwhile. */
+export async function removeEmpty(db: Db, id: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const server = await trx.selectFrom('servers').select('id').where('node_id', '=', id).executeTakeFirst();
+    if (server) return false;
+    await trx.deleteFrom('allocations').where('node_id', '=', id).execute();
+    await trx.deleteFrom('nodes').where('id', '=', id).execute();
+    return true;
+  });
 }
