@@ -122,4 +122,30 @@ describe('admin CLI: list, change, delete', () => {
       }
     },
   );
+  it(
+    'server:status suspended reaches a running panel at once: its server stops (issue 24 §1: every change ends in a sync)',
+    { timeout: 60_000 },
+    async ({ deps, tempDir, database: db }) => {
+      const panel = localDaemon(db, { dataDir: tempDir, clock: deps.clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
+      const socket = controlSocketPath(tempDir);
+      const stop = await listenForCli(socket, db, panel);
+      try {
+        const cliDeps = { ...deps, nodes: nodeDaemons(viaRunningPanel(deps.nodes.local, socket), deps.box) };
+        await runCli(['user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456'], cliDeps);
+        const server = (await runCli(['server:create', '--owner', 'o@example.com', '--name', 'S'], cliDeps)) as Record<string, unknown>;
+        const uuid = String(server.uuid);
+        await panel.process.power(uuid, 'start');
+        for (let i = 0; i < 250 && panel.process.state(uuid) !== 'running'; i += 1) await new Promise((r) => setTimeout(r, 20));
+        expect(panel.process.state(uuid)).toBe('running');
+        // The panel's clock stands still: without a push it would never re-read the configuration.
+        await runCli(['server:status', '--server', String(server.identifier), '--status', 'suspended'], cliDeps);
+        for (let i = 0; i < 250 && panel.process.state(uuid) !== 'offline'; i += 1) await new Promise((r) => setTimeout(r, 20));
+        expect(panel.process.state(uuid)).toBe('offline');
+        await expect(panel.process.power(uuid, 'start')).rejects.toThrow(/suspended/);
+      } finally {
+        await panel.process.stopAll();
+        await stop();
+      }
+    },
+  );
 });

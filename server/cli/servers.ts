@@ -9,6 +9,7 @@ import { BuildError, changeServerBuild, type BuildChange } from '../services/ser
 import { deleteServer } from '../services/server-deletion';
 import { ADD_SERVER_HINT } from '../services/first-start';
 import { createServer, findEgg, findServer, setServerStatus } from '../services/servers';
+import { pushServerConfiguration } from '../services/server-configuration';
 import { CliError, int, logCliActivity, required, str, userByEmail, type Command, type Options } from './options';
 import { table, withText } from './table';
 
@@ -177,14 +178,17 @@ export const SERVER_COMMANDS: Record<string, Command> = {
   },
   'server:status': {
     options: { server: { type: 'string' }, status: { type: 'string' } },
-    async run(opts, { db, clock }) {
+    async run(opts, { db, nodes, clock }) {
       const server = await serverById(db, required(opts, 'server'));
       const wanted = required(opts, 'status');
       if (wanted !== 'none' && !(SERVER_STATUSES as readonly string[]).includes(wanted)) {
         throw new CliError(`--status must be one of ${[...SERVER_STATUSES, 'none'].join(', ')}; got "${wanted}".`, 2);
       }
       const status = wanted === 'none' ? null : (wanted as ServerStatus);
-      return serverJson(db, await setServerStatus(db, server.uuid, status, clock.now()));
+      const changed = await setServerStatus(db, server.uuid, status, clock.now());
+      // The node hears of it at once (a suspension stops the server), not at its next re-read.
+      await pushServerConfiguration(db, await daemonOf(db, nodes, changed), changed.uuid);
+      return serverJson(db, changed);
     },
   },
 };
