@@ -85,6 +85,13 @@ export const SERVER_PAGES: ServerPage[] = [
     load: () => import('../features/backups/backups-page').then((m) => m.BackupsPage),
   },
   {
+    path: 'schedules',
+    label: 'Schedules',
+    permission: 'schedule.read',
+    nav: true,
+    load: () => import('../features/schedules/schedules-page').then((m) => m.SchedulesPage),
+  },
+  {
     path: 'settings',
     label: 'Settings',
     permission: 'settings.*',
