@@ -33,6 +33,19 @@ describe('ActivityEntry', () => {
     expect(screen.getByText('203.0.113.9')).toBeInTheDocument();
   });
 
+  it('names the schedule as the actor of what its run did, keeping the sentence', () => {
+    show(
+      makeEntry({
+        event: 'server:power.restart',
+        properties: { schedule: 'Nightly restart', action: 'restart' },
+        relationships: { actor: { object: 'null_resource', attributes: null } },
+      }),
+    );
+    expect(screen.getByText('Schedule “Nightly restart”')).toBeInTheDocument();
+    expect(screen.queryByText('System')).toBeNull();
+    expect(screen.getByText('Restarted the server')).toBeInTheDocument();
+  });
+
   it('marks what was done over SFTP, with its sentence', () => {
     show(makeEntry({ event: 'server:sftp.rename', properties: { files: [{ from: '/a.txt', to: '/b.txt' }], count: 1, using_sftp: true } }));
     expect(screen.getByText('SFTP')).toBeInTheDocument();

@@ -11,6 +11,12 @@ export function actorName(entry: ActivityLog): string | null {
   return actor && actor.object === 'user' ? actor.attributes.username : null;
 }
 
+/** The schedule that acted, for an entry without a user written by a schedule's run (`properties.schedule`). */
+export function scheduleActor(entry: ActivityLog): string | null {
+  const name = entry.properties.schedule;
+  return actorName(entry) === null && typeof name === 'string' && name !== '' ? name : null;
+}
+
 /**
  * One audit entry. Every value from the API is rendered as text: event names, properties and
  * descriptions can carry user-chosen strings such as file names.
@@ -19,6 +25,7 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const actor = actorName(entry);
+  const bySchedule = scheduleActor(entry);
   const sentence = entry.description?.trim() || describeActivity(entry.event, entry.properties);
   const hasProperties = Object.keys(entry.properties).length > 0;
 
@@ -54,7 +61,13 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
         <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-400">
           <span>
             <span className="sr-only">Actor: </span>
-            {actor ? <span className="font-medium text-zinc-300">{actor}</span> : <span className="italic">System</span>}
+            {actor ? (
+              <span className="font-medium text-zinc-300">{actor}</span>
+            ) : bySchedule ? (
+              <span className="font-medium text-zinc-300">Schedule “{bySchedule}”</span>
+            ) : (
+              <span className="italic">System</span>
+            )}
           </span>
           {entry.ip ? (
             <span>
