@@ -7,6 +7,8 @@ import { test, expect } from './fixtures';
 const shots = process.env.E2E_SHOTS;
 
 test('an owner creates a daily schedule, sees it in words, and pauses it', async ({ page, makeUser, makeServer, signIn }) => {
+  // E2E_SHOTS_WIDTH: the same journey at a phone's width, for the screenshots.
+  if (process.env.E2E_SHOTS_WIDTH) await page.setViewportSize({ width: Number(process.env.E2E_SHOTS_WIDTH), height: 844 });
   const owner = makeUser();
   const server = makeServer(owner.email);
   await signIn(page, owner);

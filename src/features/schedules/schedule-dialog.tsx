@@ -143,7 +143,6 @@ export function ScheduleDialog({
             label={FIELD_LABELS[k]}
             autoComplete="off"
             spellCheck={false}
-            className="font-mono"
             error={errors[k]?.message ?? fieldErrors[k]}
             {...form.register(k, { onChange: () => setChoice(null) })}
           />
