@@ -4,6 +4,7 @@ import { benchConsole } from './console';
 import { benchFiles } from './files';
 import { benchPages } from './pages';
 import { benchSandbox } from './sandbox';
+import { benchSchedules } from './schedules';
 import { benchSftp } from './sftp';
 
 /*
@@ -18,6 +19,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },
   backups: { what: 'a backup and a restore of the files tree against tar -czf and tar -xzf', run: benchBackups },
   sandbox: { what: 'demo game start time; a player connection through the allocation against direct loopback', run: benchSandbox },
+  schedules: { what: '1,000 servers with a schedule due in the same minute: time to the last task, and memory', run: benchSchedules },
   sftp: { what: 'an SFTP upload and download of a 200 MB file against cp', run: benchSftp },
 };
 

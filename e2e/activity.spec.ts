@@ -109,9 +109,15 @@ test('a suspended server’s activity explains why it is unavailable', async ({ 
   const server = makeServer(owner.email);
   cli(['server:status', '--server', server.identifier, '--status', 'suspended']);
   await signIn(page, owner);
+  const refused: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
   await page.goto(`/server/${server.identifier}/activity`);
-  await expect(page.getByRole('heading', { name: 'Server unavailable right now' })).toBeVisible();
-  await expect(page.getByText(/suspended/).first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Activity unavailable' })).toBeVisible();
+  await expect(page.getByText('This page cannot be shown while the server is suspended.')).toBeVisible();
+  // The page asks for nothing the panel must refuse (409).
+  expect(refused).toEqual([]);
 });
 
 test('an action taken through the API appears on the page', async ({ page, makeUser, makeServer, signIn }) => {

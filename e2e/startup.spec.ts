@@ -33,7 +33,7 @@ test("a value the rules refuse shows the rule's message on its field", async ({ 
   const players = page.getByRole('textbox', { name: 'Max players' });
   await players.fill('500');
   const field = page.getByRole('group', { name: 'Max players' });
-  await expect(field.getByRole('alert')).toHaveText('The Max players must be between 1 and 100.');
+  await expect(field.getByRole('alert')).toHaveText('Max players must be between 1 and 100.');
   await expect(players).toHaveAttribute('aria-invalid', 'true');
 
   await page.reload();
@@ -64,12 +64,14 @@ test("switching the container image: the egg's images offered, the choice kept a
   const server = cli<{ identifier: string }>(['server:create', '--owner', owner.email, '--name', 'Paper image', '--egg', 'Paper']);
   await signIn(page, owner);
   await page.goto(`/server/${server.identifier}/startup`);
-  const image = page.getByRole('combobox', { name: /Image the server runs in/ });
+  const image = page.getByRole('combobox', { name: /^Image (the server runs in|for a node that runs images)/ });
   await expect(image).toHaveValue('ghcr.io/pterodactyl/yolks:java_21');
   await image.selectOption('ghcr.io/pterodactyl/yolks:java_17');
   await expect(page.getByText('Saved.')).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('combobox', { name: /Image the server runs in/ })).toHaveValue('ghcr.io/pterodactyl/yolks:java_17');
+  await expect(page.getByRole('combobox', { name: /^Image (the server runs in|for a node that runs images)/ })).toHaveValue(
+    'ghcr.io/pterodactyl/yolks:java_17',
+  );
   await page.goto(`/server/${server.identifier}/overview`);
   await expect(page.getByText('ghcr.io/pterodactyl/yolks:java_17')).toBeVisible();
 });

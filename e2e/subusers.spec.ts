@@ -143,6 +143,11 @@ test('deleting a subuser ends their access at once: their open page says so and 
   await expect(page.getByRole('listitem', { name: sub.email })).toHaveCount(0);
 
   await expect(watcher.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+  // Said once, by the page: no toast repeats it (the toast would come with the same refetch).
+  await expect(watcher.locator('[data-sonner-toast]')).toHaveCount(0);
+  await watcher.waitForTimeout(1_000);
+  await expect(watcher.locator('[data-sonner-toast]')).toHaveCount(0);
+  await watcher.screenshot({ path: '.tmp/walk-removed-subuser.png', fullPage: true });
   const next = await watcher.request.get(`/api/client/servers/${server.uuid}`, { headers: await xsrfHeaders(watcher) });
   expect(next.status()).toBe(404);
 });

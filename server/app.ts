@@ -34,6 +34,7 @@ import { startupRoutes } from './routes/startup';
 import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
 import { publicOrigin } from './http/origin';
+import { readableLogStream } from './lib/log-lines';
 
 export interface BuildAppOptions extends AppDeps {
   /** Directory of the built SPA; when absent or missing only the API is served. */
@@ -50,7 +51,7 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const deps: AppDeps = { config: options.config, db: options.db, nodes: options.nodes, clock: options.clock };
   const app = Fastify({
-    logger: options.config.logLevel === 'silent' ? false : { level: options.config.logLevel },
+    logger: options.config.logLevel === 'silent' ? false : { level: options.config.logLevel, stream: readableLogStream },
     bodyLimit: options.config.maxBodyBytes,
     trustProxy: options.config.trustProxy,
     // `filter[name]=x` stays one literal key; arrays are not built from repeated keys.

@@ -242,9 +242,9 @@ describe('admin CLI commands', () => {
   });
 
   it('answers an unknown command or option with the usage', async ({ failure }) => {
-    const unknown = await failure(['user:delete']);
+    const unknown = await failure(['user:erase']);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.message).toMatch(/Unknown command "user:delete"[\s\S]*Usage:/);
+    expect(unknown.message).toMatch(/Unknown command "user:erase"[\s\S]*Usage:/);
     expect((await failure(['user:2fa', '--mail', 'x'])).message).toMatch(/Unknown option '--mail'/);
   });
 
@@ -325,7 +325,7 @@ describe('admin CLI process', () => {
 
   it(
     'help and <command> --help print to standard output and succeed; a bare call is a usage error (issue 22 #13)',
-    { timeout: 60_000 },
+    { timeout: 90_000 },
     ({ tempDir: dataDir }) => {
       const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
       const tsx = path.resolve('node_modules/.bin/tsx');
@@ -340,7 +340,7 @@ describe('admin CLI process', () => {
       expect(one.stdout).toMatch(/^Usage: npm run -s panel -- server:create --owner EMAIL/);
       expect(one.stdout).toContain('named "N 01"');
       expect(one.stdout).not.toContain('user:create');
-      expect(cli('help', 'dbhost:list').stdout).toMatch(/^Usage: npm run -s panel -- dbhost:list +the database hosts/);
+      expect(cli('help', 'dbhost:list').stdout).toMatch(/^Usage: npm run -s panel -- dbhost:list \[--json\] +the database hosts/);
       const bare = cli();
       expect([bare.status, bare.stdout]).toEqual([2, '']);
       expect(bare.stderr).toContain('Usage:');

@@ -3,15 +3,18 @@ import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
 import { systemClock } from './lib/time';
-import { CliError, USAGE, runCli, usageOf } from './cli/commands';
+import { CliError, USAGE, runCli, textOf, usageOf } from './cli/commands';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
+import { controlSocketPath, viaRunningPanel } from './services/panel-control';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
 /**
  * The admin CLI: `npm run -s panel -- <command> [options]`. Works on the same data dir as
  * `npm start` (PANEL_DATA_DIR), migrating it first. On success the last stdout line is one JSON
- * object and the exit code is 0; on failure one clear message goes to stderr and the code is not 0.
+ * object (a list command prints a table instead, unless given --json) and the exit code is 0; on
+ * failure one clear message goes to stderr and the code is not 0. What must happen inside a running
+ * panel (stopping a server it runs, revoking console tokens) is handed to it (`panel-control.ts`).
  */
 async function main(argv: string[]): Promise<number> {
   // Help asked for goes to standard output with success; a bare call is a usage error.
@@ -46,8 +49,9 @@ async function main(argv: string[]): Promise<number> {
       maxEntriesPerServer: config.maxEntriesPerServer,
     });
     const publicUrl = configuredOrigin(config);
-    const result = await runCli(argv, { db, nodes: nodeDaemons(daemon), clock: systemClock, box, ports: config.allocationPorts, publicUrl });
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    const nodes = nodeDaemons(viaRunningPanel(daemon, controlSocketPath(config.dataDir)));
+    const result = await runCli(argv, { db, nodes, clock: systemClock, box, ports: config.allocationPorts, publicUrl });
+    process.stdout.write(`${textOf(result) ?? JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof CliError) {

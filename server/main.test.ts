@@ -133,7 +133,7 @@ describe('npm start', () => {
     const log = () => fs.readFileSync(path.join(dataDir, 'mariadb', 'error.log'), 'utf8');
     for (let i = 0; i < 100 && !/Shutdown complete\s*$/.test(log()); i += 1) await new Promise((r) => setTimeout(r, 100));
     expect(log()).toMatch(/Shutdown complete\s*$/);
-    const hosts = spawnSync(tsx, ['server/cli.ts', 'dbhost:list'], { env: envFor(dataDir, {}), encoding: 'utf8' });
+    const hosts = spawnSync(tsx, ['server/cli.ts', 'dbhost:list', '--json'], { env: envFor(dataDir, {}), encoding: 'utf8' });
     expect(JSON.parse(hosts.stdout)).toEqual({
       hosts: [
         {

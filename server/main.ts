@@ -12,7 +12,8 @@ import { loadSecretBox } from './lib/secret-box';
 import { startActivityPruning } from './services/activity-retention';
 import { failInterruptedBackupWork } from './services/backups';
 import type { DemoSummary } from './services/demo';
-import { firstStart, type FirstStart } from './services/first-start';
+import { ADD_SERVER_HINT, ADD_USER_HINT, firstStart, type FirstStart } from './services/first-start';
+import { servers as serverRepo } from './db/repos';
 import { networkWarning } from './daemon/local/network';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { canLimitServers, cgroupRoots, describeCgroupRoots, NO_LIMITS, RUNNING_UNLIMITED } from './daemon/local/cgroup-roots';
@@ -21,6 +22,7 @@ import { repairMarkedHosts } from './services/database-grants';
 import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
 import { nodeDaemons } from './services/node-daemons';
+import { controlSocketPath, listenForCli } from './services/panel-control';
 import { sftpAuthenticator } from './services/sftp-auth';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
@@ -67,6 +69,11 @@ function printAdminBox(url: string, admin: NonNullable<FirstStart['admin']>): vo
     '',
     'This password is shown only now. Change it with:',
     `  npm run -s panel -- user:password --email ${admin.email}   (reads it from standard input)`,
+    '',
+    'The panel has no servers yet. Add a user and give them a server with:',
+    `  ${ADD_USER_HINT}`,
+    `  ${ADD_SERVER_HINT}`,
+    '(npm run -s panel -- help lists every command.)',
   ];
   const width = Math.max(...lines.map((l) => l.length));
   const bar = `+${'-'.repeat(width + 2)}+`;
@@ -96,6 +103,7 @@ async function start(): Promise<void> {
     stopPruning?: () => void;
     stopServers?: () => Promise<void>;
     stopMariadb?: () => Promise<void>;
+    stopControl?: () => Promise<void>;
   } = {};
   let stopping = false;
 
@@ -105,6 +113,7 @@ async function start(): Promise<void> {
     console.log(`\n${signal} received, shutting down...`);
     try {
       running.stopPruning?.();
+      await running.stopControl?.();
       await running.stopSftp?.();
       // Every server's process is stopped cleanly (its stop command, then a kill past the timeout).
       await running.stopServers?.();
@@ -189,6 +198,14 @@ async function start(): Promise<void> {
   await resumeInstalls(nodes, interrupted);
   if (interrupted.length > 0) console.log(`Running again ${interrupted.length} server install(s) the last shutdown interrupted.`);
   await app.listen({ port: config.port, host: first.host });
+  // The admin CLI hands this panel what only it can do: stop a server it runs, revoke console tokens.
+  try {
+    running.stopControl = await listenForCli(controlSocketPath(config.dataDir), db, daemon);
+  } catch (error) {
+    console.warn(
+      `The admin CLI cannot reach this panel (${error instanceof Error ? error.message : String(error)}): stop a server before deleting it with the CLI.`,
+    );
+  }
   // Runs a previous process left unfinished are marked interrupted; schedules missed meanwhile run once.
   await app.scheduler.start();
   // The node's SFTP server, the panel deciding who signs in (as Wings asks its panel). A port
@@ -206,10 +223,12 @@ async function start(): Promise<void> {
     console.log(`SFTP listening on ${sftpHost}:${sftp.port}`);
   } catch (error) {
     console.warn(`No SFTP server on port ${config.sftpPort}: ${error instanceof Error ? error.message : String(error)} (set PANEL_SFTP_PORT)`);
+    await recordLocalSftp(db, null, config.appUrl);
   }
   const url = publicUrl(config, first.host);
   if (first.demo) printDemoBox(url, first.demo);
   if (first.admin) printAdminBox(url, first.admin);
+  else if (!first.demo && !(await serverRepo.any(db))) console.log(`No servers yet: add one with ${ADD_SERVER_HINT}`);
   console.log(`Aerie listening on ${url} (data dir ${config.dataDir})`);
 }
 

@@ -1,6 +1,7 @@
 import { createApiKey, deleteApiKey, listApiKeys } from '../services/api-keys';
 import { endSessionsOf } from '../services/authentication';
 import { changePassword, createUser, enableTotp, findUserByEmail } from '../services/users';
+import { table, withText } from './table';
 import { checkPassword, CliError, passwordFromStdin, required, str, userByEmail, userJson, type Command } from './options';
 
 /** The admin CLI's commands about accounts: users, their passwords, 2FA, sessions and API keys. */
@@ -68,10 +69,16 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
     },
   },
   'apikey:list': {
-    options: { email: { type: 'string' } },
+    options: { email: { type: 'string' }, json: { type: 'boolean' } },
     async run(opts, { db }) {
       const user = await userByEmail(db, required(opts, 'email'));
-      return { email: user.email, keys: await listApiKeys(db, user.id) };
+      const keys = await listApiKeys(db, user.id);
+      const text = table(
+        ['IDENTIFIER', 'DESCRIPTION', 'ALLOWED IPS', 'LAST USED', 'CREATED'],
+        keys.map((k) => [k.identifier, k.description, k.allowed_ips.join(',') || 'any', k.last_used_at ?? 'never', k.created_at]),
+        `${user.email} has no API keys.`,
+      );
+      return withText({ email: user.email, keys }, opts.json === true ? undefined : text);
     },
   },
   'apikey:delete': {

@@ -1,19 +1,22 @@
 import { parseArgs } from 'node:util';
-import type { Db } from '../db';
-import { allocations, users } from '../db/repos';
-import type { ServerRow } from '../db/schema';
-import { isPermission, SERVER_STATUSES, type ServerStatus } from '../../src/contract';
+import { subusers } from '../db/repos';
+import type { UserRow } from '../db/schema';
+import { isPermission } from '../../src/contract';
 import { ImportError, importActivity } from '../services/activity-import';
 import { readImportFile } from './activity-import';
 import { seedDemo, isPanelEmpty } from '../services/demo';
-import { createServer, findEgg, findServer, setServerStatus } from '../services/servers';
-import { addSubuser } from '../services/subusers';
+import { addSubuser, removeSubuser } from '../services/subusers';
+import { findUserByLogin } from '../services/users';
 import { ACCOUNT_COMMANDS } from './accounts';
 import { DATABASE_HOST_COMMANDS } from './database-hosts';
 import { PASSWORD_RESET_COMMANDS } from './password-reset';
-import { CliError, int, required, str, userByEmail, type CliDeps, type Command, type Options } from './options';
+import { CliError, logCliActivity, required, userByEmail, type CliDeps, type Command, type Options } from './options';
+import { daemonOf, serverById, SERVER_COMMANDS } from './servers';
+import { USER_COMMANDS } from './users';
 
 export { CliError, type CliDeps } from './options';
+export { serverJson } from './servers';
+export { textOf } from './table';
 
 export const USAGE = `Usage: npm run -s panel -- <command> [options]
 
@@ -27,14 +30,24 @@ Commands:
   session:revoke --email E                signs the user out of every browser session
   user:reset-link --email E               prints a password-reset link (60 minutes, single use; replaces an
                                           earlier one) to hand over when the panel sends no mail (SMTP_URL)
+  user:list [--json]                      every user: admin, 2FA, servers owned, subuser places
+  user:delete --email E [--delete-servers | --transfer-servers-to EMAIL]
+                                          deletes the user, their sessions, keys and subuser places; refused
+                                          while they own servers unless told to delete or hand them over
   server:create --owner EMAIL --name N [--egg EGG] [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
                                           EGG is an egg's name or id: "Demo game" (the default, runs on Node)
                                           or "Paper" (needs Java and a server jar); with --count, K servers
                                           named "N 01"…; prints {"servers": [...]}
+  server:list [--json]                    every server: owner, egg, address, status and limits
+  server:update --server ID [--memory MB] [--disk MB] [--cpu PCT] [--owner EMAIL] [--egg EGG] [--image IMAGE]
+                                          0 is unlimited; IMAGE is one of the egg's images (a new egg's first
+                                          one when not given); the running panel's node gets it at once
+  server:delete --server ID               stops it (kill), removes its volume, backups and databases (on their host)
   server:status --server ID --status suspended|installing|install_failed|reinstall_failed|restoring_backup|none
   subuser:add --server ID --email E --permissions a,b,c
+  subuser:remove --server ID --email E    removes the subuser; their open consoles on the server are closed
   apikey:create --email E [--description D] [--allowed-ips 203.0.113.4,10.0.0.0/8]
-  apikey:list --email E                   the user's keys (identifiers, never the tokens)
+  apikey:list --email E [--json]          the user's keys (identifiers, never the tokens)
   apikey:delete --identifier I
   activity:import --server ID --file F    add audit entries from a JSON array (F = - reads stdin):
                                           [{"event": "server:power.start", "timestamp": "2026-03-01T12:00:00Z",
@@ -43,12 +56,14 @@ Commands:
                                           a MariaDB/MySQL server for servers' databases; U needs CREATE, DROP,
                                           CREATE USER and GRANT OPTION on *.* (checked first); W = - reads
                                           it from standard input; prints the host without its password
-  dbhost:list                             the database hosts and how many databases each holds
+  dbhost:list [--json]                    the database hosts and how many databases each holds
   dbhost:delete --name N                  refused while databases live on it
   demo                                    seed the demo data into an empty data dir
 
+Every command takes --as ADMIN (a root admin's e-mail or username): the activity entries it writes
+name that admin as their actor (without it, nobody: the log shows the system).
 ID is a server's 8-character identifier or its uuid. The data dir is PANEL_DATA_DIR (default ./data).
-Prints one JSON object as its last line on success.`;
+Prints one JSON object as its last line on success; the list commands print a table, or the JSON with --json.`;
 
 /** The usage of one command (its lines of USAGE), or null for a command there is none of. */
 export function usageOf(command: string): string | null {
@@ -60,91 +75,16 @@ export function usageOf(command: string): string | null {
   return `Usage: npm run -s panel -- ${lines.slice(first, end).join('\n').trim()}`;
 }
 
-async function serverById(db: Db, id: string): Promise<ServerRow> {
-  const server = await findServer(db, id);
-  if (!server) throw new CliError(`No server with identifier or uuid ${id}.`);
-  return server;
-}
-
-export { userJson } from './options';
-
-export async function serverJson(db: Db, server: ServerRow) {
-  const owner = await users.emailOf(db, server.owner_id);
-  const allocation = server.allocation_id === null ? undefined : await allocations.findById(db, server.allocation_id);
-  return {
-    id: server.id,
-    uuid: server.uuid,
-    identifier: server.uuid_short,
-    name: server.name,
-    owner: owner ?? null,
-    allocation: allocation ? `${allocation.ip}:${allocation.port}` : null,
-    status: server.status,
-  };
-}
-
 const COMMANDS: Record<string, Command> = {
   ...ACCOUNT_COMMANDS,
   ...DATABASE_HOST_COMMANDS,
   ...PASSWORD_RESET_COMMANDS,
-  'server:create': {
-    options: {
-      owner: { type: 'string' },
-      name: { type: 'string' },
-      description: { type: 'string' },
-      memory: { type: 'string' },
-      disk: { type: 'string' },
-      cpu: { type: 'string' },
-      count: { type: 'string' },
-      egg: { type: 'string' },
-    },
-    async run(opts, { db, nodes, clock, ports }) {
-      const owner = await userByEmail(db, required(opts, 'owner'));
-      const eggName = str(opts, 'egg');
-      const egg = eggName === undefined ? undefined : await findEgg(db, eggName);
-      if (eggName !== undefined && !egg) throw new CliError(`No egg named or numbered "${eggName}".`, 2);
-      const name = required(opts, 'name');
-      if (name.length > 185) throw new CliError('--name must be at most 185 characters.', 2);
-      const count = int(opts, 'count');
-      if (count !== undefined && (count < 1 || count > 10_000)) throw new CliError('--count must be between 1 and 10000.', 2);
-      const make = (serverName: string) =>
-        createServer(
-          db,
-          nodes,
-          {
-            ownerId: owner.id,
-            name: serverName,
-            description: str(opts, 'description'),
-            memory: int(opts, 'memory'),
-            disk: int(opts, 'disk'),
-            cpu: int(opts, 'cpu'),
-            eggId: egg?.id,
-            ports,
-          },
-          clock.now(),
-        );
-      if (count === undefined) return serverJson(db, await make(name));
-      // One process for many servers: seeding a fleet costs one start-up, not one per server.
-      const width = String(count).length;
-      const servers = [];
-      for (let i = 1; i <= count; i += 1) servers.push(await serverJson(db, await make(`${name} ${String(i).padStart(width, '0')}`)));
-      return { servers };
-    },
-  },
-  'server:status': {
-    options: { server: { type: 'string' }, status: { type: 'string' } },
-    async run(opts, { db, clock }) {
-      const server = await serverById(db, required(opts, 'server'));
-      const wanted = required(opts, 'status');
-      if (wanted !== 'none' && !(SERVER_STATUSES as readonly string[]).includes(wanted)) {
-        throw new CliError(`--status must be one of ${[...SERVER_STATUSES, 'none'].join(', ')}; got "${wanted}".`, 2);
-      }
-      const status = wanted === 'none' ? null : (wanted as ServerStatus);
-      return serverJson(db, await setServerStatus(db, server.uuid, status, clock.now()));
-    },
-  },
+  ...USER_COMMANDS,
+  ...SERVER_COMMANDS,
   'subuser:add': {
     options: { server: { type: 'string' }, email: { type: 'string' }, permissions: { type: 'string' } },
-    async run(opts, { db, clock }) {
+    async run(opts, deps) {
+      const { db, clock } = deps;
       const server = await serverById(db, required(opts, 'server'));
       const permissions = required(opts, 'permissions')
         .split(',')
@@ -156,6 +96,10 @@ const COMMANDS: Record<string, Command> = {
         throw new CliError(`--permissions: unknown ${unknown.map((p) => `"${p}"`).join(', ')}; see GET /api/client/permissions.`, 2);
       const email = required(opts, 'email');
       const { subuser, user, created } = await addSubuser(db, server, email, permissions, clock.now());
+      await logCliActivity(deps, 'server:subuser.create', { email: user.email, permissions: subuser.permissions }, [
+        { type: 'server', id: server.id },
+        { type: 'user', id: user.id },
+      ]);
       return {
         ...(!created
           ? {}
@@ -170,6 +114,23 @@ const COMMANDS: Record<string, Command> = {
         email: user.email,
         permissions: subuser.permissions,
       };
+    },
+  },
+  'subuser:remove': {
+    options: { server: { type: 'string' }, email: { type: 'string' } },
+    async run(opts, deps) {
+      const { db, nodes } = deps;
+      const server = await serverById(db, required(opts, 'server'));
+      const user = await userByEmail(db, required(opts, 'email'));
+      const sub = await subusers.find(db, server.id, user.id);
+      if (!sub) throw new CliError(`${user.email} is not a subuser of ${server.uuid_short}.`);
+      // The API's own removal: the row goes and the user's console tokens on the server are refused.
+      const { revoked } = await removeSubuser(db, await daemonOf(db, nodes, server), server, sub);
+      await logCliActivity(deps, 'server:subuser.delete', { email: user.email, revoked }, [
+        { type: 'server', id: server.id },
+        { type: 'user', id: user.id },
+      ]);
+      return { removed: user.email, server: server.uuid_short, revoked };
     },
   },
   'activity:import': {
@@ -187,16 +148,24 @@ const COMMANDS: Record<string, Command> = {
   },
   demo: {
     options: {},
-    async run(_opts, { db, nodes, clock }) {
+    async run(_opts, { db, nodes, clock, ports }) {
       if (!(await isPanelEmpty(db))) {
         throw new CliError(
           'The data dir already has users: demo data is only seeded into an empty data dir (set PANEL_DATA_DIR to a new directory).',
         );
       }
-      return seedDemo(db, nodes, clock.now());
+      return seedDemo(db, nodes, clock.now(), ports);
     },
   },
 };
+
+/** The root admin `--as` names (e-mail or username), recorded as the actor of what the command does. */
+async function actorFor(deps: CliDeps, login: string): Promise<UserRow> {
+  const user = await findUserByLogin(deps.db, login);
+  if (!user) throw new CliError(`--as: no user with e-mail or username ${login}.`, 2);
+  if (user.root_admin !== 1) throw new CliError(`--as: ${user.email} is not a root admin.`, 2);
+  return user;
+}
 
 /** Runs one command and returns the object to print; throws CliError (or a service error). */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<object> {
@@ -206,11 +175,12 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<ob
   if (!command) throw new CliError(`Unknown command "${name}".\n\n${USAGE}`, 2);
   let values: Options;
   try {
-    ({ values } = parseArgs({ args: [...rest], options: command.options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: [...rest], options: { ...command.options, as: { type: 'string' } }, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new CliError(`${name}: ${error instanceof Error ? error.message : String(error)}`, 2);
   }
-  return command.run(values, deps);
+  const { as, ...own } = values;
+  return command.run(own, typeof as === 'string' ? { ...deps, actor: await actorFor(deps, as) } : deps);
 }
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

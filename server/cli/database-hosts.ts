@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { DatabaseHostError, deleteHost, hostView, listHosts, saveHost } from '../services/database-hosts';
+import { table, withText } from './table';
 import { CliError, int, required, type CliDeps, type Command } from './options';
 
 /** A host's refusal (no connection, missing privileges, databases left) as the CLI's one-line error. */
@@ -52,9 +53,22 @@ export const DATABASE_HOST_COMMANDS: Record<string, Command> = {
     },
   },
   'dbhost:list': {
-    options: {},
-    async run(_opts, { db }) {
-      return { hosts: await listHosts(db) };
+    options: { json: { type: 'boolean' } },
+    async run(opts, { db }) {
+      const hosts = await listHosts(db);
+      const text = table(
+        ['NAME', 'ADDRESS', 'USERNAME', 'DATABASES', 'MAX DATABASES', 'CONNECTIONS PER USER'],
+        hosts.map((h) => [
+          h.name,
+          `${h.host}:${h.port}`,
+          h.username,
+          String(h.databases),
+          String(h.max_databases ?? 'no limit'),
+          String(h.max_connections_per_user),
+        ]),
+        'No database hosts. Add one with: npm run -s panel -- dbhost:create --name N --host H --username U --password -',
+      );
+      return withText({ hosts }, opts.json === true ? undefined : text);
     },
   },
   'dbhost:delete': {

@@ -75,7 +75,7 @@ export function describeRefusal(error: DaemonError): RefusalDocument {
     case 'not_found':
       return { status: 404, code: 'NotFoundHttpException', detail: NOT_FOUND_MESSAGE };
     case 'too_large':
-      return { status: 413, code: 'PayloadTooLargeHttpException', detail: 'The file is larger than the allowed upload size.' };
+      return { status: 413, code: 'PayloadTooLargeHttpException', detail: error.message || 'The file is larger than the allowed upload size.' };
     // Wings answers 400 for disk space; 413 is only for one body over the upload cap.
     case 'no_space':
       return { status: 400, code: 'InsufficientDiskSpaceException', detail: error.message };

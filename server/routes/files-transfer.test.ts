@@ -54,6 +54,13 @@ describe('files/download and files/upload', () => {
 });
 
 describe('files/upload', () => {
+  // Issue 22 #5: the SPA refuses a file over the limit before sending a byte, so it must know it.
+  it("hands out the node's upload limit with the link", async ({ uploadLink }) => {
+    const res = await uploadLink();
+    expect(res.statusCode).toBe(200);
+    expect(res.json().attributes.max_file_bytes).toBe(100 * 1024 * 1024);
+  });
+
   const boundary = 'aerieBoundary';
   function form(files: { name: string; content: string }[]) {
     const parts = files.map(
@@ -103,6 +110,15 @@ describe('files/upload', () => {
       400,
     );
     expect(await f.events()).toEqual([]);
+  });
+
+  // Issue 22 #5: the refusal used to say only "larger than the allowed upload size".
+  it('names the limit in MiB and SFTP when a file is over it', async ({ makeFiles }) => {
+    const f = await makeFiles({ maxUploadBytes: 1024 * 1024 });
+    const res = await f.call('POST', 'upload', { query: { directory: '/' }, ...form([{ name: 'big.bin', content: 'x'.repeat(1024 * 1024 + 1) }]) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errors[0].detail).toBe('The file is larger than the 1 MiB upload limit. Upload it over SFTP instead.');
+    expect(fs.readdirSync(f.v1)).toEqual([]);
   });
 });
 

@@ -143,5 +143,13 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return url;
   });
 
-  await serverRoute(app, deps, fileEndpoints.upload)(({ request, caller, server }) => signed(request, server, caller.user, 'file_upload', {}));
+  await serverRoute(
+    app,
+    deps,
+    fileEndpoints.upload,
+  )(async ({ request, caller, server, daemon }) => {
+    const link = await signed(request, server, caller.user, 'file_upload', {});
+    // The limit is known only for the panel's own node; a Wings node keeps its own (upload_limit).
+    return daemon === deps.nodes.local ? { ...link, attributes: { ...link.attributes, max_file_bytes: deps.config.maxUploadBytes } } : link;
+  });
 }

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { serverListSchema } from '../../src/contract';
 import type { UserRow } from '../db/schema';
+import { findProgram } from '../daemon/local/sandbox';
 import { test } from '../test/fixtures';
 
 const it = test
@@ -16,6 +17,18 @@ const it = test
   });
 
 describe('GET /api/client', () => {
+  it('says what a server on the panel’s own node runs with: the host’s program, and whether installing lays out its files', async ({
+    panel,
+    owner,
+    list,
+  }) => {
+    // The harness's servers are Paper's: `java -jar …`, an egg that installs nothing.
+    await panel.server(owner, { name: 'Paper' });
+    const res = await list(owner);
+    const runtime = serverListSchema.parse(res.json()).data[0]?.attributes.aerie_runtime;
+    expect(runtime).toEqual({ program: 'java', program_path: findProgram('java'), installs_files: false });
+  });
+
   it('answers 401 without credentials', async ({ panel }) => {
     const res = await panel.app.inject({ method: 'GET', url: '/api/client' });
     expect(res.statusCode).toBe(401);

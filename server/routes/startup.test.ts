@@ -113,8 +113,8 @@ describe('PUT startup/variable', () => {
 
   it("a value breaking the variable's rules is 422 on the variable's key, and nothing changes", async ({ startup }) => {
     for (const [value, detail] of [
-      ['server.zip', 'The Server Jar File format is invalid.'],
-      ['', 'The Server Jar File field is required.'],
+      ['server.zip', 'Server Jar File is not in the required format.'],
+      ['', 'Server Jar File is required.'],
     ] as const) {
       const res = await startup.put({ key: 'SERVER_JARFILE', value });
       expect(res.statusCode).toBe(422);
@@ -130,7 +130,7 @@ describe('PUT startup/variable', () => {
     }
     const tooLong = await startup.put({ key: 'BUILD_NUMBER', value: 'x'.repeat(21) });
     expect(tooLong.json().errors[0]).toMatchObject({
-      detail: 'The Build Number may not be greater than 20 characters.',
+      detail: 'Build Number may not be greater than 20 characters.',
       source: { field: 'BUILD_NUMBER' },
     });
     expect(await startup.stored()).toEqual([]);
@@ -204,7 +204,7 @@ describe('PUT startup/variable', () => {
   it('refuses a NUL in a value with 422: the server could never start with it in its environment', async ({ startup }) => {
     const res = await startup.put({ key: 'BUILD_NUMBER', value: 'a\u0000b' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors[0]).toMatchObject({ detail: 'The Build Number may not contain NUL characters.', source: { field: 'BUILD_NUMBER' } });
+    expect(res.json().errors[0]).toMatchObject({ detail: 'Build Number may not contain NUL characters.', source: { field: 'BUILD_NUMBER' } });
     expect(await startup.stored()).toEqual([]);
   });
 
@@ -214,7 +214,7 @@ describe('PUT startup/variable', () => {
     const started = Date.now();
     const res = await startup.put({ key: 'BUILD_NUMBER', value: `${'a'.repeat(40)}b` });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors[0].detail).toBe('The Build Number format is invalid.');
+    expect(res.json().errors[0].detail).toBe('Build Number is not in the required format.');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await startup.put({ key: 'BUILD_NUMBER', value: 'aaaa' })).statusCode).toBe(200);
   });

@@ -68,10 +68,12 @@ describe('subusers: who may do what', () => {
     for (const [name, as] of Object.entries(actors) as [keyof typeof actors, UserRow][]) {
       const victim = await su.member(['control.console']);
       n += 1;
+      // An existing account: without mail a new address is refused (issue 22 #10, tested below).
+      const invitee = await panel.user({ email: `new${n}@example.com` });
       const got = {
         list: (await su.call(as, 'GET')).statusCode,
         view: (await su.call(as, 'GET', `/${victim.uuid}`)).statusCode,
-        create: (await su.call(as, 'POST', '', { email: `new${n}@example.com`, permissions: ['control.console'] })).statusCode,
+        create: (await su.call(as, 'POST', '', { email: invitee.email, permissions: ['control.console'] })).statusCode,
         update: (await su.call(as, 'POST', `/${victim.uuid}`, { permissions: ['control.console', 'user.read'] })).statusCode,
         delete: (await su.call(as, 'DELETE', `/${victim.uuid}`)).statusCode,
       };
@@ -150,6 +152,7 @@ describe('subusers: adding', () => {
     expect((await su.call(manager, 'POST', '', { email: 'bad', permissions: ['foo.bar'] })).statusCode).toBe(403);
     expect(await panel.db.selectFrom('users').select('id').where('email', '=', 'x@example.com').executeTakeFirst()).toBeUndefined();
 
+    await panel.user({ email: 'x@example.com' });
     const ok = await su.call(manager, 'POST', '', { email: 'x@example.com', permissions: ['control.console', 'control.console'] });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().attributes.permissions).toEqual(['websocket.connect', 'control.console']);
@@ -157,6 +160,7 @@ describe('subusers: adding', () => {
 
   it('owners and admins may send anything: unknown strings dropped, websocket.connect added, duplicates removed', async ({ panel, su }) => {
     const admin = await panel.user({ admin: true });
+    await panel.user({ email: 'y@example.com' });
     const res = await su.call(admin, 'POST', '', {
       email: 'y@example.com',
       permissions: ['foo.bar', 'file.read', 'file.read', 'websocket.connect', '*'],
@@ -208,7 +212,12 @@ describe('subusers: adding', () => {
     expect(linked.json().meta).toBeUndefined();
   });
 
-  it('two requests adding the same address at once: one subuser, the other a 400', async ({ panel, su }) => {
+  it('two requests adding the same address at once: one subuser, the other a 400', async ({ makePanel }) => {
+    // With mail, as only then does an unknown address get an account.
+    const smtp = await startMailCapture();
+    onTestFinished(() => smtp.close());
+    const panel = await makePanel({ smtpUrl: smtp.url, appUrl: 'https://panel.example.com/' });
+    const su = await setup(panel);
     const account = await panel.user();
     for (const email of [account.email, 'fresh@example.com']) {
       const results = await Promise.all([1, 2, 3].map(() => su.call(su.owner, 'POST', '', { email, permissions: ['file.read'] })));
@@ -218,25 +227,44 @@ describe('subusers: adding', () => {
     expect((await su.call(su.owner, 'GET')).json().data).toHaveLength(2);
   });
 
-  it('gives an unknown address a new account and, without mail, the owner a working set-password link', async ({ panel, su }) => {
-    const res = await su.call(su.owner, 'POST', '', { email: 'Ann.Smith+games@example.com', permissions: ['file.read'] });
-    expect(res.statusCode).toBe(200);
-    const { attributes, meta } = res.json();
-    expect(attributes.username).toMatch(/^Ann\.Smithgames[A-Za-z0-9]{3}$/);
-    const link = new URL(meta.set_password_url);
-    expect(link.pathname).toMatch(/^\/auth\/password\/reset\/[A-Za-z0-9_-]+$/);
-    expect(link.searchParams.get('email')).toBe('Ann.Smith+games@example.com');
-    const token = decodeURIComponent(link.pathname.split('/').pop() ?? '');
+  it('without mail, an unknown address gets no account and the inviter no link; a later share gives the inviter nothing (issue 22 #10)', async ({
+    panel,
+    su,
+  }) => {
+    const email = 'Ann.Smith+games@example.com';
+    const res = await su.call(su.owner, 'POST', '', { email, permissions: ['file.read'] });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.errors[0]).toMatchObject({ code: 'ValidationException', source: { field: 'email' } });
+    expect(body.errors[0].detail).toMatch(/configure mail/);
+    expect(JSON.stringify(body)).not.toMatch(/password\/reset/);
+    expect(await panel.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    expect(await panel.db.selectFrom('password_resets').selectAll().execute()).toEqual([]);
+    expect(await su.events()).toEqual([]);
+
+    // The person gets an account of their own; another owner shares a server with them.
+    const ann = await panel.user({ email });
+    const other = await panel.user();
+    const theirs = await panel.server(other);
+    const shared = await panel.app.inject({
+      method: 'POST',
+      url: `/api/client/servers/${theirs.uuid}/users`,
+      headers: await panel.bearerHeaders(other),
+      payload: { email, permissions: ['file.read'] },
+    });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.json().meta).toBeUndefined();
+    // The first inviter holds nothing that resets Ann's password, and cannot reach the shared server.
     const reset = await postJson(panel, '/auth/password/reset', {
-      email: 'Ann.Smith+games@example.com',
-      token,
+      email,
+      token: 'x',
       password: 'a brand new password',
       password_confirmation: 'a brand new password',
     });
-    expect(reset.statusCode).toBe(200);
-    expect((await su.events()).map(({ event, properties }) => ({ event, properties }))).toEqual([
-      { event: 'server:subuser.create', properties: { email: 'Ann.Smith+games@example.com', permissions: ['websocket.connect', 'file.read'] } },
-    ]);
+    expect(reset.statusCode).not.toBe(200);
+    const reach = await panel.app.inject({ method: 'GET', url: `/api/client/servers/${theirs.uuid}`, headers: await panel.bearerHeaders(su.owner) });
+    expect(reach.statusCode).toBe(404);
+    expect(ann.email).toBe(email);
   });
 
   it('mails a new account its set-password link when SMTP is configured', async ({ makePanel }) => {

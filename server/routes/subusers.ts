@@ -3,12 +3,12 @@ import { subuserEndpoints } from '../../src/contract';
 import { configuredOrigin } from '../config';
 import type { AppDeps } from '../deps';
 import { subusers } from '../db/repos';
-import { forbidden, notFound, tooManyRequests } from '../http/errors';
-import { publicOrigin } from '../http/origin';
+import { forbidden, notFound, tooManyRequests, validationError } from '../http/errors';
 import type { ServerAccess } from '../services/access';
 import type { Caller } from '../services/authentication';
 import { createMailer } from '../services/mail';
 import { issueResetToken, resetLink } from '../services/password-reset';
+import { findUserByEmail } from '../services/users';
 import { addSubuser, assertGrantable, changeSubuserPermissions, removeSubuser, subuserResource } from '../services/subusers';
 import { serverRoute } from '../http/routes';
 import { SlidingWindowThrottle } from '../services/throttle';
@@ -55,12 +55,22 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const waitMs = invites.retryAfterMs(server.uuid);
     if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
     invites.hit(server.uuid);
+    // Without mail only the inviter could receive a new account's set-password link, and whoever
+    // holds that link owns the account (and every server later shared with the address): so no
+    // account is made (issue 22 #10).
+    if (!mail.enabled && !(await findUserByEmail(db, body.email))) {
+      throw validationError(
+        'email',
+        'No account uses this address, and this panel cannot send mail to invite them. Ask them to get an account first (from the panel operator), or ask the operator to configure mail.',
+        'no_account_without_mail',
+      );
+    }
     const now = clock.now();
     const { subuser, user, created } = await addSubuser(db, server, body.email, body.permissions, now);
     await activity('server:subuser.create', { email: body.email, permissions: subuser.permissions }, [{ type: 'user', id: user.id }]);
     const resource = subuserResource(user, subuser.permissions);
-    // What is mailed never names the Host this request chose; a link handed to the owner may.
-    const origin = mail.enabled ? configuredOrigin(config) : publicOrigin(request, config.appUrl);
+    // What is mailed never names the Host this request chose.
+    const origin = configuredOrigin(config);
     const send = (subject: string, text: string[]) =>
       mail
         .send({ to: user.email, subject, text: text.join('\n') })
@@ -76,9 +86,8 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
       }
       return resource;
     }
-    // A new account: a set-password link (a 60-minute reset token), mailed, or handed to the owner.
+    // A new account (mail is on, checked above): its set-password link goes only to the address.
     const link = resetLink(origin, await issueResetToken(db, user, now), user.email);
-    if (!mail.enabled) return { ...resource, meta: { set_password_url: link } };
     void send(`${config.appName}: an account was created for you`, [
       `An account was created for you on ${config.appName} to share the server "${server.name}".`,
       '',

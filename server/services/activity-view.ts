@@ -124,6 +124,7 @@ const PLACEHOLDERS = new Map<string, readonly string[]>(
     'server:task.update': 'action name',
     'server:settings.rename': 'old new',
     'server:settings.description': 'old new',
+    'server:settings.build': 'summary changes',
     'server:startup.edit': 'variable old new',
     'server:startup.image': 'old new',
     ...fill('name', 'backup', 'download delete restore-complete restore-failed start complete fail lock unlock'),

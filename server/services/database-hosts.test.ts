@@ -69,7 +69,7 @@ describe('database hosts from the admin CLI', () => {
     expect(isSealed(row.password)).toBe(true);
     expect(JSON.stringify(row)).not.toContain('Adm1n-pass-word');
 
-    const listed = await cli('dbhost:list');
+    const listed = await cli('dbhost:list', '--json');
     expect(JSON.parse(listed.out).hosts.map((h: { name: string }) => h.name)).toEqual(['main']);
     expect(listed.out).not.toContain('Adm1n-pass-word');
     expect((await cli(...hostArgs('main', 'panel_admin', 'Adm1n-pass-word'))).out).toBe('A database host named main exists already.');
@@ -119,7 +119,7 @@ describe('database hosts from the admin CLI', () => {
     });
     await serverDatabases.remove(db, row.id);
     expect(JSON.parse((await cli('dbhost:delete', '--name', 'busy')).out)).toMatchObject({ name: 'busy' });
-    expect(JSON.parse((await cli('dbhost:list')).out)).toEqual({ hosts: [] });
+    expect(JSON.parse((await cli('dbhost:list', '--json')).out)).toEqual({ hosts: [] });
     expect(await cli('dbhost:delete', '--name', 'busy')).toEqual({ failed: true, out: 'No database host named busy.' });
   });
 });

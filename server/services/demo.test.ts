@@ -30,7 +30,7 @@ it('seeds an admin, a regular user without 2FA, and six servers with volumes', a
 
   const servers = await db.selectFrom('servers').selectAll().execute();
   expect(servers).toHaveLength(6);
-  expect(servers.map((s) => s.status).sort()).toEqual(['installing', 'suspended', null, null, null, null].sort());
+  expect(servers.map((s) => s.status).sort()).toEqual(['suspended', null, null, null, null, null].sort());
   expect(new Set(servers.map((s) => s.owner_id))).toEqual(new Set([admin?.id, user?.id]));
   for (const s of servers) {
     expect(s.allocation_id).not.toBeNull();
@@ -55,20 +55,30 @@ it('gives servers extra allocations with notes, free ports, variables, a subuser
 
   const events = await db.selectFrom('activity_logs').select(['event', 'timestamp', 'properties']).execute();
   const names = new Set(events.map((e) => e.event));
-  for (const e of [
-    'server:console.command',
-    'server:file.write',
-    'server:settings.rename',
-    'server:backup.start',
-    'server:power.start',
-    'auth:success',
-  ]) {
+  for (const e of ['server:console.command', 'server:file.write', 'server:settings.rename', 'server:power.start', 'auth:success']) {
     expect(names).toContain(e);
   }
   for (const e of events) {
     expect(new Date(e.timestamp).getTime()).toBeLessThan(now.getTime());
     expect(typeof JSON.parse(e.properties)).toBe('object');
   }
+});
+
+// Issue 22 #11: "Modded Testbed" was seeded as installing, which nothing ever ended.
+it('seeds no server in a state nothing will end, and no activity about backups that do not exist', async ({ database: db, daemon }) => {
+  await seedDemo(db, nodeDaemons(daemon), now);
+  const servers = await db.selectFrom('servers').select('status').execute();
+  expect(servers.filter((s) => s.status === 'installing' || s.status === 'restoring_backup')).toEqual([]);
+  const backups = await db.selectFrom('backups').selectAll().execute();
+  const events = await db.selectFrom('activity_logs').select(['event', 'properties']).execute();
+  if (backups.length === 0) expect(events.filter((e) => e.event.startsWith('server:backup'))).toEqual([]);
+});
+
+it('takes every demo port from the configured allocation range', async ({ database: db, daemon }) => {
+  await seedDemo(db, nodeDaemons(daemon), now, { start: 40000, end: 40999 });
+  const ports = (await db.selectFrom('allocations').select('port').execute()).map((a) => a.port);
+  expect(ports.length).toBeGreaterThanOrEqual(10);
+  for (const port of ports) expect(port >= 40000 && port <= 40999).toBe(true);
 });
 
 it('refuses to seed a panel that already has users', async ({ database: db, daemon }) => {

@@ -1,4 +1,6 @@
 import type { ActivityEvent } from '../../src/contract';
+import { DEFAULT_ALLOCATION_PORTS } from '../config';
+import type { PortRange } from './allocations';
 import type { Db } from '../db';
 import { allocations, eggs, servers as serverRepo, users } from '../db/repos';
 import type { NodeDaemons } from './node-daemons';
@@ -39,9 +41,10 @@ interface DemoServerSpec {
   memory: number;
   disk: number;
   cpu: number;
-  status?: 'suspended' | 'installing';
-  /** Extra allocations: port offset from 25600 and the note shown in the network tab. */
-  extra?: { port: number; notes: string | null }[];
+  // Never 'installing': nothing would end that install, and it would block every page until a restart.
+  status?: 'suspended';
+  /** Extra allocations: the note shown in the network tab; ports follow the primaries in the node's range. */
+  extra?: { notes: string | null }[];
 }
 
 const SERVERS: DemoServerSpec[] = [
@@ -53,10 +56,7 @@ const SERVERS: DemoServerSpec[] = [
     memory: 4096,
     disk: 20480,
     cpu: 200,
-    extra: [
-      { port: 25600, notes: 'Dynmap web map' },
-      { port: 25601, notes: 'Voice chat (UDP)' },
-    ],
+    extra: [{ notes: 'Dynmap web map' }, { notes: 'Voice chat (UDP)' }],
   },
   {
     key: 'creative',
@@ -76,7 +76,6 @@ const SERVERS: DemoServerSpec[] = [
     memory: 6144,
     disk: 30720,
     cpu: 300,
-    status: 'installing',
   },
   {
     key: 'vanilla',
@@ -86,7 +85,7 @@ const SERVERS: DemoServerSpec[] = [
     memory: 2048,
     disk: 8192,
     cpu: 100,
-    extra: [{ port: 25602, notes: 'Query port' }],
+    extra: [{ notes: 'Query port' }],
   },
   {
     key: 'lobby',
@@ -96,7 +95,7 @@ const SERVERS: DemoServerSpec[] = [
     memory: 3072,
     disk: 10240,
     cpu: 150,
-    extra: [{ port: 25603, notes: null }],
+    extra: [{ notes: null }],
   },
   {
     key: 'skyblock',
@@ -110,7 +109,7 @@ const SERVERS: DemoServerSpec[] = [
 ];
 
 /** Unassigned ports on the local node, so "create allocation" has something to hand out. */
-const FREE_PORTS = [25610, 25611, 25612, 25613];
+const FREE_PORT_COUNT = 4;
 
 const SUBUSER_PERMISSIONS = [
   'control.console',
@@ -132,7 +131,7 @@ const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
  * Seeds the demo data into an empty panel. Refuses (throws) when any user exists, so it can never
  * mix demo accounts with real ones.
  */
-export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<DemoSummary> {
+export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date, ports: PortRange = DEFAULT_ALLOCATION_PORTS): Promise<DemoSummary> {
   // Demo servers live on this panel's own node.
   const daemon = nodes.local;
   if (!(await isPanelEmpty(db))) throw new Error('The data dir already has users; demo data is only written into an empty panel.');
@@ -147,7 +146,7 @@ export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<D
     let server = await createServer(
       db,
       nodes,
-      { ownerId: owner.id, name: spec.name, description: spec.description, memory: spec.memory, disk: spec.disk, cpu: spec.cpu },
+      { ownerId: owner.id, name: spec.name, description: spec.description, memory: spec.memory, disk: spec.disk, cpu: spec.cpu, ports },
       created,
     );
     await setVariables(db, server, spec.name);
@@ -157,15 +156,17 @@ export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<D
     await writeDemoTree(daemon.files, server.uuid);
     servers.set(spec.key, server);
   }
-  // Extra ports come after every primary one, which createServer numbers upwards from 25565.
+  // Extra ports come after every primary one, which createServer takes from the bottom of the range.
+  let next = ports.start + SERVERS.length;
   for (const spec of SERVERS) {
     const server = mustGet(servers, spec.key);
     for (const extra of spec.extra ?? []) {
+      if (next > ports.end) break;
       await allocations.insert(db, {
         node_id: server.node_id,
         ip: '127.0.0.1',
         ip_alias: null,
-        port: extra.port,
+        port: next++,
         server_id: server.id,
         notes: extra.notes,
       });
@@ -174,10 +175,11 @@ export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date): Promise<D
     await pushServerConfiguration(db, daemon, server.uuid);
   }
   const nodeId = servers.get('survival')?.node_id;
-  if (nodeId !== undefined) {
+  const free = Array.from({ length: FREE_PORT_COUNT }, (_, i) => next + i).filter((port) => port <= ports.end);
+  if (nodeId !== undefined && free.length > 0) {
     await allocations.insertMany(
       db,
-      FREE_PORTS.map((port) => ({ node_id: nodeId, ip: '127.0.0.1', ip_alias: null, port, server_id: null, notes: null })),
+      free.map((port) => ({ node_id: nodeId, ip: '127.0.0.1', ip_alias: null, port, server_id: null, notes: null })),
     );
   }
 
@@ -215,7 +217,7 @@ function mustGet<K, V>(map: Map<K, V>, key: K): V {
 
 type EntrySpec = [hoursAgo: number, event: ActivityEvent, actor: 'admin' | 'user', properties: Record<string, unknown>];
 
-/** A few days of believable history per server, newest last. */
+/** A few days of believable history per server, newest last; nothing that names a backup or port the demo lacks. */
 function serverHistory(name: string): Record<string, EntrySpec[]> {
   return {
     survival: [
@@ -224,9 +226,6 @@ function serverHistory(name: string): Record<string, EntrySpec[]> {
       [52, 'server:subuser.create', 'admin', { email: DEMO_ACCOUNTS.user.email, permissions: SUBUSER_PERMISSIONS }],
       [48, 'server:file.write', 'admin', { file: '/server.properties' }],
       [47, 'server:power.restart', 'admin', {}],
-      [30, 'server:allocation.notes', 'admin', { allocation: '127.0.0.1:25600', old: null, new: 'Dynmap web map' }],
-      [26, 'server:backup.start', 'admin', { name: 'Before 1.21.4 update', locked: false }],
-      [25, 'server:backup.complete', 'admin', { name: 'Before 1.21.4 update' }],
       [20, 'server:console.command', 'user', { command: 'say Restarting in 5 minutes' }],
       [19, 'server:power.restart', 'user', {}],
       [6, 'server:file.write', 'user', { file: '/config/paper-world-defaults.yml' }],
@@ -248,8 +247,6 @@ function serverHistory(name: string): Record<string, EntrySpec[]> {
       [58, 'server:console.command', 'user', { command: 'difficulty hard' }],
       [33, 'server:file.write', 'user', { file: '/ops.json' }],
       [32, 'server:file.create-directory', 'user', { directory: '/', name: 'plugins' }],
-      [12, 'server:backup.start', 'user', { name: 'Saturday', locked: true }],
-      [11, 'server:backup.complete', 'user', { name: 'Saturday' }],
       [4, 'server:console.command', 'user', { command: 'weather clear' }],
     ],
     lobby: [

@@ -15,6 +15,10 @@ import { createUser, findUserByEmail, verifyPassword } from './users';
 
 export const FIRST_ADMIN = { email: 'admin@example.com', username: 'admin' } as const;
 
+/** How an operator adds a user and a server: said by a fresh panel's start-up and by empty CLI lists. */
+export const ADD_USER_HINT = "npm run -s panel -- user:create --email you@example.com --username you --password 'at least 8 characters'";
+export const ADD_SERVER_HINT = 'npm run -s panel -- server:create --owner you@example.com --name "My server"';
+
 export interface FirstStart {
   /** The address to listen on. */
   host: string;
@@ -49,7 +53,7 @@ export async function firstStart(db: Db, nodes: NodeDaemons, config: Config, now
         'or set PANEL_SEED_DEMO_FORCE=true to seed them there anyway.',
     );
   }
-  if (seeding) return { host, demo: await seedDemo(db, nodes, now) };
+  if (seeding) return { host, demo: await seedDemo(db, nodes, now, config.allocationPorts) };
   if (!empty) return { host };
   const password = randomAlnum(24);
   await createUser(db, { ...FIRST_ADMIN, password, admin: true, firstName: 'Root', lastName: 'Admin' }, now);

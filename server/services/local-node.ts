@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { nodes } from '../db/repos';
 import type { Clock } from '../lib/time';
 import { installConfiguration, serverConfiguration } from './server-configuration';
-import { DEMO_GAME_PROGRAM } from './servers';
+import { DEMO_GAME_PROGRAM, ensureDefaultNode } from './servers';
 
 /**
  * The daemon inside this panel, wired to the panel the way a Wings node is: it asks the panel's
@@ -45,9 +45,13 @@ export function localDaemon(
 /**
  * Records where the local daemon's SFTP server listens, so the overview's `sftp_details` tell the
  * truth: its port, and as the host the panel's public name (APP_URL) or a specific listen
- * address; a wildcard listen address keeps the node's FQDN as the admin set it.
+ * address; a wildcard listen address keeps the node's FQDN as the admin set it. `null`: it could
+ * not listen (its port taken), recorded as port 0, which the pages show as SFTP unavailable. The
+ * node is made now if it does not exist yet, so servers added later show the same.
  */
-export async function recordLocalSftp(db: Db, listen: { host: string; port: number }, appUrl: string | undefined): Promise<void> {
+export async function recordLocalSftp(db: Db, listen: { host: string; port: number } | null, appUrl: string | undefined): Promise<void> {
+  await ensureDefaultNode(db);
+  if (!listen) return nodes.setLocalSftp(db, { port: 0 });
   const wildcard = listen.host === '0.0.0.0' || listen.host === '::';
   const fqdn = appUrl ? new URL(appUrl).hostname.replace(/^\[|\]$/g, '') : wildcard ? undefined : listen.host;
   await nodes.setLocalSftp(db, { fqdn, port: listen.port });

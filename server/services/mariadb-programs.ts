@@ -1,22 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { findProgram } from '../lib/programs';
 
 /* Where MariaDB's programs are on this machine, for the managed instance (`managed-mariadb.ts`). */
 
 const SEARCH_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'];
 
-function findProgram(names: readonly string[]): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
+/** The first of `names` found on the PATH or in the sbin dirs. */
+function findFirst(names: readonly string[]): string | undefined {
+  const searchPath = [process.env.PATH ?? '', ...SEARCH_DIRS].join(path.delimiter);
   for (const name of names) {
-    for (const dir of dirs) {
-      const file = path.join(dir, name);
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return file;
-      } catch {
-        // not here
-      }
-    }
+    const found = findProgram(name, searchPath);
+    if (found) return found;
   }
   return undefined;
 }
@@ -28,7 +22,7 @@ export interface MariadbPrograms {
 
 /** mariadbd (or mysqld) and mariadb-install-db (or mysql_install_db), on the PATH or in the sbin dirs. */
 export function findMariadb(): MariadbPrograms | undefined {
-  const server = findProgram(['mariadbd', 'mysqld']);
-  const installDb = findProgram(['mariadb-install-db', 'mysql_install_db']);
+  const server = findFirst(['mariadbd', 'mysqld']);
+  const installDb = findFirst(['mariadb-install-db', 'mysql_install_db']);
   return server && installDb ? { server, installDb } : undefined;
 }

@@ -124,7 +124,7 @@ export class Scheduler {
     if (tasks.length === 0) return this.finish(row.id, runId, 'skipped', 'It has no tasks.', []);
     const results: TaskOutcome[] = [];
     let halted: string | null = null;
-    for (const task of tasks) {
+    for (const [i, task] of tasks.entries()) {
       const outcome = (o: TaskOutcome['outcome'], reason: string | null): TaskOutcome => ({
         task_id: task.id,
         sequence_id: task.sequence_id,
@@ -133,24 +133,28 @@ export class Scheduler {
         reason,
         at: clock.now().toISOString(),
       });
-      if (halted === null && task.time_offset > 0) await (this.deps.sleep ?? realSleep)(task.time_offset * 1000);
-      if (this.stopped) return; // the next start marks it interrupted
-      if (halted === null) halted = await this.haltReason(row.id, server.id, trigger);
+      // A first task without an offset acts on what was just checked; any other looks again after its wait.
+      const fresh = i === 0 && task.time_offset === 0;
+      if (halted === null && !fresh) {
+        await schedules.setQueued(db, [task.id], true);
+        await (this.deps.sleep ?? realSleep)(task.time_offset * 1000);
+        await schedules.setQueued(db, [task.id], false);
+        if (this.stopped) return; // the next start marks it interrupted
+        halted = await this.haltReason(row.id, server.id, trigger);
+      }
       if (halted !== null) {
         results.push(outcome('skipped', halted));
         continue;
       }
-      await schedules.setQueued(db, [task.id], true);
       try {
-        await this.act({ ...action, server: (await servers.findById(db, server.id)) ?? server }, task);
+        await this.act(fresh ? action : { ...action, server: (await servers.findById(db, server.id)) ?? server }, task);
         results.push(outcome('done', null));
       } catch (error) {
         results.push(outcome('failed', error instanceof Error ? error.message : String(error)));
         if (task.continue_on_failure !== 1) halted = 'An earlier task failed.';
-      } finally {
-        await schedules.setQueued(db, [task.id], false);
       }
-      await schedules.updateRun(db, runId, { tasks: JSON.stringify(results) });
+      // Progress for a page that watches the run; the last task's comes with the end.
+      if (i < tasks.length - 1) await schedules.updateRun(db, runId, { tasks: JSON.stringify(results) });
     }
     const failed = results.some((r) => r.outcome === 'failed');
     return this.finish(row.id, runId, failed ? 'failed' : 'done', failed ? 'A task failed.' : null, results);
@@ -196,9 +200,8 @@ export class Scheduler {
     const { db, clock } = this.deps;
     const now = clock.now().toISOString();
     await schedules.updateRun(db, runId, { outcome, reason, tasks: JSON.stringify(results), finished_at: now });
-    if (await schedules.findById(db, scheduleId)) {
-      await schedules.update(db, scheduleId, { is_processing: 0, last_run_at: now });
-      await schedules.pruneRuns(db, scheduleId, RUNS_KEPT);
-    }
+    await schedules.release(db, scheduleId, now);
+    // Now and then rather than each run: the runs kept only need to stay bounded.
+    if (runId % 10 === 0) await schedules.pruneRuns(db, scheduleId, RUNS_KEPT);
   }
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../db';
 import { allocations, eggs, nodes, servers as serverRepo, subusers, users } from '../db/repos';
 import type { Egg } from '../db/repos/eggs';
+import { serverRuntime } from './server-runtime';
 import type { AllocationRow, EggVariableRow, NodeRow, ServerRow } from '../db/schema';
 import {
   permits,
@@ -144,6 +145,7 @@ function toResource(server: ServerRow, related: Related, viewer: ServerViewer, c
       is_transferring: server.is_transferring === 1,
       // Aerie's extension, for admins only: whose server this is (the client API has no such field).
       ...(owner ? { aerie_owner: owner } : {}),
+      ...runtimeOf(server, node, egg),
       relationships: {
         allocations: {
           object: 'list',
@@ -234,4 +236,9 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[
     else map.set(k, [row]);
   }
   return map;
+}
+
+function runtimeOf(...args: Parameters<typeof serverRuntime>): Pick<ServerResource['attributes'], 'aerie_runtime'> {
+  const runtime = serverRuntime(...args);
+  return runtime ? { aerie_runtime: runtime } : {};
 }

@@ -75,14 +75,14 @@ const PAPER_EGG: BuiltInEgg = {
     },
     {
       name: 'Minecraft Version',
-      description: 'The version of Minecraft to download. Leave at latest to always get the newest.',
+      description: 'The Minecraft version of the server jar you upload; for your records only, as this egg downloads nothing.',
       env_variable: 'MINECRAFT_VERSION',
       default_value: 'latest',
       rules: 'nullable|string|max:20',
     },
     {
       name: 'Build Number',
-      description: 'The build number of the Paper release.',
+      description: 'The Paper build of the server jar you upload; for your records only, as this egg downloads nothing.',
       env_variable: 'BUILD_NUMBER',
       default_value: 'latest',
       rules: 'required|string|max:20',

@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '../components/ui/toast';
+import { serverQueries } from '../features/servers/api';
 import { ApiError } from '../lib/http';
 
 declare module '@tanstack/react-query' {
@@ -8,14 +9,27 @@ declare module '@tanstack/react-query' {
   }
 }
 
+const lostAccess = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
+
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     // A failed background refetch of data already on screen: say so without replacing the page
     // (unless the query is a quiet poll, `meta.quiet`).
+    // A 403/404 on data of a server may mean the access itself ended (a removed subuser): the
+    // server page then replaces itself with "Not found", and a toast would say it a second time.
+    // The server's own query (`meta.pageShowsLostAccess`) is never toasted for it; any other is
+    // toasted only once a fresh look at the server shows the access is still there.
     onError: (error, query) => {
-      if (query.state.data !== undefined && !query.meta?.quiet && !(error instanceof ApiError && error.status === 401)) {
-        toast.error(error.message);
-      }
+      if (query.state.data === undefined || query.meta?.quiet) return;
+      if (error instanceof ApiError && error.status === 401) return;
+      if (!lostAccess(error)) return void toast.error(error.message);
+      if (query.meta?.pageShowsLostAccess) return;
+      const [root, id] = query.queryKey;
+      if (root !== 'server' || typeof id !== 'string') return void toast.error(error.message);
+      const detail = serverQueries.detail(id).queryKey;
+      void queryClient.refetchQueries({ queryKey: detail, exact: true }).then(() => {
+        if (!lostAccess(queryClient.getQueryState(detail)?.error)) toast.error(error.message);
+      });
     },
   }),
   mutationCache: new MutationCache({

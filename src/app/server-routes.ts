@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { PermissionCheck } from '../contract/permissions';
+import type { Server } from '../contract/servers';
 
 /**
  * The server pages: one table drives the routes, the navigation and the permission guard.
@@ -15,6 +16,11 @@ export interface ServerPage {
   nav: boolean;
   /** For a page outside the navigation: the path of the tab it belongs under (marked current while it shows). */
   navUnder?: string;
+  /**
+   * The page works on an unavailable server (suspended, installing…) and says itself what is
+   * unavailable. Any other page would only get 409s then: the layout shows ServerUnavailable instead.
+   */
+  worksUnavailable?: true | ((server: Server) => boolean);
   load: () => Promise<ComponentType>;
 }
 
@@ -22,6 +28,7 @@ export const SERVER_PAGES: ServerPage[] = [
   {
     // Every member may open it: without websocket.connect it says why there is no console.
     path: '',
+    worksUnavailable: true,
     label: 'Console',
     permission: null,
     nav: true,
@@ -29,6 +36,7 @@ export const SERVER_PAGES: ServerPage[] = [
   },
   {
     path: 'overview',
+    worksUnavailable: true,
     label: 'Overview',
     permission: null,
     nav: true,
@@ -36,6 +44,7 @@ export const SERVER_PAGES: ServerPage[] = [
   },
   {
     path: 'files/*',
+    worksUnavailable: true,
     label: 'Files',
     permission: 'file.read',
     nav: true,
@@ -43,6 +52,7 @@ export const SERVER_PAGES: ServerPage[] = [
   },
   {
     path: 'file/*',
+    worksUnavailable: true,
     label: 'Edit file',
     permission: 'file.read-content',
     nav: false,
@@ -79,6 +89,9 @@ export const SERVER_PAGES: ServerPage[] = [
   },
   {
     path: 'backups',
+    // During a restore it keeps the last list read and shows the restore's progress; in any other
+    // unavailable state its list would be refused.
+    worksUnavailable: (server) => server.status === 'restoring_backup',
     label: 'Backups',
     permission: 'backup.read',
     nav: true,
@@ -93,6 +106,7 @@ export const SERVER_PAGES: ServerPage[] = [
   },
   {
     path: 'settings',
+    worksUnavailable: true,
     label: 'Settings',
     permission: 'settings.*',
     nav: true,

@@ -76,6 +76,8 @@ export const ACTIVITY_EVENTS = [
   'server:task.delete',
   'server:settings.rename',
   'server:settings.description',
+  // Not the reference's: an operator changed the server's limits, owner or egg (the admin CLI).
+  'server:settings.build',
   'server:startup.edit',
   'server:startup.image',
   'server:subuser.create',

@@ -21,6 +21,11 @@ export const fileListSchema = list(fileObjectSchema, optionalListMetaSchema);
 
 /** A link to the node's own transfer endpoint, signed for one user, one server and a short while. */
 export const signedUrlSchema = item('signed_url', z.object({ url: z.string() }));
+/**
+ * The upload link. `max_file_bytes` is Aerie's optional extra (a real panel leaves it out): the
+ * largest file the node takes in one request, so the SPA can refuse a bigger one before sending it.
+ */
+export const uploadUrlSchema = item('signed_url', z.object({ url: z.string(), max_file_bytes: z.optional(z.int().check(z.positive())) }));
 
 // files/list, files/contents, files/write, files/download (reference panel names)
 export const directoryQuerySchema = z.object({
@@ -86,5 +91,5 @@ export const fileEndpoints = {
     permission: 'file.read-content',
   }),
   /** A single-use, 15-minute link to upload into the server (multipart, field `files`, `&directory=`). */
-  upload: endpoint({ method: 'GET', path: `${files}/upload`, response: signedUrlSchema, permission: 'file.create' }),
+  upload: endpoint({ method: 'GET', path: `${files}/upload`, response: uploadUrlSchema, permission: 'file.create' }),
 };

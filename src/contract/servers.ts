@@ -42,6 +42,19 @@ export const serverAttributes = z.object({
   // Aerie's own, sent to root admins only: the owner, which the client API does not name. A real
   // panel never sends it, so the SPA shows it only when present.
   aerie_owner: z.optional(z.object({ username: z.string(), email: z.string() })),
+  // Aerie's own, for servers on the panel's own node, which runs the startup command in a sandbox
+  // with the host's programs and does not run container images yet (issue 27): what the server
+  // really runs with, so pages do not promise what the image says.
+  aerie_runtime: z.optional(
+    z.object({
+      /** The program the startup command runs (its first word), e.g. `java`. */
+      program: z.string(),
+      /** Where the host has that program, or null when it has none (the server cannot start). */
+      program_path: z.nullable(z.string()),
+      /** Whether installing lays out the server's files; false: the user must upload them. */
+      installs_files: z.boolean(),
+    }),
+  ),
   relationships: z.object({
     allocations: allocationListSchema,
     variables: z.union([eggVariableListSchema, nullResourceSchema]),

@@ -39,7 +39,6 @@ export const subuserUpdateSchema = z.pick(subuserCreateSchema, { permissions: tr
 export const subuserCreatedSchema = z.object({
   object: z.literal('server_subuser'),
   attributes: subuserAttributes,
-  meta: z.optional(z.object({ set_password_url: z.string() })),
 });
 
 const subuserPath = `${SERVER_ROUTE_PREFIX}/users`;

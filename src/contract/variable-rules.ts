@@ -77,20 +77,21 @@ const URL_SHAPE = /^[a-z][a-z\d+.-]*:\/\/[^\s/?#]+\S*$/i;
 const BOOLEAN = ['0', '1'];
 
 /**
- * The first rule `value` breaks, as Laravel's message naming the variable, or undefined when it
- * passes. As the reference panel's middleware, the value is trimmed and an empty one is null:
+ * The first rule `value` breaks, as a sentence that starts with the variable's name as the egg
+ * writes it ("Max players must be an integer.", where Laravel would say "The Max players…"), or
+ * undefined when it passes. As the reference panel's middleware, the value is trimmed and an empty one is null:
  * `nullable` lets null through, `required` refuses it, any other rule fails on it.
  */
 export function checkVariableValue(value: string, rules: string, name: string, testRegex: RegexTester = (p, v) => p.test(v)): string | undefined {
   const trimmed = value.trim();
-  if (trimmed.length > MAX_VARIABLE_VALUE_LENGTH) return `The ${name} may not be greater than ${MAX_VARIABLE_VALUE_LENGTH} characters.`;
+  if (trimmed.length > MAX_VARIABLE_VALUE_LENGTH) return `${name} may not be greater than ${MAX_VARIABLE_VALUE_LENGTH} characters.`;
   // The value becomes an environment variable of the server's process, which cannot hold a NUL.
-  if (trimmed.includes('\0')) return `The ${name} may not contain NUL characters.`;
+  if (trimmed.includes('\0')) return `${name} may not contain NUL characters.`;
   const parsed = parseRules(rules);
   const has = (rule: string) => parsed.some((r) => r.name === rule);
   const isNull = trimmed === '';
   if (isNull) {
-    if (has('required')) return `The ${name} field is required.`;
+    if (has('required')) return `${name} is required.`;
     if (has('nullable')) return undefined;
   }
   // Sizes are values when the value is a number under a numeric rule, else lengths (Laravel's getSize).
@@ -101,40 +102,40 @@ export function checkVariableValue(value: string, rules: string, name: string, t
     const [a = '', b = ''] = args;
     switch (rule) {
       case 'string':
-        if (isNull) return `The ${name} must be a string.`;
+        if (isNull) return `${name} must be a string.`;
         break;
       case 'integer':
-        if (!INTEGER.test(trimmed)) return `The ${name} must be an integer.`;
+        if (!INTEGER.test(trimmed)) return `${name} must be an integer.`;
         break;
       case 'numeric':
-        if (!NUMERIC.test(trimmed)) return `The ${name} must be a number.`;
+        if (!NUMERIC.test(trimmed)) return `${name} must be a number.`;
         break;
       case 'boolean':
         // Laravel's list: true, false, 0, 1, "0", "1"; the strings "true" and "false" are refused.
-        if (!BOOLEAN.includes(trimmed)) return `The ${name} field must be true or false.`;
+        if (!BOOLEAN.includes(trimmed)) return `${name} must be true or false.`;
         break;
       case 'in':
-        if (isNull || !args.includes(trimmed)) return `The selected ${name} is invalid.`;
+        if (isNull || !args.includes(trimmed)) return `${name} must be one of: ${args.join(', ')}.`;
         break;
       case 'min':
-        if (size < Number(a)) return `The ${name} must be at least ${a}${unit}.`;
+        if (size < Number(a)) return `${name} must be at least ${a}${unit}.`;
         break;
       case 'max':
-        if (size > Number(a)) return `The ${name} may not be greater than ${a}${unit}.`;
+        if (size > Number(a)) return `${name} may not be greater than ${a}${unit}.`;
         break;
       case 'between':
-        if (size < Number(a) || size > Number(b)) return `The ${name} must be between ${a} and ${b}${unit}.`;
+        if (size < Number(a) || size > Number(b)) return `${name} must be between ${a} and ${b}${unit}.`;
         break;
       case 'regex': {
         const pattern = toRegExp(a);
-        if (isNull || !pattern || !testRegex(pattern, trimmed)) return `The ${name} format is invalid.`;
+        if (isNull || !pattern || !testRegex(pattern, trimmed)) return `${name} is not in the required format.`;
         break;
       }
       case 'alpha_dash':
-        if (!ALPHA_DASH.test(trimmed)) return `The ${name} may only contain letters, numbers, dashes and underscores.`;
+        if (!ALPHA_DASH.test(trimmed)) return `${name} may only contain letters, numbers, dashes and underscores.`;
         break;
       case 'url':
-        if (!URL_SHAPE.test(trimmed) || !URL.canParse(trimmed)) return `The ${name} format is invalid.`;
+        if (!URL_SHAPE.test(trimmed) || !URL.canParse(trimmed)) return `${name} is not in the required format.`;
         break;
       // Anything else (including `required` and `nullable`, handled above) is not checked.
     }

@@ -217,8 +217,6 @@ export async function extractInto(vol: Volume, rootComps: string[], fileComps: s
  * With `creditReplaced` the files members replace count as freed (a restore over the files it
  * saved fits where they fit; a failed one is measured afresh). With `posixNames` member names
  * keep backslashes and control characters (a backup holds the volume's names as they were).
- * `beforeMerge` runs once the whole archive is staged, before anything moves in (a truncating
- * restore empties the volume then, so an archive that fails leaves the volume as it was).
  */
 export async function extractArchive(
   vol: Volume,
@@ -227,7 +225,7 @@ export async function extractArchive(
   name: string,
   limits: ExtractLimits,
   budget: Budget,
-  options: { creditReplaced?: boolean; posixNames?: boolean; beforeMerge?: (root: Dir) => Promise<void> } = {},
+  options: { creditReplaced?: boolean; posixNames?: boolean } = {},
 ): Promise<void> {
   // Looked up through handles like any path in the volume; a link in the way credits nothing.
   // Members come grouped by folder, so the folder's handle is kept for the next one.
@@ -268,7 +266,6 @@ export async function extractArchive(
         if (format === 'zip') await readZip(archive, sink, limits);
         else await readTar(archive, format === 'gzip', sink, limits);
         await sink.close();
-        await options.beforeMerge?.(root);
         await merge(vol, stage, root, true, discard);
         await merge(vol, stage, root, false, discard);
       } finally {

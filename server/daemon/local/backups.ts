@@ -1,22 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants as C } from 'node:fs';
-import fs, { type FileHandle } from 'node:fs/promises';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import ignore, { type Ignore } from 'ignore';
-import type { BackupCapability, ConsoleEvent, DaemonEvent } from '../capabilities';
+import type { BackupCapability, DaemonEvent } from '../capabilities';
 import { DaemonError, type ExtractLimits } from '../types';
 import { writeArchive } from './archive-create';
-import { extractArchive } from './archive-extract';
-import { isErrno, type Dir } from './confined';
+import { openArchive, reasonOf, restoreArchive, type RestoreParts } from './backup-restore';
+import { isErrno } from './confined';
 import { isServerUuid, type Configurations } from './configurations';
-import type { DaemonLog } from './events';
 import { diskLimitBytes } from './files';
-import type { ServerLocks } from './locks';
 import { PART_PREFIX } from './parts';
 import { isTempName, missing } from './paths';
-import type { DiskQuotas } from './quota';
-import type { Volumes } from './volumes';
+import { syncDirectory } from './volume-swap';
 
 /*
  * Backups, as Wings' local adapter keeps them: `<data dir>/backups/<server>/<backup>.tar.gz`,
@@ -24,9 +21,7 @@ import type { Volumes } from './volumes';
  * limit and no member can read or replace them. A backup is written by compress's writer (the
  * same no-follow, handle-checked walk; links are never stored) into a part file in that directory,
  * fsync'd and renamed only when complete: an archive under its real name is always whole, and a
- * part left by a crash is removed at the next start (`sweep`). A restore extracts it with
- * decompress's hostile-archive checks under the server's disk limit, holding the server's lock
- * throughout, so no file write or power action lands in a volume being replaced.
+ * part left by a crash is removed at the next start (`sweep`). A restore is `backup-restore.ts`.
  *
  * A backup holds the whole volume, compress's caps aside, but never more bytes than the server's
  * disk limit nor more files and folders than it may hold: a restore writes every byte of every
@@ -38,25 +33,16 @@ import type { Volumes } from './volumes';
 /** Wings reads at most this much of `.pteroignore`. */
 const MAX_IGNORE_FILE_BYTES = 32 * 1024;
 const IN_USE = 'This backup is being written or restored.';
-export const RESTORING = 'The server is restoring a backup.';
 
-export interface BackupOptions {
+export interface BackupOptions extends RestoreParts {
   /** Where the archives live: `<data dir>/backups`. */
   root: string;
-  volumes: Volumes;
   configurations: Configurations;
-  locks: ServerLocks;
-  quotas: DiskQuotas;
   emit: (event: DaemonEvent) => void;
-  /** Tells the server's consoles (progress lines, the end of a backup or restore). */
-  announce: (server: string, event: ConsoleEvent) => void;
-  /** Stops the server's process, if it runs (a restore replaces its files). */
-  halt: (server: string) => Promise<void>;
   /** The server's `.pteroignore`, or '' (a link or a larger file is not read, as Wings). */
   ignoreFile: (server: string, maxBytes: number) => Promise<string>;
   /** Files and folders one server may hold (0 = no cap), which a restore may not pass either. */
   maxEntries: () => number;
-  log: DaemonLog;
 }
 
 interface Job {
@@ -66,15 +52,6 @@ interface Job {
 }
 
 const isUuid = isServerUuid;
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fs.open(dir, C.O_RDONLY | C.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * Whether the rules leave an entry out. Directories are tested with their trailing slash, so
@@ -86,13 +63,6 @@ function ignores(rules: Ignore, member: string, isDirectory: boolean): boolean {
   } catch {
     return false;
   }
-}
-
-/** Why a backup or restore failed, for the console: the daemon's own sentence, or a generic one (logged). */
-function reasonOf(error: unknown): string {
-  if (error instanceof DaemonError) return error.message;
-  if (isErrno(error, 'ENOSPC', 'EDQUOT')) return 'the node ran out of disk space.';
-  return 'an unexpected error occurred.';
 }
 
 export class LocalBackups implements BackupCapability {
@@ -210,56 +180,17 @@ export class LocalBackups implements BackupCapability {
     const configuration = await this.options.configurations.get(server);
     const vol = await this.options.volumes.open(server);
     const archive = await openArchive(target);
-    const { locks, quotas, announce } = this.options;
     try {
       // Refused now rather than reported later: the caller learns at once that nothing started.
       if (this.jobs.has(`${server}/${backup}`)) throw new DaemonError('conflict', IN_USE);
-      locks.admit(server);
+      this.options.locks.admit(server);
     } catch (error) {
       await archive.close();
       throw error;
     }
-    const say = (line: string) => announce(server, { type: 'daemon message', line });
+    const limits = { bytes: diskLimitBytes(configuration), entries: this.options.maxEntries() || Infinity };
     this.start(server, backup, 'restoring', async () => {
-      let successful = false;
-      try {
-        await locks.exclusive(server, RESTORING, async () => {
-          say(`Restoring backup ${backup}${options.truncate ? ', replacing every file of the server' : ''}…`);
-          try {
-            await this.options.halt(server);
-            // With truncate the volume is emptied only once the whole archive is staged, so a restore
-            // that fails leaves it as it was; meanwhile the node holds both (at most twice the limit).
-            const truncate = async (root: Dir) => {
-              for (const name of await fs.readdir(root.ref, { encoding: 'buffer' })) if (!isTempName(name.toString())) await vol.removeAt(root, name);
-            };
-            const maxEntries = this.options.maxEntries() || Infinity;
-            const limits = { bytes: diskLimitBytes(configuration), entries: maxEntries };
-            await quotas.run(
-              server,
-              vol,
-              limits,
-              (budget) =>
-                extractArchive(vol, [], archive, `${backup}.tar.gz`, { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries }, budget, {
-                  creditReplaced: !options.truncate,
-                  posixNames: true,
-                  beforeMerge: options.truncate ? truncate : undefined,
-                }),
-              options.truncate ? 'replace' : 'write',
-            );
-            successful = true;
-            say('Backup restored.');
-          } catch (error) {
-            say(`Restore failed: ${reasonOf(error)}`);
-            if (!(error instanceof DaemonError)) this.options.log(`restoring backup ${backup} of ${server} failed`, error);
-          } finally {
-            announce(server, { type: 'backup restore completed' });
-          }
-        });
-      } catch (error) {
-        this.options.log(`backup ${backup} of ${server} could not be restored`, error);
-      } finally {
-        await archive.close();
-      }
+      const successful = await restoreArchive(this.options, { server, backup, archive, vol, limits, truncate: options.truncate });
       // Once the lock has let go too, so a listener that reacts by writing files is not refused.
       return () => this.options.emit({ type: 'restore.completed', server, backup, successful });
     });
@@ -291,20 +222,4 @@ export class LocalBackups implements BackupCapability {
     await Promise.all(running.map((job) => job.done));
     await fs.rm(path.join(this.options.root, server), { recursive: true, force: true });
   }
-}
-
-/** A completed archive (never a link); `not_found` otherwise. */
-async function openArchive(file: string): Promise<FileHandle> {
-  let handle: FileHandle;
-  try {
-    handle = await fs.open(file, C.O_RDONLY | C.O_NOFOLLOW);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT', 'ELOOP', 'ENOTDIR')) throw missing();
-    throw error;
-  }
-  if (!(await handle.stat()).isFile()) {
-    await handle.close();
-    throw missing();
-  }
-  return handle;
 }

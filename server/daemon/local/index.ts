@@ -17,6 +17,7 @@ import { loadHostKey, SftpServer, type SftpOptions } from './sftp';
 import { TokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
 import { Volumes } from './volumes';
+import type { SwapCheckpoint } from './volume-swap';
 import { consoleSocketRoutes, type ConsoleSocketOptions } from './websocket';
 
 export type { ConfigurationSource } from './configurations';
@@ -54,6 +55,8 @@ export interface LocalDaemonOptions {
   serverUser?: HostUser | null;
   /** Start servers where cgroups cannot hold them to their limits (PANEL_ALLOW_UNLIMITED_SERVERS); refused by default. */
   allowUnlimitedServers?: boolean;
+  /** Called at each step of a truncating restore's swap (`volume-swap.ts`); tests pause or fail it there. */
+  restoreCheckpoint?: SwapCheckpoint;
 }
 
 /**
@@ -85,7 +88,7 @@ export class LocalDaemon implements NodeDaemon {
 
   constructor(dataDir: string, options: LocalDaemonOptions = {}) {
     this.dataDir = dataDir;
-    this.volumes = new Volumes(dataDir);
+    this.volumes = new Volumes(dataDir, options.restoreCheckpoint);
     const now = options.now ?? (() => new Date());
     this.socketTimings = options.socketTimings;
     this.mountOptions = { key: options.key ?? (async () => undefined), maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024, now };

@@ -3,6 +3,11 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { test } from '../../test/fixtures';
 import { gatedStream, outcome, settle, testConfiguration, uploads } from '../../test/daemon-contract/support';
+
+/** Polls `check` (the receive area is written asynchronously; a fixed wait is too short on a loaded machine). */
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  for (const deadline = Date.now() + ms; !check(); await settle()) if (Date.now() > deadline) throw new Error('not in time');
+}
 import { LocalDaemon } from '.';
 
 const SERVER = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c30';
@@ -89,8 +94,9 @@ describe('temporary files', () => {
     const files = uploads({ filename: 'readme.txt', content: Buffer.from('fine') }, { filename: 'plugin.jar', content: body.stream });
     const upload = daemon.files.upload(SERVER, '/', files, { maxBytes: MiB });
     body.push('the real plugin');
-    await settle();
-    const part = fs.readdirSync(area).find((n) => fs.readFileSync(path.join(area, n), 'utf8') === 'the real plugin');
+    const holding = () => fs.readdirSync(area).find((n) => fs.readFileSync(path.join(area, n), 'utf8') === 'the real plugin');
+    await until(() => holding() !== undefined);
+    const part = holding();
     if (part === undefined) throw new Error('no such file in the receive area');
     fs.unlinkSync(path.join(area, part));
     fs.writeFileSync(path.join(area, part), 'somebody else');
@@ -105,7 +111,7 @@ describe('temporary files', () => {
     const gone = gatedStream();
     const write = daemon.files.write(SERVER, 'world.dat', gone.stream, { maxBytes: MiB });
     gone.push(Buffer.alloc(64 * 1024));
-    await settle();
+    await until(() => fs.readdirSync(area).length === 1);
     expect(fs.readdirSync(area)).toHaveLength(1);
     gone.fail(new Error('the client went away'));
     expect(await outcome(write)).not.toBe('ok');

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { DaemonError } from '../types';
 import { setprivArgs, type HostUser } from './host-user';
+import { findProgram } from '../../lib/programs';
 
 /*
  * The sandbox a server's process runs in: bubblewrap (`bwrap`), as Wings runs one in a container.
@@ -45,20 +45,7 @@ const UID = '1000';
 /** The bwrap program on PATH, or null. */
 export const findBwrap = (searchPath?: string): string | null => findProgram('bwrap', searchPath);
 
-/** A program on PATH, or null. */
-export function findProgram(name: string, searchPath = process.env.PATH ?? ''): string | null {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
+export { findProgram };
 
 export interface SandboxSpec {
   /** The server's volume on the host (mounted read-write at CONTAINER_HOME). */

@@ -108,6 +108,9 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         headerPairs: 100,
       },
     });
+    // Names the limit, and the way around it, rather than only saying no (issue 22 #5).
+    const mib = Math.round((options.maxUploadBytes / (1024 * 1024)) * 10) / 10;
+    const overLimit = () => new DaemonError('too_large', `The file is larger than the ${mib} MiB upload limit. Upload it over SFTP instead.`);
     up.post<{ Querystring: { token?: unknown; directory?: unknown } }>('/upload/file', async (request, reply) => {
       const token = await claimed(request.query.token, uploadTokenSchema);
       // A body left unread is drained, or its connection closed, by the server this node is mounted on.
@@ -121,10 +124,10 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
         async function* parts(): AsyncGenerator<UploadPart> {
           for await (const part of request.files()) {
             // Refused at the limit, not once the rest of the body has arrived (it may never, if the client waits for an answer).
-            part.file.once('limit', () => part.file.destroy(new DaemonError('too_large', 'The file is larger than the allowed upload size.')));
+            part.file.once('limit', () => part.file.destroy(overLimit()));
             yield { filename: part.filename, stream: part.file };
             // busboy ends a stream cut at the size limit normally and only flags it: the flag is the last word.
-            if (part.file.truncated) throw new DaemonError('too_large', 'The file is larger than the allowed upload size.');
+            if (part.file.truncated) throw overLimit();
           }
         }
         const stored = await options.files.upload(token.server_uuid, directory, parts(), { maxBytes: options.maxUploadBytes });

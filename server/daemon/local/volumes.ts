@@ -6,6 +6,7 @@ import { isServerUuid } from './configurations';
 import type { DaemonLog } from './events';
 import { TEMP_DIR } from './paths';
 import { sweepTemporaries } from './receive-area';
+import { VolumeSwap, type SwapCheckpoint } from './volume-swap';
 import { DaemonError } from '../types';
 
 const isMissing = (error: unknown): boolean => (error instanceof DaemonError && error.kind === 'not_found') || isErrno(error, 'ENOENT');
@@ -13,15 +14,19 @@ const isMissing = (error: unknown): boolean => (error instanceof DaemonError && 
 /** Where the local daemon keeps each server's volume: `<data dir>/volumes/<uuid>`, and the receive area beside them. */
 export class Volumes {
   readonly root: string;
+  /** Whole-volume replacement (a truncating restore), crash-safe. */
+  readonly swap: VolumeSwap;
   /** The sweep of what a crash left behind; no volume is opened before it is done. */
   private swept: Promise<void> = Promise.resolve();
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, checkpoint?: SwapCheckpoint) {
     this.root = path.join(dataDir, 'volumes');
+    this.swap = new VolumeSwap(this.root, checkpoint);
   }
 
   /**
-   * Removes what a crash left behind: at once everything in the receive area, and in each volume
+   * Removes what a crash left behind: first a volume replace cut off (`volume-swap.ts`, rolled back
+   * or finished), then everything in the receive area, and in each volume
    * the daemon's temporary files and staging directories (`sweepTemporaries`), each volume as a
    * write under its server's lock (`locked`), queued before any volume is opened so that every
    * write waits for it. Started once, by the process that serves the node (`LocalDaemon.sweepLeftovers`); a failure is
@@ -33,6 +38,7 @@ export class Volumes {
       if (!isMissing(error)) log(`could not remove the temporary files in ${what}`, error);
     };
     this.swept = (async () => {
+      await this.swap.sweep(log);
       await this.receiveArea()
         .then((area) =>
           area.withDir([], async (dir) => {
@@ -86,6 +92,8 @@ export class Volumes {
    */
   async remove(server: string, log: DaemonLog): Promise<void> {
     const aside = `.deleted-${server}-${randomBytes(4).toString('hex')}`;
+    // What a restore cut off left beside it goes too, so no later start brings it back.
+    await this.swap.drop(server).catch((error: unknown) => log(`could not remove the restore leftovers of ${server}`, error));
     try {
       await fs.rename(this.path(server), path.join(this.root, aside));
     } catch (error) {

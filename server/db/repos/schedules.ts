@@ -178,6 +178,11 @@ export async function claim(db: Db, id: number, nextRunAt: string | null): Promi
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** A run's end: the schedule free again, its last run at `at` (nothing when it was deleted meanwhile). */
+export async function release(db: Db, id: number, at: string): Promise<void> {
+  await db.updateTable('schedules').set({ is_processing: 0, last_run_at: at }).where('id', '=', id).execute();
+}
+
 export function insertRun(db: Db, scheduleId: number, trigger: string, now: Date): Promise<ScheduleRunRow> {
   return db
     .insertInto('schedule_runs')

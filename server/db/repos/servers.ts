@@ -201,3 +201,62 @@ export async function setVariableValue(db: Db, serverId: number, variableId: num
     .onConflict((oc) => oc.columns(['server_id', 'variable_id']).doUpdateSet({ variable_value: value }))
     .execute();
 }
+
+/** Removes the server's row; its subusers, backup and database records and variable values go with it, its allocations are freed. */
+export async function remove(db: Db, serverId: number): Promise<boolean> {
+  const result = await db.deleteFrom('servers').where('id', '=', serverId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function any(db: Db): Promise<boolean> {
+  return (await db.selectFrom('servers').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+export function ownedBy(db: Db, userId: number): Promise<ServerRow[]> {
+  return db.selectFrom('servers').selectAll().where('owner_id', '=', userId).orderBy('id').execute();
+}
+
+/** Every server with its owner, egg and primary allocation, oldest first (the admin CLI's list). */
+export function overview(db: Db) {
+  return db
+    .selectFrom('servers')
+    .innerJoin('users', 'users.id', 'servers.owner_id')
+    .innerJoin('eggs', 'eggs.id', 'servers.egg_id')
+    .leftJoin('allocations', 'allocations.id', 'servers.allocation_id')
+    .select([
+      'servers.uuid',
+      'servers.uuid_short',
+      'servers.name',
+      'servers.status',
+      'servers.memory',
+      'servers.disk',
+      'servers.cpu',
+      'servers.docker_image',
+      'users.email as owner',
+      'eggs.name as egg',
+      'allocations.ip',
+      'allocations.port',
+    ])
+    .orderBy('servers.id')
+    .execute();
+}
+
+export type ServerBuild = Partial<Pick<ServerRow, 'memory' | 'disk' | 'cpu' | 'owner_id' | 'egg_id' | 'startup' | 'docker_image'>>;
+
+/**
+ * An operator's change of limits, owner, egg or image. A new egg's variables start from their
+ * defaults: the values kept for the old egg's variables go (call it in a write transaction).
+ */
+export async function setBuild(db: Db, serverId: number, build: ServerBuild, now: Date): Promise<ServerRow> {
+  const row = await db
+    .updateTable('servers')
+    .set({ ...build, updated_at: now.toISOString() })
+    .where('id', '=', serverId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (build.egg_id !== undefined) {
+    const ofEgg = db.selectFrom('egg_variables').select('id').where('egg_id', '=', row.egg_id);
+    await db.deleteFrom('server_variables').where('server_id', '=', serverId).where('variable_id', 'not in', ofEgg).execute();
+  }
+  return row;
+}

@@ -91,3 +91,14 @@ export async function remove(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('subusers').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** The servers a user is a subuser of. */
+export function serversOf(db: Db, userId: number): Promise<{ id: number; uuid_short: string }[]> {
+  return db
+    .selectFrom('subusers')
+    .innerJoin('servers', 'servers.id', 'subusers.server_id')
+    .select(['servers.id', 'servers.uuid_short'])
+    .where('subusers.user_id', '=', userId)
+    .orderBy('servers.id')
+    .execute();
+}

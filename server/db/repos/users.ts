@@ -137,3 +137,28 @@ export async function totpSecretsWhere(db: Db, keep: (secret: string) => boolean
 export async function replaceTotpSecret(db: Db, userId: number, expected: string, secret: string): Promise<void> {
   await db.updateTable('users').set({ totp_secret: secret }).where('id', '=', userId).where('totp_secret', '=', expected).execute();
 }
+
+/** Every user with how many servers they own and are a subuser of, oldest first (the admin CLI's list). */
+export function overview(db: Db) {
+  return db
+    .selectFrom('users')
+    .select((eb) => [
+      'users.id',
+      'users.uuid',
+      'users.username',
+      'users.email',
+      'users.root_admin',
+      'users.use_totp',
+      'users.created_at',
+      eb.selectFrom('servers').select(eb.fn.countAll<number>().as('n')).whereRef('servers.owner_id', '=', 'users.id').as('servers'),
+      eb.selectFrom('subusers').select(eb.fn.countAll<number>().as('n')).whereRef('subusers.user_id', '=', 'users.id').as('subuser_of'),
+    ])
+    .orderBy('users.id')
+    .execute();
+}
+
+/** Removes the user; their sessions, API keys, SSH keys, recovery tokens and subuser rows go with them. */
+export async function remove(db: Db, userId: number): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { BoundedOutlet } from '../../app/bounded-outlet';
 import { TabNav } from '../../components/ui/tab-nav';
 
@@ -12,6 +14,12 @@ const TABS = [
 
 /** The account area: one tab per section, each with its own URL for deep links. */
 export function AccountLayout() {
+  const { pathname } = useLocation();
+  // Each section its own title, so tabs, history and bookmarks tell them apart.
+  const section = TABS.find((t) => pathname.replace(/\/+$/, '') === t.to)?.label ?? 'Account';
+  useEffect(() => {
+    document.title = section === 'Account' ? 'Account · Aerie' : `${section} · Account · Aerie`;
+  }, [section]);
   return (
     <div className="space-y-5">
       <h1 className="text-xl font-semibold text-white">Account</h1>

@@ -1,6 +1,6 @@
+import { useState } from 'react';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Button } from '../../components/ui/button';
-import { CopyButton } from '../../components/ui/copy-button';
 import { useReturnFocus } from '../../components/ui/dialog';
 
 /** Offers the tokens as a text file. */
@@ -19,6 +19,18 @@ function download(tokens: string[]) {
  */
 export function RecoveryTokensDialog({ tokens, onClose }: { tokens: string[] | null; onClose: () => void }) {
   const focusHandlers = useReturnFocus();
+  const [copied, setCopied] = useState(false);
+  // A Button like its neighbours (not the small inline CopyButton), named by what it does.
+  async function copy() {
+    if (!tokens) return;
+    try {
+      await navigator.clipboard.writeText(tokens.join('\n'));
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      setCopied(false);
+    }
+  }
   return (
     <RadixDialog.Root open={tokens !== null}>
       <RadixDialog.Portal>
@@ -41,7 +53,9 @@ export function RecoveryTokensDialog({ tokens, onClose }: { tokens: string[] | n
             ))}
           </ul>
           <div className="mt-5 flex flex-wrap justify-end gap-2">
-            <CopyButton value={tokens?.join('\n') ?? ''} label="Copy tokens" className="min-h-9 px-3" />
+            <Button variant="secondary" onClick={() => void copy()}>
+              <span aria-live="polite">{copied ? 'Copied' : 'Copy tokens'}</span>
+            </Button>
             <Button variant="secondary" onClick={() => tokens && download(tokens)}>
               Download .txt
             </Button>

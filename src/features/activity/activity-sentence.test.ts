@@ -20,6 +20,7 @@ const SAMPLE: Record<string, unknown> = {
   email: 'sam@example.com',
   old: 'before',
   new: 'after',
+  summary: 'memory 1024 → 2048 MiB',
 };
 
 describe('every event the contract names', () => {

@@ -88,6 +88,7 @@ const SENTENCES: Record<ActivityEvent, Template> = {
     'Set the server description to ":new"',
     'Cleared the server description (was ":old")',
   ],
+  'server:settings.build': 'Changed :summary',
   'server:startup.edit': 'Changed the :variable variable from ":old" to ":new"',
   'server:startup.image': 'Updated the Docker image for the server from :old to :new',
   'server:subuser.create': 'Added :email as a subuser',

@@ -28,9 +28,12 @@ export function ConsolePage() {
   const blocking = useBlockingCondition();
   const canConnect = useCan('websocket.connect');
   const canCommand = useCan('control.console');
+  const canStart = useCan('control.start');
   const live = canConnect && !blocking;
   const { socket, state } = useConsoleSocket(server, live);
-  const status = live ? state.status : null;
+  // With the connection lost the last state seen may be stale: the server's state is unknown, not "Offline".
+  const lost = live && (state.connection === 'reconnecting' || state.connection === 'error');
+  const status = live && !lost ? state.status : null;
 
   return (
     <div className="space-y-4">
@@ -38,7 +41,7 @@ export function ConsolePage() {
       <div className="sticky top-14 z-20 -mx-1 flex flex-wrap items-center justify-between gap-3 bg-zinc-950/90 px-1 py-2 backdrop-blur sm:static sm:bg-transparent sm:backdrop-blur-none">
         <div className="flex items-center gap-2">
           <span role="status" aria-label="Server status">
-            {status && <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>}
+            {lost ? <Badge tone="neutral">Unknown</Badge> : status && <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>}
           </span>
           <span role="status" aria-label="Connection">
             {live && state.connection !== 'connected' && (
@@ -46,7 +49,12 @@ export function ConsolePage() {
             )}
           </span>
         </div>
-        <PowerBar uuid={server.uuid} status={status} blocked={blocking ? `Unavailable: ${blocking.reason}.` : null} />
+        <PowerBar
+          uuid={server.uuid}
+          status={status}
+          blocked={blocking ? `Unavailable: ${blocking.reason}.` : null}
+          startBlocked={lost ? 'The server’s state is unknown until the console connects again.' : null}
+        />
       </div>
 
       <section aria-labelledby="console-heading" className="overflow-hidden rounded-lg ring-1 ring-zinc-800">
@@ -78,7 +86,7 @@ export function ConsolePage() {
                 key={server.uuid}
                 serverUuid={server.uuid}
                 onSend={(command) => socket.send('send command', command)}
-                disabledReason={commandBlocked(state.connection, status)}
+                disabledReason={commandBlocked(state.connection, status, canStart)}
               />
             ) : (
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-t border-zinc-800 bg-zinc-950 px-3 py-2">
@@ -90,15 +98,17 @@ export function ConsolePage() {
         )}
       </section>
 
-      <StatTiles server={server} stats={live ? state.stats : null} history={live ? state.history : []} />
+      <StatTiles server={server} stats={live && !lost ? state.stats : null} history={live && !lost ? state.history : []} unknown={lost} />
     </div>
   );
 }
 
 /** Why a command cannot be sent now (the reference panel allows them while starting and running). */
-function commandBlocked(connection: ConnectionState, status: ProcessState | null): string | null {
+function commandBlocked(connection: ConnectionState, status: ProcessState | null, canStart: boolean): string | null {
   if (connection !== 'connected') return 'Waiting for the connection to the console…';
-  if (status === null || status === 'offline') return 'The server is offline: start it to send commands.';
+  // Only someone who may start the server is told to.
+  if (status === null || status === 'offline')
+    return canStart ? 'The server is offline: start it to send commands.' : 'The server is offline: commands can be sent once someone starts it.';
   if (status === 'stopping') return 'The server is stopping.';
   return null;
 }

@@ -12,7 +12,18 @@ const ConfirmDialog = lazy(() => import('../../components/ui/confirm-dialog').th
  * stopping; Kill asks first. `status` is null while unknown (no socket yet): nothing is disabled then.
  * `blocked` is why no power action can work now (a suspended server), shown on every button.
  */
-export function PowerBar({ uuid, status, blocked }: { uuid: string; status: ProcessState | null; blocked: string | null }) {
+export function PowerBar({
+  uuid,
+  status,
+  blocked,
+  startBlocked = null,
+}: {
+  uuid: string;
+  status: ProcessState | null;
+  blocked: string | null;
+  /** Why Start alone cannot be offered now (the server's state is unknown), or null. */
+  startBlocked?: string | null;
+}) {
   const canStart = useCan('control.start');
   const canRestart = useCan('control.restart');
   const canStop = useCan('control.stop');
@@ -35,8 +46,8 @@ export function PowerBar({ uuid, status, blocked }: { uuid: string; status: Proc
           variant="primary"
           onClick={() => send('start')}
           loading={pending === 'start'}
-          disabled={blocked !== null || (status !== null && status !== 'offline')}
-          title={blocked ?? startError ?? undefined}
+          disabled={blocked !== null || startBlocked !== null || (status !== null && status !== 'offline')}
+          title={blocked ?? startBlocked ?? startError ?? undefined}
         >
           Start
         </Button>

@@ -19,7 +19,18 @@ function rates(history: readonly SocketStats[]): number[] {
 }
 
 /** What the server uses against its limits, with charts of the last minute while it runs. */
-export function StatTiles({ server, stats, history }: { server: Server; stats: SocketStats | null; history: readonly SocketStats[] }) {
+export function StatTiles({
+  server,
+  stats,
+  history,
+  unknown = false,
+}: {
+  server: Server;
+  stats: SocketStats | null;
+  history: readonly SocketStats[];
+  /** The connection is lost: no figure is known, and the server is not said to be offline. */
+  unknown?: boolean;
+}) {
   const { limits } = server;
   const address = primaryAddress(server);
   const cpuPct = stats && usagePercent(stats.cpu_absolute, limits.cpu);
@@ -29,7 +40,7 @@ export function StatTiles({ server, stats, history }: { server: Server; stats: S
   return (
     <ul aria-label="Resource usage" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
       <Tile label="Address" value={address ?? 'None'} action={address ? <CopyButton value={address} label="Copy" /> : undefined} mono />
-      <Tile label="Uptime" value={running ? formatUptime(stats.uptime) : 'Offline'} />
+      <Tile label="Uptime" value={running ? formatUptime(stats.uptime) : unknown ? 'Unknown' : 'Offline'} />
       <Tile label="CPU" value={running ? formatCpu(stats.cpu_absolute, limits.cpu) : '—'} level={usageLevel(cpuPct ?? null)}>
         <Sparkline values={history.map((s) => s.cpu_absolute)} max={limits.cpu || undefined} label="CPU over the last minute" />
       </Tile>

@@ -50,10 +50,16 @@ export async function downloadLink(uuid: string, file: string): Promise<string> 
   return signed.attributes.url;
 }
 
+export interface UploadTarget {
+  url: string;
+  /** The largest file the node takes, when the panel says (Aerie does, a real panel does not). */
+  maxFileBytes: number | undefined;
+}
+
 /** A link to post one upload to (multipart, field `files`), into `directory`. */
-export async function uploadLink(uuid: string, directory: string): Promise<string> {
-  const { url } = (await call(fileEndpoints.upload, { params: { server: uuid } })).attributes;
-  return `${url}${url.includes('?') ? '&' : '?'}directory=${encodeURIComponent(directory)}`;
+export async function uploadLink(uuid: string, directory: string): Promise<UploadTarget> {
+  const { url, max_file_bytes } = (await call(fileEndpoints.upload, { params: { server: uuid } })).attributes;
+  return { url: `${url}${url.includes('?') ? '&' : '?'}directory=${encodeURIComponent(directory)}`, maxFileBytes: max_file_bytes };
 }
 
 /**

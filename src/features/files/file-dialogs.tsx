@@ -19,6 +19,8 @@ export type DialogState =
 interface Props {
   state: DialogState;
   onClose: () => void;
+  /** After a move or delete succeeded: the selection those acted on is spent. */
+  onDone?: () => void;
   server: ServerRef;
   dir: string;
   entries: readonly FileObject[];
@@ -27,7 +29,7 @@ interface Props {
 const Path = ({ path }: { path: string }) => <span className="break-all font-mono text-zinc-300">{path}</span>;
 
 /** The dialogs of the file manager; each runs its request and shows its own error. */
-export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
+export function FileDialogs({ state, onClose, onDone, server, dir, entries }: Props) {
   const serverId = server.routeId;
   const navigate = useNavigate();
   const createFolder = useCreateFolder(server);
@@ -136,11 +138,13 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
           mutation={rename}
           onSubmit={(v, signal) => {
             const dest = joinPath(dir, v);
-            return rename.mutateAsync({
-              root: dir,
-              files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })),
-              signal,
-            });
+            return rename
+              .mutateAsync({
+                root: dir,
+                files: state.names.map((n) => ({ from: n, to: relativePath(dir, joinPath(dest, baseName(n))) })),
+                signal,
+              })
+              .then(() => onDone?.());
           }}
         />
       )}
@@ -148,7 +152,7 @@ export function FileDialogs({ state, onClose, server, dir, entries }: Props) {
         names={state?.kind === 'delete' ? state.names : null}
         onOpenChange={close}
         mutation={remove}
-        onConfirm={(names, signal) => remove.mutateAsync({ root: dir, files: names, signal })}
+        onConfirm={(names, signal) => remove.mutateAsync({ root: dir, files: names, signal }).then(() => onDone?.())}
       />
     </>
   );

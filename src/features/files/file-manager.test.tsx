@@ -133,6 +133,27 @@ describe('FileManager', () => {
     expect(within(dialog).getAllByRole('listitem')).toHaveLength(5);
   });
 
+  it('clears the selection after a bulk delete or compress', async () => {
+    stubFetch((url) => {
+      if (url.pathname.endsWith('/files/list')) return json(200, listDocument(ROOT));
+      if (url.pathname.endsWith('/files/delete')) return new Response(null, { status: 204 });
+      if (url.pathname.endsWith('/files/compress')) return json(200, { object: 'file_object', attributes: fileEntry('archive.tar.gz') });
+      return json(404, { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'Not found.' }] });
+    });
+    renderFiles('/server/abcd1234/files');
+    const row = await screen.findByRole('row', { name: 'eula.txt' });
+    fireEvent.keyDown(row, { key: 'a', ctrlKey: true });
+    fireEvent.click(within(screen.getByRole('toolbar', { name: 'Selected items' })).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 5 items?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    // The list here still holds them (the stub does not delete): the selection clears all the same.
+    await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Selected items' })).not.toBeInTheDocument());
+
+    fireEvent.keyDown(screen.getByRole('row', { name: 'eula.txt' }), { key: 'a', ctrlKey: true });
+    fireEvent.click(within(screen.getByRole('toolbar', { name: 'Selected items' })).getByRole('button', { name: 'Compress' }));
+    expect(screen.queryByRole('toolbar', { name: 'Selected items' })).not.toBeInTheDocument();
+  });
+
   it('moves with the arrow keys and extends the selection with Shift from where it moved to', async () => {
     stubList({ '/': ROOT });
     renderFiles('/server/abcd1234/files');

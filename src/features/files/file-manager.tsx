@@ -241,7 +241,14 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
       )}
       {dialog && (
         <Suspense fallback={null}>
-          <FileDialogs state={dialog} onClose={() => setDialog(null)} server={server} dir={dir} entries={entries} />
+          <FileDialogs
+            state={dialog}
+            onClose={() => setDialog(null)}
+            onDone={() => setSelection(EMPTY_SELECTION)}
+            server={server}
+            dir={dir}
+            entries={entries}
+          />
         </Suspense>
       )}
     </div>

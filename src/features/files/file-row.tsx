@@ -10,7 +10,7 @@ import { RowMenu } from './row-menu';
 import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 export const ROW_HEIGHT = 44;
-export const GRID_COLUMNS = 'grid grid-cols-[2.25rem_minmax(0,1fr)_4.5rem_2.5rem] sm:grid-cols-[2.75rem_minmax(0,1fr)_6rem_12.5rem_2.75rem]';
+export const GRID_COLUMNS = 'grid grid-cols-[2.25rem_minmax(0,1fr)_5.25rem_2.5rem] sm:grid-cols-[2.75rem_minmax(0,1fr)_6rem_12.5rem_2.75rem]';
 
 export interface RowSelectEvent {
   shift: boolean;
@@ -98,7 +98,7 @@ export const FileRow = memo(function FileRow(p: Props) {
           </span>
         )}
       </div>
-      <div role="gridcell" className="pr-3 text-right tabular-nums text-zinc-400">
+      <div role="gridcell" className="whitespace-nowrap pr-3 text-right tabular-nums text-zinc-400">
         {entry.is_file ? formatBytes(entry.size) : <span className="sr-only">Folder</span>}
       </div>
       <div role="gridcell" className="hidden truncate pr-3 text-zinc-400 sm:block">

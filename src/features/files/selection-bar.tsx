@@ -32,7 +32,16 @@ export function SelectionBar({
         </Button>
       )}
       {perms.archive && (
-        <Button variant="secondary" size="sm" onClick={() => actions.compress(names)}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => {
+            // The archive is made in the background (its progress shows above the list): the
+            // selection it was made from is done with.
+            actions.compress(names);
+            onClear();
+          }}
+        >
           Compress
         </Button>
       )}

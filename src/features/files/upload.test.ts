@@ -5,6 +5,7 @@ import { UPLOAD_IDLE_MS, uploadFile } from './upload';
 /** Just enough of XMLHttpRequest to drive an upload's progress by hand. */
 class FakeXhr {
   static last: FakeXhr | null = null;
+  static sent = 0;
   upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
@@ -18,7 +19,9 @@ class FakeXhr {
   }
   open() {}
   setRequestHeader() {}
-  send() {}
+  send() {
+    FakeXhr.sent += 1;
+  }
   abort() {
     this.onabort?.();
     this.onloadend?.();
@@ -37,7 +40,7 @@ async function start() {
   vi.useFakeTimers();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
   const handle = uploadFile(
-    () => Promise.resolve('/upload/file?token=t'),
+    () => Promise.resolve({ url: '/upload/file?token=t', maxFileBytes: undefined }),
     new File(['x'], 'x.txt'),
     () => undefined,
   );
@@ -72,5 +75,50 @@ describe('uploadFile', () => {
     handle.abort();
     await vi.advanceTimersByTimeAsync(0);
     expect(outcome()).toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('a file over the limit', () => {
+  // Issue 22 #5: before, the whole file went over the wire and the node refused it, without a number.
+  it('is refused before a byte is sent, naming the limit in MiB and the SFTP address', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.sent = 0;
+    const file = new File([new Uint8Array(3 * 1024 * 1024)], 'world.zip');
+    const handle = uploadFile(
+      () => Promise.resolve({ url: '/upload/file?token=t', maxFileBytes: 2 * 1024 * 1024 }),
+      file,
+      () => undefined,
+      { sftpAddress: 'sftp://node.example:2022' },
+    );
+    await expect(handle.done).rejects.toMatchObject({
+      status: 413,
+      message: 'The file is larger than the 2 MiB upload limit. Upload it over SFTP instead (sftp://node.example:2022).',
+    });
+    expect(FakeXhr.sent).toBe(0);
+  });
+
+  it('at the limit is sent', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.sent = 0;
+    const handle = uploadFile(
+      () => Promise.resolve({ url: '/upload/file?token=t', maxFileBytes: 1 }),
+      new File(['x'], 'x.txt'),
+      () => undefined,
+    );
+    await vi.waitFor(() => expect(FakeXhr.sent).toBe(1));
+    handle.abort();
+    await expect(handle.done).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('a file over the whole disk limit', () => {
+  it('is refused without asking for a link or sending a byte', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.sent = 0;
+    const link = vi.fn(() => Promise.resolve({ url: '/upload/file?token=t', maxFileBytes: undefined }));
+    const handle = uploadFile(link, new File([new Uint8Array(2 * 1024 * 1024)], 'world.zip'), () => undefined, { diskBytes: 1024 * 1024 });
+    await expect(handle.done).rejects.toMatchObject({ status: 400, message: "The file is larger than this server's whole disk limit (1 MiB)." });
+    expect(link).not.toHaveBeenCalled();
+    expect(FakeXhr.sent).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { errorDocumentSchema } from '../../contract/errors';
 import { ApiError } from '../../lib/http';
+import type { UploadTarget } from './api';
 
 /*
  * Uploads go through XMLHttpRequest because fetch reports no upload progress. Each file goes to a
@@ -35,11 +36,37 @@ export function toUploadError(status: number, body: string): ApiError {
   return new ApiError(status, [{ code: 'HttpError', status: String(status), detail: `The upload failed (${status || 'network error'}).` }]);
 }
 
+const mebibytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1);
+
+/** The refusal for a file bigger than the server's whole disk limit. */
+export function overDiskError(diskBytes: number): ApiError {
+  return new ApiError(400, [
+    {
+      code: 'InsufficientDiskSpaceException',
+      status: '400',
+      detail: `The file is larger than this server's whole disk limit (${mebibytes(diskBytes)} MiB).`,
+    },
+  ]);
+}
+
+/** The refusal for a file over the node's limit, said before a byte is sent (issue 22 #5). */
+export function tooLargeError(maxBytes: number, sftpAddress: string | undefined): ApiError {
+  const mib = mebibytes(maxBytes);
+  const sftp = sftpAddress ? ` Upload it over SFTP instead (${sftpAddress}).` : ' Upload it over SFTP instead.';
+  return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: `The file is larger than the ${mib} MiB upload limit.${sftp}` }]);
+}
+
 /**
  * Posts one file as multipart field `files` to the link `link()` gives; `onProgress` gets 0..1.
+ * A file over the limit the link states is refused before anything is sent.
  * Rejects with ApiError, or an AbortError.
  */
-export function uploadFile(link: () => Promise<string>, file: File, onProgress: (fraction: number) => void): UploadHandle {
+export function uploadFile(
+  link: () => Promise<UploadTarget>,
+  file: File,
+  onProgress: (fraction: number) => void,
+  limits: { sftpAddress?: string; diskBytes?: number } = {},
+): UploadHandle {
   const xhr = new XMLHttpRequest();
   let aborted = false;
   let stalled = false;
@@ -52,7 +79,10 @@ export function uploadFile(link: () => Promise<string>, file: File, onProgress: 
     }, UPLOAD_IDLE_MS);
   };
   const done = (async () => {
-    const url = await link();
+    // No way around the disk limit (SFTP counts against it too), so no link is even asked for.
+    if (limits.diskBytes !== undefined && file.size > limits.diskBytes) throw overDiskError(limits.diskBytes);
+    const { url, maxFileBytes } = await link();
+    if (maxFileBytes !== undefined && file.size > maxFileBytes) throw tooLargeError(maxFileBytes, limits.sftpAddress);
     if (aborted) throw new DOMException('Upload cancelled.', 'AbortError');
     await new Promise<void>((resolve, reject) => {
       xhr.open('POST', url);

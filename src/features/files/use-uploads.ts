@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/http';
-import type { ServerRef } from '../servers/api';
+import { serverQueries, type ServerRef } from '../servers/api';
 import { fileQueries, uploadLink } from './api';
 import { uploadFile, type UploadHandle } from './upload';
 
@@ -32,6 +32,13 @@ export function useUploads(server: ServerRef) {
   const files = useRef(new Map<number, File>());
   const handles = useRef(new Map<number, UploadHandle>());
   const nextId = useRef(1);
+  // Named in the refusal of a file too large for the browser upload.
+  const detail = useQuery(serverQueries.detail(server.routeId)).data?.attributes;
+  const sftp = detail?.sftp_details;
+  // 0 is "no limit" (the reference panel's meaning).
+  const diskBytes = detail && detail.limits.disk > 0 ? detail.limits.disk * 1024 * 1024 : undefined;
+  const sftpAddress =
+    sftp && sftp.port > 0 ? `sftp://${sftp.ip.includes(':') && !sftp.ip.startsWith('[') ? `[${sftp.ip}]` : sftp.ip}:${sftp.port}` : undefined;
 
   const patch = useCallback((id: number, change: Partial<UploadItem>) => {
     setItems((list) => list.map((it) => (it.id === id ? { ...it, ...change } : it)));
@@ -76,6 +83,7 @@ export function useUploads(server: ServerRef) {
         () => uploadLink(uuid, item.directory),
         file,
         (progress) => patch(item.id, { progress }),
+        { sftpAddress, diskBytes },
       );
       handles.current.set(item.id, handle);
       patch(item.id, { status: 'uploading' });
@@ -96,7 +104,7 @@ export function useUploads(server: ServerRef) {
           files.current.delete(item.id);
         });
     }
-  }, [items, server, uuid, qc, patch]);
+  }, [items, server, uuid, qc, patch, sftpAddress, diskBytes]);
 
   // Abort whatever still runs when the page goes away.
   useEffect(() => {

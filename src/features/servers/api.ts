@@ -63,6 +63,8 @@ export const serverQueries = {
       queryKey: [...serverQueries.root(routeId), 'detail'] as const,
       queryFn: ({ signal }) => call(serverEndpoints.detail, { signal, params: { server: routeId } }),
       staleTime: 30_000,
+      // Access that ends (a removed subuser) is shown once, by the server layout (query-client.ts).
+      meta: { pageShowsLostAccess: true },
       // An install or restore ends on the node; its end shows without a reload.
       refetchInterval: (query) => (query.state.data && isSettling(query.state.data.attributes) ? SETTLING_POLL_MS : false),
     }),

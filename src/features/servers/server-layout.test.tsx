@@ -61,6 +61,32 @@ describe('ServerLayout', () => {
     expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByText('Survival')).toHaveAttribute('aria-current', 'page');
   });
 
+  it('on an unavailable server, shows pages that would be refused as unavailable and asks them for nothing', async () => {
+    const fetch = stubFetch(() =>
+      json(200, serverDocument(makeServer({ status: 'suspended', is_suspended: true }), { is_server_owner: true, user_permissions: ['*'] })),
+    );
+    const { router } = renderServerRoutes('/server/abcd1234/databases');
+    expect(await screen.findByText('Databases unavailable')).toBeInTheDocument();
+    expect(screen.getByText('This page cannot be shown while the server is suspended.')).toBeInTheDocument();
+    expect(screen.queryByText('Databases page')).toBeNull();
+    for (const page of ['network', 'startup', 'users', 'activity', 'backups']) {
+      await router.navigate(`/server/abcd1234/${page}`);
+      expect(await screen.findByText(/ unavailable$/)).toBeInTheDocument();
+    }
+    // Pages that say for themselves what is unavailable still render.
+    await router.navigate('/server/abcd1234/settings');
+    expect(await screen.findByText('Settings page')).toBeInTheDocument();
+    // Only the server itself was asked for.
+    const asked = fetch.mock.calls.map(([input]) => new URL(String(input), 'http://localhost').pathname);
+    expect(new Set(asked)).toEqual(new Set(['/api/client/servers/abcd1234']));
+  });
+
+  it('a backup restore leaves the backups page to show its own progress', async () => {
+    stubFetch(() => json(200, serverDocument(makeServer({ status: 'restoring_backup' }), { is_server_owner: true, user_permissions: ['*'] })));
+    renderServerRoutes('/server/abcd1234/backups');
+    expect(await screen.findByText('Backups page')).toBeInTheDocument();
+  });
+
   it('shows a subuser only the pages their permissions allow', async () => {
     stubFetch(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })));
     renderServerRoutes('/server/abcd1234');

@@ -5,6 +5,7 @@ import { BoundedOutlet } from '../../app/bounded-outlet';
 import { RequireServerPermission } from '../../app/require-server-permission';
 import { SERVER_PAGES, type ServerPage } from '../../app/server-routes';
 import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
+import type { Server } from '../../contract/servers';
 import { ApiError } from '../../lib/http';
 import { flattenCatalogue, ServerPermissionsProvider } from '../../lib/permissions';
 import { PageSpinner } from '../../components/ui/spinner';
@@ -13,6 +14,8 @@ import { accountQueries } from '../account/api';
 import { serverQueries } from './api';
 import { ServerHeader } from './server-header';
 import { ServerNav } from './server-nav';
+import { serverConditions } from './server-state';
+import { ServerUnavailable } from './server-unavailable';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -40,6 +43,7 @@ export function ServerLayout() {
   if (query.data === undefined || accessEnded(query.error)) return <ErrorState error={query.error} level={1} />;
 
   const server = query.data.attributes;
+  const blocking = serverConditions(server).find((c) => c.blocking) ?? null;
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
   return (
     <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
@@ -48,12 +52,15 @@ export function ServerLayout() {
         <ServerHeader server={server} adminView={adminView} />
         <ServerNav serverId={id} permissions={permissions} />
         <RequireServerPermission permission={page?.permission ?? null}>
-          <BoundedOutlet />
+          {blocking && page && !worksUnavailable(page, server) ? <ServerUnavailable page={page.label} condition={blocking} /> : <BoundedOutlet />}
         </RequireServerPermission>
       </div>
     </ServerPermissionsProvider>
   );
 }
+
+const worksUnavailable = (page: ServerPage, server: Server) =>
+  typeof page.worksUnavailable === 'function' ? page.worksUnavailable(server) : page.worksUnavailable === true;
 
 const accessEnded = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
 

@@ -140,7 +140,7 @@ export function ServerListPage() {
         <>
           <ul aria-label="Servers" aria-busy={stale || undefined} className={cn('flex flex-col gap-3 transition-opacity', stale && 'opacity-60')}>
             {list.data.data.map((s) => (
-              <ServerRow key={s.attributes.uuid} server={s.attributes} />
+              <ServerRow key={s.attributes.uuid} server={s.attributes} adminView={all} />
             ))}
           </ul>
           {meta && <Pagination meta={meta} onPage={goToPage} label="Server list pages" />}

@@ -27,18 +27,31 @@ function show(name: string, onScreen = true) {
   act(() => callback([{ isIntersecting: onScreen }]));
 }
 
+const MiB = 1024 * 1024;
 const stats = (state: string) => ({
   object: 'stats',
   attributes: {
     current_state: state,
     is_suspended: false,
-    resources: { memory_bytes: 0, cpu_absolute: 0, disk_bytes: 0, network_rx_bytes: 0, network_tx_bytes: 0, uptime: 0 },
+    resources: {
+      memory_bytes: state === 'running' ? 300 * MiB : 0,
+      cpu_absolute: state === 'running' ? 12.5 : 0,
+      disk_bytes: 40 * MiB,
+      network_rx_bytes: 0,
+      network_tx_bytes: 0,
+      uptime: 0,
+    },
   },
 });
 
+/** The card's figures as "term: value" lines, as a screen reader reads the description list. */
+function figures(row: HTMLElement): string[] {
+  return [...row.querySelectorAll('dl > div')].map((d) => `${d.querySelector('dt')?.textContent ?? ''}: ${d.querySelector('dd')?.textContent ?? ''}`);
+}
+
 const servers = [
   makeServer(),
-  makeServer({ identifier: 'ffff0000', uuid: 'ffff0000-5678-4abc-8def-0123456789ab', name: 'Creative' }),
+  makeServer({ identifier: 'ffff0000', uuid: 'ffff0000-5678-4abc-8def-0123456789ab', name: 'Creative', server_owner: false }),
   makeServer({ identifier: 'eeee0000', uuid: 'eeee0000-5678-4abc-8def-0123456789ab', name: 'Frozen', status: 'suspended', is_suspended: true }),
 ];
 
@@ -77,6 +90,30 @@ describe('server list live status', () => {
     const row = screen.getByRole('link', { name: 'Survival' }).closest('li') as HTMLElement;
     expect(await within(row).findByText('Running')).toBeInTheDocument();
     expect(resourceCalls()).toEqual([`/api/client/servers/${servers[0]?.uuid}/resources`]);
+  });
+
+  it('shows a running server’s usage against its limits, and a stopped one’s limits named as limits', async () => {
+    render();
+    await screen.findByRole('link', { name: 'Survival' });
+    const survival = screen.getByRole('link', { name: 'Survival' }).closest('li') as HTMLElement;
+    const creative = screen.getByRole('link', { name: 'Creative' }).closest('li') as HTMLElement;
+    // Before its state is known a card shows limits, never a figure that reads as usage.
+    expect(figures(survival)).toEqual(['Memory limit: 2 GiB', 'Disk limit: 10 GiB', 'CPU limit: 150%']);
+
+    show('Survival');
+    show('Creative');
+    expect(await within(survival).findByText('Running')).toBeInTheDocument();
+    expect(figures(survival)).toEqual(['Memory: 300 MiB of 2 GiB', 'Disk: 40 MiB of 10 GiB', 'CPU: 12.5% of 150%']);
+    expect(await within(creative).findByText('Offline')).toBeInTheDocument();
+    expect(figures(creative)).toEqual(['Memory limit: 2 GiB', 'Disk limit: 10 GiB', 'CPU limit: 150%']);
+  });
+
+  it('says a server shared with the user is shared, in the owner’s place', async () => {
+    render();
+    const creative = (await screen.findByRole('link', { name: 'Creative' })).closest('li') as HTMLElement;
+    expect(within(creative).getByText('shared with you')).toBeInTheDocument();
+    const survival = screen.getByRole('link', { name: 'Survival' }).closest('li') as HTMLElement;
+    expect(within(survival).queryByText('shared with you')).toBeNull();
   });
 
   it('does not poll a suspended server, which keeps its badge', async () => {

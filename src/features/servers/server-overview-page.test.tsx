@@ -30,6 +30,14 @@ describe('ServerOverviewPage', () => {
     expect(sftp.getByRole('button', { name: 'Copy username: dana.abcd1234' })).toBeInTheDocument();
   });
 
+  it('says SFTP is unavailable when the node could not open its SFTP port (port 0), offering no address', async () => {
+    await open(makeServer({ sftp_details: { ip: 'node1.example.test', port: 0 } }));
+    const sftp = card('SFTP');
+    expect(sftp.getByText(/SFTP is not available on this server.s node right now/)).toBeInTheDocument();
+    expect(sftp.queryByText(/sftp:\/\//)).toBeNull();
+    expect(sftp.queryByRole('link', { name: 'Open in SFTP client' })).toBeNull();
+  });
+
   it('links to an SFTP client with the username and to the account SSH keys', async () => {
     await open();
     const sftp = card('SFTP');
@@ -46,7 +54,7 @@ describe('ServerOverviewPage', () => {
 
   it('shows limits with units', async () => {
     await open();
-    const resources = card('Resources');
+    const resources = card('Limits');
     expect(resources.getByText('2 GiB')).toBeInTheDocument();
     expect(resources.getByText('10 GiB')).toBeInTheDocument();
     expect(resources.getByText('150%')).toBeInTheDocument();
@@ -56,7 +64,7 @@ describe('ServerOverviewPage', () => {
 
   it('says Unlimited for zero limits and "No description" for an empty one', async () => {
     await open(makeServer({ description: '', limits: { memory: 0, swap: -1, disk: 0, io: 500, cpu: 0, threads: '0-1', oom_disabled: true } }));
-    expect(card('Resources').getAllByText('Unlimited').length).toBeGreaterThanOrEqual(4);
+    expect(card('Limits').getAllByText('Unlimited').length).toBeGreaterThanOrEqual(4);
     expect(card('About').getByText('No description')).toBeInTheDocument();
   });
 

@@ -77,30 +77,39 @@ export function SftpCard({ server }: { server: Server }) {
           </div>
         }
       >
-        <DetailList>
-          <DetailItem term="Address" action={<CopyButton value={address} label="Copy address" />}>
-            <code className="font-mono break-all">{address}</code>
-          </DetailItem>
-          <DetailItem term="Username" action={<CopyButton value={username} label="Copy username" />}>
-            <code className="font-mono break-all">{username}</code>
-          </DetailItem>
-          <DetailItem term="Password">
-            <span className="text-zinc-300">Your account password</span>
-          </DetailItem>
-        </DetailList>
-        <p className="mt-3 text-sm text-zinc-400">
-          Or sign in without a password using one of{' '}
-          <Link to="/account/ssh-keys" className="text-zinc-200 underline underline-offset-2 hover:text-white">
-            your account&apos;s SSH keys
-          </Link>
-          .
-        </p>
-        <a
-          href={`sftp://${encodeURIComponent(username)}@${host}:${port}`}
-          className="mt-4 inline-flex min-h-9 items-center rounded-md bg-zinc-800 px-3 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 ring-inset hover:bg-zinc-700"
-        >
-          Open in SFTP client
-        </a>
+        {port === 0 ? (
+          // Aerie's node says 0 when its SFTP server could not listen (its port taken).
+          <p className="text-sm text-zinc-400">
+            SFTP is not available on this server&apos;s node right now. Use the file manager, or ask the panel&apos;s operator.
+          </p>
+        ) : (
+          <>
+            <DetailList>
+              <DetailItem term="Address" action={<CopyButton value={address} label="Copy address" />}>
+                <code className="font-mono break-all">{address}</code>
+              </DetailItem>
+              <DetailItem term="Username" action={<CopyButton value={username} label="Copy username" />}>
+                <code className="font-mono break-all">{username}</code>
+              </DetailItem>
+              <DetailItem term="Password">
+                <span className="text-zinc-300">Your account password</span>
+              </DetailItem>
+            </DetailList>
+            <p className="mt-3 text-sm text-zinc-400">
+              Or sign in without a password using one of{' '}
+              <Link to="/account/ssh-keys" className="text-zinc-200 underline underline-offset-2 hover:text-white">
+                your account&apos;s SSH keys
+              </Link>
+              .
+            </p>
+            <a
+              href={`sftp://${encodeURIComponent(username)}@${host}:${port}`}
+              className="mt-4 inline-flex min-h-9 items-center rounded-md bg-zinc-800 px-3 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 ring-inset hover:bg-zinc-700"
+            >
+              Open in SFTP client
+            </a>
+          </>
+        )}
       </Can>
     </Card>
   );

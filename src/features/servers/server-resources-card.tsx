@@ -2,11 +2,11 @@ import type { Server } from '../../contract/servers';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { formatCpuLimit, formatMemoryLimit, formatNumber, formatSwapLimit } from '../../lib/format';
 
-/** Limits in units people read (memory, swap and disk in MiB; cpu in percent of a core). */
+/** Limits (named so, not read as use) in units people read (memory, swap and disk in MiB; cpu in percent of a core). */
 export function ServerResourcesCard({ server }: { server: Server }) {
   const { limits, feature_limits: features } = server;
   return (
-    <Card title="Resources">
+    <Card title="Limits">
       <DetailList>
         <DetailItem term="Memory">{formatMemoryLimit(limits.memory)}</DetailItem>
         <DetailItem term="Swap">{formatSwapLimit(limits.swap)}</DetailItem>

@@ -5,7 +5,7 @@ import type { Server } from '../../contract/servers';
 import { serverPath } from '../../app/paths';
 import { Badge } from '../../components/ui/badge';
 import { CopyButton } from '../../components/ui/copy-button';
-import { formatCpuLimit, formatMemoryLimit } from '../../lib/format';
+import { ServerFigures } from './server-figures';
 import { primaryAddress } from './server-list-format';
 import { serverConditions } from './server-state';
 import { useLiveStatus } from './use-live-status';
@@ -21,17 +21,13 @@ const STATUS: Record<ProcessState, { label: string; dot: string }> = {
  * One server in the list. The whole card is the link (its name is the accessible name); the copy
  * button sits above the link's stretched hit area, because a button may not live inside a link.
  */
-export function ServerRow({ server }: { server: Server }) {
+export function ServerRow({ server, adminView = false }: { server: Server; adminView?: boolean }) {
   const address = primaryAddress(server);
   const badges = serverConditions(server);
   const row = useRef<HTMLLIElement>(null);
   // Suspended, installing… rows keep their badge and do not poll (the panel would answer 409).
-  const status = useLiveStatus({ routeId: server.identifier, uuid: server.uuid }, row, !badges.some((b) => b.blocking));
-  const limits = [
-    ['Memory', formatMemoryLimit(server.limits.memory)],
-    ['Disk', formatMemoryLimit(server.limits.disk)],
-    ['CPU', formatCpuLimit(server.limits.cpu)],
-  ] as const;
+  const stats = useLiveStatus({ routeId: server.identifier, uuid: server.uuid }, row, !badges.some((b) => b.blocking));
+  const status = stats?.current_state;
   return (
     <li ref={row} className="group relative rounded-lg bg-zinc-900 ring-1 ring-zinc-800 transition-colors hover:bg-zinc-900/70 hover:ring-zinc-700">
       <div className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-6">
@@ -72,26 +68,28 @@ export function ServerRow({ server }: { server: Server }) {
                 <span className="truncate font-mono text-zinc-300">{address}</span>
               </span>
             )}
-            {server.aerie_owner && (
+            {server.aerie_owner ? (
               <span className="inline-flex min-w-0 items-center gap-1.5">
                 <span className="text-zinc-500">Owner</span>
                 <span className="truncate text-zinc-300" title={server.aerie_owner.email}>
                   {server.server_owner ? 'you' : server.aerie_owner.username}
                 </span>
               </span>
+            ) : (
+              // A subuser is not told the owner's name (the client API has none), only that the
+              // server is someone else's, shared with them; in the admin view it may be neither.
+              !server.server_owner && (
+                <span className="inline-flex min-w-0 items-center gap-1.5">
+                  <span className="text-zinc-500">Owner</span>
+                  <span className="truncate text-zinc-300">{adminView ? 'another user' : 'shared with you'}</span>
+                </span>
+              )
             )}
           </p>
         </div>
         {/* Fixed widths, so every card's figures and copy button sit in the same columns. */}
         <div className="flex flex-wrap items-center justify-between gap-3 sm:shrink-0 sm:justify-end">
-          <dl className="grid grid-cols-3 gap-x-4 text-sm sm:grid-cols-[repeat(3,5.5rem)] sm:gap-x-4">
-            {limits.map(([label, value]) => (
-              <div key={label} className="min-w-0">
-                <dt className="text-xs text-zinc-400">{label}</dt>
-                <dd className="whitespace-nowrap text-zinc-200">{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <ServerFigures limits={server.limits} stats={stats} />
           <div className="flex justify-end sm:w-28">{address && <CopyButton value={address} label="Copy address" className="relative z-10" />}</div>
         </div>
       </div>

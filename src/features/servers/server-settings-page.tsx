@@ -101,7 +101,10 @@ function RenameCard({ server }: { server: Server }) {
 }
 
 function sayReinstallEnded(status: Server['status']) {
-  if (status === 'reinstall_failed') toast.error('Reinstall failed: the install script did not finish. Its output is in the console.');
+  if (status === 'reinstall_failed')
+    toast.error(
+      'Reinstall failed: the install script did not finish. Its output is not kept: an administrator whose console is open during a reinstall sees it.',
+    );
   else toast.success('Reinstall finished');
 }
 

@@ -1,6 +1,7 @@
 import type { Server } from '../../contract/servers';
 import { Card } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
+import { programSentence } from '../../lib/server-runtime';
 
 /** The startup command as the server runs it (hidden variables show as `[hidden]`) and its container image. */
 export function ServerStartupCard({ server }: { server: Server }) {
@@ -24,6 +25,11 @@ export function ServerStartupCard({ server }: { server: Server }) {
           <code className="block rounded-md bg-zinc-950 p-3 font-mono text-xs break-all text-zinc-200 ring-1 ring-zinc-800">
             {server.docker_image}
           </code>
+          {server.aerie_runtime && (
+            <p className="mt-2 text-xs text-zinc-400">
+              Not used yet: this node runs the server with this machine’s own programs. {programSentence(server.aerie_runtime)}
+            </p>
+          )}
         </div>
       </div>
     </Card>

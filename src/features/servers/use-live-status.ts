@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { ProcessState } from '../../contract/websocket';
+import type { ServerStats } from '../../contract/websocket';
 import { serverQueries, type ServerRef } from './api';
 
 /** How often a row on screen asks for its server's state. */
@@ -26,13 +26,13 @@ function useOnScreen(ref: RefObject<Element | null>): boolean {
 }
 
 /**
- * A server's process state for its row in the list, polled through `resources` only while the
+ * A server's state and usage for its row in the list, polled through `resources` only while the
  * row is on screen and the tab visible, so a long list costs a request per visible row.
  */
-export function useLiveStatus(server: ServerRef, ref: RefObject<Element | null>, enabled: boolean): ProcessState | null {
+export function useLiveStatus(server: ServerRef, ref: RefObject<Element | null>, enabled: boolean): ServerStats['attributes'] | null {
   const onScreen = useOnScreen(ref);
   const visible = useSyncExternalStore(subscribeVisibility, tabVisible, () => true);
   const active = enabled && onScreen && visible;
   const query = useQuery({ ...serverQueries.resources(server), enabled: active, refetchInterval: active ? LIVE_STATUS_INTERVAL_MS : false });
-  return enabled ? (query.data?.attributes.current_state ?? null) : null;
+  return enabled ? (query.data?.attributes ?? null) : null;
 }

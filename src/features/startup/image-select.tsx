@@ -37,7 +37,9 @@ export function ImageSelect({ images }: { images: Record<string, string> }) {
       ) : (
         <div className="space-y-2">
           <label htmlFor="docker-image" className="block text-sm text-zinc-300">
-            Image the server runs in; a change applies at its next start.
+            {server.aerie_runtime
+              ? 'Image for a node that runs images; this node does not use it yet (see above).'
+              : 'Image the server runs in; a change applies at its next start.'}
           </label>
           <select
             id="docker-image"

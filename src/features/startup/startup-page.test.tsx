@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Server } from '../../contract/servers';
 import type { EggVariable } from '../../contract/startup';
 import { json, makeServer, renderServerRoutes, serverDocument } from '../../test/server-test-fixtures';
 import { previewCommand } from './preview';
@@ -39,6 +40,7 @@ function stubPanel(
   onPut: (body: { key: string; value: string }) => Response = okPut,
   images: Record<string, string> = { 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' },
   variables: EggVariable[] = VARIABLES,
+  server: Partial<Server> = {},
 ) {
   const puts: { key: string; value: string }[] = [];
   const fetch = vi.fn((input: string, init?: RequestInit) => {
@@ -63,7 +65,9 @@ function stubPanel(
       );
     }
     const owner = permissions.includes('*');
-    return Promise.resolve(json(200, serverDocument(makeServer({ server_owner: owner }), { is_server_owner: owner, user_permissions: permissions })));
+    return Promise.resolve(
+      json(200, serverDocument(makeServer({ server_owner: owner, ...server }), { is_server_owner: owner, user_permissions: permissions })),
+    );
   });
   vi.stubGlobal('fetch', fetch);
   return puts;
@@ -83,8 +87,9 @@ async function open(
   onPut?: (body: { key: string; value: string }) => Response,
   images?: Record<string, string>,
   variables?: EggVariable[],
+  server?: Partial<Server>,
 ) {
-  const puts = stubPanel(permissions, onPut, images, variables);
+  const puts = stubPanel(permissions, onPut, images, variables, server);
   renderServerRoutes('/server/abcd1234/startup', { startup: () => <StartupPage /> });
   await screen.findByRole('heading', { name: 'Startup', level: 2 });
   return puts;
@@ -94,6 +99,29 @@ const preview = () => screen.getByLabelText('Startup command preview').textConte
 const field = (name: string) => within(screen.getByRole('group', { name }));
 
 describe('StartupPage', () => {
+  it('on Aerie’s node, says the image is not used, which host program runs, and what the Paper egg leaves to the user', async () => {
+    const images = { 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21', 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' };
+    await open(['*'], undefined, images, undefined, { aerie_runtime: { program: 'java', program_path: null, installs_files: false } });
+    const card = within(screen.getByRole('region', { name: 'What it runs with' }));
+    expect(card.getByText('This machine has no java, so the server cannot start until an administrator installs it.')).toBeInTheDocument();
+    expect(
+      card.getByText(
+        'Installing this server downloads nothing: upload server.jar, the file its startup command runs, to its files before starting it.',
+      ),
+    ).toBeInTheDocument();
+    expect(card.getByText(/does not run container images yet/)).toBeInTheDocument();
+    // The image picker no longer claims the server runs in the image.
+    expect(screen.queryByText(/Image the server runs in/)).toBeNull();
+    expect(screen.getByRole('combobox', { name: /this node does not use it yet/ })).toBeInTheDocument();
+  });
+
+  it('against a real panel (no runtime extra), keeps the image as what the server runs in', async () => {
+    const images = { 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21', 'Java 17': 'ghcr.io/pterodactyl/yolks:java_17' };
+    await open(['*'], undefined, images);
+    expect(screen.queryByRole('region', { name: 'What it runs with' })).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Image the server runs in; a change applies at its next start.' })).toBeInTheDocument();
+  });
+
   it('shows the command with values filled in, hidden ones kept hidden', async () => {
     await open();
     expect(preview()).toBe('java -Xmx2048M -jar server.jar --mode survival --pvp 0 --seed [hidden]');
@@ -122,12 +150,16 @@ describe('StartupPage', () => {
   it("shows the server's message under the field that failed, and only there", async () => {
     await open(['*'], (body) =>
       json(422, {
-        errors: [{ code: 'ValidationException', status: '422', detail: 'The Server Jar File format is invalid.', source: { field: body.key } }],
+        errors: [
+          { code: 'ValidationException', status: '422', detail: 'Server Jar File is not in the required format.', source: { field: body.key } },
+        ],
       }),
     );
     fireEvent.change(screen.getByRole('textbox', { name: 'Server Jar File' }), { target: { value: 'server.zip' } });
     expect(preview()).toBe('java -Xmx2048M -jar server.zip --mode survival --pvp 0 --seed [hidden]');
-    expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent('The Server Jar File format is invalid.');
+    expect(await field('Server Jar File').findByRole('alert', {}, { timeout: 2000 })).toHaveTextContent(
+      'Server Jar File is not in the required format.',
+    );
     expect(screen.getByRole('textbox', { name: 'Server Jar File' })).toHaveAttribute('aria-invalid', 'true');
     // The refused value does not run: the preview shows the saved one again, the field keeps the text to fix.
     expect(preview()).toBe('java -Xmx2048M -jar server.jar --mode survival --pvp 0 --seed [hidden]');

@@ -9,6 +9,7 @@ import { useServerRef } from '../servers/api';
 import { startupQueries, useUpdateVariable } from './api';
 import { previewCommand } from './preview';
 import { ImageSelect } from './image-select';
+import { RuntimeNotice } from './runtime-notice';
 import { VariableField } from './variable-field';
 
 /**
@@ -49,6 +50,7 @@ export function StartupPage() {
           {command || '—'}
         </pre>
       </Card>
+      <RuntimeNotice variables={variables} />
       <ImageSelect images={query.data.meta?.docker_images ?? {}} />
       {variables.length > 0 && <PermissionHint id={hintId} permission="startup.update" />}
       {variables.length === 0 ? (

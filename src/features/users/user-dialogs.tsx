@@ -13,10 +13,9 @@ import { PermissionEditor } from './permission-editor';
 
 const defaultValues = { email: '', permissions: [] as string[] };
 
-/** What the page says after an add: the set-password link when the panel sends no mail. */
+/** Who was added, for the page to say so. */
 export interface Added {
   email: string;
-  setPasswordUrl: string | null;
 }
 
 /** E-mail and permissions; a refusal about a field lands on it. */
@@ -48,7 +47,7 @@ export function AddUserDialog({
       errorFields={{ fields: ['email', 'permissions'] }}
       onSubmit={async (values, signal) => {
         const created = await create.mutateAsync({ ...values, signal });
-        onAdded({ email: created.attributes.email, setPasswordUrl: created.meta?.set_password_url ?? null });
+        onAdded({ email: created.attributes.email });
       }}
     >
       <TextField label="E-mail" type="email" autoComplete="off" error={errors.email?.message} {...form.register('email')} />

@@ -160,13 +160,11 @@ describe('UsersPage', () => {
     ).toBe(true);
   });
 
-  it('adds a user with the chosen permissions and shows the set-password link when no mail is configured', async () => {
-    const link = 'http://localhost/auth/password/reset/tok?email=new%40example.test';
+  it('adds a user with the chosen permissions and says a mail went to a new address (never a link for the inviter)', async () => {
     const panel = stubPanel({
       created: {
         object: 'server_subuser',
         attributes: subuser(3, 'new@example.test', ['websocket.connect', 'file.read']),
-        meta: { set_password_url: link },
       },
     });
     render();
@@ -178,8 +176,10 @@ describe('UsersPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add user' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(panel.writes()).toEqual([{ method: 'POST', path: '', body: { email: 'new@example.test', permissions: ['file.read'] } }]);
-    expect(screen.getByText(/No mail is configured: send this link to them/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: `Copy link: ${link}` })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'new@example.test was added. If they had no account yet, a mail was sent to them to set a password.',
+    );
+    expect(screen.queryByRole('button', { name: /Copy link/ })).toBeNull();
   });
 
   it('asks before deleting, naming the user and saying they lose access at once', async () => {

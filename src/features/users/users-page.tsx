@@ -2,7 +2,6 @@ import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Subuser } from '../../contract/users';
 import { Button } from '../../components/ui/button';
-import { CopyButton } from '../../components/ui/copy-button';
 import { EmptyState } from '../../components/ui/states';
 import { QueryList } from '../../components/ui/query-list';
 import { PermissionHint, useCan } from '../../lib/permissions';
@@ -40,17 +39,7 @@ export function UsersPage() {
 
       {added && (
         <div role="status" className="space-y-2 rounded-lg bg-zinc-900/60 p-4 text-sm text-zinc-200 ring-1 ring-zinc-800">
-          {added.setPasswordUrl ? (
-            <>
-              <p>{added.email} was added. No mail is configured: send this link to them, so they can set a password.</p>
-              <p className="flex flex-wrap items-center gap-2">
-                <span className="min-w-0 font-mono text-xs break-all text-zinc-300">{added.setPasswordUrl}</span>
-                <CopyButton value={added.setPasswordUrl} label="Copy link" />
-              </p>
-            </>
-          ) : (
-            <p>{added.email} was added. If they had no account yet, a mail was sent to them to set a password.</p>
-          )}
+          <p>{added.email} was added. If they had no account yet, a mail was sent to them to set a password.</p>
           <Button variant="ghost" size="sm" onClick={() => setAdded(null)}>
             Dismiss
           </Button>
