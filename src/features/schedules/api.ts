@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { scheduleEndpoints, type Schedule, type ScheduleBody } from '../../contract/schedules';
+import { scheduleEndpoints, type Schedule, type ScheduleBody, type ScheduleTask, type TaskBody } from '../../contract/schedules';
 import { call } from '../../lib/http';
 import { serverQueries, type ServerRef } from '../servers/api';
 
@@ -15,7 +15,29 @@ export const scheduleQueries = {
       queryKey: [...scheduleQueries.all(server), 'list'] as const,
       queryFn: ({ signal }) => call(scheduleEndpoints.list, { signal, params: { server: server.uuid } }),
     }),
+  /** One schedule with its tasks and (on Aerie) its latest runs; polled each second while a run is under way. */
+  detail: (server: ServerRef, id: number) =>
+    queryOptions({
+      queryKey: [...scheduleQueries.all(server), 'detail', id] as const,
+      queryFn: ({ signal }) => call(scheduleEndpoints.detail, { signal, params: { server: server.uuid, schedule: id } }),
+      refetchInterval: (query) => (query.state.data && isRunning(query.state.data.attributes) ? RUN_POLL_MS : false),
+    }),
 };
+
+export const RUN_POLL_MS = 1000;
+
+/** A run is under way: the schedule says it is processing, or its newest run has not finished. */
+export const isRunning = (s: Schedule) => s.is_processing || s.runs?.[0]?.outcome === 'running';
+
+/** The whole body of a task as it stands, for a move that changes only its place. */
+export function taskBodyOf(t: ScheduleTask): TaskBody {
+  return {
+    action: t.action === 'power' || t.action === 'backup' ? t.action : 'command',
+    payload: t.payload,
+    time_offset: t.time_offset,
+    continue_on_failure: t.continue_on_failure,
+  };
+}
 
 /** The whole body of a schedule as it stands, for an update that changes only part of it. */
 export function bodyOf(s: Schedule): ScheduleBody {
@@ -41,6 +63,50 @@ export function useSaveSchedule(server: ServerRef) {
       id === null
         ? call(scheduleEndpoints.create, { signal, params: { server: server.uuid }, body })
         : call(scheduleEndpoints.update, { signal, params: { server: server.uuid, schedule: id }, body }),
+    onSettled,
+  });
+}
+
+export function useDeleteSchedule(server: ServerRef) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, signal }: { id: number; signal?: AbortSignal }) =>
+      call(scheduleEndpoints.delete, { signal, params: { server: server.uuid, schedule: id } }),
+    // The list only: refetching the deleted schedule's own page would answer 404.
+    onSuccess: (_, { id }) => {
+      client.removeQueries({ queryKey: scheduleQueries.detail(server, id).queryKey });
+      return client.invalidateQueries({ queryKey: scheduleQueries.list(server).queryKey });
+    },
+  });
+}
+
+/** Creates a task (`task` null) or changes one; a `sequence_id` in the body moves it there. */
+export function useSaveTask(server: ServerRef, scheduleId: number) {
+  const onSettled = useRefresh(server);
+  return useMutation({
+    mutationFn: ({ task, body, signal }: { task: number | null; body: TaskBody; signal?: AbortSignal }) =>
+      task === null
+        ? call(scheduleEndpoints.createTask, { signal, params: { server: server.uuid, schedule: scheduleId }, body })
+        : call(scheduleEndpoints.updateTask, { signal, params: { server: server.uuid, schedule: scheduleId, task }, body }),
+    onSettled,
+  });
+}
+
+export function useDeleteTask(server: ServerRef, scheduleId: number) {
+  const onSettled = useRefresh(server);
+  return useMutation({
+    mutationFn: ({ task, signal }: { task: number; signal?: AbortSignal }) =>
+      call(scheduleEndpoints.deleteTask, { signal, params: { server: server.uuid, schedule: scheduleId, task } }),
+    onSettled,
+  });
+}
+
+/** Run now: the panel answers 202 once the run has begun; the detail query then follows it. */
+export function useRunSchedule(server: ServerRef, scheduleId: number) {
+  const onSettled = useRefresh(server);
+  return useMutation({
+    mutationFn: ({ signal }: { signal?: AbortSignal }) =>
+      call(scheduleEndpoints.execute, { signal, params: { server: server.uuid, schedule: scheduleId } }),
     onSettled,
   });
 }

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Schedule } from '../../contract/schedules';
 import { Button } from '../../components/ui/button';
 import { Switch } from '../../components/ui/switch';
@@ -42,7 +43,11 @@ export function ScheduleRow({
   return (
     <li aria-label={s.name} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
       <div className="min-w-0 flex-1 basis-full sm:basis-0">
-        <p className="truncate font-medium text-zinc-100">{s.name}</p>
+        <p className="truncate font-medium">
+          <Link to={String(s.id)} className="text-zinc-100 underline-offset-2 hover:text-sky-300 hover:underline">
+            {s.name}
+          </Link>
+        </p>
         <p className="text-sm text-zinc-300">
           <span title={cronText(s.cron)}>{describeCron(s.cron)}</span>
           {zone && <span className="text-zinc-400"> · {zone}</span>}
