@@ -13,6 +13,16 @@ const shot = async (page: Page, name: string) => {
 };
 const terminal = (page: Page) => page.getByRole('region', { name: 'Console' }).locator('.xterm-rows');
 const serverStatus = (page: Page) => page.getByRole('status', { name: 'Server status' });
+// Keeps every text the status shows (a script: this project's e2e code has no DOM types).
+const WATCH_STATUS = `
+  const seen = (window.e2eStatuses = []);
+  const read = () => {
+    const text = document.querySelector('[role="status"][aria-label="Server status"]')?.textContent ?? '';
+    if (seen.at(-1) !== text) seen.push(text);
+  };
+  read();
+  new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
+`;
 const serverNav = (page: Page) => page.getByRole('navigation', { name: 'Server' });
 
 test('an owner creates a daily schedule, sees it in words, and pauses it', async ({ page, makeUser, makeServer, signIn }) => {
@@ -165,18 +175,9 @@ test('an owner adds a warning and a restart, runs it now, watches the console re
   await serverNav(page).getByRole('link', { name: 'Console' }).click();
   await expect(terminal(page)).toContainText('[Server] Restarting in 60 seconds');
   // A restart of the demo game takes well under a second: every status the page shows is kept.
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    Object.assign(window, { e2eStatuses: seen });
-    const read = () => {
-      const text = document.querySelector('[role="status"][aria-label="Server status"]')?.textContent ?? '';
-      if (seen.at(-1) !== text) seen.push(text);
-    };
-    read();
-    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await page.evaluate(WATCH_STATUS);
   await expect
-    .poll(() => page.evaluate(() => ((window as { e2eStatuses?: string[] }).e2eStatuses ?? []).join(' → ')), { timeout: 30_000 })
+    .poll(() => page.evaluate('window.e2eStatuses.join(" → ")'), { timeout: 30_000 })
     .toMatch(/^Running → .*(Stopping|Starting|Offline).* → Running$/);
   await expect(terminal(page)).toHaveText(/Restarting in 60 seconds[\s\S]*Done \(/);
 

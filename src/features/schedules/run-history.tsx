@@ -24,7 +24,11 @@ export function RunHistory({ schedule }: { schedule: Schedule }) {
           {runs.map((run) => (
             <li key={run.id} aria-label={`${TRIGGER_WORDS[run.trigger]}, started ${formatDateTime(run.started_at, undefined, zone)}: ${run.outcome}`}>
               <details className="group px-4 py-3">
-                <summary className="flex cursor-pointer flex-wrap items-center gap-x-4 gap-y-1 text-sm marker:text-zinc-500">
+                <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 text-sm [&::-webkit-details-marker]:hidden">
+                  {/* A flex summary loses its marker: this one turns as the run opens. */}
+                  <span aria-hidden="true" className="text-zinc-400 transition-transform group-open:rotate-90">
+                    ▸
+                  </span>
                   <OutcomeBadge outcome={run.outcome} />
                   <span className="font-medium text-zinc-100">{TRIGGER_WORDS[run.trigger]}</span>
                   <span className="text-zinc-300">

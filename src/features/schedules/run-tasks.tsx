@@ -26,7 +26,7 @@ export function RunTaskList({ progress, zone, label }: { progress: readonly Task
     <ol aria-label={label} className="space-y-2">
       {progress.map((p, i) => (
         <li key={`${p.taskId}-${i}`} aria-label={`Task ${i + 1}: ${p.state}`} className="flex flex-wrap items-start gap-x-3 gap-y-1 text-sm">
-          <span className="flex w-20 shrink-0 items-center gap-1.5">
+          <span className="flex min-w-16 shrink-0 items-center gap-1.5">
             {p.state === 'running' && <Spinner className="size-3.5" label="" />}
             <Badge tone={STATE_TONES[p.state]}>{p.state}</Badge>
           </span>

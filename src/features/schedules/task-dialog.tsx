@@ -8,6 +8,7 @@ import { useCan } from '../../lib/permissions';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useServer, type ServerRef } from '../servers/api';
 import { taskBodyOf, useSaveTask } from './api';
+import { backupLimitWords } from './task-words';
 
 const POWER_LABELS: Record<(typeof POWER_SIGNALS)[number], string> = {
   start: 'Start',
@@ -17,13 +18,6 @@ const POWER_LABELS: Record<(typeof POWER_SIGNALS)[number], string> = {
 };
 const selectClass = 'min-h-10 rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-inset ring-zinc-700 focus:ring-2 focus:ring-sky-500';
 const blank: TaskBody = { action: 'command', payload: '', time_offset: 0, continue_on_failure: false };
-
-/** What a backup task will do at this server's limit, or that it cannot be saved at all. */
-export function backupLimitWords(limit: number | null): string {
-  // The panel refuses a backup task unless the limit is above 0 (a missing limit included).
-  if (limit === null || limit <= 0) return 'Backups are disabled for this server (its backup limit is 0), so a backup task cannot be saved.';
-  return `This server may keep ${limit} ${limit === 1 ? 'backup' : 'backups'}; at the limit the oldest unlocked one is removed first.`;
-}
 
 /**
  * Adds a task to a schedule or edits one: its action (a console command, a power signal, or a

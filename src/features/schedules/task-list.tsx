@@ -74,7 +74,7 @@ export function TaskList({ server, schedule, canUpdate }: { server: ServerRef; s
                 </p>
               </div>
               {canUpdate && (
-                <div className="flex flex-wrap items-center gap-1.5">
+                <div className="flex w-full flex-wrap items-center gap-1.5 pl-10 sm:w-auto sm:pl-0">
                   <Button
                     size="sm"
                     variant="ghost"

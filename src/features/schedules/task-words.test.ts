@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ignoredPatterns, offsetWords, taskText, taskWords } from './task-words';
+import { backupLimitWords, ignoredPatterns, offsetWords, taskText, taskWords } from './task-words';
 
 describe('taskWords', () => {
   it('says what each action does', () => {
@@ -30,5 +30,14 @@ describe('offsetWords', () => {
     expect(offsetWords(5, true)).toBe('5 s after the run starts');
     expect(offsetWords(0, false)).toBe('Right after the previous task');
     expect(offsetWords(60, false)).toBe('60 s after the previous task');
+  });
+});
+
+describe('backupLimitWords', () => {
+  it("says what a backup task does at the server's limit, and that it cannot be saved without one", () => {
+    expect(backupLimitWords(3)).toBe('This server may keep 3 backups; at the limit the oldest unlocked one is removed first.');
+    expect(backupLimitWords(1)).toBe('This server may keep 1 backup; at the limit the oldest unlocked one is removed first.');
+    expect(backupLimitWords(0)).toMatch(/^Backups are disabled for this server/);
+    expect(backupLimitWords(null)).toMatch(/^Backups are disabled for this server/);
   });
 });

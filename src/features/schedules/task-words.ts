@@ -53,6 +53,13 @@ export function offsetWords(offset: number, first: boolean): string {
   return `${offset} s after ${first ? 'the run starts' : 'the previous task'}`;
 }
 
+/** What a backup task will do at this server's limit, or that it cannot be saved at all. */
+export function backupLimitWords(limit: number | null): string {
+  // The panel refuses a backup task unless the limit is above 0 (a missing limit included).
+  if (limit === null || limit <= 0) return 'Backups are disabled for this server (its backup limit is 0), so a backup task cannot be saved.';
+  return `This server may keep ${limit} ${limit === 1 ? 'backup' : 'backups'}; at the limit the oldest unlocked one is removed first.`;
+}
+
 /** A run's part in a sentence: what started it. */
 export const TRIGGER_WORDS: Record<ScheduleRun['trigger'], string> = {
   cron: 'Scheduled',
