@@ -220,6 +220,24 @@ describe('SchedulePage', () => {
     expect(within(past).getByText('The node is unreachable.')).toBeInTheDocument();
   });
 
+  it('asks before deleting the schedule, then goes back to the list', async () => {
+    const panel = stubPanel(['*'], [scheduleDoc()], () => new Response(null, { status: 204 }));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete schedule' });
+    expect(panel.writes).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(panel.writes).toEqual([{ method: 'DELETE', path: '', body: undefined }]));
+    expect(await screen.findByText('Schedules page')).toBeInTheDocument();
+  });
+
+  it('keeps Run now off for a schedule without tasks', async () => {
+    stubPanel(['*'], [scheduleDoc({ tasks: [] })]);
+    render();
+    expect(await screen.findByRole('button', { name: 'Run now' }, { timeout: 5000 })).toBeDisabled();
+    expect(screen.getByText('No tasks yet')).toBeInTheDocument();
+  });
+
   it('a subuser with schedule.read alone sees the tasks and the runs, and no controls', async () => {
     stubPanel(['schedule.read']);
     render();
