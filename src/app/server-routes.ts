@@ -21,6 +21,8 @@ export interface ServerPage {
    * unavailable. Any other page would only get 409s then: the layout shows ServerUnavailable instead.
    */
   worksUnavailable?: true | ((server: Server) => boolean);
+  /** The page titles the document itself (with what it shows, e.g. a schedule's name). */
+  titledByPage?: true;
   load: () => Promise<ComponentType>;
 }
 
@@ -96,6 +98,22 @@ export const SERVER_PAGES: ServerPage[] = [
     permission: 'backup.read',
     nav: true,
     load: () => import('../features/backups/backups-page').then((m) => m.BackupsPage),
+  },
+  {
+    path: 'schedules',
+    label: 'Schedules',
+    permission: 'schedule.read',
+    nav: true,
+    load: () => import('../features/schedules/schedules-page').then((m) => m.SchedulesPage),
+  },
+  {
+    path: 'schedules/:scheduleId',
+    label: 'Schedule',
+    permission: 'schedule.read',
+    nav: false,
+    navUnder: 'schedules',
+    titledByPage: true,
+    load: () => import('../features/schedules/schedule-page').then((m) => m.SchedulePage),
   },
   {
     path: 'settings',

@@ -22,7 +22,19 @@ describe('ServerLayout', () => {
     stubFetch(() => json(200, serverDocument(makeServer(), { is_server_owner: true, user_permissions: ['*'] })));
     renderServerRoutes('/server/abcd1234');
     expect(await screen.findByRole('heading', { level: 1, name: 'Survival' })).toBeInTheDocument();
-    expect(navLinks()).toEqual(['Console', 'Overview', 'Files', 'Databases', 'Network', 'Startup', 'Users', 'Backups', 'Settings', 'Activity']);
+    expect(navLinks()).toEqual([
+      'Console',
+      'Overview',
+      'Files',
+      'Databases',
+      'Network',
+      'Startup',
+      'Users',
+      'Backups',
+      'Schedules',
+      'Settings',
+      'Activity',
+    ]);
     expect(screen.getByRole('link', { name: 'Console' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'Activity' })).not.toHaveAttribute('aria-current');
   });

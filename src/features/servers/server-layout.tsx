@@ -47,7 +47,7 @@ export function ServerLayout() {
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
   return (
     <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
-      <title>{`${pageLabel ? `${pageLabel} · ` : ''}${server.name} · Aerie`}</title>
+      {!page?.titledByPage && <title>{`${pageLabel ? `${pageLabel} · ` : ''}${server.name} · Aerie`}</title>}
       <div className="space-y-5">
         <ServerHeader server={server} adminView={adminView} />
         <ServerNav serverId={id} permissions={permissions} />
