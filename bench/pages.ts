@@ -115,6 +115,14 @@ export const PAGES: readonly PageSpec[] = [
     ready: (p) => p.getByText('No backups yet'),
   },
   {
+    name: 'schedules',
+    path: (c) => `/server/${c.server.identifier}/schedules`,
+    signedIn: true,
+    budgetKb: SERVER_PAGE_KB,
+    // The bench server has no schedule: the empty state shows once the list has loaded.
+    ready: (p) => p.getByText('No schedules yet'),
+  },
+  {
     name: 'settings',
     path: (c) => `/server/${c.server.identifier}/settings`,
     signedIn: true,
