@@ -100,3 +100,54 @@ it("resets only the calling node's unfinished installs and restores, recording t
   expect(events.map((e) => e.event)).toEqual(['server:backup.restore-failed']);
   expect(await nodes.hasServer(panel.db, r.a.id, restoring.uuid)).toBe(true);
 });
+
+it('takes an install report only for a server on the calling node, checked', async ({ panel, remoteNode: r }) => {
+  const [server] = r.onA;
+  if (!server) throw new Error('fixture');
+  await panel.db.updateTable('servers').set({ status: 'installing' }).where('id', '=', server.id).execute();
+  const post = (headers: Record<string, string>, payload: object) =>
+    panel.app.inject({ method: 'POST', url: `/api/remote/servers/${server.uuid}/install`, headers, payload });
+  const status = async () => (await panel.db.selectFrom('servers').select('status').where('id', '=', server.id).executeTakeFirstOrThrow()).status;
+  expect((await post(r.bearer(r.b), { successful: true })).statusCode).toBe(404);
+  expect((await post(r.bearer(r.a), { successful: 'yes' })).statusCode).toBe(422);
+  expect(await status()).toBe('installing');
+  expect((await r.get(`/api/remote/servers/${server.uuid}/install`, r.bearer(r.b))).statusCode).toBe(404);
+  expect((await r.get(`/api/remote/servers/${server.uuid}/install`, r.bearer(r.a))).json()).toHaveProperty('script');
+  expect((await post(r.bearer(r.a), { successful: false, reinstall: true })).statusCode).toBe(204);
+  expect(await status()).toBe('reinstall_failed');
+});
+
+it("takes a backup's and a restore's end only from the node of its server", async ({ panel, remoteNode: r }) => {
+  const [server] = r.onA;
+  if (!server) throw new Error('fixture');
+  const uuid = randomUUID();
+  await panel.db
+    .insertInto('backups')
+    .values({
+      uuid,
+      server_id: server.id,
+      name: 'b',
+      ignored_files: '[]',
+      disk: 'wings',
+      checksum: null,
+      bytes: 0,
+      is_successful: 0,
+      is_locked: 0,
+      created_at: panel.clock.now().toISOString(),
+      completed_at: null,
+      deleted_at: null,
+    })
+    .execute();
+  const post = (url: string, headers: Record<string, string>, payload: object) => panel.app.inject({ method: 'POST', url, headers, payload });
+  const done = { successful: true, checksum: 'ab'.repeat(20), checksum_type: 'sha1', size: 1234, parts: [] };
+  expect((await post(`/api/remote/backups/${uuid}`, r.bearer(r.b), done)).statusCode).toBe(404);
+  expect((await post(`/api/remote/backups/${randomUUID()}`, r.bearer(r.a), done)).statusCode).toBe(404);
+  expect((await post(`/api/remote/backups/${uuid}`, r.bearer(r.a), { ...done, size: -1 })).statusCode).toBe(422);
+  expect((await post(`/api/remote/backups/${uuid}`, r.bearer(r.a), done)).statusCode).toBe(204);
+  const row = await panel.db.selectFrom('backups').selectAll().where('uuid', '=', uuid).executeTakeFirstOrThrow();
+  expect(row).toMatchObject({ is_successful: 1, checksum: `sha1:${'ab'.repeat(20)}`, bytes: 1234 });
+  await panel.db.updateTable('servers').set({ status: 'restoring_backup' }).where('id', '=', server.id).execute();
+  expect((await post(`/api/remote/backups/${uuid}/restore`, r.bearer(r.b), { successful: true })).statusCode).toBe(404);
+  expect((await post(`/api/remote/backups/${uuid}/restore`, r.bearer(r.a), { successful: true })).statusCode).toBe(204);
+  expect((await panel.db.selectFrom('servers').select('status').where('id', '=', server.id).executeTakeFirstOrThrow()).status).toBeNull();
+});

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod/mini';
 import type { AppDeps } from '../deps';
-import { nodes, servers } from '../db/repos';
+import { backups, nodes, servers } from '../db/repos';
+import type { NodeRow, ServerRow } from '../db/schema';
 import { callingNode, registerNodeAuthentication } from '../http/node-authentication';
 import { notFound, parseWith } from '../http/errors';
 import { logActivity } from '../services/activity';
-import { serverConfiguration } from '../services/server-configuration';
+import { handleDaemonEvent } from '../services/daemon-events';
+import { installConfiguration, serverConfiguration } from '../services/server-configuration';
 
 /*
  * The remote API (`/api/remote/*`): what a node calls on the panel, in Wings' shapes. Every route
@@ -19,9 +21,27 @@ const pageQuery = z.object({
   per_page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 50),
 });
 
+const installReport = z.object({ successful: z.boolean(), reinstall: z.optional(z.boolean()) });
+const backupReport = z.object({
+  successful: z.boolean(),
+  checksum: z.optional(z.nullable(z.string().check(z.maxLength(128)))),
+  checksum_type: z.optional(z.nullable(z.string().check(z.maxLength(16)))),
+  size: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+});
+const restoreReport = z.object({ successful: z.boolean() });
+
 export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
   registerNodeAuthentication(app, deps);
+  const report = (event: Parameters<typeof handleDaemonEvent>[1]) =>
+    handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
+
+  /** The server of this uuid when it lives on the calling node; 404 otherwise, whoever else has it. */
+  const serverOnNode = async (node: NodeRow, uuid: string): Promise<ServerRow> => {
+    const server = (await nodes.hasServer(db, node.id, uuid)) ? await servers.findByIdentifier(db, uuid) : undefined;
+    if (!server) throw notFound();
+    return server;
+  };
 
   /** A booting node's servers, in pages as Laravel paginates them (Wings reads `meta.last_page`). */
   app.get('/servers', async (request) => {
@@ -54,8 +74,8 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   /** One server's configuration, asked for at create, sync and every start. */
   app.get<{ Params: { uuid: string } }>('/servers/:uuid', async (request) => {
-    const node = callingNode(request);
-    const configuration = (await nodes.hasServer(db, node.id, request.params.uuid)) ? await serverConfiguration(db, request.params.uuid) : undefined;
+    const server = await serverOnNode(callingNode(request), request.params.uuid);
+    const configuration = await serverConfiguration(db, server.uuid);
     if (!configuration) throw notFound();
     return configuration;
   });
@@ -65,6 +85,51 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
    * reference records it) and an install cut off is failed rather than taken for done, so the
    * owner sees it and can reinstall.
    */
+  /** What the node runs to install the server: the egg's script (empty when it has none). */
+  app.get<{ Params: { uuid: string } }>('/servers/:uuid/install', async (request) => {
+    const server = await serverOnNode(callingNode(request), request.params.uuid);
+    const install = await installConfiguration(db, server.uuid);
+    return install ?? { container_image: 'ghcr.io/pterodactyl/installers:alpine', entrypoint: 'ash', script: '' };
+  });
+
+  /** The install ended: the server becomes usable, or failed (an install, or a reinstall). */
+  app.post<{ Params: { uuid: string } }>('/servers/:uuid/install', async (request, reply) => {
+    const server = await serverOnNode(callingNode(request), request.params.uuid);
+    const body = parseWith(installReport, request.body);
+    await report({ type: 'install.completed', server: server.uuid, successful: body.successful, reinstall: body.reinstall === true });
+    return reply.status(204).send();
+  });
+
+  /** A backup ended on the node: its checksum and size, or its failure. */
+  app.post<{ Params: { uuid: string } }>('/backups/:uuid', async (request, reply) => {
+    const node = callingNode(request);
+    const backup = await backups.findByUuid(db, request.params.uuid);
+    const server = backup && (await servers.findById(db, backup.server_id));
+    if (!backup || !server || server.node_id !== node.id) throw notFound();
+    const body = parseWith(backupReport, request.body);
+    const checksum = body.checksum ? `${body.checksum_type ?? 'sha1'}:${body.checksum}` : '';
+    await report({
+      type: 'backup.completed',
+      server: server.uuid,
+      backup: backup.uuid,
+      successful: body.successful,
+      checksum,
+      bytes: body.size ?? 0,
+    });
+    return reply.status(204).send();
+  });
+
+  /** A restore ended on the node. */
+  app.post<{ Params: { uuid: string } }>('/backups/:uuid/restore', async (request, reply) => {
+    const node = callingNode(request);
+    const backup = await backups.findByUuid(db, request.params.uuid);
+    const server = backup && (await servers.findById(db, backup.server_id));
+    if (!backup || !server || server.node_id !== node.id) throw notFound();
+    const body = parseWith(restoreReport, request.body);
+    await report({ type: 'restore.completed', server: server.uuid, backup: backup.uuid, successful: body.successful });
+    return reply.status(204).send();
+  });
+
   app.post('/servers/reset', async (request, reply) => {
     const node = callingNode(request);
     const now = deps.clock.now();
