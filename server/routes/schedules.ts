@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { scheduleEndpoints } from '../../src/contract';
+import type { EndpointDefinition, EndpointReply } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { writeTransaction } from '../db';
 import { schedules } from '../db/repos';
 import type { ScheduleRow, TaskRow } from '../db/schema-schedules';
 import { badRequest } from '../http/errors';
-import { serverRoute } from '../http/routes';
+import { serverRoute, type ServerContext } from '../http/routes';
 import type { Scheduler } from '../services/scheduler';
 import { assertTaskRoom, RUNS_SHOWN, scheduleOf, scheduleResource, scheduleValues, taskOf, taskResource, taskValues } from '../services/schedules';
 
@@ -24,6 +25,27 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
   ];
   const withTasks = async (row: ScheduleRow, runs = false) =>
     scheduleResource(row, await schedules.tasksOf(db, [row.id]), zone, runs ? await schedules.recentRuns(db, row.id, RUNS_SHOWN) : undefined);
+
+  /*
+   * A route under `/schedules/:schedule`: the schedule of this server the path names (404 for any
+   * other, another server's included), found after access, permission and body are checked, so
+   * the order of answers stays the server route's.
+   */
+  const scheduleRoute =
+    <const E extends EndpointDefinition>(endpoint: E) =>
+    (handler: (context: ServerContext<E> & { schedule: ScheduleRow }) => Promise<EndpointReply<E>>) =>
+      serverRoute(
+        app,
+        deps,
+        endpoint,
+      )(async (context) => handler({ ...context, schedule: await scheduleOf(db, context.server, params(context.request).schedule) }));
+  /** The same for `/tasks/:task`: the task must be this schedule's. */
+  const taskRoute =
+    <const E extends EndpointDefinition>(endpoint: E) =>
+    (handler: (context: ServerContext<E> & { schedule: ScheduleRow; task: TaskRow }) => Promise<EndpointReply<E>>) =>
+      scheduleRoute(endpoint)(async (context) =>
+        handler({ ...context, task: await taskOf(db, context.schedule, params(context.request).task ?? '') }),
+      );
 
   await serverRoute(
     app,
@@ -48,18 +70,9 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return withTasks(row);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.detail,
-  )(async ({ request, server }) => withTasks(await scheduleOf(db, server, params(request).schedule), true));
+  await scheduleRoute(scheduleEndpoints.detail)(async ({ schedule }) => withTasks(schedule, true));
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.update,
-  )(async ({ request, server, body, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.update)(async ({ schedule: row, body, activity }) => {
     const values = scheduleValues(body, zone, deps.clock.now());
     // Turning a schedule off and on again frees one a chain left processing (the reference's way out).
     const freed = values.is_active !== row.is_active ? { is_processing: 0 } : {};
@@ -68,12 +81,7 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return withTasks(updated, true);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.execute,
-  )(async ({ request, reply, server, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.execute)(async ({ reply, schedule: row, activity }) => {
     if ((await schedules.tasksOf(db, [row.id])).length === 0) {
       throw badRequest('Cannot process schedule for task execution: no tasks are registered.', 'DisplayException');
     }
@@ -83,22 +91,12 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return [];
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.delete,
-  )(async ({ request, server, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.delete)(async ({ schedule: row, activity }) => {
     await schedules.remove(db, row.id);
     await activity('server:schedule.delete', { name: row.name }, subjects(row));
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.createTask,
-  )(async ({ request, server, body, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.createTask)(async ({ schedule: row, server, body, activity }) => {
     const values = taskValues(body, server);
     const task = await writeTransaction(db, async (trx) => {
       await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, true);
@@ -108,13 +106,7 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return taskResource(task);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.updateTask,
-  )(async ({ request, server, body, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
-    const task = await taskOf(db, row, params(request).task ?? '');
+  await taskRoute(scheduleEndpoints.updateTask)(async ({ schedule: row, task, server, body, activity }) => {
     const values = taskValues(body, server);
     const updated = await writeTransaction(db, async (trx) => {
       await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, false);
@@ -125,13 +117,7 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return taskResource(updated);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.deleteTask,
-  )(async ({ request, server, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
-    const task = await taskOf(db, row, params(request).task ?? '');
+  await taskRoute(scheduleEndpoints.deleteTask)(async ({ schedule: row, task, activity }) => {
     await writeTransaction(db, (trx) => schedules.removeTask(trx, task));
     await activity('server:task.delete', { name: row.name }, subjects(row, task));
   });
