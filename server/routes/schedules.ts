@@ -8,7 +8,18 @@ import type { ScheduleRow, TaskRow } from '../db/schema-schedules';
 import { badRequest } from '../http/errors';
 import { serverRoute, type ServerContext } from '../http/routes';
 import type { Scheduler } from '../services/scheduler';
-import { assertTaskRoom, RUNS_SHOWN, scheduleOf, scheduleResource, scheduleValues, taskOf, taskResource, taskValues } from '../services/schedules';
+import {
+  assertMayAct,
+  assertScheduleRoom,
+  assertTaskRoom,
+  RUNS_SHOWN,
+  scheduleOf,
+  scheduleResource,
+  scheduleValues,
+  taskOf,
+  taskResource,
+  taskValues,
+} from '../services/schedules';
 
 /*
  * The schedules tab (the reference's paths, bodies, codes and permissions, declared in the
@@ -65,7 +76,11 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     deps,
     scheduleEndpoints.create,
   )(async ({ server, body, activity }) => {
-    const row = await schedules.insert(db, server.id, scheduleValues(body, zone, deps.clock.now()), deps.clock.now());
+    const values = scheduleValues(body, zone, deps.clock.now());
+    const row = await writeTransaction(db, async (trx) => {
+      await assertScheduleRoom(trx, server, deps.config.scheduleLimit);
+      return schedules.insert(trx, server.id, values, deps.clock.now());
+    });
     await activity('server:schedule.create', { name: row.name }, subjects(row));
     return withTasks(row);
   });
@@ -81,10 +96,11 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return withTasks(updated, true);
   });
 
-  await scheduleRoute(scheduleEndpoints.execute)(async ({ reply, schedule: row, activity }) => {
-    if ((await schedules.tasksOf(db, [row.id])).length === 0) {
-      throw badRequest('Cannot process schedule for task execution: no tasks are registered.', 'DisplayException');
-    }
+  await scheduleRoute(scheduleEndpoints.execute)(async ({ reply, schedule: row, access, activity }) => {
+    const tasks = await schedules.tasksOf(db, [row.id]);
+    if (tasks.length === 0) throw badRequest('Cannot process schedule for task execution: no tasks are registered.', 'DisplayException');
+    // Run now is acting now: only with the rights each task's action takes (the timetable needs none).
+    assertMayAct(access, tasks);
     await scheduler.runNow(row);
     await activity('server:schedule.execute', { name: row.name }, subjects(row));
     reply.status(202);
@@ -96,8 +112,9 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     await activity('server:schedule.delete', { name: row.name }, subjects(row));
   });
 
-  await scheduleRoute(scheduleEndpoints.createTask)(async ({ schedule: row, server, body, activity }) => {
+  await scheduleRoute(scheduleEndpoints.createTask)(async ({ schedule: row, server, access, body, activity }) => {
     const values = taskValues(body, server);
+    assertMayAct(access, [values]);
     const task = await writeTransaction(db, async (trx) => {
       await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, true);
       return schedules.insertTask(trx, row.id, values, body.sequence_id, deps.clock.now());
@@ -106,8 +123,9 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return taskResource(task);
   });
 
-  await taskRoute(scheduleEndpoints.updateTask)(async ({ schedule: row, task, server, body, activity }) => {
+  await taskRoute(scheduleEndpoints.updateTask)(async ({ schedule: row, task, server, access, body, activity }) => {
     const values = taskValues(body, server);
+    assertMayAct(access, [values]);
     const updated = await writeTransaction(db, async (trx) => {
       await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, false);
       return schedules.updateTask(trx, task, values, body.sequence_id, deps.clock.now());

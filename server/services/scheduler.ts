@@ -172,7 +172,11 @@ export class Scheduler {
   }
 
   private async act(action: ServerAction, task: TaskRow): Promise<void> {
-    if (task.action === 'command') return sendCommand(action, task.payload);
+    if (task.action === 'command') {
+      // One console line, whatever a row saved before the route refused line breaks holds.
+      if (/[\r\n\0]/.test(task.payload)) throw new Error('A command task sends one console line; this one has line breaks.');
+      return sendCommand(action, task.payload);
+    }
     if (task.action === 'power') return sendPower(action, task.payload as PowerSignal);
     // A backup at the server's limit replaces its oldest unlocked one, as the reference's schedules do.
     const limit = action.server.backup_limit ?? 0;
