@@ -89,8 +89,9 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
 
   await scheduleRoute(scheduleEndpoints.update)(async ({ schedule: row, body, activity }) => {
     const values = scheduleValues(body, zone, deps.clock.now());
-    // Turning a schedule off and on again frees one a chain left processing (the reference's way out).
-    const freed = values.is_active !== row.is_active ? { is_processing: 0 } : {};
+    // Turning a schedule off and on again frees one a chain left processing (the reference's way
+    // out), but not one whose chain still runs: that would let run now start a second chain beside it.
+    const freed = values.is_active !== row.is_active && !scheduler.isRunning(row.id) ? { is_processing: 0 } : {};
     const updated = await schedules.update(db, row.id, { ...values, ...freed }, deps.clock.now());
     await activity('server:schedule.update', { name: updated.name, active: updated.is_active === 1 }, subjects(updated));
     return withTasks(updated, true);

@@ -95,6 +95,12 @@ describe('schedules at run time, under attack', () => {
     // Nor does the minute's tick start a second one while it runs.
     panel.clock.advance(86_400_000);
     expect(await panel.app.scheduler.tick()).toBe(0);
+    // Nor turning it off and on again (the way out of a stuck flag) while its chain still runs.
+    // Fails on the old code: the toggle cleared the flag and this run now answered 202.
+    expect((await game.post(game.a.server, `/${id}`, { ...DAILY, is_active: false })).json().attributes.is_processing).toBe(true);
+    expect((await game.post(game.a.server, `/${id}`, DAILY)).statusCode).toBe(200);
+    expect((await game.post(game.a.server, `/${id}/execute`)).statusCode).toBe(409);
+    expect(await schedules.recentRuns(panel.db, id, 10)).toHaveLength(1);
   });
 
   it('never deletes a locked backup to make room, nor goes past the backup limit', { timeout: 20_000 }, async ({ panel, game }) => {
