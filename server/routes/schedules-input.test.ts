@@ -34,6 +34,11 @@ describe('schedules given hostile input', () => {
     expect(await owned.fields('POST', '', { ...DAILY, name: 'n'.repeat(192) })).toEqual(['name']);
     expect(await owned.fields('POST', '', { ...DAILY, minute: '0,'.repeat(100) + '0' })).toEqual(['minute']);
     expect(await owned.fields('POST', '', { ...DAILY, hour: '4\n* * * *' })).toEqual(['hour']);
+    for (const minute of ['*/0', '59-0', '0-59/0', '*/99999999999999999999', '0x10', '1e1', '-1', '٣', '1-3-5', '/5']) {
+      expect([minute, await owned.fields('POST', '', { ...DAILY, minute })]).toEqual([minute, ['minute']]);
+    }
+    // Steps and lists that overlap expand to each minute once (Monday 2 March, 04:00 being the first).
+    expect((await owned.schedule({ minute: '0-59/1,*/1,0-59', day_of_week: 'MON-FRI' })).next_run_at).toBe('2026-03-02T04:00:00+00:00');
     expect(await owned.fields('POST', '', { ...DAILY, name: 42, is_active: 'yes' })).toEqual(['name', 'is_active']);
     const name = '🦀 Ночной перезапуск 夜 \u202Eevil';
     expect((await owned.schedule({ name })).name).toBe(name);
