@@ -185,7 +185,7 @@ export class Scheduler {
   private async act(action: ServerAction, task: TaskRow): Promise<void> {
     if (task.action === 'command') {
       // One console line, whatever a row saved before the route refused line breaks holds.
-      if (/[\r\n\0]/.test(task.payload)) throw new Error('A command task sends one console line; this one has line breaks.');
+      if (/[\r\n\0]/.test(task.payload)) throw new Error('A command task sends one console line; this one holds a line break or a NUL.');
       return sendCommand(action, task.payload);
     }
     if (task.action === 'power') return sendPower(action, task.payload as PowerSignal);
