@@ -98,6 +98,8 @@ const envSchema = z.object({
   APP_TIMEZONE: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC').optional(),
   // The reference panel's per-schedule task limit.
   PANEL_SCHEDULE_TASK_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
+  // Schedules one server may hold (the reference has no limit): bounds the scheduler's work per tenant.
+  PANEL_SCHEDULE_LIMIT: z.coerce.number().int().min(1).max(1000).default(20),
   // smtp://user:pass@host:port or smtps://…: where password-reset mail goes; unset = no mail (the CLI prints reset links).
   SMTP_URL: z
     .string()
@@ -157,6 +159,8 @@ export interface Config {
   timezone: string;
   /** Tasks a schedule may hold. */
   scheduleTaskLimit: number;
+  /** Schedules a server may hold. */
+  scheduleLimit: number;
   /** PANEL_DB_HOST_URL: the `default` database host's admin URL (holds a password: never log it). */
   dbHostUrl: string | undefined;
   /** Run a managed MariaDB under the data dir when no database host is configured. */
@@ -260,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
     timezone: e.APP_TIMEZONE ?? machineTimeZone(),
     scheduleTaskLimit: e.PANEL_SCHEDULE_TASK_LIMIT,
+    scheduleLimit: e.PANEL_SCHEDULE_LIMIT,
     dbHostUrl: e.PANEL_DB_HOST_URL,
     managedMariadb: e.PANEL_MANAGED_MARIADB,
     mariadbPort: e.PANEL_MARIADB_PORT,

@@ -1,13 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { scheduleEndpoints } from '../../src/contract';
+import type { EndpointDefinition, EndpointReply } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { writeTransaction } from '../db';
 import { schedules } from '../db/repos';
 import type { ScheduleRow, TaskRow } from '../db/schema-schedules';
 import { badRequest } from '../http/errors';
-import { serverRoute } from '../http/routes';
+import { serverRoute, type ServerContext } from '../http/routes';
 import type { Scheduler } from '../services/scheduler';
-import { assertTaskRoom, RUNS_SHOWN, scheduleOf, scheduleResource, scheduleValues, taskOf, taskResource, taskValues } from '../services/schedules';
+import {
+  assertMayAct,
+  assertScheduleRoom,
+  assertTaskRoom,
+  RUNS_SHOWN,
+  scheduleOf,
+  scheduleResource,
+  scheduleValues,
+  taskOf,
+  taskResource,
+  taskValues,
+} from '../services/schedules';
 
 /*
  * The schedules tab (the reference's paths, bodies, codes and permissions, declared in the
@@ -24,6 +36,27 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
   ];
   const withTasks = async (row: ScheduleRow, runs = false) =>
     scheduleResource(row, await schedules.tasksOf(db, [row.id]), zone, runs ? await schedules.recentRuns(db, row.id, RUNS_SHOWN) : undefined);
+
+  /*
+   * A route under `/schedules/:schedule`: the schedule of this server the path names (404 for any
+   * other, another server's included), found after access, permission and body are checked, so
+   * the order of answers stays the server route's.
+   */
+  const scheduleRoute =
+    <const E extends EndpointDefinition>(endpoint: E) =>
+    (handler: (context: ServerContext<E> & { schedule: ScheduleRow }) => Promise<EndpointReply<E>>) =>
+      serverRoute(
+        app,
+        deps,
+        endpoint,
+      )(async (context) => handler({ ...context, schedule: await scheduleOf(db, context.server, params(context.request).schedule) }));
+  /** The same for `/tasks/:task`: the task must be this schedule's. */
+  const taskRoute =
+    <const E extends EndpointDefinition>(endpoint: E) =>
+    (handler: (context: ServerContext<E> & { schedule: ScheduleRow; task: TaskRow }) => Promise<EndpointReply<E>>) =>
+      scheduleRoute(endpoint)(async (context) =>
+        handler({ ...context, task: await taskOf(db, context.schedule, params(context.request).task ?? '') }),
+      );
 
   await serverRoute(
     app,
@@ -43,63 +76,46 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     deps,
     scheduleEndpoints.create,
   )(async ({ server, body, activity }) => {
-    const row = await schedules.insert(db, server.id, scheduleValues(body, zone, deps.clock.now()), deps.clock.now());
+    const values = scheduleValues(body, zone, deps.clock.now());
+    const row = await writeTransaction(db, async (trx) => {
+      await assertScheduleRoom(trx, server, deps.config.scheduleLimit);
+      return schedules.insert(trx, server.id, values, deps.clock.now());
+    });
     await activity('server:schedule.create', { name: row.name }, subjects(row));
     return withTasks(row);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.detail,
-  )(async ({ request, server }) => withTasks(await scheduleOf(db, server, params(request).schedule), true));
+  await scheduleRoute(scheduleEndpoints.detail)(async ({ schedule }) => withTasks(schedule, true));
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.update,
-  )(async ({ request, server, body, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.update)(async ({ schedule: row, body, activity }) => {
     const values = scheduleValues(body, zone, deps.clock.now());
-    // Turning a schedule off and on again frees one a chain left processing (the reference's way out).
-    const freed = values.is_active !== row.is_active ? { is_processing: 0 } : {};
+    // Turning a schedule off and on again frees one a chain left processing (the reference's way
+    // out), but not one whose chain still runs: that would let run now start a second chain beside it.
+    const freed = values.is_active !== row.is_active && !scheduler.isRunning(row.id) ? { is_processing: 0 } : {};
     const updated = await schedules.update(db, row.id, { ...values, ...freed }, deps.clock.now());
     await activity('server:schedule.update', { name: updated.name, active: updated.is_active === 1 }, subjects(updated));
     return withTasks(updated, true);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.execute,
-  )(async ({ request, reply, server, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
-    if ((await schedules.tasksOf(db, [row.id])).length === 0) {
-      throw badRequest('Cannot process schedule for task execution: no tasks are registered.', 'DisplayException');
-    }
+  await scheduleRoute(scheduleEndpoints.execute)(async ({ reply, schedule: row, access, activity }) => {
+    const tasks = await schedules.tasksOf(db, [row.id]);
+    if (tasks.length === 0) throw badRequest('Cannot process schedule for task execution: no tasks are registered.', 'DisplayException');
+    // Run now is acting now: only with the rights each task's action takes (the timetable needs none).
+    assertMayAct(access, tasks);
     await scheduler.runNow(row);
     await activity('server:schedule.execute', { name: row.name }, subjects(row));
     reply.status(202);
     return [];
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.delete,
-  )(async ({ request, server, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.delete)(async ({ schedule: row, activity }) => {
     await schedules.remove(db, row.id);
     await activity('server:schedule.delete', { name: row.name }, subjects(row));
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.createTask,
-  )(async ({ request, server, body, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
+  await scheduleRoute(scheduleEndpoints.createTask)(async ({ schedule: row, server, access, body, activity }) => {
     const values = taskValues(body, server);
+    assertMayAct(access, [values]);
     const task = await writeTransaction(db, async (trx) => {
       await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, true);
       return schedules.insertTask(trx, row.id, values, body.sequence_id, deps.clock.now());
@@ -108,14 +124,9 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return taskResource(task);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.updateTask,
-  )(async ({ request, server, body, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
-    const task = await taskOf(db, row, params(request).task ?? '');
+  await taskRoute(scheduleEndpoints.updateTask)(async ({ schedule: row, task, server, access, body, activity }) => {
     const values = taskValues(body, server);
+    assertMayAct(access, [values]);
     const updated = await writeTransaction(db, async (trx) => {
       await assertTaskRoom(trx, row, deps.config.scheduleTaskLimit, false);
       return schedules.updateTask(trx, task, values, body.sequence_id, deps.clock.now());
@@ -125,13 +136,7 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
     return taskResource(updated);
   });
 
-  await serverRoute(
-    app,
-    deps,
-    scheduleEndpoints.deleteTask,
-  )(async ({ request, server, activity }) => {
-    const row = await scheduleOf(db, server, params(request).schedule);
-    const task = await taskOf(db, row, params(request).task ?? '');
+  await taskRoute(scheduleEndpoints.deleteTask)(async ({ schedule: row, task, activity }) => {
     await writeTransaction(db, (trx) => schedules.removeTask(trx, task));
     await activity('server:task.delete', { name: row.name }, subjects(row, task));
   });

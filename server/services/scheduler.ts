@@ -47,6 +47,8 @@ export class Scheduler {
   private stopped = false;
   /** Runs under way in this process, for tests and a clean stop. */
   readonly inFlight = new Set<Promise<void>>();
+  /** Schedules whose chain runs in this process now. */
+  private readonly running = new Set<number>();
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -56,6 +58,11 @@ export class Scheduler {
     if (interrupted > 0) this.deps.warn?.(`${interrupted} schedule run(s) were interrupted when the panel last stopped.`);
     await this.tick('missed');
     this.arm();
+  }
+
+  /** True while a chain of this schedule runs here: its processing flag is then no stale one to clear. */
+  isRunning(scheduleId: number): boolean {
+    return this.running.has(scheduleId);
   }
 
   stop(): void {
@@ -98,7 +105,11 @@ export class Scheduler {
       await this.finish(row.id, run.id, 'failed', 'The panel could not run it.', []);
     });
     this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
+    this.running.add(row.id);
+    void work.finally(() => {
+      this.inFlight.delete(work);
+      this.running.delete(row.id);
+    });
     return true;
   }
 
@@ -172,7 +183,11 @@ export class Scheduler {
   }
 
   private async act(action: ServerAction, task: TaskRow): Promise<void> {
-    if (task.action === 'command') return sendCommand(action, task.payload);
+    if (task.action === 'command') {
+      // One console line, whatever a row saved before the route refused line breaks holds.
+      if (/[\r\n\0]/.test(task.payload)) throw new Error('A command task sends one console line; this one holds a line break or a NUL.');
+      return sendCommand(action, task.payload);
+    }
     if (task.action === 'power') return sendPower(action, task.payload as PowerSignal);
     // A backup at the server's limit replaces its oldest unlocked one, as the reference's schedules do.
     const limit = action.server.backup_limit ?? 0;

@@ -1,5 +1,5 @@
 import type { Schedule, ScheduleBody, ScheduleRun, ScheduleTask, TaskBody } from '../../src/contract';
-import { isPowerSignal } from '../../src/contract';
+import { isPowerSignal, POWER_PERMISSIONS, type Permission } from '../../src/contract';
 import type { Db } from '../db';
 import { schedules } from '../db/repos';
 import type { ScheduleValues, TaskValues } from '../db/repos/schedules';
@@ -7,6 +7,7 @@ import type { ScheduleRow, ScheduleRunRow, TaskRow } from '../db/schema-schedule
 import type { ServerRow } from '../db/schema';
 import { badRequest, forbidden, notFound, validationError, validationErrors } from '../http/errors';
 import { isoOffset, isTimeZone } from '../lib/time';
+import type { ServerAccess } from './access';
 import { cronErrors, nextRun, type CronFields } from './cron';
 
 /*
@@ -146,10 +147,23 @@ export function scheduleValues(body: ScheduleBody, panelZone: string, now: Date)
   };
 }
 
-/** A task body as values; 422 for a missing payload or an unknown signal, 403 for a backup task where backups are off. */
+/** The longest console line a command task may send, as the console's own command route. */
+export const COMMAND_MAX = 4096;
+
+/**
+ * A task body as values; 422 for a missing payload, an unknown signal, a command that is not one
+ * console line (a line break would smuggle a second command past the activity log), or a NUL
+ * anywhere; 403 for a backup task where backups are off.
+ */
 export function taskValues(body: TaskBody, server: ServerRow): TaskValues {
   const payload = (body.payload ?? '').trim();
   if (body.action !== 'backup' && payload === '') throw validationError('payload', 'The payload field is required unless action is backup.');
+  if ((body.payload ?? '').includes('\0')) throw validationError('payload', 'The payload may not contain NUL bytes.');
+  if (body.action === 'command' && /[\r\n]/.test(payload))
+    throw validationError('payload', 'A command task sends one console line: remove the line breaks.');
+  if (body.action === 'command' && payload.length > COMMAND_MAX) {
+    throw validationError('payload', `The command may not be greater than ${COMMAND_MAX} characters.`);
+  }
   if (body.action === 'power' && !isPowerSignal(payload)) {
     throw validationError('payload', 'The power action must be one of start, stop, restart or kill.');
   }
@@ -161,6 +175,32 @@ export function taskValues(body: TaskBody, server: ServerRow): TaskValues {
     time_offset: body.time_offset,
     continue_on_failure: body.continue_on_failure === true,
   };
+}
+
+/**
+ * The permission a task's action needs of whoever sets it up or runs it now, as if they acted
+ * directly (CVE-2026-86177: `schedule.update` alone let a subuser send console commands through a
+ * task). A saved task is the server's and runs on its timetable whoever wrote it.
+ */
+export function taskPermission(task: Pick<TaskRow, 'action' | 'payload'>): Permission {
+  if (task.action === 'command') return 'control.console';
+  if (task.action === 'power') return isPowerSignal(task.payload) ? POWER_PERMISSIONS[task.payload] : 'control.stop';
+  return 'backup.create';
+}
+
+/** 403 unless the caller could do each task's action directly. */
+export function assertMayAct(access: ServerAccess, tasks: Pick<TaskRow, 'action' | 'payload'>[]): void {
+  for (const task of tasks) {
+    const needed = taskPermission(task);
+    if (!access.can(needed)) throw forbidden(`This task needs the ${needed} permission, which you do not have on this server.`);
+  }
+}
+
+/** At most `limit` schedules a server (Aerie's PANEL_SCHEDULE_LIMIT): the scheduler's work per tenant stays bounded. Run in a transaction. */
+export async function assertScheduleRoom(db: Db, server: ServerRow, limit: number): Promise<void> {
+  if ((await schedules.ofServer(db, server.id)).length >= limit) {
+    throw badRequest(`A server may not have more than ${limit} schedules.`, 'ServiceLimitExceededException');
+  }
 }
 
 /** The reference's task limit, on create; on update too (unlike it), for a schedule the limit was lowered under. */

@@ -117,6 +117,7 @@ export const scheduleEndpoints = {
   /** 202 with `[]`; the run goes on in the background. */
   execute: endpoint({ method: 'POST', path: `${oneSchedule}/execute`, response: z.array(z.never()), permission: 'schedule.update' }),
   delete: endpoint({ method: 'DELETE', path: oneSchedule, response: 'empty', permission: 'schedule.delete' }),
+  /** Task writes and run now also need each task action's own permission (control.*, backup.create): 403 otherwise. */
   createTask: endpoint({ method: 'POST', path: `${oneSchedule}/tasks`, body: taskBodySchema, response: taskSchema, permission: 'schedule.update' }),
   updateTask: endpoint({
     method: 'POST',
