@@ -14,7 +14,7 @@ import type { ConsoleSocket, OutputEvent } from './socket-client';
 /** The panel's own notes, set apart from the server's output. */
 const DAEMON_PREFIX = '\x1b[1;33m[Aerie]:\x1b[0;33m ';
 /** Lines of the install script, marked so they are not read as the server's own output. */
-const INSTALL_PREFIX = '\x1b[2;36minstall │\x1b[0m ';
+const INSTALL_PREFIX = '\x1b[36minstall │\x1b[0m ';
 /**
  * Ends every line, so none leaves the terminal in a state that hides or links what follows (the
  * panel's notes included): its first ESC ends an escape string left open (or cut at the daemon's
