@@ -36,7 +36,11 @@ async function consoleOf(panel: TestPanel, port: number, server: ServerRow, user
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.send(JSON.stringify({ event: 'auth', args: [(res.json().data as { token: string }).token] }));
   await eventually(() => frames.some((f) => f.event === 'auth success'));
-  return { frames, lines: (event: string) => frames.filter((f) => f.event === event).map((f) => f.args?.[0] ?? '') };
+  return {
+    frames,
+    lines: (event: string) => frames.filter((f) => f.event === event).map((f) => f.args?.[0] ?? ''),
+    send: (event: string) => ws.send(JSON.stringify({ event, args: [] })),
+  };
 }
 
 const it = test.extend('setup', async ({ panel }, { onCleanup }) => {
@@ -54,12 +58,13 @@ const it = test.extend('setup', async ({ panel }, { onCleanup }) => {
   const reinstall = (server: ServerRow, as = headers) =>
     panel.app.inject({ method: 'POST', url: `/api/client/servers/${server.uuid}/settings/reinstall`, headers: as });
   const sockets = (server: ServerRow) => Promise.all([consoleOf(panel, port, server, admin, opened), consoleOf(panel, port, server, owner, opened)]);
-  return { owner, admin, headers, status, reinstall, sockets };
+  const socketOf = (server: ServerRow, user: UserRow) => consoleOf(panel, port, server, user, opened);
+  return { owner, admin, headers, status, reinstall, sockets, socketOf };
 });
 
 describe('POST settings/reinstall', () => {
   it(
-    'stops the running demo game, lays its program out again, keeps other files, and streams the output to admins only',
+    'stops the running demo game, lays its program out again, keeps other files, and streams the output to admins and the owner only',
     { timeout: 30_000 },
     async ({ panel, setup }) => {
       const demo = await findEgg(panel.db, 'Demo game');
@@ -77,6 +82,9 @@ describe('POST settings/reinstall', () => {
       expect(start.statusCode).toBe(204);
       await eventually(() => panel.daemon.process.state(server.uuid) === 'running');
       const [admin, owner] = await setup.sockets(server);
+      const helper = await panel.user();
+      await panel.subuser(server, helper, ['websocket.connect', 'control.console', 'settings.reinstall']);
+      const subuser = await setup.socketOf(server, helper);
       fs.rmSync(path.join(volume, 'demo-game.mjs'));
       fs.writeFileSync(path.join(volume, 'world.txt'), 'mine');
 
@@ -89,7 +97,8 @@ describe('POST settings/reinstall', () => {
       expect(fs.existsSync(path.join(volume, 'demo-game.mjs'))).toBe(true);
       expect(fs.readFileSync(path.join(volume, 'world.txt'), 'utf8')).toBe('mine');
       await eventually(() => admin.lines('install output').includes('Installed demo-game.mjs'));
-      expect(owner.lines('install output')).toEqual([]);
+      await eventually(() => owner.lines('install output').includes('Installed demo-game.mjs'));
+      expect(subuser.lines('install output')).toEqual([]);
       expect(owner.frames.some((f) => f.event === 'status' && f.args?.[0] === 'offline')).toBe(true);
       const events = await panel.db.selectFrom('activity_logs').select('event').orderBy('id').execute();
       expect(events.map((e) => e.event)).toEqual(['server:power.start', 'server:reinstall']);
@@ -127,6 +136,65 @@ describe('POST settings/reinstall', () => {
       await eventually(async () => (await setup.status(server)) === 'reinstall_failed');
       await eventually(() => admin.lines('install output').includes('download failed'));
       expect(admin.lines('install output')).toContain('preparing');
+    },
+  );
+
+  // Issue 22 #7: the toast sent the owner to a console that showed nothing of the failed install.
+  it(
+    "replays a failed reinstall's output, made plain, to the owner and admins who open the console after it; not to a subuser",
+    { timeout: 30_000 },
+    async ({ panel, setup }) => {
+      const server = await panel.server(setup.owner);
+      const hostile = [
+        String.raw`printf '\033[2J\033]52;c;aGk=\007\033[1Afetching\r\033[31mforged\033[0m\n'`,
+        String.raw`head -c 20000 /dev/zero | tr '\0' y; echo`,
+        String.raw`printf 'bin\377\376ary\000end\n'`,
+        'echo "download failed" >&2; exit 3',
+      ].join('\n');
+      await panel.db.updateTable('eggs').set({ script_install: hostile }).where('id', '=', server.egg_id).execute();
+      expect((await setup.reinstall(server)).statusCode).toBe(204);
+      await eventually(async () => (await setup.status(server)) === 'reinstall_failed');
+
+      const helper = await panel.user();
+      await panel.subuser(server, helper, ['websocket.connect', 'control.console', 'settings.reinstall']);
+      const [admin, owner, subuser] = [...(await setup.sockets(server)), await setup.socketOf(server, helper)];
+      for (const socket of [admin, owner, subuser]) socket.send('send logs');
+      for (const socket of [admin, owner]) {
+        await eventually(() => socket.lines('daemon message').includes('End of the install output.'));
+        expect(socket.lines('daemon message')[0]).toMatch(/^Install output: the last install \(started .* UTC\) failed\. Its output:$/);
+        const output = socket.lines('install output');
+        expect(output[0]).toBe('forged');
+        expect(output[1]).toBe('y'.repeat(8192));
+        expect(output[2]).toBe('bin\uFFFD\uFFFDary\uFFFDend');
+        expect(output.at(-1)).toBe('download failed');
+        // eslint-disable-next-line no-control-regex -- no control character may reach a console
+        expect(output.join('')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
+      }
+      await eventually(() => subuser.frames.some((f) => f.event === 'status'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(subuser.lines('install output')).toEqual([]);
+      expect(subuser.lines('daemon message')).toEqual([]);
+      // Kept in the node's data dir, not in the volume the tenant writes.
+      expect(fs.readFileSync(path.join(panel.dataDir, 'logs', `${server.uuid}.install.log`), 'utf8')).toMatch(/^forged\n/);
+      expect(fs.readdirSync(panel.daemon.volumePath(server.uuid))).not.toContain(`${server.uuid}.install.log`);
+      // Someone with no relation to the server gets no console at all.
+      const stranger = await panel.user();
+      const res = await panel.app.inject({
+        method: 'GET',
+        url: `/api/client/servers/${server.uuid}/websocket`,
+        headers: await panel.bearerHeaders(stranger),
+      });
+      expect(res.statusCode).toBe(404);
+
+      // A reinstall that succeeds is not replayed.
+      await panel.db.updateTable('eggs').set({ script_install: 'echo fine' }).where('id', '=', server.egg_id).execute();
+      expect((await setup.reinstall(server)).statusCode).toBe(204);
+      await eventually(async () => (await setup.status(server)) === null);
+      const later = await setup.socketOf(server, setup.owner);
+      later.send('send logs');
+      await eventually(() => later.frames.some((f) => f.event === 'status'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(later.lines('install output')).toEqual([]);
     },
   );
 

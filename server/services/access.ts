@@ -25,6 +25,13 @@ export interface ServerAccess {
 }
 
 const ADMIN_REPORTED = [ALL_PERMISSIONS_MARKER, 'admin.websocket.errors', 'admin.websocket.install', 'admin.websocket.transfer'];
+/**
+ * An owner also sees their server's install output (the reference shows it to admins only), so
+ * that a failed reinstall can be understood by whoever started it; the install script is the
+ * operator's egg, run in the owner's own volume, so it shows them nothing of anyone else's. The
+ * SPA reads this string to say where the output is; a subuser is never granted it.
+ */
+const OWNER_REPORTED = [ALL_PERMISSIONS_MARKER, 'admin.websocket.install'];
 
 /** The caller's relation to the server named by `id` (identifier or uuid); 404 when there is none. */
 export async function serverAccess(db: Db, caller: Caller, id: string): Promise<ServerAccess> {
@@ -41,7 +48,7 @@ export async function serverAccess(db: Db, caller: Caller, id: string): Promise<
     else if (!isAdmin) throw notFound('The requested resource does not exist on this server.');
   }
   const full = isOwner || isAdmin;
-  const reported = isAdmin ? ADMIN_REPORTED : full ? [ALL_PERMISSIONS_MARKER] : [...(stored ?? [])];
+  const reported = isAdmin ? ADMIN_REPORTED : isOwner ? OWNER_REPORTED : [...(stored ?? [])];
   return {
     caller,
     server,

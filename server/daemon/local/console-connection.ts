@@ -8,6 +8,7 @@ import { checkToken, socketTokenSchema, type SocketToken } from '../tokens';
 import { DaemonError } from '../types';
 import { frameOf, JWT_ERRORS, receivePermission, tokenGrants } from './console-frames';
 import type { DaemonLog } from './events';
+import type { InstallReplay } from './install-log';
 import type { LocalProcesses } from './processes';
 import type { TokenDenylist } from './socket-tokens';
 
@@ -26,6 +27,8 @@ export interface ConsoleSocketOptions {
   /** The panel's origin for this request: only pages of the panel may open the socket (Wings: `PanelLocation`). */
   panelOrigin: (request: FastifyRequest) => string;
   log: DaemonLog;
+  /** The last install's output, replayed after the logs to a token that may see installs; none by default. */
+  installReplay?: (server: string) => InstallReplay | null;
   /** Lines `send logs` replays. */
   logLines?: number;
   /** How often the token's expiry is looked at (Wings: 30 s). */
@@ -133,7 +136,7 @@ export class ConsoleConnection {
         for (const line of await processes.history(this.server, this.options.logLines ?? 150)) {
           this.send({ event: SOCKET_EVENTS.consoleOutput, args: [line] });
         }
-        return;
+        return this.replayInstall();
       case 'send stats':
         return this.send({ event: SOCKET_EVENTS.stats, args: [JSON.stringify(await processes.resources(this.server))] });
       case 'send command': {
@@ -156,6 +159,20 @@ export class ConsoleConnection {
         return this.report(`server:power.${signal}`, {});
       }
     }
+  }
+
+  /**
+   * After the logs, the output of an install that runs or failed, to whoever receives installs
+   * live (Wings' `admin.websocket.install`): set apart by the node's own heading, which the
+   * script's output cannot imitate (it arrives as `install output`, never as a daemon message).
+   */
+  private replayInstall(): void {
+    if (!this.can('admin.websocket.install')) return;
+    const replay = this.options.installReplay?.(this.server);
+    if (!replay) return;
+    this.send({ event: SOCKET_EVENTS.daemonMessage, args: [replay.heading] });
+    for (const line of replay.lines) this.send({ event: SOCKET_EVENTS.installOutput, args: [line] });
+    if (replay.footer) this.send({ event: SOCKET_EVENTS.daemonMessage, args: [replay.footer] });
   }
 
   private async authenticate(raw: string): Promise<void> {

@@ -19,6 +19,8 @@ export class ConsoleLog {
   readonly history: string[] = [];
   private pending = '';
   private writing = false;
+  /** The write under way, for `settled`. */
+  private current: Promise<void> = Promise.resolve();
   /** Bytes in the current file, once known (read at the first write). */
   private size: number | null = null;
 
@@ -44,12 +46,17 @@ export class ConsoleLog {
     return this.history.slice(-lines);
   }
 
+  /** Resolves once what was appended so far is written (or failed to be): a file can then be removed without a late write bringing it back. */
+  async settled(): Promise<void> {
+    while (this.writing) await this.current;
+  }
+
   /** Writes what is pending, one write at a time so lines stay in order; rotates the file first when it would pass the bound. */
   private flush(): void {
     const text = this.pending;
     this.pending = '';
     this.writing = true;
-    void this.write(text).finally(() => {
+    this.current = this.write(text).finally(() => {
       this.writing = false;
       if (this.pending !== '') this.flush();
     });

@@ -10,6 +10,7 @@ import { LocalProcesses } from './processes';
 import { DEFAULT_SERVER_USER, prepareHostUser, type HostUser } from './host-user';
 import { DiskQuotas, measureUsage } from './quota';
 import { runInstallScript } from './installer';
+import { InstallLogs } from './install-log';
 import { networkOptions, sweepNamespaces, type NetworkOptions } from './network';
 import { findBwrap } from './sandbox';
 import { LocalServers } from './servers';
@@ -72,6 +73,8 @@ export class LocalDaemon implements NodeDaemon {
   readonly events: DaemonEvents;
   readonly backups: LocalBackups;
   private readonly volumes: Volumes;
+  /** The output of each server's last install, which a console replays to those who may see installs. */
+  private readonly installLogs: InstallLogs;
   private readonly socketTokens: TokenDenylist;
   /**
    * Removes what a crash left in the volumes (half-received bodies, staging directories) and
@@ -123,6 +126,8 @@ export class LocalDaemon implements NodeDaemon {
       log(m, ''),
     );
     const network = networkOptions(options.network);
+    // Beside the console logs, in the data dir: never in a volume a tenant could rewrite.
+    const installLogs = (this.installLogs = new InstallLogs(path.join(dataDir, 'logs'), now));
     this.servers = new LocalServers(
       this.volumes,
       configurations,
@@ -135,18 +140,27 @@ export class LocalDaemon implements NodeDaemon {
       async (server) => {
         const install = await options.installSource?.(server);
         if (!install) return true;
-        return runInstallScript({
-          volume: this.volumes.path(server),
-          install,
-          configuration: await configurations.get(server),
-          files: options.installFiles ?? {},
-          bwrap,
-          hostUser,
-          network,
-          onLine: (line) => this.process.installOutput(server, line),
-        });
+        const configuration = await configurations.get(server);
+        return installLogs.record(
+          server,
+          (onLine) =>
+            runInstallScript({
+              volume: this.volumes.path(server),
+              install,
+              configuration,
+              files: options.installFiles ?? {},
+              bwrap,
+              hostUser,
+              network,
+              onLine,
+            }),
+          (line) => this.process.installOutput(server, line),
+        );
       },
-      (server) => this.backups.removeAll(server),
+      async (server) => {
+        await this.backups.removeAll(server);
+        await installLogs.forget(server);
+      },
     );
     this.process = new LocalProcesses({
       // Console logs live in the data dir, never in a volume a tenant could rewrite.
@@ -188,6 +202,7 @@ export class LocalDaemon implements NodeDaemon {
       now: this.mountOptions.now,
       report,
       log: this.log,
+      installReplay: (server) => this.installLogs.replay(server),
       known: (server) =>
         this.configurations.get(server).then(
           () => true,

@@ -24,7 +24,7 @@ export class LocalServers implements ServerCapability {
     private readonly halt: (server: string, how: 'stop' | 'kill') => Promise<void> = () => Promise.resolve(),
     /** Runs the server's install script, if its egg has one, into its volume; false when it failed. */
     private readonly runScript: (server: string) => Promise<boolean> = () => Promise.resolve(true),
-    /** Removes the server's backups (kept beside the volumes). */
+    /** Removes what the node keeps of the server beside its volume: its backups, its last install's output. */
     private readonly removeBackups: (server: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 

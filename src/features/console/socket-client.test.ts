@@ -106,9 +106,12 @@ describe('ConsoleSocket', () => {
 
     s.frame('console output', '\x1b[32mDone\x1b[0m');
     s.frame('daemon message', 'Server marked as offline…');
+    s.frame('install output', 'download failed');
     expect(output.slice(1)).toEqual([
       { kind: 'output', line: '\x1b[32mDone\x1b[0m' },
       { kind: 'daemon', line: 'Server marked as offline…' },
+      // Set apart from the server's own output.
+      { kind: 'install', line: 'download failed' },
     ]);
   });
 

@@ -10,7 +10,8 @@ import { PROCESS_STATES, SOCKET_EVENTS, socketMessageSchema, socketStatsSchema, 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'error';
 
 /** What the terminal prints: a line of the server's output, a note from the panel, or a clear before a replay. */
-export type OutputEvent = { kind: 'output'; line: string } | { kind: 'daemon'; line: string } | { kind: 'clear' };
+/** `install`: a line of the server's install script, which the terminal sets apart from the server's own output. */
+export type OutputEvent = { kind: 'output'; line: string } | { kind: 'install'; line: string } | { kind: 'daemon'; line: string } | { kind: 'clear' };
 
 export interface SocketToken {
   token: string;
@@ -255,8 +256,10 @@ export class ConsoleSocket {
         if (arg !== undefined) this.receiveStats(arg);
         return;
       case SOCKET_EVENTS.consoleOutput:
-      case SOCKET_EVENTS.installOutput:
         if (arg !== undefined) this.emit({ kind: 'output', line: arg });
+        return;
+      case SOCKET_EVENTS.installOutput:
+        if (arg !== undefined) this.emit({ kind: 'install', line: arg });
         return;
       case SOCKET_EVENTS.daemonMessage:
       case SOCKET_EVENTS.daemonError:

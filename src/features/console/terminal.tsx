@@ -13,6 +13,8 @@ import type { ConsoleSocket, OutputEvent } from './socket-client';
 
 /** The panel's own notes, set apart from the server's output. */
 const DAEMON_PREFIX = '\x1b[1;33m[Aerie]:\x1b[0;33m ';
+/** Lines of the install script, marked so they are not read as the server's own output. */
+const INSTALL_PREFIX = '\x1b[36minstall │\x1b[0m ';
 /**
  * Ends every line, so none leaves the terminal in a state that hides or links what follows (the
  * panel's notes included): its first ESC ends an escape string left open (or cut at the daemon's
@@ -87,6 +89,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
       // Through the write queue (clear() would run before lines still queued): screen, scrollback, home.
       if (e.kind === 'clear') t.write('\x1b[2J\x1b[3J\x1b[H');
       else if (e.kind === 'daemon') t.writeln(`${DAEMON_PREFIX}${e.line}${LINE_END}`);
+      else if (e.kind === 'install') t.writeln(`${INSTALL_PREFIX}${e.line}${LINE_END}`);
       else t.writeln(`${e.line}${LINE_END}`);
     });
     term.current = t;

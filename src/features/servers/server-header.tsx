@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import type { Server } from '../../contract/servers';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
+import { useServerPermissions } from '../../lib/permissions';
+import { installOutputNote } from './install-output';
 import { serverConditions, type StateTone } from './server-state';
 
 const BANNER_TONES: Record<StateTone, string> = {
@@ -12,7 +14,7 @@ const BANNER_TONES: Record<StateTone, string> = {
 
 /** Name, identifier and state of the open server, plus a banner for every blocking condition. */
 export function ServerHeader({ server, adminView }: { server: Server; adminView: boolean }) {
-  const conditions = serverConditions(server);
+  const conditions = serverConditions(server, installOutputNote(useServerPermissions(), server));
   return (
     <header className="space-y-3">
       {/* One line: the heading below names the server in full, so a long name is not said twice over the page. */}

@@ -27,9 +27,14 @@ export function ServerLayout() {
   const page = useCurrentPage();
   const pageLabel = page && page.path !== '' ? page.label : null;
   const meta = query.data?.meta;
-  // The reference SPA's rule: owners hold everything.
+  // The reference SPA's rule: owners hold everything (and the `admin.` extras reported beside it, such as seeing installs).
   const permissions = useMemo<readonly string[]>(
-    () => (meta ? (meta.is_server_owner ? [ALL_PERMISSIONS_MARKER] : meta.user_permissions) : []),
+    () =>
+      meta
+        ? meta.is_server_owner
+          ? [ALL_PERMISSIONS_MARKER, ...meta.user_permissions.filter((p) => p.startsWith('admin.'))]
+          : meta.user_permissions
+        : [],
     [meta],
   );
   // Only a subuser sees permission hints, so only a subuser loads what they say.

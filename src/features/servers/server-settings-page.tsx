@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { renameServerSchema, type Server } from '../../contract/servers';
-import { Can, PermissionHint } from '../../lib/permissions';
+import { Can, PermissionHint, useServerPermissions } from '../../lib/permissions';
 import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
 import { Button } from '../../components/ui/button';
@@ -11,6 +11,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { FormError, TextField } from '../../components/ui/field';
 import { toast } from '../../components/ui/toast';
 import { serverQueries, useBlockingCondition, useReinstallServer, useRenameServer, useServer, type ServerRef } from './api';
+import { installOutputNote, seesInstallOutput } from './install-output';
 import { SftpCard } from './server-overview-page';
 
 /** A server's settings: how to reach its files, its name, a reinstall, and what to quote when asking for help. */
@@ -100,11 +101,8 @@ function RenameCard({ server }: { server: Server }) {
   );
 }
 
-function sayReinstallEnded(status: Server['status']) {
-  if (status === 'reinstall_failed')
-    toast.error(
-      'Reinstall failed: the install script did not finish. Its output is not kept: an administrator whose console is open during a reinstall sees it.',
-    );
+function sayReinstallEnded(status: Server['status'], installNote: string) {
+  if (status === 'reinstall_failed') toast.error(`Reinstall failed: the install script did not finish. ${installNote}`);
   else toast.success('Reinstall finished');
 }
 
@@ -117,13 +115,15 @@ function ReinstallCard({ server }: { server: Server & ServerRef }) {
   // status, once seen installing, leaves it (or at once for a script that was already done).
   const client = useQueryClient();
   const [phase, setPhase] = useState<'idle' | 'started' | 'installing'>('idle');
+  const permissions = useServerPermissions();
+  const installNote = installOutputNote(permissions, server);
   useEffect(() => {
     if (phase === 'started' && server.status === 'installing') setPhase('installing');
     if (phase === 'installing' && server.status !== 'installing') {
       setPhase('idle');
-      sayReinstallEnded(server.status);
+      sayReinstallEnded(server.status, installNote);
     }
-  }, [phase, server.status]);
+  }, [phase, server.status, installNote]);
   return (
     <Card title="Reinstall">
       <p className="text-sm text-zinc-300">Runs the install script of the server's egg again, as when the server was created.</p>
@@ -142,12 +142,17 @@ function ReinstallCard({ server }: { server: Server & ServerRef }) {
           await reinstall.mutateAsync({ signal });
           const status = client.getQueryData(serverQueries.detail(server.routeId).queryKey)?.attributes.status;
           if (status === 'installing') setPhase('started');
-          else sayReinstallEnded(status ?? null);
+          else sayReinstallEnded(status ?? null, installNote);
         }}
       >
         <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-300">
           <li>The server is stopped if it is running.</li>
-          <li>Its install script runs again. Its output is not kept: only administrators whose console is open while it runs see it.</li>
+          <li>
+            Its install script runs again.{' '}
+            {seesInstallOutput(permissions)
+              ? 'Its output shows in the console as it runs, and stays there if it fails.'
+              : 'Its output is not shown to you.'}
+          </li>
           <li>Files the script lays out are replaced. Other files stay as they are.</li>
         </ul>
       </ConfirmDialog>

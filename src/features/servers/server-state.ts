@@ -20,6 +20,8 @@ export interface ServerCondition {
  */
 export function serverConditions(
   server: Pick<Server, 'status' | 'is_suspended' | 'is_installing' | 'is_transferring' | 'is_node_under_maintenance'>,
+  /** Where the reader finds the last install's output (`install-output.ts`); said after a failed reinstall. */
+  installNote?: string,
 ): ServerCondition[] {
   const out: ServerCondition[] = [];
   const status = server.status;
@@ -39,7 +41,7 @@ export function serverConditions(
       message:
         status === 'install_failed'
           ? 'The installation of this server failed; most actions are unavailable until an administrator fixes it.'
-          : 'The last reinstall of this server failed, so its files may be incomplete. Reinstall again from Settings; an administrator with the console open sees the script’s output as it runs.',
+          : `The last reinstall of this server failed, so its files may be incomplete. Reinstall again from Settings.${installNote ? ` ${installNote}` : ''}`,
       reason: 'the installation of the server failed',
       // The reference panel refuses actions after a failed install, not after a failed reinstall.
       blocking: status === 'install_failed',
