@@ -43,7 +43,7 @@ describe('GET /api/client/servers/{server}', () => {
       is_installing: false,
       is_transferring: false,
     });
-    expect(body.meta).toEqual({ is_server_owner: true, user_permissions: ['*', 'admin.websocket.install'] });
+    expect(body.meta).toEqual({ is_server_owner: true, user_permissions: ['*'] });
   });
 
   it('returns the same server by its full uuid', async ({ owner, server, get }) => {

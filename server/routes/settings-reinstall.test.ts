@@ -64,7 +64,7 @@ const it = test.extend('setup', async ({ panel }, { onCleanup }) => {
 
 describe('POST settings/reinstall', () => {
   it(
-    'stops the running demo game, lays its program out again, keeps other files, and streams the output to admins and the owner only',
+    'stops the running demo game, lays its program out again, keeps other files, and streams the output to admins only',
     { timeout: 30_000 },
     async ({ panel, setup }) => {
       const demo = await findEgg(panel.db, 'Demo game');
@@ -97,7 +97,8 @@ describe('POST settings/reinstall', () => {
       expect(fs.existsSync(path.join(volume, 'demo-game.mjs'))).toBe(true);
       expect(fs.readFileSync(path.join(volume, 'world.txt'), 'utf8')).toBe('mine');
       await eventually(() => admin.lines('install output').includes('Installed demo-game.mjs'));
-      await eventually(() => owner.lines('install output').includes('Installed demo-game.mjs'));
+      // The script runs with the egg's hidden variables too: its output is the admins' (as the reference).
+      expect(owner.lines('install output')).toEqual([]);
       expect(subuser.lines('install output')).toEqual([]);
       expect(owner.frames.some((f) => f.event === 'status' && f.args?.[0] === 'offline')).toBe(true);
       const events = await panel.db.selectFrom('activity_logs').select('event').orderBy('id').execute();
@@ -141,7 +142,7 @@ describe('POST settings/reinstall', () => {
 
   // Issue 22 #7: the toast sent the owner to a console that showed nothing of the failed install.
   it(
-    "replays a failed reinstall's output, made plain, to the owner and admins who open the console after it; not to a subuser",
+    "replays a failed reinstall's output, made plain, to admins who open the console after it; not to the owner or a subuser",
     { timeout: 30_000 },
     async ({ panel, setup }) => {
       const server = await panel.server(setup.owner);
@@ -159,7 +160,7 @@ describe('POST settings/reinstall', () => {
       await panel.subuser(server, helper, ['websocket.connect', 'control.console', 'settings.reinstall']);
       const [admin, owner, subuser] = [...(await setup.sockets(server)), await setup.socketOf(server, helper)];
       for (const socket of [admin, owner, subuser]) socket.send('send logs');
-      for (const socket of [admin, owner]) {
+      for (const socket of [admin]) {
         await eventually(() => socket.lines('daemon message').includes('End of the install output.'));
         expect(socket.lines('daemon message')[0]).toMatch(/^Install output: the last install \(started .* UTC\) failed\. Its output:$/);
         const output = socket.lines('install output');
@@ -170,10 +171,12 @@ describe('POST settings/reinstall', () => {
         // eslint-disable-next-line no-control-regex -- no control character may reach a console
         expect(output.join('')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
       }
-      await eventually(() => subuser.frames.some((f) => f.event === 'status'));
-      await new Promise((r) => setTimeout(r, 200));
-      expect(subuser.lines('install output')).toEqual([]);
-      expect(subuser.lines('daemon message')).toEqual([]);
+      for (const socket of [owner, subuser]) {
+        await eventually(() => socket.frames.some((f) => f.event === 'status'));
+        await new Promise((r) => setTimeout(r, 200));
+        expect(socket.lines('install output')).toEqual([]);
+        expect(socket.lines('daemon message')).toEqual([]);
+      }
       // Kept in the node's data dir, not in the volume the tenant writes.
       expect(fs.readFileSync(path.join(panel.dataDir, 'logs', `${server.uuid}.install.log`), 'utf8')).toMatch(/^forged\n/);
       expect(fs.readdirSync(panel.daemon.volumePath(server.uuid))).not.toContain(`${server.uuid}.install.log`);
@@ -190,7 +193,7 @@ describe('POST settings/reinstall', () => {
       await panel.db.updateTable('eggs').set({ script_install: 'echo fine' }).where('id', '=', server.egg_id).execute();
       expect((await setup.reinstall(server)).statusCode).toBe(204);
       await eventually(async () => (await setup.status(server)) === null);
-      const later = await setup.socketOf(server, setup.owner);
+      const later = await setup.socketOf(server, setup.admin);
       later.send('send logs');
       await eventually(() => later.frames.some((f) => f.event === 'status'));
       await new Promise((r) => setTimeout(r, 200));

@@ -45,7 +45,7 @@ describe('GET /api/client/servers/{server}/websocket', () => {
     expect(data.socket).toBe(`ws://localhost:80/api/servers/${server.uuid}/ws`);
 
     const payload = await verifyToken(data.token, await nodeKey(), socketTokenSchema, panel.clock.now());
-    expect(payload).toMatchObject({ server_uuid: server.uuid, user_uuid: owner.uuid, permissions: ['*', 'admin.websocket.install'] });
+    expect(payload).toMatchObject({ server_uuid: server.uuid, user_uuid: owner.uuid, permissions: ['*'] });
     const jti = createHash('md5').update(`${owner.id}${server.uuid}`).digest('hex');
     expect(payload?.jti).toBe(jti);
     expect(decodeProtectedHeader(data.token)).toMatchObject({ alg: 'HS256', jti });

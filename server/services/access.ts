@@ -26,12 +26,11 @@ export interface ServerAccess {
 
 const ADMIN_REPORTED = [ALL_PERMISSIONS_MARKER, 'admin.websocket.errors', 'admin.websocket.install', 'admin.websocket.transfer'];
 /**
- * An owner also sees their server's install output (the reference shows it to admins only), so
- * that a failed reinstall can be understood by whoever started it; the install script is the
- * operator's egg, run in the owner's own volume, so it shows them nothing of anyone else's. The
- * SPA reads this string to say where the output is; a subuser is never granted it.
+ * An owner who is not an admin is reported `*` alone, as by the reference panel: Wings' `*` leaves
+ * out `admin.*`, so install output stays with admins. The install script is the operator's egg and
+ * runs with every egg variable, the ones hidden from users too: its output can show them.
  */
-const OWNER_REPORTED = [ALL_PERMISSIONS_MARKER, 'admin.websocket.install'];
+const OWNER_REPORTED = [ALL_PERMISSIONS_MARKER];
 
 /** The caller's relation to the server named by `id` (identifier or uuid); 404 when there is none. */
 export async function serverAccess(db: Db, caller: Caller, id: string): Promise<ServerAccess> {

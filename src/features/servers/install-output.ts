@@ -3,9 +3,8 @@ import type { Server } from '../../contract/servers';
 /*
  * Who can read the output of a server's install script, so that what the pages say about it is
  * true for the user reading them. A console receives it with Wings' `admin.websocket.install`,
- * which the reference panel reports to admins only and Aerie to the owner too; Aerie's node also
- * replays the last failed install when the console opens. Against a panel that reports it to
- * nobody else, everyone else is sent to whoever can see it.
+ * which the reference panel and Aerie report to admins only; Aerie's node also replays the last
+ * failed install when the console opens. Everyone else is sent to whoever can see it.
  */
 
 export const INSTALL_OUTPUT_PERMISSION = 'admin.websocket.install';
