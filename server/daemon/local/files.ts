@@ -60,7 +60,7 @@ export class LocalFiles implements FileCapability {
   }
 
   /** The server's limits: its disk space, and the entries any server may hold. */
-  private async limits(server: string): Promise<Limits> {
+  async limits(server: string): Promise<Limits> {
     return { bytes: diskLimitBytes(await this.configurations.get(server)), entries: this.maxEntries };
   }
 
