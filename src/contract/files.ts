@@ -33,6 +33,15 @@ export const uploadUrlSchema = item(
   z.object({ url: z.string(), max_file_bytes: z.optional(z.int().check(z.positive())), chunk_bytes: z.optional(z.int().check(z.positive())) }),
 );
 
+/** The node's answer to the start of a chunked upload (`POST <upload link>` with `{name, size}`): Aerie's extension. */
+export const chunkedUploadStartSchema = z.object({
+  upload_id: z.string().check(z.minLength(1)),
+  offset: z.int(),
+  chunk_bytes: z.int().check(z.positive()),
+});
+/** The node's answer to a chunk, or to `Content-Range: bytes *\/size` (where the upload stands). */
+export const chunkedUploadOffsetSchema = z.object({ offset: z.int().check(z.nonnegative()), complete: z.boolean() });
+
 // files/list, files/contents, files/write, files/download (reference panel names)
 export const directoryQuerySchema = z.object({
   directory: z.pipe(
