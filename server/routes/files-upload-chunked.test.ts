@@ -221,6 +221,16 @@ describe('chunked uploads', () => {
     expect(f.exists('a.bin')).toBe(false);
   });
 
+  it('are capped per server while in progress', async ({ makeFiles }) => {
+    const f = await makeFiles(smallChunks);
+    for (let i = 0; i < 16; i += 1) await started(f, await linkFor(f), `a${i}.bin`, 10);
+    const refused = await start(f, await linkFor(f), 'one-more.bin', 10);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().errors[0].detail).toBe('This server already has 16 uploads in progress. Wait for one to finish.');
+    // Another server's are its own.
+    expect((await start(f, await linkFor(f, f.s2.uuid, await f.panel.bearerHeaders(f.otherOwner)), 'b.bin', 10)).statusCode).toBe(201);
+  });
+
   it('leave nothing behind once the node restarts', async ({ makeFiles }) => {
     const f = await makeFiles(smallChunks);
     const link = await linkFor(f);

@@ -25,6 +25,8 @@ export const chunkBytesFor = (maxUploadBytes: number): number => Math.max(1, Mat
 
 /** An upload with no chunk for this long is dropped (the upload link's own lifetime). */
 export const IDLE_MS = 15 * 60_000;
+/** Uploads one server may have open at once: each holds a file handle and a reservation. */
+export const MAX_PER_SERVER = 16;
 /** However much it progresses, an upload is dropped after this long. */
 export const MAX_AGE_MS = 24 * 60 * 60_000;
 
@@ -71,6 +73,9 @@ export class ChunkedUploads {
   /** Opens an upload of `size` bytes to `name` in `directory`; refused as a write there would be. Returns its id. */
   async start(owner: UploadOwner, directory: string, rawName: string, size: number): Promise<string> {
     await this.sweep();
+    const open = [...this.sessions.values()].filter((s) => s.owner.server === owner.server).length;
+    if (open >= MAX_PER_SERVER)
+      throw new DaemonError('conflict', `This server already has ${MAX_PER_SERVER} uploads in progress. Wait for one to finish.`);
     const name = cleanName(path.posix.basename(rawName));
     if (!name) throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
     const folder = resolveBeneath([], directory);
