@@ -6,6 +6,7 @@ import { benchPages } from './pages';
 import { benchSandbox } from './sandbox';
 import { benchSchedules } from './schedules';
 import { benchSftp } from './sftp';
+import { benchUploads } from './uploads';
 
 /*
  * `npm run bench [-- section…]`: prints figures, asserts nothing (no test asserts a time). Each
@@ -21,6 +22,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   sandbox: { what: 'demo game start time; a player connection through the allocation against direct loopback', run: benchSandbox },
   schedules: { what: '1,000 servers with a schedule due in the same minute: time to the last task, and memory', run: benchSchedules },
   sftp: { what: 'an SFTP upload and download of a 200 MB file against cp', run: benchSftp },
+  uploads: { what: 'a 150 MB browser upload in chunks through the signed link, beside one multipart body', run: benchUploads },
 };
 
 async function main(argv: string[]): Promise<number> {

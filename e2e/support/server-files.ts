@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { Header } from 'tar';
-import { fileListSchema } from '../../src/contract';
+import { fileListSchema, signedUrlSchema } from '../../src/contract';
 
 /*
  * A server's files, seeded and checked through the client API as any client of a panel would:
@@ -22,6 +22,8 @@ export interface ServerFiles {
   read: (file: string) => Promise<string>;
   /** Whether the file or folder is listed in its parent folder (files/list). */
   exists: (file: string) => Promise<boolean>;
+  /** The file's size and SHA-256, downloaded through its signed link (files/download). */
+  digest: (file: string) => Promise<{ size: number; sha256: string }>;
 }
 
 const enc = encodeURIComponent;
@@ -100,6 +102,14 @@ export function serverFiles(request: APIRequestContext, serverUuid: string, auth
       if (response.status() === 404) return false;
       await expectOk(response, `files/list /${parts.join('/')}`);
       return fileListSchema.parse(await response.json()).data.some((entry) => entry.attributes.name === name);
+    },
+    async digest(file) {
+      const signed = await expectOk(
+        await request.get(`${base}/download?file=${enc(`/${file}`)}`, { headers: await headers() }),
+        `files/download ${file}`,
+      );
+      const body = await (await expectOk(await request.get(signedUrlSchema.parse(await signed.json()).attributes.url), `download ${file}`)).body();
+      return { size: body.length, sha256: createHash('sha256').update(body).digest('hex') };
     },
   };
 }

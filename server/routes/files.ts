@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import type { ServerRow, UserRow } from '../db/schema';
+import { chunkBytesFor } from '../daemon/local/chunked-uploads';
 import { daemonCall } from '../http/daemon-errors';
 import { HttpError } from '../http/errors';
 import { publicOrigin } from '../http/origin';
@@ -149,7 +150,9 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     fileEndpoints.upload,
   )(async ({ request, caller, server, daemon }) => {
     const link = await signed(request, server, caller.user, 'file_upload', {});
-    // The limit is known only for the panel's own node; a Wings node keeps its own (upload_limit).
-    return daemon === deps.nodes.local ? { ...link, attributes: { ...link.attributes, max_file_bytes: deps.config.maxUploadBytes } } : link;
+    // Known only for the panel's own node: a Wings node keeps its own limit (upload_limit) and takes no chunks.
+    if (daemon !== deps.nodes.local) return link;
+    const { maxUploadBytes } = deps.config;
+    return { ...link, attributes: { ...link.attributes, max_file_bytes: maxUploadBytes, chunk_bytes: chunkBytesFor(maxUploadBytes) } };
   });
 }

@@ -22,10 +22,25 @@ export const fileListSchema = list(fileObjectSchema, optionalListMetaSchema);
 /** A link to the node's own transfer endpoint, signed for one user, one server and a short while. */
 export const signedUrlSchema = item('signed_url', z.object({ url: z.string() }));
 /**
- * The upload link. `max_file_bytes` is Aerie's optional extra (a real panel leaves it out): the
- * largest file the node takes in one request, so the SPA can refuse a bigger one before sending it.
+ * The upload link. `max_file_bytes` and `chunk_bytes` are Aerie's optional extras (a real panel
+ * leaves them out). `max_file_bytes`: the largest file the node takes in one request, so the SPA
+ * can refuse a bigger one before sending it. `chunk_bytes`: the node also takes resumable uploads
+ * in chunks of at most this size on the same link (server/README.md, "Chunked uploads"), so a
+ * bigger file is sent that way instead.
  */
-export const uploadUrlSchema = item('signed_url', z.object({ url: z.string(), max_file_bytes: z.optional(z.int().check(z.positive())) }));
+export const uploadUrlSchema = item(
+  'signed_url',
+  z.object({ url: z.string(), max_file_bytes: z.optional(z.int().check(z.positive())), chunk_bytes: z.optional(z.int().check(z.positive())) }),
+);
+
+/** The node's answer to the start of a chunked upload (`POST <upload link>` with `{name, size}`): Aerie's extension. */
+export const chunkedUploadStartSchema = z.object({
+  upload_id: z.string().check(z.minLength(1)),
+  offset: z.int(),
+  chunk_bytes: z.int().check(z.positive()),
+});
+/** The node's answer to a chunk, or to `Content-Range: bytes *\/size` (where the upload stands). */
+export const chunkedUploadOffsetSchema = z.object({ offset: z.int().check(z.nonnegative()), complete: z.boolean() });
 
 // files/list, files/contents, files/write, files/download (reference panel names)
 export const directoryQuerySchema = z.object({

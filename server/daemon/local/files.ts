@@ -1,14 +1,17 @@
 import { constants as C, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FileCapability, ServerConfiguration } from '../capabilities';
 import { DaemonError, type DaemonFileStat, type ExtractLimits, type UploadPart } from '../types';
 import { compressInto } from './archive-create';
 import { extractInto } from './archive-extract';
 import { lstatOrNull, mapFsError, type Volume } from './confined';
+import { deleteTargets, movePairs } from './file-moves';
+import { openRegular, openStream, readWhole, statEntry } from './file-reads';
+import { openWriter, type FileWriter } from './file-writer';
 import type { Configurations } from './configurations';
-import { copyWithin, placeInto, replacing, uploadInto, writeInto, type WriteGuard } from './file-writes';
-import { isDirectoryError, notRegularError, tooLargeError } from './file-rules';
+import { copyWithin, uploadInto, writeInto, type WriteGuard } from './file-writes';
+import { isDirectoryError, notRegularError } from './file-rules';
 import { lstatEach, readNames } from './listing';
 import type { ServerLocks } from './locks';
 import { display, isBelow, isTempName, missing, resolveBeneath, resolveIn } from './paths';
@@ -23,13 +26,7 @@ export const DEFAULT_MAX_ENTRIES = 250_000;
 /** Entries one listing may return: a larger folder is refused rather than held in memory. */
 export const DEFAULT_MAX_LIST_ENTRIES = 100_000;
 
-/** A file being written by pieces (`openWrite`): placed by `close`, dropped by `abort`. */
-export interface FileWriter {
-  write(data: Uint8Array, position: number): Promise<void>;
-  /** Places the file; refused (nothing stored) when a write failed or the limit is passed. */
-  close(): Promise<void>;
-  abort(): Promise<void>;
-}
+export type { FileWriter } from './file-writer';
 
 /** The disk limit of a configuration in bytes (`disk_space` is MiB; 0 = unlimited). */
 export const diskLimitBytes = (configuration: ServerConfiguration): number => Math.max(0, configuration.settings.build.disk_space) * 1024 * 1024;
@@ -63,7 +60,7 @@ export class LocalFiles implements FileCapability {
   }
 
   /** The server's limits: its disk space, and the entries any server may hold. */
-  private async limits(server: string): Promise<Limits> {
+  async limits(server: string): Promise<Limits> {
     return { bytes: diskLimitBytes(await this.configurations.get(server)), entries: this.maxEntries };
   }
 
@@ -114,77 +111,22 @@ export class LocalFiles implements FileCapability {
     });
   }
 
-  /**
-   * Opens a regular file beneath the volume for reading: never a link, a directory or a special
-   * file (a FIFO would block), and the opened handle is checked again, not only the name.
-   */
-  private async openRegular(server: string, file: string, maxBytes = Infinity): Promise<{ name: string; handle: FileHandle; st: Stats }> {
-    const vol = await this.volume(server);
-    const comps = resolveBeneath([], file);
-    const name = comps.pop();
-    if (name === undefined) throw isDirectoryError();
-    return vol.withDir(comps, async (dir) => {
-      const pre = await lstatOrNull(dir.at(name));
-      if (!pre || pre.isSymbolicLink()) throw missing();
-      if (pre.isDirectory()) throw isDirectoryError();
-      if (!pre.isFile()) throw notRegularError();
-      if (pre.size > maxBytes) throw tooLargeError();
-      const handle = await vol.openFileAt(dir, name, C.O_RDONLY);
-      try {
-        const st = await handle.stat();
-        if (!st.isFile()) throw notRegularError();
-        return { name, handle, st };
-      } catch (error) {
-        await handle.close();
-        throw error;
-      }
-    });
-  }
-
   async read(server: string, file: string, maxBytes: number): Promise<Buffer> {
-    const { handle, st } = await this.openRegular(server, file, maxBytes);
-    try {
-      // Read one byte past the cap so a file that grew since the stat is still refused.
-      const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
-      let filled = 0;
-      while (filled < buf.length) {
-        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      if (filled > maxBytes) throw tooLargeError();
-      return buf.subarray(0, filled);
-    } finally {
-      await handle.close();
-    }
+    return readWhole(await this.volume(server), file, maxBytes);
   }
 
   async open(server: string, file: string): Promise<{ stat: DaemonFileStat; stream: Readable }> {
-    const { name, handle, st } = await this.openRegular(server, file);
-    if (st.size === 0) {
-      await handle.close();
-      return { stat: toFileStat(name, st), stream: Readable.from([]) };
-    }
-    // Exactly the stat'ed length, so the body always matches Content-Length.
-    return { stat: toFileStat(name, st), stream: handle.createReadStream({ start: 0, end: st.size - 1, autoClose: true }) };
+    return openStream(await this.volume(server), file);
   }
 
   /** One entry, never followed: the volume root, or a file, directory or link itself (SFTP's stat). */
   async stat(server: string, file: string): Promise<Stats> {
-    const vol = await this.volume(server);
-    const comps = resolveBeneath([], file);
-    const name = comps.pop();
-    if (name === undefined) return vol.withDir([], (dir) => dir.handle.stat());
-    return vol.withDir(comps, async (dir) => {
-      const st = await lstatOrNull(dir.at(name));
-      if (!st) throw missing();
-      return st;
-    });
+    return statEntry(await this.volume(server), file);
   }
 
   /** A regular file opened for reads at any offset (SFTP); the caller closes the handle. */
   async openHandle(server: string, file: string): Promise<{ handle: FileHandle; st: Stats }> {
-    const { handle, st } = await this.openRegular(server, file);
+    const { handle, st } = await openRegular(await this.volume(server), file);
     return { handle, st };
   }
 
@@ -212,73 +154,28 @@ export class LocalFiles implements FileCapability {
     );
   }
 
-  /**
-   * A file written piece by piece at any offset (SFTP): received aside against a reservation, each
-   * piece charged to the disk limit as it arrives, and placed all or nothing by `close`. With
-   * `keep`, the current content is copied first (an append or a resumed upload).
-   */
+  /** A file written piece by piece at any offset (`file-writer.ts`). */
   async openWrite(server: string, file: string, options: { maxBytes: number; keep: boolean }): Promise<FileWriter> {
     const vol = await this.volume(server);
     const comps = resolveBeneath([], file);
     const name = comps.pop();
     if (name === undefined) throw isDirectoryError();
     this.locks.admit(server);
-    // Refused at once: a missing folder, a directory or a link in the way.
-    await vol.withDir(comps, async () => undefined);
-    const freed = await replacing(vol, comps, name);
-    const reservation = this.quotas.reserve(server, vol, await this.limits(server));
-    let received: Received | undefined;
-    try {
-      reservation.credit(freed);
-      const body = (received = await Received.start(await this.volumes.receiveArea()));
-      const meter = await reservation.fileMeter();
-      if (options.keep && freed > 0) {
-        const { handle } = await this.openRegular(server, file);
-        try {
-          let position = 0;
-          for await (const chunk of handle.createReadStream({ autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
-            await body.writeAt(chunk, position, meter, options.maxBytes);
-            position += chunk.length;
-          }
-        } finally {
-          await handle.close();
-        }
-      }
-      let failed = false;
-      let done = false;
-      const finish = async () => {
-        done = true;
-        reservation.release();
-        await body.drop();
-      };
-      return {
-        write: async (data, position) => {
-          if (failed || done) throw new DaemonError('bad_request', 'An earlier write to this file failed.');
-          try {
-            await body.writeAt(data, position, meter, options.maxBytes);
-          } catch (error) {
-            failed = true;
-            throw mapFsError(error);
-          }
+    return openWriter(
+      {
+        vol,
+        receiveArea: () => this.volumes.receiveArea(),
+        reserve: async () => {
+          this.locks.admit(server);
+          return this.quotas.reserve(server, vol, await this.limits(server));
         },
-        close: async () => {
-          if (done) return;
-          try {
-            if (failed) throw new DaemonError('bad_request', 'An earlier write to this file failed: nothing was stored.');
-            await this.changing(server, vol, (budget) => placeInto(vol, comps, name, body, budget), 'write', reservation);
-          } finally {
-            await finish();
-          }
-        },
-        abort: async () => {
-          if (!done) await finish();
-        },
-      };
-    } catch (error) {
-      reservation.release();
-      await received?.drop();
-      throw mapFsError(error);
-    }
+        place: (fn, own) => this.changing(server, vol, fn, 'write', own),
+        openCurrent: () => openRegular(vol, file),
+      },
+      comps,
+      name,
+      options,
+    );
   }
 
   async write(server: string, file: string, content: Buffer | Readable, options: { maxBytes: number }): Promise<void> {
@@ -308,23 +205,11 @@ export class LocalFiles implements FileCapability {
     const targets = files.map((f) => resolveIn(root, f));
     if (targets.some((t) => t.length === 0)) throw new DaemonError('bad_request', 'The root of the server cannot be deleted.');
     return this.locks.write(server, async () => {
-      // Every parent must be reachable before anything is deleted, so a hostile entry changes nothing.
-      const parents = new Map(targets.map((t) => [t.slice(0, -1).join('/'), t.slice(0, -1)]));
-      for (const parent of parents.values()) await vol.withDir(parent, async () => undefined);
-      const deleted: string[] = [];
       try {
-        for (const [i, target] of targets.entries()) {
-          const name = target[target.length - 1] as string;
-          await vol.withDir(target.slice(0, -1), async (dir) => {
-            if (!(await lstatOrNull(dir.at(name)))) return;
-            await vol.removeAt(dir, name);
-            deleted.push(files[i] ?? name);
-          });
-        }
+        return await deleteTargets(vol, targets, files);
       } finally {
         this.quotas.forget(server);
       }
-      return deleted;
     });
   }
 
@@ -391,32 +276,4 @@ export class LocalFiles implements FileCapability {
       throw mapFsError(error);
     }
   }
-}
-
-interface MovePair {
-  from: string[];
-  to: string[];
-  asGiven: { from: string; to: string };
-}
-
-/** Moves each pair in turn; returns the pairs (as the client gave them) whose source existed. */
-async function movePairs(vol: Volume, pairs: MovePair[], beforeCreate: () => Promise<void>): Promise<MovePair['asGiven'][]> {
-  const moved: MovePair['asGiven'][] = [];
-  for (const { from, to, asGiven } of pairs) {
-    const fromName = from[from.length - 1] as string;
-    const toName = to[to.length - 1] as string;
-    await vol.withDir(from.slice(0, -1), async (src) => {
-      if (!(await lstatOrNull(src.at(fromName)))) return; // a missing source is skipped, as Wings does
-      await vol.withDir(
-        to.slice(0, -1),
-        async (dst) => {
-          if (await lstatOrNull(dst.at(toName))) throw new DaemonError('bad_request', 'Cannot move or rename file, destination already exists.');
-          await fs.rename(src.at(fromName), dst.at(toName));
-        },
-        { create: true, beforeCreate },
-      );
-      moved.push(asGiven);
-    });
-  }
-  return moved;
 }

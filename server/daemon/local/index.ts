@@ -17,6 +17,7 @@ import { LocalServers } from './servers';
 import { loadHostKey, SftpServer, type SftpOptions } from './sftp';
 import { TokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
+import { ChunkedUploads } from './chunked-uploads';
 import { Volumes } from './volumes';
 import type { SwapCheckpoint } from './volume-swap';
 import { consoleSocketRoutes, type ConsoleSocketOptions } from './websocket';
@@ -24,6 +25,7 @@ import { consoleSocketRoutes, type ConsoleSocketOptions } from './websocket';
 export type { ConfigurationSource } from './configurations';
 export type { SftpCredentials, SftpGrant } from './sftp';
 export { DEFAULT_EXTRACT_LIMITS } from './files';
+export { chunkBytesFor } from './chunked-uploads';
 
 export interface LocalDaemonOptions {
   /** Asked for the configuration of a server the daemon has not been given (the panel's database). */
@@ -72,6 +74,8 @@ export class LocalDaemon implements NodeDaemon {
   readonly stats: LocalProcesses;
   readonly events: DaemonEvents;
   readonly backups: LocalBackups;
+  /** Resumable uploads in chunks on the upload link; `chunkBytes` is what the panel advertises as the link's `chunk_bytes`. */
+  readonly chunkedUploads: ChunkedUploads;
   private readonly volumes: Volumes;
   /** The output of each server's last install, which a console replays to those who may see installs. */
   private readonly installLogs: InstallLogs;
@@ -108,6 +112,7 @@ export class LocalDaemon implements NodeDaemon {
       void sweepNamespaces(network.dir);
     };
     this.files = new LocalFiles(this.volumes, configurations, locks, quotas, options.maxEntriesPerServer);
+    this.chunkedUploads = new ChunkedUploads(this.files, { now, maxChunkBytes: this.mountOptions.maxUploadBytes });
     this.backups = new LocalBackups({
       root: path.join(dataDir, 'backups'),
       volumes: this.volumes,
@@ -194,7 +199,7 @@ export class LocalDaemon implements NodeDaemon {
   async mount(app: FastifyInstance, options: MountOptions): Promise<void> {
     const report = (event: DaemonEvent) => this.events.emit(event);
     const denied = (server: string, jti: string, issuedAt: Date) => this.socketTokens.isDenied(server, jti, issuedAt);
-    await transferRoutes(app, { files: this.files, backups: this.backups, report, denied, ...this.mountOptions });
+    await transferRoutes(app, { files: this.files, backups: this.backups, report, denied, chunks: this.chunkedUploads, ...this.mountOptions });
     const connections = await consoleSocketRoutes(app, {
       processes: this.process,
       tokens: this.socketTokens,

@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type * as z from 'zod/mini';
-import type { ErrorDocument } from '../../../src/contract';
 import { attachmentDisposition } from '../../lib/content-disposition';
 import type { BackupCapability, DaemonEvent, FileCapability } from '../capabilities';
 import { backupTokenSchema, fileTokenSchema, SingleUseTokens, uploadTokenSchema, verifyToken } from '../tokens';
-import { DaemonError, describeRefusal, type RefusalDocument, type UploadPart } from '../types';
+import { DaemonError, type UploadPart } from '../types';
+import type { ChunkedUploads } from './chunked-uploads';
+import { fail, invalidLink, refusalOf } from './transfer-replies';
+import { chunkRoutes, startChunked, startsChunked } from './upload-chunks';
 import { display, resolveBeneath } from './paths';
 
 /*
@@ -13,7 +15,8 @@ import { display, resolveBeneath } from './paths';
  * `GET /download/backup?token=` and `POST /upload/file?token=&directory=`. The browser comes here
  * with a URL the panel signed for it (files/download, backups/download, files/upload), so these routes trust the token, not a session: its
  * signature, its expiry, that it is used once, and that the user's tokens on the server were not
- * revoked since it was signed. Refusals are the panel's error documents.
+ * revoked since it was signed. Refusals are the panel's error documents. The upload link also
+ * takes resumable uploads in chunks, Aerie's extension (`upload-chunks.ts`).
  */
 
 export interface TransferOptions {
@@ -27,27 +30,14 @@ export interface TransferOptions {
   report: (event: DaemonEvent) => void;
   maxUploadBytes: number;
   now: () => Date;
+  /** Resumable uploads in chunks (`upload-chunks.ts`): Aerie's extension, absent on Wings. */
+  chunks?: ChunkedUploads;
 }
+
+/** How often uploads left idle are looked for. */
+const CHUNK_SWEEP_MS = 60_000;
 
 const MAX_UPLOAD_FILES = 100;
-
-const INVALID_TOKEN = 'The download or upload link is invalid, expired or already used. Ask the panel for a new one.';
-
-/** A refused link: the panel's error document, so the SPA reads it like any other refusal. */
-const invalidLink = (): RefusalDocument => ({ status: 403, code: 'AccessDeniedHttpException', detail: INVALID_TOKEN });
-
-function refusalOf(error: unknown): RefusalDocument {
-  if (error instanceof DaemonError) return describeRefusal(error);
-  if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'FST_REQ_FILE_TOO_LARGE') {
-    return describeRefusal(new DaemonError('too_large', ''));
-  }
-  throw error;
-}
-
-function fail(reply: FastifyReply, refusal: RefusalDocument): FastifyReply {
-  const document: ErrorDocument = { errors: [{ code: refusal.code, status: String(refusal.status), detail: refusal.detail }] };
-  return reply.status(refusal.status).type('application/json; charset=utf-8').header('Cache-Control', 'no-store').send(document);
-}
 
 export async function transferRoutes(app: FastifyInstance, options: TransferOptions): Promise<void> {
   const used = new SingleUseTokens();
@@ -117,6 +107,7 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
       if (!token) return fail(reply, invalidLink());
       try {
         const directory = typeof request.query.directory === 'string' && request.query.directory !== '' ? request.query.directory : '/';
+        if (options.chunks && startsChunked(request)) return await startChunked(request, reply, token, directory, options.chunks);
         if (!request.isMultipart()) throw new DaemonError('bad_request', 'The upload must be a multipart/form-data request.');
         // The body may carry up to MAX_UPLOAD_FILES files; a declared length past that is refused unread.
         const declared = Number(request.headers['content-length'] ?? 0);
@@ -148,4 +139,13 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
       }
     });
   });
+  const { chunks } = options;
+  if (chunks) {
+    await chunkRoutes(app, { uploads: chunks, key: options.key, denied: options.denied, report: options.report, now: options.now });
+    const sweeper = setInterval(() => void chunks.sweep(), CHUNK_SWEEP_MS).unref();
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      await chunks.close();
+    });
+  }
 }

@@ -54,12 +54,18 @@ export interface UploadTarget {
   url: string;
   /** The largest file the node takes, when the panel says (Aerie does, a real panel does not). */
   maxFileBytes: number | undefined;
+  /** The node also takes resumable uploads in chunks of at most this size (Aerie's node; not Wings). */
+  chunkBytes?: number;
 }
 
-/** A link to post one upload to (multipart, field `files`), into `directory`. */
+/** A link to post one upload to (multipart, field `files`, or the start of a chunked upload), into `directory`. */
 export async function uploadLink(uuid: string, directory: string): Promise<UploadTarget> {
-  const { url, max_file_bytes } = (await call(fileEndpoints.upload, { params: { server: uuid } })).attributes;
-  return { url: `${url}${url.includes('?') ? '&' : '?'}directory=${encodeURIComponent(directory)}`, maxFileBytes: max_file_bytes };
+  const { url, max_file_bytes, chunk_bytes } = (await call(fileEndpoints.upload, { params: { server: uuid } })).attributes;
+  return {
+    url: `${url}${url.includes('?') ? '&' : '?'}directory=${encodeURIComponent(directory)}`,
+    maxFileBytes: max_file_bytes,
+    chunkBytes: chunk_bytes,
+  };
 }
 
 /**
