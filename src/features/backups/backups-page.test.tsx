@@ -9,7 +9,7 @@ setUpBackupsTests();
 const render = renderBackups;
 
 describe('BackupsPage: the list and its actions', () => {
-  it('shows each backup with its state: size, checksum and time when done, a spinner while running, Failed, Locked', async () => {
+  it('shows each backup with its state: size, checksum and time when done, Running, Failed, Locked', async () => {
     stubPanel();
     render();
     await screen.findByRole('list', { name: 'Backups' });
