@@ -1,9 +1,10 @@
-import { configuredOrigin, loadConfig } from './config';
+import { loadConfig, panelOrigin } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
 import { systemClock } from './lib/time';
 import { CliError, USAGE, runCli, textOf, usageOf } from './cli/commands';
+import { listenHost } from './services/first-start';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
 import { controlSocketPath, viaRunningPanel } from './services/panel-control';
@@ -48,7 +49,8 @@ async function main(argv: string[]): Promise<number> {
       maxUploadBytes: config.maxUploadBytes,
       maxEntriesPerServer: config.maxEntriesPerServer,
     });
-    const publicUrl = configuredOrigin(config);
+    // Argon2 only when the answer depends on it: no APP_URL, no HOST.
+    const publicUrl = panelOrigin(config.appUrl ? config : { ...config, host: await listenHost(db, config) });
     const nodes = nodeDaemons(viaRunningPanel(daemon, controlSocketPath(config.dataDir)), box);
     const result = await runCli(argv, { db, nodes, clock: systemClock, box, ports: config.allocationPorts, publicUrl });
     process.stdout.write(`${textOf(result) ?? JSON.stringify(result)}\n`);

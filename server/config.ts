@@ -200,12 +200,15 @@ export function sessionCookieName(appName: string, override?: string, secure = f
 }
 
 /**
- * The panel's public origin as configured: APP_URL, else http://localhost:PORT. Links that leave the
- * request (mail, the CLI) use it, never a request's Host header: a reset link on a host the
- * requester chose would hand them the token (attacks T-AUTH-2).
+ * The one origin of every link that leaves a request (mail, the start-up box, the CLI): APP_URL,
+ * else the address the panel listens on (HOST, or the start-up's choice put into `host`; a wildcard
+ * address as localhost). Never a request's Host header: a reset link on a host the requester chose
+ * would hand them the token (attacks T-AUTH-2).
  */
-export function configuredOrigin(config: Pick<Config, 'appUrl' | 'port'>): string {
-  return config.appUrl ? config.appUrl.replace(/\/+$/, '') : `http://localhost:${config.port}`;
+export function panelOrigin(config: Pick<Config, 'appUrl' | 'host' | 'port'>): string {
+  if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
+  const host = config.host === undefined || config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.replace(/^\[|\]$/g, '');
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
 /** How many connections a listener holds at once: in all, and from one address bucket (0: no cap). */

@@ -45,7 +45,10 @@ describe('npm start', () => {
     const first = await startOnce(dataDir, { PANEL_SEED_DEMO: 'false' });
     const password = /password {2}(\S+)/.exec(first)?.[1] ?? '';
     expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
-    expect(first).toMatch(/Aerie listening on http:\/\/localhost:\d+/);
+    // PORT=0: the box names the port really bound, as the panel's mailed links do (issue 22 polish).
+    const signInAt = /Sign in at (\S+) with/.exec(first)?.[1];
+    expect(signInAt).toMatch(/^http:\/\/localhost:[1-9]\d*$/);
+    expect(first).toContain(`Aerie listening on ${signInAt} `);
     // Private to the panel; a root panel's servers' group may only pass through to their volumes.
     const dir = fs.statSync(dataDir);
     expect(dir.mode & 0o777).toBe(process.getuid?.() === 0 ? 0o710 : 0o700);

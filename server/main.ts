@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { loadConfig, type Config } from './config';
+import { loadConfig, panelOrigin } from './config';
 import { databaseFile, migrateToLatest, openDatabase, type Db } from './db';
 import { REPO_ROOT, ensureSpaBuilt } from './lib/spa-build';
 import { LOW_DESCRIPTOR_LIMIT, raiseDescriptorLimit } from './lib/descriptor-limit';
@@ -34,12 +34,6 @@ function reportServerLimits(allowUnlimited: boolean): void {
   const roots = cgroupRoots();
   if (canLimitServers(roots)) console.log(`Server limits from cgroups: ${describeCgroupRoots(roots)}`);
   else console.warn(`WARNING: ${allowUnlimited ? RUNNING_UNLIMITED : NO_LIMITS}`);
-}
-
-function publicUrl(config: Config, listenHost: string): string {
-  if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
-  const host = listenHost === '0.0.0.0' || listenHost === '::' ? 'localhost' : listenHost;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
 function printDemoBox(url: string, summary: DemoSummary): void {
@@ -194,7 +188,8 @@ async function start(): Promise<void> {
     console.warn('No SPA build in dist/ (AERIE_SKIP_BUILD=1?): serving the API only.');
   }
 
-  const app = await buildApp({ config, db, nodes, clock: systemClock, spaDir });
+  // The app's mail links name the address chosen here, as the start-up box does.
+  const app = await buildApp({ config: { ...config, host: first.host }, db, nodes, clock: systemClock, spaDir });
   running.app = app;
   // Once the app listens to the node's events, which end them.
   await resumeInstalls(nodes, interrupted);
@@ -227,7 +222,8 @@ async function start(): Promise<void> {
     console.warn(`No SFTP server on port ${config.sftpPort}: ${error instanceof Error ? error.message : String(error)} (set PANEL_SFTP_PORT)`);
     await recordLocalSftp(db, nodes, null, config.appUrl);
   }
-  const url = publicUrl(config, first.host);
+  const bound = app.server.address();
+  const url = panelOrigin({ ...config, host: first.host, port: typeof bound === 'object' && bound !== null ? bound.port : config.port });
   if (first.demo) printDemoBox(url, first.demo);
   if (first.admin) printAdminBox(url, first.admin);
   else if (!first.demo && !(await serverRepo.any(db))) console.log(`No servers yet: add one with ${ADD_SERVER_HINT}`);

@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { backupTokenSchema, verifyToken } from '../daemon/tokens';
 import { backups, nodes, servers } from '../db/repos';
 import type { ServerRow, UserRow } from '../db/schema';
+import { isoOffset } from '../lib/time';
 import { handleDaemonEvent } from '../services/daemon-events';
 import { settled } from '../test/backups-support';
 import { test } from '../test/fixtures';
@@ -127,6 +128,8 @@ describe('backup list and detail', () => {
     });
     expect(body.meta).toEqual({
       backup_count: 2,
+      // Done, Running and the deleted one started in the window: the next may start once the newest leaves it.
+      backup_throttle: { limit: 2, period: 600, available_at: '2026-03-01T12:10:00+00:00' },
       pagination: { total: 3, count: 3, per_page: 20, current_page: 1, total_pages: 1, links: {} },
     });
 
@@ -228,12 +231,17 @@ describe('creating a backup', () => {
     expect(res.statusCode).toBe(429);
     // The newest of the two leaves the window 550 s from now.
     expect(res.headers['retry-after']).toBe('550');
+    // The list says so before anyone asks (issue 22 polish): the counter alone (1 of 10) would not.
+    const listed = (await bk.call('GET')).json().meta;
+    expect(listed.backup_count).toBe(1);
+    expect(listed.backup_throttle).toEqual({ limit: 2, period: 600, available_at: isoOffset(new Date(panel.clock.now().getTime() + 550_000)) });
     expect(res.json().errors[0]).toEqual({
       code: 'TooManyRequestsHttpException',
       status: '429',
       detail: 'Only 2 backups may be generated within a 600 second span of time.',
     });
     panel.clock.advance(451_000); // the first one has left the window
+    expect((await bk.call('GET')).json().meta.backup_throttle).toEqual({ limit: 2, period: 600, available_at: null });
     const after = await bk.call('POST', '', { name: 'third' });
     expect(after.statusCode).toBe(200);
     await settled(panel, await bk.lastRow());
@@ -251,6 +259,7 @@ describe('creating a backup', () => {
     const off = await setup(await makePanel({ backupThrottle: { limit: 1, periodSeconds: 0 } }));
     await off.setLimit(10);
     for (let i = 0; i < 5; i += 1) await off.seed();
+    expect((await off.call('GET')).json().meta).not.toHaveProperty('backup_throttle');
     const unthrottled = await off.call('POST', '');
     expect(unthrottled.statusCode).toBe(200);
     await settled(off.panel, await off.lastRow());

@@ -17,7 +17,9 @@ import {
   defaultBackupName,
   ignoredPatterns,
   nodeBackups,
+  throttledUntil,
 } from '../services/backups';
+import { isoOffset } from '../lib/time';
 import { removeBackup, startBackup } from '../services/server-actions';
 import { signedTransferUrl } from '../services/node-tokens';
 
@@ -39,7 +41,18 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
   )(async ({ request, server, query }) => {
     const page = await backups.pageOfServer(db, server.id, { page: query.page, perPage: query.per_page });
     const list = paginatedList(request, deps.config.appUrl, page.backups.map(backupResource), page.total, query);
-    return { ...list, meta: { ...list.meta, backup_count: await backups.countNotFailed(db, server.id) } };
+    const throttle = deps.config.backupThrottle;
+    // What the create button needs to agree with the 429 before a dialog opens (whole seconds, rounded up).
+    const availableAt = await throttledUntil(db, server.id, throttle, deps.clock.now());
+    const backup_throttle =
+      throttle.periodSeconds > 0
+        ? {
+            limit: throttle.limit,
+            period: throttle.periodSeconds,
+            available_at: availableAt && isoOffset(new Date(Math.ceil(availableAt.getTime() / 1000) * 1000)),
+          }
+        : undefined;
+    return { ...list, meta: { ...list.meta, backup_count: await backups.countNotFailed(db, server.id), backup_throttle } };
   });
 
   await serverRoute(

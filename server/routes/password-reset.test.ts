@@ -8,6 +8,7 @@ import { CookieJar, login, PASSWORD, postJson } from '../test/auth-support';
 import { test } from '../test/fixtures';
 import type { TestPanel } from '../test/harness';
 import { resetLinkIn, startMailCapture, type MailCapture } from '../test/mail-capture';
+import { listen } from '../test/raw-http';
 
 const SENT = { status: 'We have e-mailed your password reset link!' };
 const INVALID = { errors: [{ code: 'DisplayException', status: '400', detail: 'This password reset token is invalid.' }] };
@@ -53,6 +54,28 @@ describe('POST /auth/password (forgot password)', () => {
     expect(link.origin).toBe('https://panel.example.com');
     expect(link.pathname).toMatch(/^\/auth\/password\/reset\/[A-Za-z0-9_-]{43}$/);
     expect(link.searchParams.get('email')).toBe('ann@example.com');
+  });
+
+  it('without APP_URL, mails the reset link on the address the panel listens on, not the request Host (issue 22 polish)', async ({
+    makePanel,
+    smtp,
+  }) => {
+    const panel = await makePanel({ smtpUrl: smtp.url, host: '127.0.0.1' });
+    const port = await listen(panel.app);
+    await panel.user({ email: 'ann@example.com' });
+    const res = await panel.app.inject({
+      method: 'POST',
+      url: '/auth/password',
+      payload: { email: 'ann@example.com' },
+      headers: { host: 'evil.example' },
+    });
+    expect(res.statusCode).toBe(200);
+    const mail = await smtp.next('ann@example.com');
+    const link = resetLinkIn(mail);
+    expect(link.origin).toBe(`http://127.0.0.1:${port}`);
+    // A reset stays a reset: the page is not told it is an invite.
+    expect(link.searchParams.has('invite')).toBe(false);
+    expect(mail.text).toContain('Set a new one here');
   });
 
   it('takes back the XSRF cookie of a browser without a session, and leaves a signed-in one alone', async ({ mailPanel }) => {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FORGOT_PASSWORD_SENT, passwordResetEndpoints, RESET_TOKEN_INVALID } from '../../src/contract';
-import { configuredOrigin } from '../config';
 import type { AppDeps } from '../deps';
 import { clearSessionCookies } from '../http/authenticate';
 import { badRequest, parseWith, tooManyRequests } from '../http/errors';
+import { mailedOrigin } from '../http/origin';
 import { userAgentOf } from '../http/request-context';
 import { recordAuthEvent } from '../services/login';
 import { createMailer } from '../services/mail';
@@ -53,7 +53,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
     const user = await findUserByEmail(db, email);
     const token = await issueResetToken(db, user, clock.now());
     if (user) {
-      const link = resetLink(configuredOrigin(config), token, user.email);
+      const link = resetLink(mailedOrigin(request, config), token, user.email);
       // Not awaited: a known address must not answer measurably later than an unknown one.
       mail
         .send({

@@ -282,6 +282,24 @@ describe('subusers: adding', () => {
     expect(link.searchParams.get('email')).toBe('bob@example.com');
   });
 
+  it('an invite mail says "Set your password", its link marked as an invite, on the address the panel listens on (issue 22 polish)', async ({
+    makePanel,
+  }) => {
+    const smtp = await startMailCapture();
+    onTestFinished(() => smtp.close());
+    const panel = await makePanel({ smtpUrl: smtp.url, host: '127.0.0.1' });
+    const port = await listen(panel.app);
+    const su = await setup(panel);
+    const res = await su.call(su.owner, 'POST', '', { email: 'carol@example.com', permissions: ['file.read'] });
+    expect(res.statusCode).toBe(200);
+    const mail = await smtp.next('carol@example.com');
+    expect(mail.text).toContain('Set your password here within 60 minutes');
+    const link = resetLinkIn(mail);
+    // As the start-up box says it: no APP_URL, so the listen address and the port really bound.
+    expect(link.origin).toBe(`http://127.0.0.1:${port}`);
+    expect(link.searchParams.get('invite')).toBe('1');
+  });
+
   it('tells an existing account it was added, with a link to the server, and hands out no set-password link', async ({ makePanel }) => {
     const smtp = await startMailCapture();
     onTestFinished(() => smtp.close());

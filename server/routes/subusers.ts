@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { subuserEndpoints } from '../../src/contract';
-import { configuredOrigin } from '../config';
 import type { AppDeps } from '../deps';
 import { subusers } from '../db/repos';
 import { forbidden, notFound, tooManyRequests, validationError } from '../http/errors';
+import { mailedOrigin } from '../http/origin';
 import type { ServerAccess } from '../services/access';
 import type { Caller } from '../services/authentication';
 import { createMailer } from '../services/mail';
@@ -70,7 +70,7 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     await activity('server:subuser.create', { email: body.email, permissions: subuser.permissions }, [{ type: 'user', id: user.id }]);
     const resource = subuserResource(user, subuser.permissions);
     // What is mailed never names the Host this request chose.
-    const origin = configuredOrigin(config);
+    const origin = mailedOrigin(request, config);
     const send = (subject: string, text: string[]) =>
       mail
         .send({ to: user.email, subject, text: text.join('\n') })
@@ -87,11 +87,11 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
       return resource;
     }
     // A new account (mail is on, checked above): its set-password link goes only to the address.
-    const link = resetLink(origin, await issueResetToken(db, user, now), user.email);
+    const link = resetLink(origin, await issueResetToken(db, user, now), user.email, 'invite');
     void send(`${config.appName}: an account was created for you`, [
       `An account was created for you on ${config.appName} to share the server "${server.name}".`,
       '',
-      `Set its password here within 60 minutes: ${link}`,
+      `Set your password here within 60 minutes: ${link}`,
       '',
       `Later, "Forgot password" on the sign-in page sends a new link.`,
     ]);

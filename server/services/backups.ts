@@ -69,6 +69,18 @@ export function ignoredPatterns(text: string | null | undefined): string[] {
 }
 
 /**
+ * When the throttle lets this server start its next backup, or null when it may now. As the
+ * reference panel: once the newest of the backups in the window leaves it.
+ */
+export async function throttledUntil(db: Db, serverId: number, throttle: BackupThrottle, now: Date): Promise<Date | null> {
+  if (throttle.periodSeconds <= 0) return null;
+  const periodMs = throttle.periodSeconds * 1000;
+  const recent = await backups.startedSince(db, serverId, new Date(now.getTime() - periodMs));
+  const newest = recent.at(-1);
+  return newest && recent.length >= throttle.limit ? new Date(newest.getTime() + periodMs) : null;
+}
+
+/**
  * Records a new running backup after the throttle (429) and the limit (400), in one write
  * transaction so parallel requests never pass either together. The node is asked afterwards.
  */
@@ -80,15 +92,10 @@ export async function recordBackup(
   now: Date,
 ): Promise<Backup> {
   return writeTransaction(db, async (trx) => {
-    if (throttle.periodSeconds > 0) {
-      const recent = await backups.startedSince(trx, server.id, new Date(now.getTime() - throttle.periodSeconds * 1000));
-      const newest = recent.at(-1);
-      if (newest && recent.length >= throttle.limit) {
-        // As the reference panel: retry once the newest of them leaves the window.
-        const retryAfter = (newest.getTime() + throttle.periodSeconds * 1000 - now.getTime()) / 1000;
-        const detail = `Only ${throttle.limit} backups may be generated within a ${throttle.periodSeconds} second span of time.`;
-        throw tooManyRequests(retryAfter, detail, 'TooManyRequestsHttpException');
-      }
+    const availableAt = await throttledUntil(trx, server.id, throttle, now);
+    if (availableAt) {
+      const detail = `Only ${throttle.limit} backups may be generated within a ${throttle.periodSeconds} second span of time.`;
+      throw tooManyRequests((availableAt.getTime() - now.getTime()) / 1000, detail, 'TooManyRequestsHttpException');
     }
     const limit = (await servers.findById(trx, server.id))?.backup_limit ?? 0;
     if (limit <= 0 || (await backups.countNotFailed(trx, server.id)) >= limit) {

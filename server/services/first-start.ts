@@ -41,11 +41,15 @@ async function holdsDemoAccounts(db: Db): Promise<boolean> {
   return admin !== undefined && (await verifyPassword(admin.password_hash, DEMO_ACCOUNTS.admin.password));
 }
 
+/** Where a panel that is not seeding the demo now listens: HOST, else loopback while the demo accounts exist. */
+export async function listenHost(db: Db, config: Pick<Config, 'host'>): Promise<string> {
+  return config.host ?? ((await holdsDemoAccounts(db)) ? '127.0.0.1' : '0.0.0.0');
+}
+
 export async function firstStart(db: Db, nodes: NodeDaemons, config: Config, now: Date): Promise<FirstStart> {
   const empty = await isPanelEmpty(db);
   const seeding = config.seedDemo && empty;
-  const demoHere = seeding || (await holdsDemoAccounts(db));
-  const host = config.host ?? (demoHere ? '127.0.0.1' : '0.0.0.0');
+  const host = seeding ? (config.host ?? '127.0.0.1') : await listenHost(db, config);
   if (seeding && !isLoopback(host) && !config.seedDemoForce) {
     throw new Error(
       `Refusing to seed demo accounts, whose passwords are published, on HOST=${host}, an address other machines can reach. ` +

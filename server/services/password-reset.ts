@@ -20,9 +20,14 @@ export async function issueResetToken(db: Db, user: UserRow | undefined, now: Da
   return token;
 }
 
-/** `/auth/password/reset/<token>?email=<email>`, the reference SPA's route, under `origin`. */
-export function resetLink(origin: string, token: string, email: string): string {
-  return `${origin}/auth/password/reset/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
+/**
+ * `/auth/password/reset/<token>?email=<email>`, the reference SPA's route, under `origin`. An
+ * invite's link adds `invite=1`, so the page asks to set a first password rather than reset one
+ * (the reference SPA ignores it).
+ */
+export function resetLink(origin: string, token: string, email: string, kind: 'reset' | 'invite' = 'reset'): string {
+  const link = `${origin}/auth/password/reset/${encodeURIComponent(token)}?email=${encodeURIComponent(email)}`;
+  return kind === 'invite' ? `${link}&invite=1` : link;
 }
 
 /**

@@ -18,7 +18,17 @@ export const backupAttributes = z.object({
 });
 export const backupSchema = item('backup', backupAttributes);
 export type Backup = z.infer<typeof backupAttributes>;
-export const backupListSchema = list(backupSchema, z.extend(paginatedMetaSchema, { backup_count: z.optional(z.int()) }));
+/**
+ * The create throttle as it stands (an Aerie extra; a reference panel sends none and the SPA then
+ * learns of the throttle from the 429): `limit` backups per `period` seconds, and when the next
+ * may start, null when one may start now. Absent when the panel has no throttle.
+ */
+export const backupThrottleSchema = z.object({ limit: z.int(), period: z.int(), available_at: z.nullable(timestamp) });
+export type BackupThrottleState = z.infer<typeof backupThrottleSchema>;
+export const backupListSchema = list(
+  backupSchema,
+  z.extend(paginatedMetaSchema, { backup_count: z.optional(z.int()), backup_throttle: z.optional(backupThrottleSchema) }),
+);
 
 // POST backups (reference panel names)
 export const createBackupSchema = z.object({
@@ -37,7 +47,7 @@ export type BackupQuery = z.infer<typeof backupQuerySchema>;
 const backups = `${SERVER_ROUTE_PREFIX}/backups`;
 
 export const backupEndpoints = {
-  /** `meta.backup_count`: the backups that have not failed (running or successful). */
+  /** `meta.backup_count`: the backups that have not failed (running or successful); `meta.backup_throttle` (Aerie): the create throttle now. */
   list: endpoint({ method: 'GET', path: backups, query: backupQuerySchema, response: backupListSchema, permission: 'backup.read' }),
   /** 200 with the running backup; 400 at the limit, 429 with Retry-After over the throttle. */
   create: endpoint({ method: 'POST', path: backups, body: createBackupSchema, response: backupSchema, permission: 'backup.create' }),

@@ -29,7 +29,11 @@ describe('OperationsTray', () => {
     const tray = screen.getByRole('region', { name: 'Work' });
     expect(screen.getByRole('progressbar', { name: 'Upload of a.zip' })).toHaveAttribute('aria-valuenow', '42');
     expect(tray).toHaveTextContent('Running');
-    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+    // Without a known progress: a bar with no value, its state in words.
+    const unknown = screen.getByRole('progressbar', { name: 'Backup “Nightly”' });
+    expect(unknown).not.toHaveAttribute('aria-valuenow');
+    expect(unknown).toHaveAttribute('aria-valuetext', 'Running');
+    expect(screen.getAllByRole('progressbar')).toHaveLength(2);
     expect(screen.getByRole('alert')).toHaveTextContent('Backup “Old”: The backup failed.');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss Backup “Old”' }));
     expect(dismiss).toHaveBeenCalledOnce();

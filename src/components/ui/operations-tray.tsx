@@ -75,8 +75,8 @@ export function OperationsTray({ label, operations }: { label: string; operation
                 {op.progress !== undefined ? (
                   <ProgressBar label={op.progressLabel ?? op.title} progress={op.progress} done={op.status === 'done'} />
                 ) : op.status === 'running' ? (
-                  <span className="flex-1">
-                    {/* The words beside it say what runs; the spinner only shows that it does. */}
+                  // Progress not known: an indeterminate bar (no value), its state in the words beside it.
+                  <span role="progressbar" aria-label={op.progressLabel ?? op.title} aria-valuetext={op.statusText} className="flex-1">
                     <Spinner className="size-4" label="" />
                   </span>
                 ) : (

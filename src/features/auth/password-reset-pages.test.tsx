@@ -96,6 +96,15 @@ describe('ResetPasswordPage', () => {
     });
   });
 
+  it("an invite's link asks to set the new account's password, not to reset one, and says so after (issue 22 polish)", async () => {
+    stubFetch((c) => (c.path === '/auth/password/reset' ? json(200, { success: true, redirect_to: '/', send_to_login: true }) : signedOut()));
+    renderAuth(`${path}&invite=1`);
+    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeInTheDocument();
+    expect(screen.queryByText(/reset|new password of/i)).not.toBeInTheDocument();
+    await fill('a first password');
+    expect(await screen.findByRole('status')).toHaveTextContent('Your password is set. Sign in with it.');
+  });
+
   it('refuses a short or unconfirmed password on its field before sending', async () => {
     const calls = stubFetch(signedOut);
     renderAuth(path);

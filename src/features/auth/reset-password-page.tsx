@@ -11,11 +11,15 @@ import type { SignInNotice } from './sign-in-page';
 
 const FIELDS = ['email', 'password', 'password_confirmation'] as const;
 
-/** The mailed link's page (`/auth/password/reset/:token?email=…`): a new password, then sign in. */
+/**
+ * The mailed link's page (`/auth/password/reset/:token?email=…`): a new password, then sign in. An
+ * invite's link (`&invite=1`) sets a new account's first password, and says so rather than "reset".
+ */
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const invite = params.get('invite') === '1';
   const form = useContractForm(resetPasswordRequestSchema, { token, email: params.get('email') ?? '', password: '', password_confirmation: '' });
   const reset = useResetPassword();
   const [formError, setFormError] = useState<string | null>(null);
@@ -26,7 +30,8 @@ export function ResetPasswordPage() {
     try {
       await reset.mutateAsync({ ...values, token });
       // The address goes along to fill the sign-in form; the password and token never do.
-      const state: SignInNotice = { notice: 'Your password has been reset. Sign in with the new one.', user: values.email };
+      const notice = invite ? 'Your password is set. Sign in with it.' : 'Your password has been reset. Sign in with the new one.';
+      const state: SignInNotice = { notice, user: values.email };
       await navigate('/auth/login', { replace: true, state });
     } catch (error) {
       setFormError(applyApiErrors(error, form.setError, { fields: FIELDS }));
@@ -34,7 +39,14 @@ export function ResetPasswordPage() {
   });
 
   return (
-    <AuthLayout title="Set a new password" description="Choose a new password of at least 8 characters. You will be signed out everywhere.">
+    <AuthLayout
+      title={invite ? 'Set your password' : 'Set a new password'}
+      description={
+        invite
+          ? 'Choose a password of at least 8 characters for your new account.'
+          : 'Choose a new password of at least 8 characters. You will be signed out everywhere.'
+      }
+    >
       <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
         <FormError message={formError} />
         <TextField

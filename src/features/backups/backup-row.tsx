@@ -3,7 +3,6 @@ import type { Backup } from '../../contract/backups';
 import { Badge } from '../../components/ui/badge';
 import { CopyButton } from '../../components/ui/copy-button';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '../../components/ui/dropdown-menu';
-import { Spinner } from '../../components/ui/spinner';
 import { formatBytes, formatDateTime, formatRelativeTime } from '../../lib/format';
 import { hasFailed, isProtected, isRunning } from './api';
 
@@ -47,7 +46,8 @@ export function BackupRow({
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium [overflow-wrap:anywhere] text-zinc-100">{b.name}</span>
-          {isRunning(b) && <Spinner className="size-4" label="Backing up…" />}
+          {/* A state, as Failed is: its progress is the operations tray's, the page's one progress element. */}
+          {isRunning(b) && <Badge tone="info">Running</Badge>}
           {hasFailed(b) && <Badge tone="danger">Failed</Badge>}
           {b.is_locked && (
             <Badge tone="warning">

@@ -58,8 +58,10 @@ describe('BackupsPage: making and restoring, and what runs', () => {
     expect(panel.writes()).toEqual([{ method: 'POST', path: '', body: { name: 'Fresh', ignored: 'logs/\n*.tmp\n', is_locked: true } }]);
     expect(panel.requests).toContainEqual({ method: 'GET', path: 'files/contents?file=/.pteroignore', body: undefined });
 
-    expect(await within(row('Fresh')).findByText('Backing up…')).toBeInTheDocument();
+    expect(await within(row('Fresh')).findByText('Running')).toBeInTheDocument();
     const tray = screen.getByRole('region', { name: 'Backup operations' });
+    // One progress element for the running backup, in the tray (issue 22 polish).
+    expect(screen.getAllByRole('progressbar')).toEqual([within(tray).getByRole('progressbar', { name: 'Backup “Fresh”' })]);
     expect(within(tray).getByText('Running')).toBeInTheDocument();
     panel.complete('00000000-0000-4000-8000-000000000009');
     expect(await within(tray).findByText('Completed', undefined, { timeout: 6000 })).toBeInTheDocument();
@@ -72,7 +74,7 @@ describe('BackupsPage: making and restoring, and what runs', () => {
     vi.stubGlobal('WebSocket', FakeWebSocket);
     const panel = stubPanel({ backups: [DONE, RUNNING], socket: true });
     render();
-    expect(await within(await screen.findByRole('listitem', { name: 'Before update' })).findByText('Backing up…')).toBeInTheDocument();
+    expect(await within(await screen.findByRole('listitem', { name: 'Before update' })).findByText('Running')).toBeInTheDocument();
     await waitFor(() => expect(FakeWebSocket.last?.sent).toEqual([JSON.stringify({ event: 'auth', args: ['jwt'] })]));
     const node = FakeWebSocket.last as FakeWebSocket;
     node.frame('auth success');

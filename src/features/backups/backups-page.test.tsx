@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { json } from '../../test/server-test-fixtures';
 import { DONE, LOCKED, openMenu, renderBackups, row, setUpBackupsTests, stubPanel } from '../../test/backups-test-support';
 
 setUpBackupsTests();
@@ -8,7 +9,7 @@ setUpBackupsTests();
 const render = renderBackups;
 
 describe('BackupsPage: the list and its actions', () => {
-  it('shows each backup with its state: size, checksum and time when done, a spinner while running, Failed, Locked', async () => {
+  it('shows each backup with its state: size, checksum and time when done, Running, Failed, Locked', async () => {
     stubPanel();
     render();
     await screen.findByRole('list', { name: 'Backups' });
@@ -20,7 +21,11 @@ describe('BackupsPage: the list and its actions', () => {
     expect(time).toHaveAttribute('title');
     expect(time.getAttribute('title')).not.toBe('');
 
-    expect(within(row('Before update')).getByRole('status')).toHaveTextContent('Backing up…');
+    expect(within(row('Before update')).getByText('Running')).toBeInTheDocument();
+    // Its progress is shown once, in the operations tray, not in the row as well (issue 22 polish).
+    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+    expect(within(screen.getByRole('region', { name: 'Backup operations' })).getByRole('progressbar')).toHaveAccessibleName('Backup “Before update”');
+    expect(within(row('Before update')).queryByRole('status')).toBeNull();
     expect(within(row('Before update')).queryByText('Failed')).toBeNull();
     expect(within(row('Broken')).getByText('Failed')).toBeInTheDocument();
     expect(within(row('Broken')).queryByRole('button', { name: /^Copy checksum/ })).toBeNull();
@@ -42,6 +47,24 @@ describe('BackupsPage: the list and its actions', () => {
     expect(await screen.findByText('Backups are disabled for this server.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create backup' })).toBeDisabled();
     expect(screen.getByText('No backups yet')).toBeInTheDocument();
+  });
+  it('says the throttle before the dialog opens while the counter is under the limit, and turns Create on when it opens (issue 22 polish)', async () => {
+    const availableAt = new Date(Date.now() + 1500).toISOString();
+    const pagination = { total: 1, count: 1, per_page: 20, current_page: 1, total_pages: 1, links: {} };
+    const meta = { pagination, backup_count: 1, backup_throttle: { limit: 2, period: 600, available_at: availableAt } };
+    stubPanel({
+      backups: [DONE],
+      answer: (method, path) =>
+        method === 'GET' && path === '' ? json(200, { object: 'list', data: [{ object: 'backup', attributes: DONE }], meta }) : undefined,
+    });
+    render();
+    await screen.findByRole('list', { name: 'Backups' });
+    expect(screen.getByText('1 of 3 used')).toBeInTheDocument();
+    const create = screen.getByRole('button', { name: 'Create backup' });
+    expect(create).toBeDisabled();
+    expect(screen.getByText(/^Only 2 backups may be started within 10 minutes: the next one can start at \d\d:\d\d:\d\d/)).toBeInTheDocument();
+    await waitFor(() => expect(create).toBeEnabled(), { timeout: 3000 });
+    expect(screen.queryByText(/^Only 2 backups/)).toBeNull();
   });
   it('explains backups when there are none', async () => {
     stubPanel({ backups: [] });

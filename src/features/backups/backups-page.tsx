@@ -13,17 +13,10 @@ import { PermissionHint, useCan } from '../../lib/permissions';
 import { useBlockingCondition, useServer, useServerRef } from '../servers/api';
 import { backupQueries, hasFailed, isRunning, useDeleteBackup, useDownloadBackup, useToggleLock } from './api';
 import { BackupRow, type BackupActions } from './backup-row';
+import { createBlockedBy, useNowUntil } from './create-blocked';
 import { CreateBackupDialog } from './create-backup-dialog';
 import { RestoreBackupDialog } from './restore-backup-dialog';
 import { useBackupEvents, useBackupOperations } from './use-backup-operations';
-
-/** Why "create backup" cannot be used, or null when it can. */
-export function createBlockedBy(used: number, limit: number | null, blocking: string | null): string | null {
-  if (limit === 0) return 'Backups are disabled for this server.';
-  if (limit !== null && used >= limit) return `This server has reached its limit of ${limit} backups. Delete one to make room.`;
-  if (blocking) return `Backups cannot be made while ${blocking}.`;
-  return null;
-}
 
 /** The server's backups: their state as it changes, making one, and download, restore, lock and delete. */
 export function BackupsPage() {
@@ -57,7 +50,9 @@ export function BackupsPage() {
 
   const limit = server.feature_limits.backups;
   const used = query.data?.meta.backup_count ?? (backups ?? []).filter((b) => !hasFailed(b)).length;
-  const blocked = createBlockedBy(used, limit, blocking?.reason ?? null);
+  const throttle = query.data?.meta.backup_throttle;
+  const now = useNowUntil(throttle?.available_at);
+  const blocked = createBlockedBy(used, limit, blocking?.reason ?? null, throttle, now);
   const actions: BackupActions = {
     download: (b) => download.mutate(b),
     restore: setRestoreOf,
