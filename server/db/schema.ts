@@ -1,5 +1,8 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-schedules';
+import type { NodesTable } from './schema-nodes';
+
+export type { NodesTable } from './schema-nodes';
 
 /*
  * Table types for Kysely. SQLite has no booleans (0/1 integers) and no JSON type (TEXT holding
@@ -62,31 +65,6 @@ export interface ApiKeysTable {
   allowed_ips: string;
   last_used_at: string | null;
   created_at: string;
-}
-
-export interface NodesTable {
-  id: Generated<number>;
-  uuid: string;
-  name: string;
-  fqdn: string;
-  sftp_port: number;
-  maintenance_mode: number;
-  /** Where the node's daemon listens (`https://node:8080`); null for the daemon inside this panel. */
-  daemon_base_url: string | null;
-  /**
-   * The node's token, sealed (server/services/node-credentials.ts): what the panel signs this
-   * node's tokens with (transfer URLs, websocket) and, as in Wings, the node's bearer token.
-   */
-  daemon_token: string;
-  /** Wings' `token_id`: names the node in `Bearer <token_id>.<token>`. */
-  daemon_token_id: string;
-  /** MiB of memory and disk the node offers servers; 0: not said. */
-  memory: Generated<number>;
-  disk: Generated<number>;
-  /** The ports and the address its allocations take; null: the panel's defaults. */
-  port_start: number | null;
-  port_end: number | null;
-  allocation_ip: string | null;
 }
 
 export interface EggsTable {

@@ -7,8 +7,14 @@ import type { Kysely } from 'kysely';
  * 127.0.0.1), as the panel's own node had before.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('nodes').addColumn('memory', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('nodes').addColumn('disk', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('nodes')
+    .addColumn('memory', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('nodes')
+    .addColumn('disk', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('nodes').addColumn('port_start', 'integer').execute();
   await db.schema.alterTable('nodes').addColumn('port_end', 'integer').execute();
   await db.schema.alterTable('nodes').addColumn('allocation_ip', 'text').execute();

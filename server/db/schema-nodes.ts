@@ -1,0 +1,28 @@
+import type { Generated } from 'kysely';
+
+/* The nodes table (migrations 001, 002, 013, 014), beside `schema.ts`'s: the machines servers run on. */
+
+export interface NodesTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  fqdn: string;
+  sftp_port: number;
+  maintenance_mode: number;
+  /** Where the node's daemon listens (`https://node:8080`); null for the daemon inside this panel. */
+  daemon_base_url: string | null;
+  /**
+   * The node's token, sealed (server/services/node-credentials.ts): what the panel signs this
+   * node's tokens with (transfer URLs, websocket) and, as in Wings, the node's bearer token.
+   */
+  daemon_token: string;
+  /** Wings' `token_id`: names the node in `Bearer <token_id>.<token>`. */
+  daemon_token_id: string;
+  /** MiB of memory and disk the node offers servers; 0: not said. */
+  memory: Generated<number>;
+  disk: Generated<number>;
+  /** The ports and the address its allocations take; null: the panel's defaults. */
+  port_start: number | null;
+  port_end: number | null;
+  allocation_ip: string | null;
+}
