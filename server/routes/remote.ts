@@ -73,6 +73,14 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
   });
 
   /** One server's configuration, asked for at create, sync and every start. */
+  /** The backup of this uuid and its server, when the server lives on the calling node. */
+  const backupOnNode = async (node: NodeRow, uuid: string) => {
+    const backup = await backups.findByUuid(db, uuid);
+    const server = backup && (await servers.findById(db, backup.server_id));
+    if (!backup || !server || server.node_id !== node.id) throw notFound();
+    return { backup, server };
+  };
+
   app.get<{ Params: { uuid: string } }>('/servers/:uuid', async (request) => {
     const server = await serverOnNode(callingNode(request), request.params.uuid);
     const configuration = await serverConfiguration(db, server.uuid);
@@ -102,10 +110,7 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   /** A backup ended on the node: its checksum and size, or its failure. */
   app.post<{ Params: { uuid: string } }>('/backups/:uuid', async (request, reply) => {
-    const node = callingNode(request);
-    const backup = await backups.findByUuid(db, request.params.uuid);
-    const server = backup && (await servers.findById(db, backup.server_id));
-    if (!backup || !server || server.node_id !== node.id) throw notFound();
+    const { backup, server } = await backupOnNode(callingNode(request), request.params.uuid);
     const body = parseWith(backupReport, request.body);
     const checksum = body.checksum ? `${body.checksum_type ?? 'sha1'}:${body.checksum}` : '';
     await report({
@@ -121,10 +126,7 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   /** A restore ended on the node. */
   app.post<{ Params: { uuid: string } }>('/backups/:uuid/restore', async (request, reply) => {
-    const node = callingNode(request);
-    const backup = await backups.findByUuid(db, request.params.uuid);
-    const server = backup && (await servers.findById(db, backup.server_id));
-    if (!backup || !server || server.node_id !== node.id) throw notFound();
+    const { backup, server } = await backupOnNode(callingNode(request), request.params.uuid);
     const body = parseWith(restoreReport, request.body);
     await report({ type: 'restore.completed', server: server.uuid, backup: backup.uuid, successful: body.successful });
     return reply.status(204).send();
