@@ -156,6 +156,8 @@ export type ConsoleEvent =
   | { type: 'stats'; stats: SocketStats }
   /** A backup ended (Wings' `backup completed:<uuid>`): `checksum` is the bare SHA-1 hex, '' and 0 bytes when it failed. */
   | { type: 'backup completed'; backup: string; successful: boolean; checksum: string; bytes: number }
+  /** How far a running backup is (0 to 1, of the bytes its files hold): Aerie's `backup progress:<uuid>`. */
+  | { type: 'backup progress'; backup: string; progress: number }
   /** A restore ended, whichever way (Wings' `backup restore completed`; the console has said how). */
   | { type: 'backup restore completed' };
 

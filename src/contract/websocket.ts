@@ -61,6 +61,9 @@ export const socketBackupCompletedSchema = z.object({
   file_size: z.number(),
 });
 
+/** The payload of `backup progress:<uuid>` (Aerie's; Wings sends none): `progress` from 0 to 1. */
+export const socketBackupProgressSchema = z.object({ uuid: z.string(), progress: z.number().check(z.minimum(0), z.maximum(1)) });
+
 /** Daemon → browser: the event names Wings sends (`backup completed` carries `:<uuid>`). */
 export const SOCKET_EVENTS = {
   authSuccess: 'auth success',
@@ -76,6 +79,8 @@ export const SOCKET_EVENTS = {
   installStarted: 'install started',
   installCompleted: 'install completed',
   backupCompleted: 'backup completed',
+  /** Aerie's: how far a running backup is (`backup progress:<uuid>`). */
+  backupProgress: 'backup progress',
   backupRestoreCompleted: 'backup restore completed',
   transferLogs: 'transfer logs',
   transferStatus: 'transfer status',

@@ -32,6 +32,8 @@ class Input {
     private readonly limits: ExtractLimits,
     private readonly signal: AbortSignal | undefined,
     private readonly tooMuch: (what: string) => DaemonError = selectionTooLarge,
+    /** Told of the bytes of file bodies as they are read (a backup's progress). */
+    readonly onRead: (bytes: number) => void = () => undefined,
   ) {}
 
   check(): void {
@@ -110,6 +112,7 @@ async function copyBody(tar: TarStream, file: FileHandle, size: number, input: I
     } else {
       await tar.write(bytesRead === want ? buf : buf.subarray(0, bytesRead));
       position += bytesRead;
+      input.onRead(bytesRead);
     }
   }
   const pad = (512 - (size % 512)) % 512;
@@ -201,6 +204,8 @@ export interface ArchiveOptions {
   filter?: EntryFilter;
   /** Sees each compressed chunk as it is written (a backup's checksum). */
   onChunk?: (chunk: Buffer) => void;
+  /** Told of the bytes of file bodies as they are read (a backup's progress). */
+  onRead?: (bytes: number) => void;
   /** The refusal past `limits` (`what`: "more than N bytes"); compress's own by default. */
   tooMuch?: (what: string) => DaemonError;
 }
@@ -218,7 +223,7 @@ export async function writeArchive(
   out: FileHandle,
   options: ArchiveOptions,
 ): Promise<void> {
-  const input = new Input(options.limits, options.signal, options.tooMuch);
+  const input = new Input(options.limits, options.signal, options.tooMuch, options.onRead);
   input.check();
   const tar = new TarStream(out, options.meter, options.onChunk);
   try {

@@ -30,7 +30,7 @@ interface Fixture {
   dataDir: string;
   events: DaemonEvent[];
   /** What the console was told (daemon messages, backup frames), as the socket would frame it. */
-  said: { type: string; line?: string; backup?: string }[];
+  said: { type: string; line?: string; backup?: string; progress?: number }[];
   volume: string;
 }
 
@@ -46,6 +46,7 @@ const it = test.extend('f', async ({ tempDir }): Promise<Fixture> => {
     if (event.type === 'daemon message') said.push({ type: event.type, line: event.line });
     else if (event.type === 'backup completed') said.push({ type: event.type, backup: event.backup });
     else if (event.type === 'backup restore completed') said.push({ type: event.type });
+    else if (event.type === 'backup progress') said.push({ type: event.type, backup: event.backup, progress: event.progress });
   });
   return { daemon, dataDir: tempDir, events, said, volume: daemon.volumePath(SERVER) };
 });
@@ -107,6 +108,20 @@ describe('backups on the local node', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual([`${backup}.tar.gz`]);
     expect(fs.readdirSync(f.volume).some((n) => n.endsWith('.tar.gz'))).toBe(false);
     expect(f.said).toContainEqual({ type: 'backup completed', backup });
+  });
+
+  it('tells the consoles how far a backup is, at most once a second, below 1 until it completes', async ({ f }) => {
+    plant(f.volume, { 'world/region.bin': randomBytes(4 * 1024 * 1024), 'small.txt': 'x' });
+    const { backup } = await backUp(f);
+    const told = f.said.filter((s) => s.type === 'backup progress');
+    expect(told.length).toBeGreaterThanOrEqual(1);
+    for (const s of told) {
+      expect(s.backup).toBe(backup);
+      expect(s.progress).toBeGreaterThan(0);
+      expect(s.progress).toBeLessThanOrEqual(0.99);
+    }
+    // Progress first, then the end.
+    expect(f.said.findIndex((s) => s.type === 'backup progress')).toBeLessThan(f.said.findIndex((s) => s.type === 'backup completed'));
   });
 
   it('reports a failed backup with no checksum and no size, and leaves no file', async ({ f }) => {

@@ -11,6 +11,7 @@ import { openArchive, reasonOf, restoreArchive, type RestoreParts } from './back
 import { isErrno } from './confined';
 import { isServerUuid, type Configurations } from './configurations';
 import { diskLimitBytes } from './files';
+import { fileBytes, measureUsage, NOTHING } from './disk-usage';
 import { PART_PREFIX } from './parts';
 import { isTempName, missing } from './paths';
 import { syncDirectory } from './volume-swap';
@@ -32,6 +33,8 @@ import { syncDirectory } from './volume-swap';
 
 /** Wings reads at most this much of `.pteroignore`. */
 const MAX_IGNORE_FILE_BYTES = 32 * 1024;
+/** How often a running backup tells the consoles how far it is. */
+const PROGRESS_INTERVAL_MS = 1000;
 const IN_USE = 'This backup is being written or restored.';
 
 export interface BackupOptions extends RestoreParts {
@@ -140,6 +143,7 @@ export class LocalBackups implements BackupCapability {
         try {
           const hash = createHash('sha1');
           let bytes = 0;
+          const progress = this.progressOf(server, backup, (await measureUsage(vol, fileBytes).catch(() => NOTHING)).bytes);
           await writeArchive(vol, [], 'everything', out, {
             limits,
             tooMuch: (what) => new DaemonError('bad_request', `the server holds ${what}, past its limits, so the backup could not be restored.`),
@@ -150,6 +154,7 @@ export class LocalBackups implements BackupCapability {
               hash.update(chunk);
               bytes += chunk.length;
             },
+            onRead: progress,
           });
           // On disk before it has its name: a crash leaves a part file or a whole archive, nothing between.
           await out.sync();
@@ -173,6 +178,23 @@ export class LocalBackups implements BackupCapability {
         this.options.announce(server, { type: 'backup completed', backup, successful, checksum, bytes });
       };
     });
+  }
+
+  /**
+   * Tells the server's consoles how far the backup is, at most once a second: the bytes read of
+   * what its files held at the start (ignored files and files written since make it approximate,
+   * so it stays below 1 until the backup completes).
+   */
+  private progressOf(server: string, backup: string, total: number): (bytes: number) => void {
+    let read = 0;
+    let told = 0;
+    return (bytes) => {
+      read += bytes;
+      const now = Date.now();
+      if (total <= 0 || now - told < PROGRESS_INTERVAL_MS) return;
+      told = now;
+      this.options.announce(server, { type: 'backup progress', backup, progress: Math.min(0.99, read / total) });
+    };
   }
 
   async restore(server: string, backup: string, options: { truncate: boolean }): Promise<void> {

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { SOCKET_EVENTS, type socketBackupCompletedSchema } from '../../../src/contract';
+import { SOCKET_EVENTS, type socketBackupCompletedSchema, type socketBackupProgressSchema } from '../../../src/contract';
 import type { ConsoleEvent } from '../capabilities';
 
 /* What the console socket says, in Wings' words: its token errors, its frames, and who may receive which. */
@@ -24,7 +24,8 @@ export function tokenGrants(permissions: readonly string[], wanted: string): boo
  */
 export function receivePermission(event: string): string | null {
   if (event === SOCKET_EVENTS.installOutput) return 'admin.websocket.install';
-  if (event.startsWith(SOCKET_EVENTS.backupCompleted) || event === SOCKET_EVENTS.backupRestoreCompleted) return 'backup.read';
+  if (event.startsWith(SOCKET_EVENTS.backupCompleted) || event.startsWith(SOCKET_EVENTS.backupProgress)) return 'backup.read';
+  if (event === SOCKET_EVENTS.backupRestoreCompleted) return 'backup.read';
   if (event === SOCKET_EVENTS.transferLogs) return 'admin.websocket.transfer';
   return null;
 }
@@ -45,6 +46,10 @@ export function frameOf(event: ConsoleEvent): { event: string; args: string[] } 
         file_size: event.bytes,
       };
       return { event: `${SOCKET_EVENTS.backupCompleted}:${event.backup}`, args: [JSON.stringify(payload)] };
+    }
+    case 'backup progress': {
+      const payload: z.infer<typeof socketBackupProgressSchema> = { uuid: event.backup, progress: event.progress };
+      return { event: `${SOCKET_EVENTS.backupProgress}:${event.backup}`, args: [JSON.stringify(payload)] };
     }
     case 'backup restore completed':
       return { event: SOCKET_EVENTS.backupRestoreCompleted, args: [''] };

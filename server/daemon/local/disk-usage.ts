@@ -32,8 +32,11 @@ export const tooManyEntriesError = (max: number): DaemonError =>
 /** What one entry takes on disk: its blocks, and at least one. */
 const allocated = (st: Stats): number => Math.max(st.blocks * 512, BLOCK);
 
-/** Usage of the volume, its root included, each inode once, links never followed. */
-export async function measureUsage(vol: Volume): Promise<Usage> {
+/** What regular files hold, for a measure of what an archive will read (a backup's progress). */
+export const fileBytes = (st: Stats): number => (st.isFile() ? st.size : 0);
+
+/** Usage of the volume, its root included, each inode once, links never followed; `measure` sizes each entry (its blocks by default). */
+export async function measureUsage(vol: Volume, measure: (st: Stats) => number = allocated): Promise<Usage> {
   const seen = new Set<string>();
   let total = 0;
   let entries = 0;
@@ -48,14 +51,14 @@ export async function measureUsage(vol: Volume): Promise<Usage> {
         if (seen.has(key)) return;
         seen.add(key);
       }
-      total += allocated(st);
+      total += measure(st);
       entries += 1;
     });
     if (subdirs.length > 0 && depth >= MAX_DEPTH) throw new DaemonError('bad_request', 'The directory tree is too deeply nested.');
     await vol.inEachChildDir(dir, subdirs, (sub) => walk(sub, depth + 1));
   };
   await vol.withDir([], async (root) => {
-    total += allocated(await root.handle.stat());
+    total += measure(await root.handle.stat());
     entries += 1;
     await walk(root, 0);
   });

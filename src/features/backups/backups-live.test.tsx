@@ -89,6 +89,27 @@ describe('BackupsPage: making and restoring, and what runs', () => {
     expect(node.sent).toHaveLength(1);
   });
 
+  it("shows a running backup's percentage in its one progress element as the node tells it (Aerie's backup progress)", async () => {
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    stubPanel({ backups: [DONE, RUNNING], socket: true });
+    render();
+    expect(await within(await screen.findByRole('listitem', { name: 'Before update' })).findByText('Running')).toBeInTheDocument();
+    await waitFor(() => expect(FakeWebSocket.last?.sent).toHaveLength(1));
+    const node = FakeWebSocket.last as FakeWebSocket;
+    node.frame('auth success');
+    node.frame(`backup progress:${RUNNING.uuid}`, JSON.stringify({ uuid: RUNNING.uuid, progress: 0.42 }));
+    const tray = screen.getByRole('region', { name: 'Backup operations' });
+    const bar = () => within(tray).getByRole('progressbar', { name: 'Backup “Before update”' });
+    await waitFor(() => expect(bar()).toHaveAttribute('aria-valuenow', '42'));
+    expect(within(tray).getByText('Running, 42%')).toBeInTheDocument();
+    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+    // Out of range or malformed: ignored, the last figure stays.
+    node.frame(`backup progress:${RUNNING.uuid}`, JSON.stringify({ uuid: RUNNING.uuid, progress: 7 }));
+    node.frame(`backup progress:${RUNNING.uuid}`, '{not json');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(within(tray).getByText('Running, 42%')).toBeInTheDocument();
+  });
+
   it('shows the result of a backup made here even when it was done before the list showed it running', async () => {
     stubPanel({ backups: [DONE], instant: true });
     render();

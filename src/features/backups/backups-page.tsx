@@ -26,7 +26,7 @@ export function BackupsPage() {
   const restoring = server.status === 'restoring_backup';
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const pollMs = useBackupEvents(ref);
+  const { pollMs, progress } = useBackupEvents(ref);
   // The panel answers 409 to the list while a restore runs: the last one read stays on screen.
   const query = useQuery({
     ...backupQueries.list(ref, page),
@@ -34,7 +34,7 @@ export function BackupsPage() {
     refetchInterval: (q) => (q.state.data?.data.some((b) => isRunning(b.attributes)) ? pollMs : false),
   });
   const backups = useMemo(() => query.data?.data.map((b) => b.attributes), [query.data]);
-  const tray = useBackupOperations(ref, backups, restoring);
+  const tray = useBackupOperations(ref, backups, restoring, progress);
   const [canCreate, canDownload, canRestore, canDelete] = [
     useCan('backup.create'),
     useCan('backup.download'),

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Backup } from '../../contract/backups';
-import { SOCKET_EVENTS } from '../../contract/websocket';
+import { SOCKET_EVENTS, socketBackupProgressSchema } from '../../contract/websocket';
 import type { Operation } from '../../components/ui/operations-tray';
 import { formatBytes } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
@@ -59,7 +59,12 @@ function outcomeOf(list: ActivityList | undefined, restore: RestoreState | null)
  * is `restoring_backup` (the server's query polls itself meanwhile, as the list answers 409 then), and once it
  * ends the whole server is read again (status, files, backups).
  */
-export function useBackupOperations(server: ServerRef, backups: readonly Backup[] | undefined, restoring: boolean) {
+export function useBackupOperations(
+  server: ServerRef,
+  backups: readonly Backup[] | undefined,
+  restoring: boolean,
+  progress: ReadonlyMap<string, number> = new Map(),
+) {
   const client = useQueryClient();
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set());
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
@@ -107,8 +112,20 @@ export function useBackupOperations(server: ServerRef, backups: readonly Backup[
     if (!seen.has(b.uuid) || dismissed.has(b.uuid)) continue;
     const title = `Backup “${b.name}”`;
     const action = { label: 'Dismiss', ariaLabel: `Dismiss ${title}`, onClick: () => dismiss(b.uuid) };
-    if (isRunning(b)) operations.push({ id: b.uuid, title, status: 'running', statusText: 'Running' });
-    else if (hasFailed(b)) operations.push({ id: b.uuid, title, status: 'error', statusText: 'Failed', message: 'The backup failed.', action });
+    if (isRunning(b)) {
+      // A percentage where the node tells how far it is (Aerie's node); an indeterminate bar elsewhere.
+      const part = progress.get(b.uuid);
+      if (part === undefined) operations.push({ id: b.uuid, title, status: 'running', statusText: 'Running' });
+      else
+        operations.push({
+          id: b.uuid,
+          title,
+          status: 'running',
+          statusText: `Running, ${Math.round(part * 100)}%`,
+          progress: part,
+          progressLabel: title,
+        });
+    } else if (hasFailed(b)) operations.push({ id: b.uuid, title, status: 'error', statusText: 'Failed', message: 'The backup failed.', action });
     else operations.push({ id: b.uuid, title, detail: formatBytes(b.bytes), status: 'done', statusText: 'Completed', action });
   }
   return { operations, startRestore, track };
@@ -116,18 +133,32 @@ export function useBackupOperations(server: ServerRef, backups: readonly Backup[
 
 /**
  * Live updates from the server's websocket (for users with websocket.connect): a backup's result
- * refreshes the list, the end of a restore the server's status. Returns how often to poll as
- * well: every BACKUP_POLL_MS without the socket, rarely while it is connected (in case an event is
- * missed across a reconnect).
+ * refreshes the list, the end of a restore the server's status, and a running backup's progress
+ * (Aerie's node tells it) is kept by backup uuid. Returns how often to poll as well: every
+ * BACKUP_POLL_MS without the socket, rarely while it is connected (in case an event is missed
+ * across a reconnect).
  */
-export function useBackupEvents(server: ServerRef): number {
+export function useBackupEvents(server: ServerRef): { pollMs: number; progress: ReadonlyMap<string, number> } {
   const client = useQueryClient();
   const canListen = useCan('websocket.connect');
-  const live = useServerSocketEvents(server.uuid, canListen, (event) => {
+  const [progress, setProgress] = useState<ReadonlyMap<string, number>>(new Map());
+  const live = useServerSocketEvents(server.uuid, canListen, (event, args) => {
     if (event.startsWith(`${SOCKET_EVENTS.backupCompleted}:`)) void client.invalidateQueries({ queryKey: backupQueries.all(server) });
     if (event === SOCKET_EVENTS.backupRestoreCompleted) void client.invalidateQueries({ queryKey: serverQueries.detail(server.routeId).queryKey });
+    if (event.startsWith(`${SOCKET_EVENTS.backupProgress}:`)) {
+      const parsed = socketBackupProgressSchema.safeParse(parseJson(args[0]));
+      if (parsed.success) setProgress((known) => new Map(known).set(parsed.data.uuid, parsed.data.progress));
+    }
   });
-  return live ? BACKUP_SLOW_POLL_MS : BACKUP_POLL_MS;
+  return { pollMs: live ? BACKUP_SLOW_POLL_MS : BACKUP_POLL_MS, progress };
+}
+
+function parseJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function restoreOperation(restore: RestoreState, outcome: RestoreOutcome, dismiss: () => void): Operation {
