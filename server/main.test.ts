@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { describe, expect } from 'vitest';
+import { describe, expect, onTestFailed } from 'vitest';
 import { it } from './test/fixtures';
 import { freePort } from './test/mariadb';
 
@@ -34,8 +34,13 @@ function startOnce(dataDir: string, extra: Record<string, string>): Promise<stri
       if (out.includes('Aerie listening on')) child.kill('SIGTERM');
     });
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    // A panel that never listens is not left behind when its test gives up.
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 80_000);
     child.on('error', reject);
-    child.on('exit', () => resolve(out));
+    child.on('exit', () => {
+      clearTimeout(stuck);
+      resolve(out);
+    });
   });
 }
 
@@ -83,6 +88,10 @@ describe('npm start', () => {
       let out = '';
       for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (out += chunk.toString()));
       const exited = new Promise((resolve) => child.on('exit', resolve));
+      // A failed wait must not leave the panel (and its server) running after the test.
+      onTestFailed(() => {
+        if (child.exitCode === null) process.kill(-(child.pid ?? 0), 'SIGKILL');
+      });
       for (const deadline = Date.now() + 60_000; !(fs.existsSync(log) && fs.readFileSync(log, 'utf8').includes('For help'));) {
         if (Date.now() > deadline) throw new Error(`the game did not start again: ${out}`);
         await new Promise((r) => setTimeout(r, 100));
