@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parsePortRange, PORT_RANGE_RULE } from './lib/port-range';
 import { isTimeZone, machineTimeZone } from './lib/time';
 
 /** Every setting the server reads, parsed once from the environment (README "Configuration"). */
@@ -72,10 +73,9 @@ const envSchema = z.object({
   // The local node's ports "create allocation" hands out, first to last (inclusive).
   PANEL_ALLOCATION_PORTS: z
     .string()
-    .regex(/^\d{1,5}-\d{1,5}$/, 'must be a range like 25565-25665')
-    .transform((s) => s.split('-').map(Number) as [number, number])
-    .refine(([start, end]) => start >= 1 && start <= end && end <= 65535, 'must run upwards within 1-65535')
-    .default([DEFAULT_ALLOCATION_PORTS.start, DEFAULT_ALLOCATION_PORTS.end]),
+    .refine((s) => parsePortRange(s) !== null, `must be ${PORT_RANGE_RULE}`)
+    .transform((s) => parsePortRange(s) ?? DEFAULT_ALLOCATION_PORTS)
+    .default(DEFAULT_ALLOCATION_PORTS),
   // mysql://user:password@host:port: registers (or updates) the database host `default` at start.
   PANEL_DB_HOST_URL: z.string().min(1).optional(),
   // Without any database host, run a MariaDB of the panel's own under the data dir when installed.
@@ -263,7 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     serverStopTimeoutSeconds: e.PANEL_SERVER_STOP_TIMEOUT,
     allowHostNetwork: e.PANEL_ALLOW_HOST_NETWORK,
     serverHostPorts: e.PANEL_SERVER_HOST_PORTS ?? (e.PANEL_MANAGED_MARIADB ? [e.PANEL_MARIADB_PORT] : []),
-    allocationPorts: { start: e.PANEL_ALLOCATION_PORTS[0], end: e.PANEL_ALLOCATION_PORTS[1] },
+    allocationPorts: e.PANEL_ALLOCATION_PORTS,
     backupThrottle: { limit: e.BACKUP_THROTTLE_LIMIT, periodSeconds: e.BACKUP_THROTTLE_PERIOD },
     timezone: e.APP_TIMEZONE ?? machineTimeZone(),
     scheduleTaskLimit: e.PANEL_SCHEDULE_TASK_LIMIT,

@@ -226,7 +226,7 @@ async function start(): Promise<void> {
   const url = panelOrigin({ ...config, host: first.host, port: typeof bound === 'object' && bound !== null ? bound.port : config.port });
   if (first.demo) printDemoBox(url, first.demo);
   if (first.admin) printAdminBox(url, first.admin);
-  else if (!first.demo && !(await serverRepo.any(db))) console.log(`No servers yet: add one with ${ADD_SERVER_HINT}`);
+  else if (!first.demo && !(await serverRepo.exist(db))) console.log(`No servers yet: add one with ${ADD_SERVER_HINT}`);
   console.log(`Aerie listening on ${url} (data dir ${config.dataDir})`);
 }
 

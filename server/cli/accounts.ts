@@ -75,7 +75,7 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
       const keys = await listApiKeys(db, user.id);
       const text = table(
         ['IDENTIFIER', 'DESCRIPTION', 'ALLOWED IPS', 'LAST USED', 'CREATED'],
-        keys.map((k) => [k.identifier, k.description, k.allowed_ips.join(',') || 'any', k.last_used_at ?? 'never', k.created_at]),
+        keys.map((k) => [k.identifier, k.description, k.allowed_ips.join(',') || 'every address', k.last_used_at ?? 'never', k.created_at]),
         `${user.email} has no API keys.`,
       );
       return withText({ email: user.email, keys }, opts.json === true ? undefined : text);

@@ -1,4 +1,5 @@
 import { nodes } from '../db/repos';
+import { parsePortRange, PORT_RANGE_RULE } from '../lib/port-range';
 import { createNode, deleteNode, listNodes, NodeError, nodeConfigYaml } from '../services/nodes';
 import { CliError, int, required, str, type Command, type Options } from './options';
 import { table, withText } from './table';
@@ -30,10 +31,9 @@ function mib(opts: Options, name: string): number {
 function portRange(opts: Options): { start: number; end: number } | null {
   const raw = str(opts, 'ports');
   if (raw === undefined) return null;
-  const match = /^(\d{1,5})-(\d{1,5})$/.exec(raw);
-  const [start, end] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  if (!match || start < 1 || start > end || end > 65535) throw new CliError('--ports must be a range like 25565-25665 within 1-65535.', 2);
-  return { start, end };
+  const range = parsePortRange(raw);
+  if (!range) throw new CliError(`--ports must be ${PORT_RANGE_RULE}.`, 2);
+  return range;
 }
 
 export const NODE_COMMANDS: Record<string, Command> = {

@@ -38,8 +38,9 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   /** The server of this uuid when it lives on the calling node; 404 otherwise, whoever else has it. */
   const serverOnNode = async (node: NodeRow, uuid: string): Promise<ServerRow> => {
-    const server = (await nodes.hasServer(db, node.id, uuid)) ? await servers.findByIdentifier(db, uuid) : undefined;
-    if (!server) throw notFound();
+    // By its full uuid only (a short identifier names no server here), and only on this node.
+    const server = await servers.findByIdentifier(db, uuid);
+    if (!server || server.uuid !== uuid.toLowerCase() || server.node_id !== node.id) throw notFound();
     return server;
   };
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db';
+import { nodes } from '../db/repos';
 import type { NodeRow } from '../db/schema';
 import { randomAlnum } from '../lib/crypto';
 import { isSealed, type SecretBox } from '../lib/secret-box';
@@ -29,16 +30,7 @@ export function openNodeToken(box: SecretBox, stored: string): string {
 
 /** Seals node tokens stored in the clear by earlier versions; run at start. Returns how many. */
 export async function sealPlaintextNodeTokens(db: Db, box: SecretBox): Promise<number> {
-  const rows = await db.selectFrom('nodes').select(['id', 'daemon_token']).execute();
-  const plain = rows.filter((row) => !isSealed(row.daemon_token));
-  for (const row of plain) {
-    // Conditional on the value read, so a second process sealing at the same moment is harmless.
-    await db
-      .updateTable('nodes')
-      .set({ daemon_token: box.seal(row.daemon_token) })
-      .where('id', '=', row.id)
-      .where('daemon_token', '=', row.daemon_token)
-      .execute();
-  }
+  const plain = (await nodes.tokens(db)).filter((row) => !isSealed(row.daemon_token));
+  for (const row of plain) await nodes.replaceToken(db, row.id, row.daemon_token, box.seal(row.daemon_token));
   return plain.length;
 }

@@ -61,12 +61,6 @@ export async function serverPage(db: Db, nodeId: number, page: { offset: number;
   return { uuids: rows.map((r) => r.uuid), total: Number(count.n) };
 }
 
-/** Whether the server of this uuid lives on the node. */
-export async function hasServer(db: Db, nodeId: number, uuid: string): Promise<boolean> {
-  const row = await db.selectFrom('servers').select('id').where('node_id', '=', nodeId).where('uuid', '=', uuid).executeTakeFirst();
-  return row !== undefined;
-}
-
 export function findByName(db: Db, name: string): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().where('name', '=', name).executeTakeFirst();
 }
@@ -90,4 +84,13 @@ export async function removeEmpty(db: Db, id: number): Promise<boolean> {
     await trx.deleteFrom('nodes').where('id', '=', id).execute();
     return true;
   });
+}
+
+export function tokens(db: Db): Promise<Pick<NodeRow, 'id' | 'daemon_token'>[]> {
+  return db.selectFrom('nodes').select(['id', 'daemon_token']).execute();
+}
+
+/** Replaces the node's token only if it is still `from`, so two processes sealing at once are harmless. */
+export async function replaceToken(db: Db, id: number, from: string, to: string): Promise<void> {
+  await db.updateTable('nodes').set({ daemon_token: to }).where('id', '=', id).where('daemon_token', '=', from).execute();
 }

@@ -213,7 +213,7 @@ export async function remove(db: Db, serverId: number): Promise<boolean> {
   return Number(result.numDeletedRows) === 1;
 }
 
-export async function any(db: Db): Promise<boolean> {
+export async function exist(db: Db): Promise<boolean> {
   return (await db.selectFrom('servers').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 

@@ -8,6 +8,7 @@ import { useCan } from '../../lib/permissions';
 import { activityQueries, type ActivityList } from '../activity/api';
 import { useServerSocketEvents } from '../console/api';
 import { serverQueries, type ServerRef } from '../servers/api';
+import { parseJsonOrUndefined } from '../../lib/json';
 import { BACKUP_POLL_MS, BACKUP_SLOW_POLL_MS, backupQueries, hasFailed, isRunning } from './api';
 
 interface RestoreState {
@@ -146,19 +147,11 @@ export function useBackupEvents(server: ServerRef): { pollMs: number; progress: 
     if (event.startsWith(`${SOCKET_EVENTS.backupCompleted}:`)) void client.invalidateQueries({ queryKey: backupQueries.all(server) });
     if (event === SOCKET_EVENTS.backupRestoreCompleted) void client.invalidateQueries({ queryKey: serverQueries.detail(server.routeId).queryKey });
     if (event.startsWith(`${SOCKET_EVENTS.backupProgress}:`)) {
-      const parsed = socketBackupProgressSchema.safeParse(parseJson(args[0]));
+      const parsed = socketBackupProgressSchema.safeParse(parseJsonOrUndefined(args[0]));
       if (parsed.success) setProgress((known) => new Map(known).set(parsed.data.uuid, parsed.data.progress));
     }
   });
   return { pollMs: live ? BACKUP_SLOW_POLL_MS : BACKUP_POLL_MS, progress };
-}
-
-function parseJson(text: string | undefined): unknown {
-  try {
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function restoreOperation(restore: RestoreState, outcome: RestoreOutcome, dismiss: () => void): Operation {

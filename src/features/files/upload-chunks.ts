@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { chunkedUploadOffsetSchema, chunkedUploadStartSchema } from '../../contract/files';
 import { ApiError } from '../../lib/http';
+import { parseJsonOrUndefined } from '../../lib/json';
 import { abortError, sendUploadRequest } from './upload-request';
 
 /*
@@ -33,13 +34,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const oddAnswer = () => new ApiError(0, [{ code: 'HttpError', status: '0', detail: 'The node answered the upload with something unexpected.' }]);
 
 function parse<S extends z.ZodMiniType>(schema: S, body: string): z.output<S> {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    throw oddAnswer();
-  }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(parseJsonOrUndefined(body));
   if (!parsed.success) throw oddAnswer();
   return parsed.data;
 }

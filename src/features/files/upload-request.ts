@@ -1,4 +1,5 @@
 import { errorDocumentSchema } from '../../contract/errors';
+import { parseJsonOrUndefined } from '../../lib/json';
 import { ApiError } from '../../lib/http';
 
 /*
@@ -13,12 +14,7 @@ import { ApiError } from '../../lib/http';
 export const UPLOAD_IDLE_MS = 2 * 60_000;
 
 export function toUploadError(status: number, body: string): ApiError {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
+  const json = parseJsonOrUndefined(body);
   const doc = errorDocumentSchema.safeParse(json);
   if (doc.success) return new ApiError(status, doc.data.errors);
   // A Wings node answers `{error: "..."}`.
