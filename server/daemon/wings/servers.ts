@@ -1,0 +1,48 @@
+import type { ServerCapability, ServerConfiguration } from '../capabilities';
+import { DaemonError } from '../types';
+import { serverPath, type WingsTransport } from './transport';
+
+/*
+ * A server's life on a Wings node. Wings holds no configuration it was handed: told to create or
+ * sync, it fetches the server's configuration from the panel's remote API itself, and reports an
+ * install's end there too (`routes/remote.ts`), so `create` answers once Wings has accepted it.
+ */
+
+export class WingsServers implements ServerCapability {
+  constructor(private readonly http: WingsTransport) {}
+
+  /** Wings' 202: it fetches the configuration and install script, installs, and reports back. */
+  async create(server: string): Promise<void> {
+    await this.http.empty({ method: 'POST', path: '/api/servers', json: { uuid: server, start_on_completion: false } });
+  }
+
+  /** The node fetches this server's configuration from the panel now (Wings' 204). */
+  async sync(server: string): Promise<void> {
+    await this.http.empty({ method: 'POST', path: serverPath(server, '/sync') });
+  }
+
+  /**
+   * The panel's configuration reaches a Wings node only by its own fetch: handing it one is a
+   * sync. (Kept while the interface still names `configure`; `sync` replaces it.)
+   */
+  configure(configuration: ServerConfiguration): Promise<void> {
+    return this.sync(configuration.settings.uuid);
+  }
+
+  async reinstall(server: string): Promise<void> {
+    await this.http.empty({ method: 'POST', path: serverPath(server, '/reinstall') });
+  }
+
+  /** A server Wings does not know (404) is already gone. */
+  async delete(server: string): Promise<void> {
+    try {
+      await this.http.empty({ method: 'DELETE', path: serverPath(server) });
+    } catch (error) {
+      if (!(error instanceof DaemonError && error.kind === 'not_found')) throw error;
+    }
+  }
+
+  async revokeSocketTokens(server: string, jtis: string[]): Promise<void> {
+    await this.http.empty({ method: 'POST', path: serverPath(server, '/ws/deny'), json: { jtis } });
+  }
+}
