@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import type { BackupCapability } from '../capabilities';
 import { tokenKey } from '../tokens';
 import { serverPath, type WingsTransport } from './transport';
+import type { BackupRequest, RestoreRequest } from './requests';
 
 /*
  * Backups with Wings' `wings` adapter: archives the node keeps; it reports each end through the
@@ -23,7 +24,7 @@ export class WingsBackups implements BackupCapability {
     await this.http.empty({
       method: 'POST',
       path: serverPath(server, '/backup'),
-      json: { adapter: 'wings', uuid: backup, ignore: ignore.join('\n') },
+      json: { adapter: 'wings', uuid: backup, ignore: ignore.join('\n') } satisfies BackupRequest,
     });
   }
 
@@ -31,7 +32,7 @@ export class WingsBackups implements BackupCapability {
     await this.http.empty({
       method: 'POST',
       path: serverPath(server, `/backup/${encodeURIComponent(backup)}/restore`),
-      json: { adapter: 'wings', truncate_directory: options.truncate, download_url: '' },
+      json: { adapter: 'wings', truncate_directory: options.truncate, download_url: '' } satisfies RestoreRequest,
     });
   }
 

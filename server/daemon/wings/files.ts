@@ -6,6 +6,7 @@ import { readBounded, tooLargeAnswer } from './bounded';
 import { spooled } from './spool';
 import { wingsListingSchema, wingsStatSchema } from './responses';
 import { LONG_TIMEOUT_MS, serverPath, type WingsTransport } from './transport';
+import type { CopyRequest, CreateDirectoryRequest, DecompressRequest, FilesRequest, RenameRequest } from './requests';
 
 /*
  * The file manager over Wings' `files/*` routes (peers.md §4.3). Wings resolves every path beneath
@@ -76,23 +77,27 @@ export class WingsFiles implements FileCapability {
   async copy(server: string, location: string): Promise<string> {
     const clean = path.posix.normalize(`/${location}`);
     const existing = new Set((await this.list(server, path.posix.dirname(clean))).map((e) => e.name));
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/files/copy'), json: { location } });
+    await this.http.empty({ method: 'POST', path: serverPath(server, '/files/copy'), json: { location } satisfies CopyRequest });
     return copyName(path.posix.basename(clean), existing);
   }
 
   /** Wings does not say which of the files existed: the names asked for, as the reference panel logs them. */
   async delete(server: string, root: string, files: string[]): Promise<string[]> {
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/files/delete'), json: { root, files } });
+    await this.http.empty({ method: 'POST', path: serverPath(server, '/files/delete'), json: { root, files } satisfies FilesRequest });
     return files;
   }
 
   async createDirectory(server: string, root: string, name: string): Promise<void> {
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/files/create-directory'), json: { name, path: root } });
+    await this.http.empty({
+      method: 'POST',
+      path: serverPath(server, '/files/create-directory'),
+      json: { name, path: root } satisfies CreateDirectoryRequest,
+    });
   }
 
   /** Wings skips a missing source silently: the pairs asked for, as the reference panel logs them. */
   async rename(server: string, root: string, files: { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
-    await this.http.empty({ method: 'PUT', path: serverPath(server, '/files/rename'), json: { root, files } });
+    await this.http.empty({ method: 'PUT', path: serverPath(server, '/files/rename'), json: { root, files } satisfies RenameRequest });
     return files;
   }
 
@@ -102,7 +107,7 @@ export class WingsFiles implements FileCapability {
       {
         method: 'POST',
         path: serverPath(server, '/files/compress'),
-        json: { root, files },
+        json: { root, files } satisfies FilesRequest,
         timeoutMs: LONG_TIMEOUT_MS,
         statusKinds: { 409: 'no_space' },
       },
@@ -113,7 +118,12 @@ export class WingsFiles implements FileCapability {
 
   /** Wings applies its own extraction limits (the server's disk space); `limits` is the local node's. */
   async decompress(server: string, root: string, file: string, _options: { limits?: Partial<ExtractLimits> } = {}): Promise<void> {
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/files/decompress'), json: { root, file }, timeoutMs: LONG_TIMEOUT_MS });
+    await this.http.empty({
+      method: 'POST',
+      path: serverPath(server, '/files/decompress'),
+      json: { root, file } satisfies DecompressRequest,
+      timeoutMs: LONG_TIMEOUT_MS,
+    });
   }
 
   private async sendFile(server: string, file: string, body: { stream: Readable; length: number }): Promise<void> {

@@ -2,6 +2,7 @@ import type { ProcessState, SocketStats } from '../../../src/contract';
 import type { PowerAction, ProcessCapability, StatsCapability } from '../capabilities';
 import { wingsDetailsSchema } from './responses';
 import { serverPath, type WingsTransport } from './transport';
+import type { CommandsRequest, PowerRequest } from './requests';
 
 /*
  * Power, console commands and what a server uses, over Wings' server routes. Wings tells the
@@ -16,12 +17,22 @@ export class WingsProcess implements ProcessCapability, StatsCapability {
 
   /** Wings' 202: the action runs on the node; a suspended server's start is its 400. */
   async power(server: string, action: PowerAction): Promise<void> {
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/power'), json: { action }, statusKinds: { 400: 'conflict' } });
+    await this.http.empty({
+      method: 'POST',
+      path: serverPath(server, '/power'),
+      json: { action } satisfies PowerRequest,
+      statusKinds: { 400: 'conflict' },
+    });
   }
 
   /** Wings answers 502 for a server that is not running. */
   async command(server: string, line: string): Promise<void> {
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/commands'), json: { commands: [line] }, statusKinds: { 502: 'offline' } });
+    await this.http.empty({
+      method: 'POST',
+      path: serverPath(server, '/commands'),
+      json: { commands: [line] } satisfies CommandsRequest,
+      statusKinds: { 502: 'offline' },
+    });
   }
 
   state(server: string): ProcessState {

@@ -1,6 +1,7 @@
 import type { ServerCapability, ServerConfiguration } from '../capabilities';
 import { DaemonError } from '../types';
 import { serverPath, type WingsTransport } from './transport';
+import type { CreateServerRequest, DenyRequest } from './requests';
 
 /*
  * A server's life on a Wings node. Wings holds no configuration it was handed: told to create or
@@ -13,7 +14,7 @@ export class WingsServers implements ServerCapability {
 
   /** Wings' 202: it fetches the configuration and install script, installs, and reports back. */
   async create(server: string): Promise<void> {
-    await this.http.empty({ method: 'POST', path: '/api/servers', json: { uuid: server, start_on_completion: false } });
+    await this.http.empty({ method: 'POST', path: '/api/servers', json: { uuid: server, start_on_completion: false } satisfies CreateServerRequest });
   }
 
   /** The node fetches this server's configuration from the panel now (Wings' 204). */
@@ -43,6 +44,6 @@ export class WingsServers implements ServerCapability {
   }
 
   async revokeSocketTokens(server: string, jtis: string[]): Promise<void> {
-    await this.http.empty({ method: 'POST', path: serverPath(server, '/ws/deny'), json: { jtis } });
+    await this.http.empty({ method: 'POST', path: serverPath(server, '/ws/deny'), json: { jtis } satisfies DenyRequest });
   }
 }

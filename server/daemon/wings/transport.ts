@@ -55,7 +55,8 @@ export function kindOfStatus(status: number, overrides: WingsRequest['statusKind
   if (status === 409) return 'conflict';
   if (status === 413) return 'too_large';
   // 401/403: the node does not take this panel's token; to the user, the node does not answer.
-  if (status === 401 || status === 403 || status >= 500) return 'unavailable';
+  // A redirect is not followed (the token must not travel to another address): the node is misconfigured.
+  if (status < 400 || status === 401 || status === 403 || status >= 500) return 'unavailable';
   return 'bad_request';
 }
 
