@@ -16,6 +16,8 @@ export async function spooled<T>(
   tooLarge: () => Error,
   send: (body: { stream: Readable; length: number }) => Promise<T>,
 ): Promise<T> {
+  // The body may fail before the pipeline below listens: its error is kept for the pipeline, not thrown.
+  source.on('error', () => undefined);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'aerie-wings-'));
   try {
     const file = path.join(dir, 'body');
