@@ -109,6 +109,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 export interface WingsDouble {
   url: string;
+  /** The node token it takes (a test may set the panel's node's). */
   token: string;
   requests: RecordedRequest[];
   /** The last request to `route` (`METHOD /path` with placeholders). */
@@ -141,14 +142,14 @@ export async function startWingsDouble(token = 'w'.repeat(64)): Promise<WingsDou
         const [scheme, given] = (req.headers.authorization ?? '').split(' ', 2);
         if (scheme !== 'Bearer' || !given)
           return send(res, wingsError(401, 'The required authorization heads were not present in the request.'), recorded);
-        if (given !== token) return send(res, wingsError(403, 'You are not authorized to access this endpoint.'), recorded);
+        if (given !== double.token) return send(res, wingsError(403, 'You are not authorized to access this endpoint.'), recorded);
       }
       send(res, answers.get(recorded.route) ?? wingsError(404, 'The requested resource does not exist on this instance.'), recorded);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const double: WingsDouble = {
     url: `http://127.0.0.1:${port}`,
     token,
     requests,
@@ -163,6 +164,7 @@ export async function startWingsDouble(token = 'w'.repeat(64)): Promise<WingsDou
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return double;
 }
 
 function send(res: ServerResponse, answer: WingsAnswer, request: RecordedRequest): void {
