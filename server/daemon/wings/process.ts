@@ -6,8 +6,7 @@ import type { CommandsRequest, PowerRequest } from './requests';
 
 /*
  * Power, console commands and what a server uses, over Wings' server routes. Wings tells the
- * panel of state changes only through the browser's websocket, so `state` is the last state
- * the panel saw in an answer of the node (`offline` before any), not a live one.
+ * panel of state changes only through the browser's websocket, so `state` asks the node.
  */
 
 export class WingsProcess implements ProcessCapability, StatsCapability {
@@ -35,8 +34,13 @@ export class WingsProcess implements ProcessCapability, StatsCapability {
     });
   }
 
-  state(server: string): ProcessState {
-    return this.seen.get(server) ?? 'offline';
+  /** The node is asked; one that does not answer runs nothing the panel could reach, so its last seen state stands (`offline` before any). */
+  async state(server: string): Promise<ProcessState> {
+    try {
+      return (await this.resources(server)).state;
+    } catch {
+      return this.seen.get(server) ?? 'offline';
+    }
   }
 
   async resources(server: string): Promise<SocketStats> {

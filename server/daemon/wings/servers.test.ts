@@ -63,11 +63,13 @@ describe('power, commands and stats', () => {
     });
   });
 
-  it("answers the utilization of the server's details, and keeps its state as last seen", async () => {
-    expect(node.process.state(s)).toBe('offline');
+  it("answers the utilization of the server's details, and its state (the last seen when the node does not answer)", async () => {
     expect(await node.stats.resources(s)).toEqual(wingsUtilization);
     expect(wings.last('GET /api/servers/:server').path).toBe(`/api/servers/${s}`);
-    expect(node.process.state(s)).toBe('running');
+    expect(await node.process.state(s)).toBe('running');
+    wings.answer('GET /api/servers/:server', wingsError(500, 'An unexpected error was encountered.'));
+    expect(await node.process.state(s)).toBe('running');
+    expect(await node.process.state(randomUUID())).toBe('offline');
     wings.answer('GET /api/servers/:server', {
       status: 200,
       json: { state: 'stopping', is_suspended: false, utilization: { ...wingsUtilization, state: 'running' } },
