@@ -24,10 +24,15 @@ export class WingsServers implements ServerCapability {
 
   /**
    * The panel's configuration reaches a Wings node only by its own fetch: handing it one is a
-   * sync. (Kept while the interface still names `configure`; `sync` replaces it.)
+   * sync, and a server the node does not hold yet fetches it when created. (Kept while the
+   * interface still names `configure`; `sync` replaces it.)
    */
-  configure(configuration: ServerConfiguration): Promise<void> {
-    return this.sync(configuration.settings.uuid);
+  async configure(configuration: ServerConfiguration): Promise<void> {
+    try {
+      await this.sync(configuration.settings.uuid);
+    } catch (error) {
+      if (!(error instanceof DaemonError && error.kind === 'not_found')) throw error;
+    }
   }
 
   async reinstall(server: string): Promise<void> {
