@@ -134,12 +134,13 @@ export class WingsTransport {
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = client.request(url, { method: request.method, headers, signal, agent: false });
+      let timer: NodeJS.Timeout | undefined;
       const fail = (error: unknown) => {
         clearTimeout(timer);
         req.destroy();
         reject(this.unavailable(error));
       };
-      const timer = setTimeout(() => fail(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      const awaitAnswer = () => (timer = setTimeout(() => fail(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs));
       req.on('socket', (socket) => {
         if (!socket.connecting) return;
         const connectTimer = setTimeout(() => fail(new Error(`no connection within ${connectMs / 1000} s`)), connectMs);
@@ -154,9 +155,13 @@ export class WingsTransport {
         resolve(response);
       });
       if (request.body) {
+        // A large body may take longer than the answer may: while it is sent, only a stall fails it.
+        req.setTimeout(timeoutMs, () => fail(new Error(`sending stalled for ${timeoutMs / 1000} s`)));
+        req.once('finish', awaitAnswer);
         request.body.stream.once('error', fail);
         request.body.stream.pipe(req);
       } else {
+        awaitAnswer();
         req.end(json);
       }
     });
