@@ -16,7 +16,8 @@ export interface SftpGrant {
 export type SftpCredentials = { username: string; ip: string } & (
   | { method: 'password'; password: string }
   /** `checkOnly`: the client asks whether the key would do, before it signs anything (any answer but null is yes). */
-  | { method: 'publickey'; fingerprint: string; checkOnly: boolean }
+  /** `publicKey`: the key in `authorized_keys` form, as Wings hands it to the panel. */
+  | { method: 'publickey'; fingerprint: string; publicKey?: string; checkOnly: boolean }
 );
 
 export interface SftpOptions {

@@ -109,7 +109,8 @@ export class SftpServer {
           const fingerprint = keyFingerprint(ctx.key.data);
           const checkOnly = !ctx.signature;
           if (!checkOnly && !verifySignature(ctx)) return false;
-          const answer = await this.options.authenticate({ username: ctx.username, ip, method: 'publickey', fingerprint, checkOnly });
+          const publicKey = `${ctx.key.algo} ${ctx.key.data.toString('base64')}`;
+          const answer = await this.options.authenticate({ username: ctx.username, ip, method: 'publickey', fingerprint, publicKey, checkOnly });
           if (!checkOnly) grant = answer;
           return answer !== null;
         }
