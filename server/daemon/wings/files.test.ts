@@ -109,6 +109,13 @@ describe('writing', () => {
     expect(request.body.toString()).toBe('one two');
   });
 
+  it("takes Wings' full-disk answer (409 on its file routes, 400 from Aerie's node) as no_space", async () => {
+    wings.answer('POST /api/servers/:server/files/write', wingsError(409, 'There is not enough disk space available to perform that action.'));
+    expect(await outcome(node.files.write(s, 'big.bin', Buffer.alloc(10), { maxBytes: 100 }))).toBe('no_space');
+    wings.answer('POST /api/servers/:server/files/write', wingsError(400, 'There is not enough disk space available to complete this action.'));
+    expect(await outcome(node.files.write(s, 'big.bin', Buffer.alloc(10), { maxBytes: 100 }))).toBe('no_space');
+  });
+
   it('sends nothing for a body past maxBytes or one that fails part-way', async () => {
     expect(await outcome(node.files.write(s, 'x', Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { maxBytes: 1000 }))).toBe('too_large');
     expect(await outcome(node.files.write(s, 'x', Buffer.alloc(1001), { maxBytes: 1000 }))).toBe('too_large');
@@ -155,10 +162,18 @@ describe('writing', () => {
   it('copies, deletes, creates directories and renames with the bodies Wings reads', async () => {
     expect(await node.files.copy(s, '/server.properties')).toBe('server copy.properties');
     expect(json(wings.last('POST /api/servers/:server/files/copy').body)).toEqual({ location: '/server.properties' });
-    expect(await node.files.delete(s, '/logs', ['a.log', 'b.log'])).toEqual(['a.log', 'b.log']);
-    expect(json(wings.last('POST /api/servers/:server/files/delete').body)).toEqual({ root: '/logs', files: ['a.log', 'b.log'] });
+    // Wings does not say which existed: the root's listing does, for the activity log.
+    expect(await node.files.delete(s, '/', ['server.properties', 'missing.log'])).toEqual(['server.properties']);
+    expect(wings.last('GET /api/servers/:server/files/list-directory').query.get('directory')).toBe('/');
+    expect(json(wings.last('POST /api/servers/:server/files/delete').body)).toEqual({ root: '/', files: ['server.properties', 'missing.log'] });
     await node.files.createDirectory(s, '/plugins', 'new');
     expect(json(wings.last('POST /api/servers/:server/files/create-directory').body)).toEqual({ name: 'new', path: '/plugins' });
+    expect(
+      await node.files.rename(s, '/', [
+        { from: 'plugins', to: 'mods' },
+        { from: 'a', to: 'b' },
+      ]),
+    ).toEqual([{ from: 'plugins', to: 'mods' }]);
     await node.files.rename(s, '/', [{ from: 'a', to: 'b' }]);
     const rename = wings.last('PUT /api/servers/:server/files/rename');
     expect(rename.headers['content-type']).toBe('application/json');

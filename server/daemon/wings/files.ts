@@ -81,10 +81,11 @@ export class WingsFiles implements FileCapability {
     return copyName(path.posix.basename(clean), existing);
   }
 
-  /** Wings does not say which of the files existed: the names asked for, as the reference panel logs them. */
+  /** Wings does not say which of the files existed: they are looked up first (the activity log names only those). */
   async delete(server: string, root: string, files: string[]): Promise<string[]> {
+    const existed = await this.existing(server, root, files);
     await this.http.empty({ method: 'POST', path: serverPath(server, '/files/delete'), json: { root, files } satisfies FilesRequest });
-    return files;
+    return existed;
   }
 
   async createDirectory(server: string, root: string, name: string): Promise<void> {
@@ -95,10 +96,17 @@ export class WingsFiles implements FileCapability {
     });
   }
 
-  /** Wings skips a missing source silently: the pairs asked for, as the reference panel logs them. */
+  /** Wings skips a missing source silently: the sources are looked up first, to answer the pairs moved. */
   async rename(server: string, root: string, files: { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
+    const existed = new Set(
+      await this.existing(
+        server,
+        root,
+        files.map((f) => f.from),
+      ),
+    );
     await this.http.empty({ method: 'PUT', path: serverPath(server, '/files/rename'), json: { root, files } satisfies RenameRequest });
-    return files;
+    return files.filter((f) => existed.has(f.from));
   }
 
   /** Wings names the archive itself (`archive-<time>.tar.gz`) and answers its stat; its 409 is disk space. */
@@ -124,6 +132,30 @@ export class WingsFiles implements FileCapability {
       json: { root, file } satisfies DecompressRequest,
       timeoutMs: LONG_TIMEOUT_MS,
     });
+  }
+
+  /** Which of `names` (beneath `root`) exist, each path once, as given: one listing per parent folder. */
+  private async existing(server: string, root: string, names: string[]): Promise<string[]> {
+    const paths = new Map<string, string>();
+    for (const name of names) {
+      const full = path.posix.join('/', root, name);
+      if (full !== '/' && !paths.has(full)) paths.set(full, name);
+    }
+    const parents = new Map<string, Promise<Set<string>>>();
+    const listed = (dir: string) => {
+      let held = parents.get(dir);
+      if (!held) {
+        held = this.list(server, dir).then(
+          (entries) => new Set(entries.map((e) => e.name)),
+          () => new Set<string>(),
+        );
+        parents.set(dir, held);
+      }
+      return held;
+    };
+    const found: string[] = [];
+    for (const [full, name] of paths) if ((await listed(path.posix.dirname(full))).has(path.posix.basename(full))) found.push(name);
+    return found;
   }
 
   private async sendFile(server: string, file: string, body: { stream: Readable; length: number }): Promise<void> {

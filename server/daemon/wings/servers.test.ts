@@ -25,7 +25,11 @@ describe('servers', () => {
     expect(request.headers.authorization).toBe(`Bearer ${wings.token}`);
     expect(json(request.body)).toEqual({ uuid: s, start_on_completion: false });
     wings.answer('POST /api/servers', wingsError(422, 'The data provided in the request could not be validated.'));
-    expect(await outcome(node.servers.create('not-a-uuid'))).toBe('bad_request');
+    expect(await outcome(node.servers.create(randomUUID()))).toBe('bad_request');
+    // A name that is no uuid names no server: not asked.
+    const asked = wings.requests.length;
+    expect(await outcome(node.servers.create('not-a-uuid'))).toBe('not_found');
+    expect(wings.requests).toHaveLength(asked);
   });
 
   it('syncs, reinstalls, deletes (a server Wings does not know is gone) and denies socket tokens', async () => {

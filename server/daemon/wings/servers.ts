@@ -9,11 +9,15 @@ import type { CreateServerRequest, DenyRequest } from './requests';
  * install's end there too (`routes/remote.ts`), so `create` answers once Wings has accepted it.
  */
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class WingsServers implements ServerCapability {
   constructor(private readonly http: WingsTransport) {}
 
   /** Wings' 202: it fetches the configuration and install script, installs, and reports back. */
   async create(server: string): Promise<void> {
+    // Wings' 422 for a name that is no uuid: no such server, as on every other route.
+    if (!UUID.test(server)) throw new DaemonError('not_found', 'The requested resource does not exist on this instance.');
     await this.http.empty({ method: 'POST', path: '/api/servers', json: { uuid: server, start_on_completion: false } satisfies CreateServerRequest });
   }
 

@@ -176,7 +176,8 @@ export class WingsTransport {
     } catch {
       response.destroy();
     }
-    const kind = kindOfStatus(status, request.statusKinds);
+    // Wings says a full disk in its words (409 on its file routes; 400 from Aerie's node, as the reference's exception).
+    const kind = said !== undefined && /not enough disk space/i.test(said) && status < 500 ? 'no_space' : kindOfStatus(status, request.statusKinds);
     if (status === 401 || status === 403) return new DaemonError(kind, `The node ${this.name} refused the panel's token (HTTP ${status}).`);
     const message =
       said && sane(said)
