@@ -1,4 +1,4 @@
-import type { DaemonEvent, NodeDaemon } from '../daemon/capabilities';
+import type { BrowserRoutes, DaemonEvent, NodeDaemon } from '../daemon/capabilities';
 import { WingsNode } from '../daemon/wings';
 import type { NodeRow } from '../db/schema';
 import type { SecretBox } from '../lib/secret-box';
@@ -10,6 +10,8 @@ type NodeAddress = Pick<NodeRow, 'id' | 'name' | 'daemon_base_url' | 'daemon_tok
 export interface NodeDaemons {
   /** The daemon inside this panel, serving every node without a daemon address of its own. */
   local: NodeDaemon;
+  /** What the local node serves browsers on the panel's origin; none where the panel runs no node (the CLI). */
+  localRoutes?: BrowserRoutes;
   /** The local daemon for a node without an address; a Wings client (one per node, kept) for any other. */
   forNode(node: NodeAddress): NodeDaemon;
   /** The node's token in the clear: the key of the tokens signed for it. */
@@ -21,7 +23,12 @@ export interface NodeDaemons {
 }
 
 /** `box` is the data dir's: node tokens are sealed under it. */
-export function nodeDaemons(local: NodeDaemon, box: SecretBox, log: (message: string) => void = () => undefined): NodeDaemons {
+export function nodeDaemons(
+  local: NodeDaemon,
+  box: SecretBox,
+  localRoutes?: BrowserRoutes,
+  log: (message: string) => void = () => undefined,
+): NodeDaemons {
   // One client per node, so its event listeners and last-seen states outlive a request; made
   // afresh when the node's address or token changed.
   const remote = new Map<number, { address: string; token: string; node: WingsNode }>();
@@ -36,6 +43,7 @@ export function nodeDaemons(local: NodeDaemon, box: SecretBox, log: (message: st
   };
   return {
     local,
+    localRoutes,
     forNode: (node) => (node.daemon_base_url === null ? local : wingsOf({ ...node, daemon_base_url: node.daemon_base_url })),
     tokenOf,
     newCredentials: () => newNodeCredentials(box),

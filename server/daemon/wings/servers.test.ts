@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupTokenSchema, verifyToken } from '../tokens';
 import { startWingsDouble, wingsError, wingsUtilization, type WingsDouble } from '../../test/wings-double';
-import { outcome, testConfiguration } from '../../test/daemon-contract/support';
+import { outcome } from '../../test/daemon-contract/support';
 import { WingsNode } from '.';
 
 /* Wings fidelity of a server's life, power, stats and backups (peers.md §4.3, §4.4). */
@@ -34,7 +34,10 @@ describe('servers', () => {
 
   it('syncs, reinstalls, deletes (a server Wings does not know is gone) and denies socket tokens', async () => {
     await node.servers.sync(s);
-    expect(wings.last('POST /api/servers/:server/sync').path).toBe(`/api/servers/${s}/sync`);
+    const sync = wings.last('POST /api/servers/:server/sync');
+    expect([sync.path, sync.body.length]).toEqual([`/api/servers/${s}/sync`, 0]);
+    wings.answer('POST /api/servers/:server/sync', wingsError(404, 'The requested resource does not exist on this instance.'));
+    expect(await outcome(node.servers.sync(s))).toBe('not_found');
     await node.servers.reinstall(s);
     wings.answer(
       'POST /api/servers/:server/reinstall',
@@ -49,16 +52,6 @@ describe('servers', () => {
     expect(await outcome(node.servers.delete(s))).toBe('unavailable');
     await node.servers.revokeSocketTokens(s, ['0123abcd', 'ffee']);
     expect(json(wings.last('POST /api/servers/:server/ws/deny').body)).toEqual({ jtis: ['0123abcd', 'ffee'] });
-  });
-});
-
-describe('configure (until sync replaces it)', () => {
-  it('is a sync; a server the node does not hold yet fetches its configuration when created', async () => {
-    await node.servers.configure(testConfiguration(s));
-    expect(wings.last('POST /api/servers/:server/sync').body).toHaveLength(0);
-    wings.answer('POST /api/servers/:server/sync', wingsError(404, 'The requested resource does not exist on this instance.'));
-    expect(await outcome(node.servers.configure(testConfiguration(s)))).toBe('ok');
-    expect(await outcome(node.servers.sync(s))).toBe('not_found');
   });
 });
 

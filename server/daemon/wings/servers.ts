@@ -1,4 +1,4 @@
-import type { ServerCapability, ServerConfiguration } from '../capabilities';
+import type { ServerCapability } from '../capabilities';
 import { DaemonError } from '../types';
 import { serverPath, type WingsTransport } from './transport';
 import type { CreateServerRequest, DenyRequest } from './requests';
@@ -24,19 +24,6 @@ export class WingsServers implements ServerCapability {
   /** The node fetches this server's configuration from the panel now (Wings' 204). */
   async sync(server: string): Promise<void> {
     await this.http.empty({ method: 'POST', path: serverPath(server, '/sync') });
-  }
-
-  /**
-   * The panel's configuration reaches a Wings node only by its own fetch: handing it one is a
-   * sync, and a server the node does not hold yet fetches it when created. (Kept while the
-   * interface still names `configure`; `sync` replaces it.)
-   */
-  async configure(configuration: ServerConfiguration): Promise<void> {
-    try {
-      await this.sync(configuration.settings.uuid);
-    } catch (error) {
-      if (!(error instanceof DaemonError && error.kind === 'not_found')) throw error;
-    }
   }
 
   async reinstall(server: string): Promise<void> {

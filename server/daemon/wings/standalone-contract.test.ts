@@ -14,8 +14,8 @@ import { WingsNode } from '.';
 /*
  * The daemon contract suite against this client driving Aerie's node as its own process
  * (`npm run -s node -- --config config.yml`), over Wings' API both ways. The panel's side of the
- * remote API is played by a small double that serves the configurations the suite hands
- * `configure` and passes the node's install reports to the client's event channel, as
+ * remote API is played by a small double that serves the configurations the suite puts in
+ * with `configure` and passes the node's install reports to the client's event channel, as
  * `routes/remote.ts` does; the suite's servers are not in any panel's database.
  *
  * Wings answers a create at once (202) and reports the install's end later; the suite's `create`
@@ -27,6 +27,8 @@ const TOKEN = 'c'.repeat(64);
 
 interface Standalone {
   daemon: NodeDaemon;
+  /** The panel's side: serves the configuration, and has the node fetch it now if it holds the server (Wings knows no server before its create). */
+  configure(configuration: ServerConfiguration): Promise<void>;
   volumes: string;
   stop(): Promise<void>;
 }
@@ -39,9 +41,10 @@ afterAll(async () => {
 
 describeNodeDaemon('WingsNode → standalone Aerie node', async () => {
   running ??= startStandalone();
-  const { daemon, volumes } = await running;
+  const { daemon, volumes, configure } = await running;
   return {
     daemon,
+    configure,
     plantLink: async (server, at, target) => {
       const where = path.join(volumes, server, at);
       fs.mkdirSync(path.dirname(where), { recursive: true });
@@ -157,17 +160,16 @@ async function startStandalone(): Promise<Standalone> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  // The suite's view: configure is what the panel would serve, create answers once the install has been reported.
+  // The suite's view: create answers once the install has been reported.
+  const created = new Set<string>();
   const servers: NodeDaemon['servers'] = {
-    configure: async (configuration) => {
-      configurations.set(configuration.settings.uuid, configuration);
-      await wings.servers.configure(configuration);
-    },
+    sync: (server) => wings.servers.sync(server),
     create: async (server) => {
       const reported = new Promise<DaemonEvent>((resolve) => installs.set(server, resolve));
       try {
         await wings.servers.create(server);
         await reported;
+        created.add(server);
       } finally {
         installs.delete(server);
       }
@@ -175,7 +177,7 @@ async function startStandalone(): Promise<Standalone> {
     reinstall: (server) => wings.servers.reinstall(server),
     delete: async (server) => {
       await wings.servers.delete(server);
-      configurations.delete(server);
+      created.delete(server);
     },
     revokeSocketTokens: (server, jtis) => wings.servers.revokeSocketTokens(server, jtis),
   };
@@ -187,5 +189,9 @@ async function startStandalone(): Promise<Standalone> {
     stats: wings.stats,
     backups: wings.backups,
   };
-  return { daemon, volumes: path.join(dir, 'volumes'), stop };
+  const configure = async (configuration: ServerConfiguration) => {
+    configurations.set(configuration.settings.uuid, configuration);
+    if (created.has(configuration.settings.uuid)) await wings.servers.sync(configuration.settings.uuid);
+  };
+  return { daemon, configure, volumes: path.join(dir, 'volumes'), stop };
 }
