@@ -8,6 +8,7 @@ import { notFound, parseWith } from '../http/errors';
 import { logActivity } from '../services/activity';
 import { handleDaemonEvent } from '../services/daemon-events';
 import { installConfiguration, serverConfiguration } from '../services/server-configuration';
+import { remoteNodeCallRoutes } from './remote-node-calls';
 
 /*
  * The remote API (`/api/remote/*`): what a node calls on the panel, in Wings' shapes. Every route
@@ -33,6 +34,7 @@ const restoreReport = z.object({ successful: z.boolean() });
 export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
   registerNodeAuthentication(app, deps);
+  remoteNodeCallRoutes(app, deps);
   const report = (event: Parameters<typeof handleDaemonEvent>[1]) =>
     handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
 
