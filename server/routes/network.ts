@@ -3,7 +3,6 @@ import { networkEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { allocations, servers } from '../db/repos';
 import { addressOf, allocationOf, createAllocation, deleteAllocation } from '../services/allocations';
-import { pushServerConfiguration } from '../services/server-configuration';
 import { allocationResource } from '../services/server-view';
 import { serverRoute } from '../http/routes';
 
@@ -30,7 +29,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
     networkEndpoints.create,
   )(async ({ server, daemon, activity }) => {
     const created = await createAllocation(db, server, deps.config.allocationPorts);
-    await pushServerConfiguration(db, daemon, server.uuid);
+    await daemon.servers.sync(server.uuid);
     await activity('server:allocation.create', { allocation: addressOf(created) }, [{ type: 'allocation', id: created.id }]);
     return allocationResource(created, false);
   });
@@ -58,7 +57,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
   )(async ({ request, server, daemon, activity }) => {
     const allocation = await allocationOf(db, server, idOf(request));
     await servers.setPrimaryAllocation(db, server.id, allocation.id);
-    await pushServerConfiguration(db, daemon, server.uuid);
+    await daemon.servers.sync(server.uuid);
     await activity('server:allocation.primary', { allocation: addressOf(allocation) }, [{ type: 'allocation', id: allocation.id }]);
     return allocationResource(allocation, true);
   });
@@ -70,7 +69,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
   )(async ({ request, server, daemon, activity }) => {
     const allocation = await allocationOf(db, server, idOf(request));
     await deleteAllocation(db, server, allocation);
-    await pushServerConfiguration(db, daemon, server.uuid);
+    await daemon.servers.sync(server.uuid);
     await activity('server:allocation.delete', { allocation: addressOf(allocation) }, [{ type: 'allocation', id: allocation.id }]);
   });
 }

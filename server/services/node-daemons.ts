@@ -46,7 +46,7 @@ function unreachableNode(name: string): NodeDaemon {
     compress: refuse,
     decompress: refuse,
   };
-  const servers: ServerCapability = { configure: refuse, create: refuse, reinstall: refuse, delete: refuse, revokeSocketTokens: refuse };
+  const servers: ServerCapability = { sync: refuse, create: refuse, reinstall: refuse, delete: refuse, revokeSocketTokens: refuse };
   const events: DaemonEventChannel = { subscribe: () => () => undefined };
   return { files, servers, events };
 }
