@@ -6,15 +6,13 @@ import { UNKNOWN_SERVER, WingsError } from './wings-http';
 
 /*
  * What Aerie's node keeps beside its local daemon, as Wings' server manager does: which servers it
- * holds (the panel's list at boot, plus those it creates), the configuration last pulled for each
- * (details answer with it), and the bridge from the daemon's events to the panel's remote API.
+ * holds (the panel's list at boot, plus those it creates) and the bridge from the daemon's events to the panel's remote API.
  */
 
 export type NodeLog = (message: string, error?: unknown) => void;
 
 export class NodeRuntime {
   private readonly known = new Set<string>();
-  private readonly configurations = new Map<string, ServerConfiguration>();
   readonly activity: ActivityBatch;
   private daemon: LocalDaemon | null = null;
 
@@ -28,13 +26,8 @@ export class NodeRuntime {
     );
   }
 
-  /** The daemon's configuration source: the panel's answer, remembered for the details route. */
-  readonly configurationSource = async (server: string): Promise<ServerConfiguration | undefined> => {
-    const configuration = await this.client.serverConfiguration(server);
-    if (configuration) this.configurations.set(server, configuration);
-    else this.configurations.delete(server);
-    return configuration;
-  };
+  /** The daemon's configuration source: the panel's remote API. */
+  readonly configurationSource = (server: string): Promise<ServerConfiguration | undefined> => this.client.serverConfiguration(server);
 
   /** Takes the daemon and sends what it reports to the panel. */
   attach(daemon: LocalDaemon): void {
@@ -62,18 +55,10 @@ export class NodeRuntime {
 
   remove(server: string): void {
     this.known.delete(server);
-    this.configurations.delete(server);
   }
 
   get servers(): string[] {
     return [...this.known];
-  }
-
-  /** The configuration last pulled, pulled now if there is none. */
-  async configuration(server: string): Promise<ServerConfiguration> {
-    const held = this.configurations.get(server) ?? (await this.configurationSource(server));
-    if (!held) throw new WingsError(404, UNKNOWN_SERVER);
-    return held;
   }
 
   private async report(event: DaemonEvent): Promise<void> {

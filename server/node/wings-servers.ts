@@ -5,7 +5,7 @@ import type { LocalDaemon } from '../daemon/local';
 import { DaemonError } from '../daemon/types';
 import { backupRequest, commandsRequest, createServerRequest, denyRequest, logsQuery, powerRequest, restoreRequest } from '../daemon/wings/requests';
 import type { NodeRuntime } from './node-runtime';
-import { parseBody, WingsError } from './wings-http';
+import { parseBody, UNKNOWN_SERVER, WingsError } from './wings-http';
 
 /*
  * Wings' server routes (peers.md §4.2, §4.3) over the local daemon. Work Wings does in the
@@ -33,10 +33,11 @@ export function wingsServerRoutes(app: FastifyInstance, daemon: LocalDaemon, run
   app.post('/api/servers', async (request, reply) => {
     const body = parseBody(createServerRequest, request.body);
     const server = body.uuid.toLowerCase();
-    const configuration = await runtime.configurationSource(server);
-    if (!configuration) throw new WingsError(404, 'The requested resource does not exist on this instance.');
+    // Wings pulls the configuration first: a server the panel does not give this node is not made.
+    await daemon.servers.sync(server).catch((error: unknown) => {
+      throw error instanceof DaemonError && error.kind === 'not_found' ? new WingsError(404, UNKNOWN_SERVER) : error;
+    });
     runtime.add(server);
-    await daemon.servers.configure(configuration);
     background(
       `creating ${server}`,
       (async () => {
@@ -66,7 +67,7 @@ export function wingsServerRoutes(app: FastifyInstance, daemon: LocalDaemon, run
   app.post<Params>('/api/servers/:server/power', async (request, reply) => {
     const server = runtime.held(request.params.server);
     const { action } = parseBody(powerRequest, request.body);
-    if ((action === 'start' || action === 'restart') && (await runtime.configuration(server)).settings.suspended) {
+    if ((action === 'start' || action === 'restart') && (await daemon.configuration(server)).settings.suspended) {
       throw new WingsError(400, 'Cannot start or restart a server that is suspended.');
     }
     background(`power ${action} of ${server}`, daemon.process.power(server, action));
@@ -102,9 +103,7 @@ export function wingsServerRoutes(app: FastifyInstance, daemon: LocalDaemon, run
 
   app.post<Params>('/api/servers/:server/sync', async (request, reply) => {
     const server = runtime.held(request.params.server);
-    const configuration = await runtime.configurationSource(server);
-    if (!configuration) throw new WingsError(404, 'The requested resource does not exist on this instance.');
-    await daemon.servers.configure(configuration);
+    await daemon.servers.sync(server);
     return reply.status(204).send();
   });
 
@@ -149,7 +148,7 @@ async function backupCall(call: () => Promise<void>): Promise<void> {
 
 /** A server as Wings describes it (`server/server.go` ToAPIResponse): state, utilization, configuration. */
 async function details(daemon: LocalDaemon, runtime: NodeRuntime, server: string) {
-  const configuration = await runtime.configuration(server);
+  const configuration = await daemon.configuration(server);
   const utilization = await daemon.stats.resources(server);
   return {
     state: daemon.process.state(server),

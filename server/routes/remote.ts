@@ -9,6 +9,7 @@ import { notFound, parseWith } from '../http/errors';
 import { logActivity } from '../services/activity';
 import { handleDaemonEvent } from '../services/daemon-events';
 import { installConfiguration, serverConfiguration } from '../services/server-configuration';
+import { remoteNodeCallRoutes } from './remote-node-calls';
 
 /*
  * The remote API (`/api/remote/*`): what a node calls on the panel, in Wings' shapes. Every route
@@ -34,6 +35,7 @@ const restoreReport = z.object({ successful: z.boolean() });
 export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
   registerNodeAuthentication(app, deps);
+  remoteNodeCallRoutes(app, deps);
   // Handled as the local node's events are, then told to whoever waits on the node's own channel.
   const report = async (node: NodeRow, event: DaemonEvent) => {
     await handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
