@@ -48,7 +48,7 @@ it('runs the server: power start, a command, and its output on the console socke
   // Stopped: Wings' 502.
   const early = await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['help'] });
   expect(early.status).toBe(502);
-  expect((await early.json()).error).toBe('Cannot send commands to a stopped server instance.');
+  expect(((await early.json()) as { error: string }).error).toBe('Cannot send commands to a stopped server instance.');
 
   const { ws, frames } = await openSocket(remote, uuid, remote.panelUrl);
   const token = await signNodeToken({
@@ -68,8 +68,8 @@ it('runs the server: power start, a command, and its output on the console socke
   await eventually(() => frames.some((f) => f.event === 'status' && f.args?.[0] === 'running'), 30_000);
   expect((await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['say hello from the panel'] })).status).toBe(204);
   await eventually(() => frames.some((f) => f.event === 'console output' && (f.args?.[0] ?? '').includes('hello from the panel')), 10_000);
-  const logs = await (await remote.call('GET', `/api/servers/${uuid}/logs?size=100`)).json();
-  expect(logs.data.some((line: string) => line.includes('hello from the panel'))).toBe(true);
+  const logs = (await (await remote.call('GET', `/api/servers/${uuid}/logs?size=100`)).json()) as { data: string[] };
+  expect(logs.data.some((line) => line.includes('hello from the panel'))).toBe(true);
   expect((await remote.call('POST', `/api/servers/${uuid}/power`, { action: 'jump' })).status).toBe(422);
   ws.close();
   // SIGTERM stops the running server with its stop command and the node exits 0.
@@ -101,7 +101,7 @@ it('makes a backup and reports it to the panel: checksum and size', async ({ pan
   expect(done.bytes).toBeGreaterThan(0);
   const missing = await node.remote.call('DELETE', `/api/servers/${node.server.uuid}/backup/${randomUUID()}`);
   expect(missing.status).toBe(404);
-  expect((await missing.json()).error).toBe('The requested backup was not found on this server.');
+  expect(((await missing.json()) as { error: string }).error).toBe('The requested backup was not found on this server.');
   expect((await node.remote.call('DELETE', `/api/servers/${node.server.uuid}/backup/${backup.uuid}`)).status).toBe(204);
 });
 

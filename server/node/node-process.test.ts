@@ -41,12 +41,12 @@ it('creates a server the panel gave it: fetches its configuration, installs, and
   const body = await details.json();
   expect(body).toMatchObject({ state: 'offline', is_suspended: false, configuration: { uuid: server.uuid }, utilization: { memory_bytes: 0 } });
   // The demo egg's install script placed the program in the volume.
-  const listing = await (await remote.call('GET', `/api/servers/${server.uuid}/files/list-directory?directory=/`)).json();
-  expect(listing.map((f: { name: string }) => f.name)).toContain('demo-game.mjs');
+  const listing = (await (await remote.call('GET', `/api/servers/${server.uuid}/files/list-directory?directory=/`)).json()) as { name: string }[];
+  expect(listing.map((f) => f.name)).toContain('demo-game.mjs');
   // Unknown to the node: Wings' 404.
   const unknown = await remote.call('GET', '/api/servers/00000000-0000-4000-8000-000000000000');
   expect(unknown.status).toBe(404);
-  expect((await unknown.json()).error).toBe('The requested resource does not exist on this instance.');
+  expect(((await unknown.json()) as { error: string }).error).toBe('The requested resource does not exist on this instance.');
 });
 
 it('refuses to create a server of another node: the panel answers its configuration only to its own node (404)', async ({ panel, remote }) => {
@@ -78,7 +78,7 @@ it('writes, lists and reads files through the Wings routes, and refuses paths ou
   expect((await remote.call('PUT', `${files}/rename`, { root: '/', files: [] })).status).toBe(422);
   const compressed = await remote.call('POST', `${files}/compress`, { root: '/notes', files: ['sub'] });
   expect(compressed.status).toBe(200);
-  expect((await compressed.json()).name).toMatch(/^archive-.*\.tar\.gz$/);
+  expect(((await compressed.json()) as { name: string }).name).toMatch(/^archive-.*\.tar\.gz$/);
 
   // Hostile paths, as the local node answers them: a missing file, nothing read or written outside.
   const volume = path.join(remote.dataDir, 'volumes', server.uuid);
