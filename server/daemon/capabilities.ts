@@ -218,11 +218,15 @@ export interface NodeDaemon {
   stats?: StatsCapability;
   /** Backup archives of the servers' volumes, kept on the node. */
   backups?: BackupCapability;
-  /**
-   * A node served by this very process mounts what Wings serves itself (signed transfers, the
-   * console socket) on the panel's server, on the panel's origin. A remote node has none.
-   */
-  mount?(app: FastifyInstance, options: MountOptions): Promise<void>;
+}
+
+/**
+ * What a node inside the panel's own process serves browsers, on the panel's server and origin:
+ * what Wings serves on its own address (signed transfers, the console socket). The panel never
+ * calls it, so it is no part of the node interface.
+ */
+export interface BrowserRoutes {
+  mount(app: FastifyInstance, options: MountOptions): Promise<void>;
 }
 
 export interface MountOptions {

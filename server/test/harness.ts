@@ -38,7 +38,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
       allowUnlimitedServers: overrides.allowUnlimitedServers ?? true,
       socketTimings: { expiryCheckMs: 50, reauthGraceMs: 400 },
     });
-    const nodes = nodeDaemons(daemon, loadSecretBox(dataDir));
+    const nodes = nodeDaemons(daemon, loadSecretBox(dataDir), daemon);
     const app: FastifyInstance = await buildApp({ config, db, nodes, clock });
     return panelOf({ dataDir, config, db, clock, daemon, nodes, app });
   } catch (err) {

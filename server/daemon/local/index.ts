@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { DaemonEvent, InstallConfiguration, MountOptions, NodeDaemon, ServerConfiguration } from '../capabilities';
+import type { BrowserRoutes, DaemonEvent, InstallConfiguration, MountOptions, NodeDaemon, ServerConfiguration } from '../capabilities';
 import { LocalBackups } from './backups';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
@@ -67,7 +67,7 @@ export interface LocalDaemonOptions {
  * share one set of per-server parts (held configurations, locks, disk usage), which is what makes
  * a reinstall exclude file writes and a deleted server forget its limits.
  */
-export class LocalDaemon implements NodeDaemon {
+export class LocalDaemon implements NodeDaemon, BrowserRoutes {
   readonly files: LocalFiles;
   readonly servers: LocalServers;
   readonly process: LocalProcesses;
