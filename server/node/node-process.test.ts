@@ -25,6 +25,14 @@ it('answers GET /api/system with its token, and refuses a missing or wrong one a
   expect(await wrong.json()).toEqual({ error: 'You are not authorized to access this endpoint.' });
   // The panel's token id.token pair is what the node presents to the panel, not what it accepts.
   expect((await remote.call('GET', '/api/system', undefined, `${remote.node.daemon_token_id}.x`)).status).toBe(403);
+  // CORS for the panel's page (it PUTs upload chunks to the node), and for no other site.
+  const preflight = (origin: string) =>
+    fetch(`${remote.url}/upload/file`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } });
+  const fromPanel = await preflight(remote.panelUrl);
+  expect(fromPanel.status).toBe(204);
+  expect(fromPanel.headers.get('access-control-allow-origin')).toBe(remote.panelUrl);
+  expect(fromPanel.headers.get('access-control-allow-headers')).toContain('Content-Range');
+  expect((await preflight('http://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
 });
 
 it('creates a server the panel gave it: fetches its configuration, installs, and the panel hears the install ended', async ({ panel, remote }) => {
