@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
+import { newKeyPair } from '../daemon/local/sftp-keys';
 import { backups } from '../db/repos';
+import { addSshKey } from '../services/ssh-keys';
 import { signNodeToken } from '../services/node-tokens';
 import { test } from '../test/fixtures';
 import { eventually } from '../test/game-support';
@@ -115,6 +117,12 @@ it('signs SFTP users in through the panel, and sends what they did to the panel 
   expect(names).toContain('demo-game.mjs');
   await new Promise<void>((resolve, reject) => sftp.writeFile('/from-sftp.txt', 'hi', (error) => (error ? reject(error) : resolve())));
   client.end();
+  // A key of the account signs in too: the node hands it to the panel in authorized_keys form.
+  const key = newKeyPair();
+  await addSshKey(panel.db, node.owner.id, 'laptop', key.public, panel.clock.now());
+  const withKey = await connect(node.remote.sftpPort, { username, privateKey: key.private });
+  withKey.client.end();
+  await expect(connect(node.remote.sftpPort, { username, privateKey: newKeyPair().private })).rejects.toThrow();
   // Sent in the node's next batch, or at its shutdown at the latest.
   await eventually(async () => {
     const events = await panel.db.selectFrom('activity_logs').select('event').where('event', 'like', 'server:sftp.%').execute();
