@@ -164,7 +164,7 @@ async function start(): Promise<void> {
   reportServerLimits(config.allowUnlimitedServers);
   const network = networkWarning(config.allowHostNetwork);
   if (network) console.warn(network);
-  const nodes = nodeDaemons(daemon, box, daemon);
+  const nodes = nodeDaemons(daemon, box, daemon, (message) => console.warn(message));
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);
   const first = await firstStart(db, nodes, config, systemClock.now());

@@ -142,7 +142,8 @@ export interface ProcessCapability {
   power(server: string, action: PowerAction): Promise<void>;
   /** A line for the server's console; `offline` when the process is not running. */
   command(server: string, line: string): Promise<void>;
-  state(server: string): ProcessState;
+  /** The process's state now: the local node knows it at once, a remote node is asked (hence the promise). */
+  state(server: string): ProcessState | Promise<ProcessState>;
 }
 
 export interface ConsoleCapability {

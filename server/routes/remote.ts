@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod/mini';
+import type { DaemonEvent } from '../daemon/capabilities';
 import type { AppDeps } from '../deps';
 import { backups, nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
@@ -35,8 +36,11 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
   const { db } = deps;
   registerNodeAuthentication(app, deps);
   remoteNodeCallRoutes(app, deps);
-  const report = (event: Parameters<typeof handleDaemonEvent>[1]) =>
-    handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
+  // Handled as the local node's events are, then told to whoever waits on the node's own channel.
+  const report = async (node: NodeRow, event: DaemonEvent) => {
+    await handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
+    deps.nodes.publish(node, event);
+  };
 
   /** The server of this uuid when it lives on the calling node; 404 otherwise, whoever else has it. */
   const serverOnNode = async (node: NodeRow, uuid: string): Promise<ServerRow> => {
@@ -105,18 +109,20 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   /** The install ended: the server becomes usable, or failed (an install, or a reinstall). */
   app.post<{ Params: { uuid: string } }>('/servers/:uuid/install', async (request, reply) => {
-    const server = await serverOnNode(callingNode(request), request.params.uuid);
+    const node = callingNode(request);
+    const server = await serverOnNode(node, request.params.uuid);
     const body = parseWith(installReport, request.body);
-    await report({ type: 'install.completed', server: server.uuid, successful: body.successful, reinstall: body.reinstall === true });
+    await report(node, { type: 'install.completed', server: server.uuid, successful: body.successful, reinstall: body.reinstall === true });
     return reply.status(204).send();
   });
 
   /** A backup ended on the node: its checksum and size, or its failure. */
   app.post<{ Params: { uuid: string } }>('/backups/:uuid', async (request, reply) => {
-    const { backup, server } = await backupOnNode(callingNode(request), request.params.uuid);
+    const node = callingNode(request);
+    const { backup, server } = await backupOnNode(node, request.params.uuid);
     const body = parseWith(backupReport, request.body);
     const checksum = body.checksum ? `${body.checksum_type ?? 'sha1'}:${body.checksum}` : '';
-    await report({
+    await report(node, {
       type: 'backup.completed',
       server: server.uuid,
       backup: backup.uuid,
@@ -129,9 +135,10 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   /** A restore ended on the node. */
   app.post<{ Params: { uuid: string } }>('/backups/:uuid/restore', async (request, reply) => {
-    const { backup, server } = await backupOnNode(callingNode(request), request.params.uuid);
+    const node = callingNode(request);
+    const { backup, server } = await backupOnNode(node, request.params.uuid);
     const body = parseWith(restoreReport, request.body);
-    await report({ type: 'restore.completed', server: server.uuid, backup: backup.uuid, successful: body.successful });
+    await report(node, { type: 'restore.completed', server: server.uuid, backup: backup.uuid, successful: body.successful });
     return reply.status(204).send();
   });
 

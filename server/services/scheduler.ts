@@ -128,7 +128,7 @@ export class Scheduler {
       );
     }
     if (row.only_when_online === 1) {
-      const state = daemon.process?.state(server.uuid) ?? 'offline';
+      const state = (await daemon.process?.state(server.uuid)) ?? 'offline';
       if (state === 'offline' || state === 'stopping') return this.finish(row.id, runId, 'skipped', 'The server was not running.', []);
     }
     const tasks = await schedules.tasksOf(db, [row.id]);

@@ -10,6 +10,11 @@ export interface DaemonUnderTest {
   configure(configuration: ServerConfiguration): Promise<void>;
   /** Plants a symbolic link in a server's volume, as the server's own process could. */
   plantLink(server: string, at: string, target: string): Promise<void>;
+  /**
+   * False for a daemon that receives a body of unknown length whole before its node sees any of
+   * it (the Wings client: Wings needs Content-Length first), so no room is held while it arrives.
+   */
+  streamsBodies?: boolean;
   close(): Promise<void>;
 }
 
