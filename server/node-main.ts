@@ -53,6 +53,9 @@ async function start(): Promise<void> {
   const count = await node.runtime.boot();
   console.log(`The panel at ${config.remote} gives this node ${count} server(s).`);
   node.runtime.activity.start(ACTIVITY_FLUSH_MS);
+  // What ran at the last shutdown starts again, as on the panel's own node (PANEL_RESTART_RUNNING_SERVERS).
+  const resumed = await node.daemon.process.resume(sandbox.restartRunningServers);
+  if (resumed.length > 0) console.log(`Started again ${resumed.length} server(s) that were running when the node stopped.`);
   await node.app.listen({ host: config.host, port: config.port });
   const address = node.app.server.address();
   console.log(

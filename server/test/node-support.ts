@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { NodeRow, ServerRow, UserRow } from '../db/schema';
+import { createNode, nodeConfigYaml } from '../services/nodes';
+import { findEgg } from '../services/servers';
+import type { TestPanel } from './harness';
+import { listen } from './raw-http';
+
+/*
+ * Aerie's node as a real child process (`tsx server/node-main.ts`) answering to a test panel that
+ * listens on loopback: a node made through the nodes service and the config.yml `node:config`
+ * prints, as an operator would set one up.
+ */
+
+const tsx = path.resolve('node_modules/.bin/tsx');
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export interface RunningNode {
+  node: NodeRow;
+  url: string;
+  panelUrl: string;
+  sftpPort: number;
+  dataDir: string;
+  output: () => string;
+  /** Wings' API with the node's token (or `token` instead). */
+  call: (method: string, url: string, body?: unknown, token?: string | null) => Promise<Response>;
+  /** A server of `owner` on the demo egg, moved onto this node in the panel's database (the node has not heard of it). */
+  server: (owner: UserRow) => Promise<ServerRow>;
+  stop: () => Promise<number | null>;
+}
+
+export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<void>) => void): Promise<RunningNode> {
+  const panelPort = await listen(panel.app);
+  const panelUrl = `http://127.0.0.1:${panelPort}`;
+  const [port, sftpPort] = [await freePort(), await freePort()];
+  const node = await createNode(panel.db, panel.nodes, {
+    name: 'remote-1',
+    fqdn: '127.0.0.1',
+    scheme: 'http',
+    daemonPort: port,
+    sftpPort,
+    ports: { start: 31000, end: 31099 },
+    ip: '127.0.0.1',
+    memory: 0,
+    disk: 0,
+  });
+  const dataDir = path.join(panel.dataDir, 'node');
+  const file = path.join(panel.dataDir, 'node-config.yml');
+  fs.writeFileSync(file, nodeConfigYaml(node, panel.nodes, panelUrl, dataDir).replace('host: 0.0.0.0', 'host: 127.0.0.1'));
+  const env = { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true', PANEL_SERVER_STOP_TIMEOUT: '5' };
+  const child: ChildProcess = spawn(tsx, ['server/node-main.ts', '--config', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  onCleanup(async () => void (await stop()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('SFTP listening')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const token = panel.nodes.tokenOf(node);
+  return {
+    node,
+    url,
+    panelUrl,
+    sftpPort,
+    dataDir,
+    output: () => output,
+    stop,
+    call: (method, route, body, as = token) =>
+      fetch(`${url}${route}`, {
+        method,
+        headers: {
+          ...(as === null ? {} : { authorization: `Bearer ${as}` }),
+          ...(body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'application/octet-stream' : 'application/json' }),
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async server(owner) {
+      const eggId = (await findEgg(panel.db, 'Demo game'))?.id;
+      const server = await panel.server(owner, { eggId });
+      // Made on the panel's own node (which installed it there): now the remote node's, not yet installed.
+      await panel.db.updateTable('servers').set({ node_id: node.id, status: 'installing' }).where('id', '=', server.id).execute();
+      return server;
+    },
+  };
+}
