@@ -59,6 +59,18 @@ describe('the daemon of a server’s node', () => {
     expect(decodeJwt(data.token).aud).toBe('https://node1.example.com:8080');
     const link = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/upload`, headers });
     expect(link.json().attributes.url).toMatch(/^https:\/\/node1\.example\.com:8080\/upload\/file\?token=/);
+    const download = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/download?file=/a.txt`, headers });
+    const url = new URL(download.json().attributes.url);
+    expect(url.origin + url.pathname).toBe('https://node1.example.com:8080/download/file');
+    // Wings 1.11's claims, and the scope newer Wings and Pelican's require (peers.md §4.5).
+    expect(decodeJwt(url.searchParams.get('token') ?? '')).toMatchObject({
+      scope: 'file-download',
+      file_path: '/a.txt',
+      server_uuid: server.uuid,
+      iss: 'http://localhost:80',
+      aud: 'https://node1.example.com:8080',
+    });
+    expect(decodeJwt(data.token)).toMatchObject({ scope: 'websocket', server_uuid: server.uuid, permissions: ['*'] });
   });
 
   it("revokes a user's console tokens on the node: earlier ones are refused, later ones are not", async ({ panel, owner, server, headers }) => {
