@@ -5,7 +5,6 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import * as z from 'zod/mini';
 import type { AppDeps } from './deps';
-import { nodes } from './db/repos';
 import { API_PREFIXES, registerAuthentication } from './http/authenticate';
 import { connectionOptions, registerConnectionHandling } from './http/connections';
 import { fromZodError, HttpError, notFound } from './http/errors';
@@ -13,7 +12,8 @@ import { registerJsonBody } from './http/json-body';
 import { keepPeerAddresses } from './http/peer-address';
 import { capConnections } from './lib/connection-caps';
 import { registerApiRateLimit } from './http/rate-limit';
-import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
+import { registerSecurityHeaders } from './http/security-headers';
+import { nodeOrigins } from './http/node-origins';
 import './http/request-context';
 import { handleDaemonEvent } from './services/daemon-events';
 import { Scheduler } from './services/scheduler';
@@ -78,8 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
 
-  const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
-  await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);
+  await registerSecurityHeaders(app, nodeOrigins(deps.db), deps.config.secureCookies);
 
   app.setErrorHandler((error, request, reply) => {
     let http: HttpError;
