@@ -90,6 +90,16 @@ export async function serverCounts(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.node_id, Number(r.n)]));
 }
 
+/** The memory limits (MiB) of the servers on each node that has any; unlimited servers count 0. */
+export async function committedMemory(db: Db): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('servers')
+    .select(['node_id', (eb) => eb.fn.sum<number>('memory').as('mib')])
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((r) => [r.node_id, Number(r.mib)]));
+}
+
 /** Deletes a node and its free allocations; false when a server was placed on it meanwhile. */
 export async function removeEmpty(db: Db, id: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
