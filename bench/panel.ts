@@ -65,7 +65,7 @@ export async function startBenchPanel(): Promise<BenchPanel> {
   const app = await buildApp({
     config,
     db,
-    nodes: nodeDaemons(daemon, loadSecretBox(dataDir)),
+    nodes: nodeDaemons(daemon, loadSecretBox(dataDir), daemon),
     clock: systemClock,
     spaDir: path.join(REPO_ROOT, 'dist'),
   });

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ssh2, { type SFTPWrapper } from 'ssh2';
 import { servers } from '../server/db/repos';
-import { pushServerConfiguration } from '../server/services/server-configuration';
 import { sftpAuthenticator } from '../server/services/sftp-auth';
 import { testConfig } from '../server/config';
 import { nodeDaemons } from '../server/services/node-daemons';
@@ -44,7 +43,7 @@ export async function benchSftp(): Promise<string[]> {
     const row = await servers.findByIdentifier(panel.db, server.uuid);
     if (!row) throw new Error('no bench server');
     await panel.db.updateTable('servers').set({ disk: 0, status: null }).where('id', '=', row.id).execute();
-    await pushServerConfiguration(panel.db, panel.daemon, server.uuid);
+    await panel.daemon.servers.sync(server.uuid);
     const deps = {
       config: testConfig({ dataDir: panel.dataDir }),
       db: panel.db,

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { servers } from '../server/db/repos';
-import { pushServerConfiguration } from '../server/services/server-configuration';
 import { startBenchPanel } from './panel';
 
 /*
@@ -22,7 +21,7 @@ export async function benchUploads(): Promise<string[]> {
     const row = await servers.findByIdentifier(panel.db, server.uuid);
     if (!row) throw new Error('no bench server');
     await panel.db.updateTable('servers').set({ disk: 0, status: null }).where('id', '=', row.id).execute();
-    await pushServerConfiguration(panel.db, panel.daemon, server.uuid);
+    await panel.daemon.servers.sync(server.uuid);
     const base = await panel.listen();
     const link = async () => {
       const res = await panel.api(token, 'GET', `/api/client/servers/${server.uuid}/files/upload`);

@@ -105,7 +105,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // A node served by this process answers its signed links on the panel's origin, as Wings would on its own.
-  if (deps.nodes.local.mount) await deps.nodes.local.mount(app, { panelOrigin: (request) => publicOrigin(request, deps.config.appUrl) });
+  if (deps.nodes.localRoutes) await deps.nodes.localRoutes.mount(app, { panelOrigin: (request) => publicOrigin(request, deps.config.appUrl) });
 
   // The HTTP surfaces, each a route group with its own authenticator: the client API and the
   // browser's session routes (a session or a `ptlc_` key), and the remote API nodes call.

@@ -164,7 +164,7 @@ async function start(): Promise<void> {
   reportServerLimits(config.allowUnlimitedServers);
   const network = networkWarning(config.allowHostNetwork);
   if (network) console.warn(network);
-  const nodes = nodeDaemons(daemon, box);
+  const nodes = nodeDaemons(daemon, box, daemon);
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);
   const first = await firstStart(db, nodes, config, systemClock.now());
@@ -197,7 +197,7 @@ async function start(): Promise<void> {
   await app.listen({ port: config.port, host: first.host });
   // The admin CLI hands this panel what only it can do: stop a server it runs, revoke console tokens.
   try {
-    running.stopControl = await listenForCli(controlSocketPath(config.dataDir), db, daemon);
+    running.stopControl = await listenForCli(controlSocketPath(config.dataDir), daemon);
   } catch (error) {
     console.warn(
       `The admin CLI cannot reach this panel (${error instanceof Error ? error.message : String(error)}): stop a server before deleting it with the CLI.`,

@@ -99,7 +99,7 @@ describe('admin CLI: list, change, delete', () => {
       // The "panel": its own daemon on the same data dir, listening for the CLI.
       const panel = localDaemon(db, { dataDir: tempDir, clock: deps.clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
       const socket = controlSocketPath(tempDir);
-      const stop = await listenForCli(socket, db, panel);
+      const stop = await listenForCli(socket, panel);
       try {
         const cliDeps = { ...deps, nodes: nodeDaemons(viaRunningPanel(deps.nodes.local, socket), deps.box) };
         await runCli(['user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456'], cliDeps);
@@ -128,7 +128,7 @@ describe('admin CLI: list, change, delete', () => {
     async ({ deps, tempDir, database: db }) => {
       const panel = localDaemon(db, { dataDir: tempDir, clock: deps.clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
       const socket = controlSocketPath(tempDir);
-      const stop = await listenForCli(socket, db, panel);
+      const stop = await listenForCli(socket, panel);
       try {
         const cliDeps = { ...deps, nodes: nodeDaemons(viaRunningPanel(deps.nodes.local, socket), deps.box) };
         await runCli(['user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456'], cliDeps);
@@ -137,7 +137,7 @@ describe('admin CLI: list, change, delete', () => {
         await panel.process.power(uuid, 'start');
         for (let i = 0; i < 250 && panel.process.state(uuid) !== 'running'; i += 1) await new Promise((r) => setTimeout(r, 20));
         expect(panel.process.state(uuid)).toBe('running');
-        // The panel's clock stands still: without a push it would never re-read the configuration.
+        // Nothing re-reads on a timer: only the sync the CLI hands the running panel tells its node.
         await runCli(['server:status', '--server', String(server.identifier), '--status', 'suspended'], cliDeps);
         for (let i = 0; i < 250 && panel.process.state(uuid) !== 'offline'; i += 1) await new Promise((r) => setTimeout(r, 20));
         expect(panel.process.state(uuid)).toBe('offline');

@@ -10,7 +10,6 @@ import { deleteServer } from '../services/server-deletion';
 import { NodeError } from '../services/nodes';
 import { ADD_SERVER_HINT } from '../services/first-start';
 import { createServer, findEgg, findServer, setServerStatus } from '../services/servers';
-import { pushServerConfiguration } from '../services/server-configuration';
 import { CliError, int, logCliActivity, required, str, userByEmail, type Command, type Options } from './options';
 import { table, withText } from './table';
 
@@ -191,8 +190,8 @@ export const SERVER_COMMANDS: Record<string, Command> = {
       }
       const status = wanted === 'none' ? null : (wanted as ServerStatus);
       const changed = await setServerStatus(db, server.uuid, status, clock.now());
-      // The node hears of it at once (a suspension stops the server), not at its next re-read.
-      await pushServerConfiguration(db, await daemonOf(db, nodes, changed), changed.uuid);
+      // The node hears of it at once (a suspension stops the server).
+      await (await daemonOf(db, nodes, changed)).servers.sync(changed.uuid);
       return serverJson(db, changed);
     },
   },

@@ -6,16 +6,12 @@ import type { DaemonFileStat, ExtractLimits, UploadPart } from './types';
 /*
  * The node daemon as the panel sees it: one interface per capability, each the same whether the
  * node is this process (the local daemon) or a Wings node across the network. Every call names
- * the server by uuid; the daemon already holds that server's configuration (pushed with
- * `servers.configure`), so no call carries limits or quotas. Refusals are `DaemonError`s whose
+ * the server by uuid; the daemon holds that server's configuration, fetched from the panel (on
+ * first use, before each start, and whenever the panel calls `servers.sync`), so no call carries
+ * limits or quotas. Refusals are `DaemonError`s whose
  * `kind` the HTTP layer maps to a status in one place.
  */
 
-/**
- * What the panel pushes to a node for each server: Wings' server configuration document
- * (`{settings, process_configuration}` of the reference panel's remote API), so a remote node can
- * be handed the very same JSON.
- */
 /** How a server is installed (Wings' `GET /api/remote/servers/{uuid}/install`). */
 export interface InstallConfiguration {
   container_image: string;
@@ -23,6 +19,11 @@ export interface InstallConfiguration {
   script: string;
 }
 
+/**
+ * What a node fetches from the panel for each server: Wings' server configuration document
+ * (`{settings, process_configuration}` of the panel's `GET /api/remote/servers/{uuid}`), the very
+ * JSON a Wings node reads.
+ */
 export interface ServerConfiguration {
   settings: {
     uuid: string;
@@ -102,8 +103,12 @@ export interface FileCapability {
 
 /** A server's life on the node. Work that finishes later is reported on the event channel. */
 export interface ServerCapability {
-  /** Takes (or replaces) a server's configuration: when it is created and whenever the panel changes it. */
-  configure(configuration: ServerConfiguration): Promise<void>;
+  /**
+   * Has the node fetch the server's configuration from the panel now (Wings' `POST
+   * /api/servers/{uuid}/sync`): every change the panel makes to a server's limits, suspension,
+   * startup, image or allocations ends here. `not_found` when the panel has no such server.
+   */
+  sync(server: string): Promise<void>;
   /**
    * Creates the server on the node (its volume) and runs its install; `install.completed` reports
    * its end (the local node answers once it has ended). `not_found` when the node has no
@@ -213,11 +218,15 @@ export interface NodeDaemon {
   stats?: StatsCapability;
   /** Backup archives of the servers' volumes, kept on the node. */
   backups?: BackupCapability;
-  /**
-   * A node served by this very process mounts what Wings serves itself (signed transfers, the
-   * console socket) on the panel's server, on the panel's origin. A remote node has none.
-   */
-  mount?(app: FastifyInstance, options: MountOptions): Promise<void>;
+}
+
+/**
+ * What a node inside the panel's own process serves browsers, on the panel's server and origin:
+ * what Wings serves on its own address (signed transfers, the console socket). The panel never
+ * calls it, so it is no part of the node interface.
+ */
+export interface BrowserRoutes {
+  mount(app: FastifyInstance, options: MountOptions): Promise<void>;
 }
 
 export interface MountOptions {

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { loadConfig } from '../config';
-import type { ServerConfiguration } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
 import { test } from '../test/fixtures';
 import type { TestPanel } from '../test/harness';
+import { watchSyncs } from '../test/sync-watch';
 
 /*
  * The network tab's API: the allocations of a server, their notes, the primary one, new ports from
@@ -25,13 +25,8 @@ async function setup(panel: TestPanel) {
     (
       await panel.db.selectFrom('activity_logs').select(['event', 'properties']).where('event', 'like', 'server:allocation.%').orderBy('id').execute()
     ).map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as unknown }));
-  // What the node was last told about this server (the real daemon still takes each push).
-  const pushed: ServerConfiguration[] = [];
-  const configure = panel.daemon.servers.configure.bind(panel.daemon.servers);
-  panel.daemon.servers.configure = async (c) => {
-    if (c.settings.uuid === server.uuid) pushed.push(c);
-    return configure(c);
-  };
+  // What the node took in after each sync the panel made.
+  const pushed = watchSyncs(panel.daemon, server.uuid).taken;
   return { owner, server, headers, call, rows, events, pushed };
 }
 

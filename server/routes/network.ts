@@ -3,7 +3,6 @@ import { networkEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { allocations, servers } from '../db/repos';
 import { addressOf, allocationOf, createAllocation, deleteAllocation } from '../services/allocations';
-import { pushServerConfiguration } from '../services/server-configuration';
 import { allocationResource } from '../services/server-view';
 import { allocationRules } from '../services/placement';
 import { serverRoute } from '../http/routes';
@@ -32,7 +31,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
   )(async ({ server, access, daemon, activity }) => {
     // The port range and address of the server's own node (null: the panel's PANEL_ALLOCATION_PORTS).
     const created = await createAllocation(db, server, allocationRules(access.node, deps.config.allocationPorts));
-    await pushServerConfiguration(db, daemon, server.uuid);
+    await daemon.servers.sync(server.uuid);
     await activity('server:allocation.create', { allocation: addressOf(created) }, [{ type: 'allocation', id: created.id }]);
     return allocationResource(created, false);
   });
@@ -60,7 +59,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
   )(async ({ request, server, daemon, activity }) => {
     const allocation = await allocationOf(db, server, idOf(request));
     await servers.setPrimaryAllocation(db, server.id, allocation.id);
-    await pushServerConfiguration(db, daemon, server.uuid);
+    await daemon.servers.sync(server.uuid);
     await activity('server:allocation.primary', { allocation: addressOf(allocation) }, [{ type: 'allocation', id: allocation.id }]);
     return allocationResource(allocation, true);
   });
@@ -72,7 +71,7 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
   )(async ({ request, server, daemon, activity }) => {
     const allocation = await allocationOf(db, server, idOf(request));
     await deleteAllocation(db, server, allocation);
-    await pushServerConfiguration(db, daemon, server.uuid);
+    await daemon.servers.sync(server.uuid);
     await activity('server:allocation.delete', { allocation: addressOf(allocation) }, [{ type: 'allocation', id: allocation.id }]);
   });
 }

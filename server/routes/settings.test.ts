@@ -1,8 +1,8 @@
-import { describe, expect, vi } from 'vitest';
-import type { ServerConfiguration } from '../daemon/capabilities';
+import { describe, expect } from 'vitest';
 import type { UserRow } from '../db/schema';
 import { setServerStatus } from '../services/servers';
 import { test } from '../test/fixtures';
+import { watchSyncs } from '../test/sync-watch';
 
 /*
  * settings/rename and settings/docker-image (reference panel): statuses, the subuser permission
@@ -35,11 +35,11 @@ const it = test
     const rows = await panel.db.selectFrom('activity_logs').select(['event', 'properties']).orderBy('id').execute();
     return rows.map((r) => ({ event: r.event, properties: JSON.parse(r.properties) as unknown }));
   })
-  .extend('pushed', async ({ panel }, { onCleanup }) => {
-    // The node's own configure, watched as it runs: what the panel handed it.
-    const spy = vi.spyOn(panel.daemon.servers, 'configure');
-    onCleanup(() => spy.mockRestore());
-    return () => spy.mock.calls.map(([c]: [ServerConfiguration]) => c);
+  .extend('pushed', async ({ panel, server }, { onCleanup }) => {
+    // What the node took in after each sync the panel made.
+    const watch = watchSyncs(panel.daemon, server.uuid);
+    onCleanup(watch.stop);
+    return () => watch.taken;
   });
 
 describe('POST settings/rename', () => {

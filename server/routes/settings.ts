@@ -7,7 +7,6 @@ import { daemonCall, toHttpError } from '../http/daemon-errors';
 import { badRequest, conflict, validationError } from '../http/errors';
 import { serverRoute } from '../http/routes';
 import { assertServerUsable } from '../services/access';
-import { pushServerConfiguration } from '../services/server-configuration';
 
 /*
  * A server's settings (reference panel): renaming it, choosing among its egg's container images
@@ -23,7 +22,7 @@ export async function settingsRoutes(app: FastifyInstance, deps: AppDeps): Promi
     // An absent description is kept; null or '' clears it (the reference casts it to a string).
     const description = body.description === undefined ? server.description : (body.description ?? '');
     await servers.update(deps.db, server.id, { name: body.name, description }, deps.clock.now());
-    await daemonCall(() => pushServerConfiguration(deps.db, daemon, server.uuid));
+    await daemonCall(() => daemon.servers.sync(server.uuid));
     if (body.name !== server.name) await activity('server:settings.rename', { old: server.name, new: body.name });
     if (description !== server.description) await activity('server:settings.description', { old: server.description, new: description });
   });
@@ -40,7 +39,7 @@ export async function settingsRoutes(app: FastifyInstance, deps: AppDeps): Promi
     }
     if (body.docker_image === server.docker_image) return;
     await servers.update(deps.db, server.id, { docker_image: body.docker_image }, deps.clock.now());
-    await daemonCall(() => pushServerConfiguration(deps.db, daemon, server.uuid));
+    await daemonCall(() => daemon.servers.sync(server.uuid));
     await activity('server:startup.image', { old: server.docker_image, new: body.docker_image });
   });
 

@@ -1,8 +1,9 @@
-import { describe, expect, vi } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { ServerRow, UserRow } from '../db/schema';
 import type { TestPanel } from '../test/harness';
 import { setServerStatus } from '../services/servers';
 import { test } from '../test/fixtures';
+import { watchSyncs } from '../test/sync-watch';
 
 /*
  * GET startup and PUT startup/variable: the reference panel's shapes and statuses, the rules of
@@ -79,7 +80,7 @@ describe('GET startup', () => {
 
 describe('PUT startup/variable', () => {
   it('sets the value: the variable with the new command, the activity entry, the node told, a reload keeps it', async ({ panel, startup }) => {
-    const configure = vi.spyOn(panel.daemon.servers, 'configure');
+    const synced = watchSyncs(panel.daemon, startup.server.uuid);
     const res = await startup.put({ key: 'SERVER_JARFILE', value: '  paper.jar ' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -91,7 +92,7 @@ describe('PUT startup/variable', () => {
     expect(await startup.events()).toEqual([
       { event: 'server:startup.edit', properties: { variable: 'SERVER_JARFILE', old: 'server.jar', new: 'paper.jar' } },
     ]);
-    expect(configure).toHaveBeenCalledWith(
+    expect(synced.taken.at(-1)).toEqual(
       expect.objectContaining({ settings: expect.objectContaining({ environment: expect.objectContaining({ SERVER_JARFILE: 'paper.jar' }) }) }),
     );
     const again = (await startup.read()).json();
@@ -189,13 +190,13 @@ describe('PUT startup/variable', () => {
       .set({ startup: 'java -jar {{SERVER_JARFILE}} {{BUILD_NUMBER}}' })
       .where('id', '=', startup.server.id)
       .execute();
-    const configure = vi.spyOn(panel.daemon.servers, 'configure');
+    const synced = watchSyncs(panel.daemon, startup.server.uuid);
     const value = '{{config.token}} {{SERVER_JARFILE}} {{env.X}} ${PATH} $(id) `id` ;id | id $&';
     const res = await startup.put({ key: 'BUILD_NUMBER', value });
     expect(res.statusCode).toBe(200);
     expect(res.json().attributes.server_value).toBe(value);
     expect(res.json().meta.startup_command).toBe(`java -jar server.jar ${value}`);
-    expect(configure).toHaveBeenCalledWith(
+    expect(synced.taken.at(-1)).toEqual(
       expect.objectContaining({ settings: expect.objectContaining({ environment: expect.objectContaining({ BUILD_NUMBER: value }) }) }),
     );
     expect((await startup.read()).json().meta.startup_command).toBe(`java -jar server.jar ${value}`);

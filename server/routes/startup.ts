@@ -3,7 +3,6 @@ import { startupEndpoints } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { DaemonError } from '../daemon/types';
 import { serverRoute } from '../http/routes';
-import { pushServerConfiguration } from '../services/server-configuration';
 import { startupView, updateVariable } from '../services/startup';
 
 /* The startup variables of a server (reference panel): read them, and set one. */
@@ -19,9 +18,9 @@ export async function startupRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const change = await updateVariable(deps.db, server, body.key, body.value);
     if (change.old !== undefined) {
       await activity('server:startup.edit', { variable: body.key, old: change.old, new: change.variable.attributes.server_value });
-      // The node gets the new environment, applied on the next start. One that cannot be reached
-      // now asks again once its copy is ten seconds old, so the saved value still arrives.
-      await pushServerConfiguration(deps.db, daemon, server.uuid).catch((err: unknown) => {
+      // The node fetches the new environment, applied on the next start. One that cannot be
+      // reached now fetches it before that start anyway (as Wings does), so the value arrives.
+      await daemon.servers.sync(server.uuid).catch((err: unknown) => {
         if (!(err instanceof DaemonError)) throw err;
       });
     }

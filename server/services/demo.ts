@@ -7,7 +7,6 @@ import type { NodeDaemons } from './node-daemons';
 import type { ServerRow, UserRow } from '../db/schema';
 import { writeDemoTree } from '../daemon/demo-tree';
 import { logActivity, type ActivityInput } from './activity';
-import { pushServerConfiguration } from './server-configuration';
 import { createServer } from './servers';
 import { addSubuser } from './subusers';
 import { createUser } from './users';
@@ -171,8 +170,8 @@ export async function seedDemo(db: Db, nodes: NodeDaemons, now: Date, ports: Por
         notes: extra.notes,
       });
     }
-    // Variables, status and extra ports changed since createServer pushed the configuration.
-    await pushServerConfiguration(db, daemon, server.uuid);
+    // Variables, status and extra ports changed since the node fetched the configuration.
+    await daemon.servers.sync(server.uuid);
   }
   const nodeId = servers.get('survival')?.node_id;
   const free = Array.from({ length: FREE_PORT_COUNT }, (_, i) => next + i).filter((port) => port <= ports.end);

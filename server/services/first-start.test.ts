@@ -6,6 +6,7 @@ import { it } from '../test/fixtures';
 import { DEMO_ACCOUNTS } from './demo';
 import { FIRST_ADMIN, firstStart, isLoopback } from './first-start';
 import { nodeDaemons } from './node-daemons';
+import { serverConfiguration } from './server-configuration';
 import { loadSecretBox } from '../lib/secret-box';
 import { changePassword, findUserByEmail, verifyPassword } from './users';
 
@@ -16,7 +17,7 @@ const test = it.extend(
     (env: { host?: string; seedDemo?: boolean; seedDemoForce?: boolean }, db: Db = database) =>
       firstStart(
         db,
-        nodeDaemons(new LocalDaemon(tempDir), loadSecretBox(tempDir)),
+        nodeDaemons(new LocalDaemon(tempDir, { configurationSource: (uuid) => serverConfiguration(db, uuid) }), loadSecretBox(tempDir)),
         testConfig({ dataDir: tempDir, host: undefined, seedDemo: true, seedDemoForce: false, ...env }),
         NOW,
       ),

@@ -1,4 +1,4 @@
-import type { DaemonEventChannel, FileCapability, NodeDaemon, ServerCapability } from '../daemon/capabilities';
+import type { BrowserRoutes, DaemonEventChannel, FileCapability, NodeDaemon, ServerCapability } from '../daemon/capabilities';
 import { DaemonError } from '../daemon/types';
 import type { NodeRow } from '../db/schema';
 import type { SecretBox } from '../lib/secret-box';
@@ -8,6 +8,8 @@ import { newNodeCredentials, openNodeToken, type NodeCredentials } from './node-
 export interface NodeDaemons {
   /** The daemon inside this panel, serving every node without a daemon address of its own. */
   local: NodeDaemon;
+  /** What the local node serves browsers on the panel's origin; none where the panel runs no node (the CLI). */
+  localRoutes?: BrowserRoutes;
   forNode(node: Pick<NodeRow, 'name' | 'daemon_base_url'>): NodeDaemon;
   /** The node's token in the clear: the key of the tokens signed for it. */
   tokenOf(node: Pick<NodeRow, 'daemon_token'>): string;
@@ -16,9 +18,10 @@ export interface NodeDaemons {
 }
 
 /** `box` is the data dir's: node tokens are sealed under it. */
-export function nodeDaemons(local: NodeDaemon, box: SecretBox): NodeDaemons {
+export function nodeDaemons(local: NodeDaemon, box: SecretBox, localRoutes?: BrowserRoutes): NodeDaemons {
   return {
     local,
+    localRoutes,
     forNode: (node) => (node.daemon_base_url === null ? local : unreachableNode(node.name)),
     tokenOf: (node) => openNodeToken(box, node.daemon_token),
     newCredentials: () => newNodeCredentials(box),
@@ -46,7 +49,7 @@ function unreachableNode(name: string): NodeDaemon {
     compress: refuse,
     decompress: refuse,
   };
-  const servers: ServerCapability = { configure: refuse, create: refuse, reinstall: refuse, delete: refuse, revokeSocketTokens: refuse };
+  const servers: ServerCapability = { sync: refuse, create: refuse, reinstall: refuse, delete: refuse, revokeSocketTokens: refuse };
   const events: DaemonEventChannel = { subscribe: () => () => undefined };
   return { files, servers, events };
 }

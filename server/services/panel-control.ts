@@ -5,8 +5,6 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import type { NodeDaemon, ServerCapability } from '../daemon/capabilities';
 import { DaemonError, type DaemonErrorKind } from '../daemon/types';
-import type { Db } from '../db';
-import { pushServerConfiguration } from './server-configuration';
 
 /*
  * The admin CLI runs in a process of its own, but the servers of the local node run inside the
@@ -21,8 +19,8 @@ export function controlSocketPath(dataDir: string): string {
   return path.join(dataDir, 'panel.sock');
 }
 
-type Action = 'delete' | 'configure' | 'revoke';
-const ROUTE = /^\/servers\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(delete|configure|revoke)$/;
+type Action = 'delete' | 'sync' | 'revoke';
+const ROUTE = /^\/servers\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(delete|sync|revoke)$/;
 const revokeBody = z.object({ jtis: z.array(z.string()).check(z.maxLength(1000)) });
 const errorBody = z.object({
   kind: z.enum(['not_found', 'bad_request', 'too_large', 'no_space', 'conflict', 'offline', 'unavailable']),
@@ -30,10 +28,10 @@ const errorBody = z.object({
 });
 const MAX_BODY = 64 * 1024;
 
-async function perform(db: Db, daemon: NodeDaemon, server: string, action: Action, body: unknown): Promise<void> {
+async function perform(daemon: NodeDaemon, server: string, action: Action, body: unknown): Promise<void> {
   if (action === 'delete') return daemon.servers.delete(server);
-  // Read afresh from the panel's database, which the CLI has written: no configuration travels.
-  if (action === 'configure') return pushServerConfiguration(db, daemon, server);
+  // The node reads it afresh from the panel's database, which the CLI has written.
+  if (action === 'sync') return daemon.servers.sync(server);
   const parsed = revokeBody.safeParse(body);
   if (!parsed.success) throw new DaemonError('bad_request', 'The body must be {"jtis": [...]}.');
   return daemon.servers.revokeSocketTokens(server, parsed.data.jtis);
@@ -57,7 +55,7 @@ function answering(socketPath: string): Promise<boolean> {
 }
 
 /** Listens for the CLI's node calls; returns the function that stops listening. */
-export async function listenForCli(socketPath: string, db: Db, daemon: NodeDaemon): Promise<() => Promise<void>> {
+export async function listenForCli(socketPath: string, daemon: NodeDaemon): Promise<() => Promise<void>> {
   if (await answering(socketPath)) throw new Error(`another panel answers on ${socketPath}`);
   // What a panel that did not shut down left behind.
   fs.rmSync(socketPath, { force: true });
@@ -79,7 +77,7 @@ export async function listenForCli(socketPath: string, db: Db, daemon: NodeDaemo
       } catch {
         return reply(res, 400, { kind: 'bad_request', message: 'The body is not JSON.' });
       }
-      perform(db, daemon, uuid, action as Action, body).then(
+      perform(daemon, uuid, action as Action, body).then(
         () => reply(res, 204),
         (error: unknown) => {
           if (error instanceof DaemonError) reply(res, 409, { kind: error.kind, message: error.message });
@@ -150,9 +148,8 @@ export function viaRunningPanel(local: NodeDaemon, socketPath: string): NodeDaem
     delete: async (server) => {
       if (!(await ask(socketPath, server, 'delete'))) await own.delete(server);
     },
-    configure: async (configuration) => {
-      await own.configure(configuration);
-      await ask(socketPath, configuration.settings.uuid, 'configure');
+    sync: async (server) => {
+      if (!(await ask(socketPath, server, 'sync'))) await own.sync(server);
     },
     revokeSocketTokens: async (server, jtis) => {
       if (!(await ask(socketPath, server, 'revoke', { jtis }))) await own.revokeSocketTokens(server, jtis);

@@ -3,7 +3,6 @@ import { eggs, nodes, servers, users } from '../db/repos';
 import type { ServerRow } from '../db/schema';
 import type { NodeDaemons } from './node-daemons';
 import { revokeSocketTokens } from './node-tokens';
-import { pushServerConfiguration } from './server-configuration';
 
 /*
  * An operator's change of a server's limits, owner, egg or image (the reference's admin "Build
@@ -73,8 +72,9 @@ export async function changeServerBuild(
   );
   const node = await nodes.findById(db, server.node_id);
   const daemon = node ? daemons.forNode(node) : undefined;
-  // The change stands even where the node cannot be told now: it pulls the configuration itself.
-  if (daemon) await pushServerConfiguration(db, daemon, server.uuid).catch(() => undefined);
+  // The change stands even where the node cannot be told now (the reference logs and goes on):
+  // the node pulls the configuration before the server's next start and when it boots.
+  if (daemon) await daemon.servers.sync(server.uuid).catch(() => undefined);
   let revoked = false;
   if (daemon && owner && owner.id !== server.owner_id) {
     revoked = await revokeSocketTokens(daemon, server.uuid, server.owner_id).then(

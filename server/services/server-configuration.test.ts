@@ -64,7 +64,7 @@ it("builds Wings' configuration document from the server, its egg, variables and
 it('serves a server created by another process after the panel started, with its disk limit', async ({ panel }) => {
   const owner = await panel.user();
   // The admin CLI: its own daemon over the same data dir and database.
-  const cli = new LocalDaemon(panel.dataDir);
+  const cli = new LocalDaemon(panel.dataDir, { configurationSource: (uuid) => serverConfiguration(panel.db, uuid) });
   const server = await createServer(
     panel.db,
     nodeDaemons(cli, loadSecretBox(panel.dataDir)),

@@ -1,19 +1,13 @@
 import type { Db } from '../db';
 import { allocations, eggs, servers } from '../db/repos';
-import type { InstallConfiguration, NodeDaemon, ServerConfiguration } from '../daemon/capabilities';
+import type { InstallConfiguration, ServerConfiguration } from '../daemon/capabilities';
 
 /*
  * The configuration document the panel gives a node for one server (Wings' `{settings,
  * process_configuration}`), built from the server's row, its egg and variables, and its
- * allocations. It is pushed when a server is created or changed, and is what a node asks for when
- * it meets a server it was not told about.
+ * allocations: what a node fetches (the remote API, or in-process for the local node) when it
+ * creates a server, when the panel says it changed (`servers.sync`), and before each start.
  */
-
-/** Hands the node the server's current configuration: after it is created, and after every change. */
-export async function pushServerConfiguration(db: Db, daemon: NodeDaemon, uuid: string): Promise<void> {
-  const configuration = await serverConfiguration(db, uuid);
-  if (configuration) await daemon.servers.configure(configuration);
-}
 
 /**
  * How the egg's stop value is given to a node (the reference panel's conversion): `^C` and other

@@ -7,7 +7,6 @@ import { allocations, eggs, nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
-import { pushServerConfiguration } from './server-configuration';
 import { takeFreePort, type PortRange } from './allocations';
 import { placeServer } from './placement';
 import { handleDaemonEvent } from './daemon-events';
@@ -195,7 +194,7 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
         : await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port: input.port, server_id: row.id, notes: null });
     return servers.setPrimaryAllocation(trx, row.id, allocation.id);
   });
-  await pushServerConfiguration(db, daemon, server.uuid);
+  // The node fetches the configuration itself as it creates the server (Wings does the same).
   return installServer(db, daemon, server, now);
 }
 

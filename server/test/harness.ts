@@ -10,7 +10,6 @@ import { fixedClock } from '../lib/time';
 import { createUser, enableTotp } from '../services/users';
 import { localDaemon } from '../services/local-node';
 import { nodeDaemons } from '../services/node-daemons';
-import { pushServerConfiguration } from '../services/server-configuration';
 import { createServer, findEgg, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
@@ -39,7 +38,7 @@ export async function makeTestPanel(overrides: Partial<Config> = {}) {
       allowUnlimitedServers: overrides.allowUnlimitedServers ?? true,
       socketTimings: { expiryCheckMs: 50, reauthGraceMs: 400 },
     });
-    const nodes = nodeDaemons(daemon, loadSecretBox(dataDir));
+    const nodes = nodeDaemons(daemon, loadSecretBox(dataDir), daemon);
     const app: FastifyInstance = await buildApp({ config, db, nodes, clock });
     return panelOf({ dataDir, config, db, clock, daemon, nodes, app });
   } catch (err) {
@@ -99,7 +98,7 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
       );
     },
     /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
-    reconfigure: (server: ServerRow) => pushServerConfiguration(db, daemon, server.uuid),
+    reconfigure: (server: ServerRow) => daemon.servers.sync(server.uuid),
     async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
       return addSubuser(db, server, user.email, permissions, clock.now());
     },

@@ -13,7 +13,10 @@ import { test } from '../../test/fixtures';
 import { eventually } from '../../test/game-support';
 import { testConfiguration } from '../../test/daemon-contract';
 import { outcome, refusal } from '../../test/daemon-contract/support';
+import { ConfigurationStore } from '../../test/configuration-store';
 import { LocalDaemon } from '.';
+
+const store = new ConfigurationStore();
 
 /*
  * Backups on the local node with real files and real archives: what goes in (ignored files,
@@ -36,8 +39,13 @@ interface Fixture {
 
 const it = test.extend('f', async ({ tempDir }): Promise<Fixture> => {
   // The daemon's clock runs a little behind, so tokens signed now are not "issued before it started".
-  const daemon = new LocalDaemon(tempDir, { log: () => undefined, key: async () => KEY, now: () => new Date(Date.now() - 5_000) });
-  await daemon.servers.configure(testConfiguration(SERVER));
+  const daemon = new LocalDaemon(tempDir, {
+    configurationSource: store.source,
+    log: () => undefined,
+    key: async () => KEY,
+    now: () => new Date(Date.now() - 5_000),
+  });
+  await store.apply(daemon, testConfiguration(SERVER));
   await daemon.servers.create(SERVER);
   const events: DaemonEvent[] = [];
   daemon.events.subscribe((event) => void events.push(event));
@@ -134,7 +142,7 @@ describe('backups on the local node', () => {
   });
 
   it('refuses a volume whose files hold more bytes than the disk limit (a sparse file counts in full), and says why', async ({ f }) => {
-    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 1 }));
+    await store.apply(f.daemon, testConfiguration(SERVER, { diskMiB: 1 }));
     plant(f.volume, { 'a.txt': 'a' });
     fs.truncateSync(path.join(f.volume, 'a.txt'), 2 * 1024 * 1024);
     const { event } = await backUp(f);
@@ -271,7 +279,7 @@ describe('backups on the local node', () => {
     plant(f.volume, { 'big.bin': randomBytes(3 * 1024 * 1024) });
     const { backup } = await backUp(f);
     // The backup itself lives outside the volume: it costs the server nothing.
-    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 2 }));
+    await store.apply(f.daemon, testConfiguration(SERVER, { diskMiB: 2 }));
     fs.rmSync(path.join(f.volume, 'big.bin'));
     await f.daemon.backups.restore(SERVER, backup, { truncate: false });
     expect((await completed(f, 'restore.completed', backup)).successful).toBe(false);
@@ -282,7 +290,7 @@ describe('backups on the local node', () => {
   it('leaves the volume as it was when a truncating restore fails', async ({ f }) => {
     plant(f.volume, { 'big.bin': randomBytes(3 * 1024 * 1024) });
     const { backup } = await backUp(f);
-    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 2 }));
+    await store.apply(f.daemon, testConfiguration(SERVER, { diskMiB: 2 }));
     fs.rmSync(path.join(f.volume, 'big.bin'));
     plant(f.volume, { 'since.txt': 'written since', 'dir/kept.txt': 'kept' });
     await f.daemon.backups.restore(SERVER, backup, { truncate: true });
@@ -292,7 +300,7 @@ describe('backups on the local node', () => {
   });
 
   it('restores with truncate a backup that fits the limit alone, on a volume that is full or past its limit', async ({ f }) => {
-    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 5 }));
+    await store.apply(f.daemon, testConfiguration(SERVER, { diskMiB: 5 }));
     const saved = randomBytes(3 * 1024 * 1024);
     plant(f.volume, { 'saved.bin': saved });
     const { backup } = await backUp(f);
@@ -309,7 +317,7 @@ describe('backups on the local node', () => {
   });
 
   it('restores over the files it saved on a server using most of its disk limit', async ({ f }) => {
-    await f.daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 5 }));
+    await store.apply(f.daemon, testConfiguration(SERVER, { diskMiB: 5 }));
     const saved = randomBytes(3 * 1024 * 1024);
     plant(f.volume, { 'big.bin': saved, 'small.txt': 's' });
     const { backup } = await backUp(f);
@@ -427,8 +435,8 @@ describe('backups on the local node', () => {
   });
 
   it('leaves neither a partial nor a final archive when the process is killed mid-backup', async ({ tempDir }) => {
-    const setup = new LocalDaemon(tempDir, { log: () => undefined });
-    await setup.servers.configure(testConfiguration(SERVER));
+    const setup = new LocalDaemon(tempDir, { configurationSource: store.source, log: () => undefined });
+    await store.apply(setup, testConfiguration(SERVER));
     await setup.servers.create(SERVER);
     // Incompressible, so gzip takes long enough to be caught mid-write.
     for (let i = 0; i < 6; i += 1) fs.writeFileSync(path.join(setup.volumePath(SERVER), `chunk-${i}.bin`), randomBytes(8 * 1024 * 1024));
@@ -439,9 +447,12 @@ describe('backups on the local node', () => {
       `import fs from 'node:fs';
 import { LocalDaemon } from ${JSON.stringify(path.resolve('server/daemon/local/index.ts'))};
 import { testConfiguration } from ${JSON.stringify(path.resolve('server/test/daemon-contract/support.ts'))};
+import { ConfigurationStore } from ${JSON.stringify(path.resolve('server/test/configuration-store.ts'))};
+
+const store = new ConfigurationStore();
 const [dataDir, server, backup] = process.argv.slice(2);
-const daemon = new LocalDaemon(dataDir, { log: () => undefined });
-await daemon.servers.configure(testConfiguration(server));
+const daemon = new LocalDaemon(dataDir, { configurationSource: store.source, log: () => undefined });
+await store.apply(daemon, testConfiguration(server));
 await daemon.backups.create(server, backup, []);
 const dir = dataDir + '/backups/' + server;
 const poll = setInterval(() => {
@@ -466,7 +477,7 @@ const poll = setInterval(() => {
     expect(fs.existsSync(path.join(dir, `${backup}.tar.gz`))).toBe(false);
 
     // The process that serves the node sweeps at start (main.ts), as it sweeps the volumes.
-    const restarted = new LocalDaemon(tempDir, { log: () => undefined });
+    const restarted = new LocalDaemon(tempDir, { configurationSource: store.source, log: () => undefined });
     restarted.sweepLeftovers();
     await eventually(() => fs.readdirSync(dir).length === 0);
   }, 60_000);

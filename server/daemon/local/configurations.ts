@@ -11,78 +11,73 @@ export const isServerUuid = (server: string): boolean => UUID.test(server);
 export const unknownServer = (): DaemonError => new DaemonError('not_found', 'The requested server does not exist on this node.');
 
 /*
- * The configurations this node holds, as Wings holds them: pushed by the panel when a server is
- * created or changed, and pulled from the panel the first time a server the node has not been
- * told about is used (one created by another process, such as the admin CLI, or any server after
- * a restart, since nothing here outlives the process). A held configuration is pulled afresh when
- * it is older than `refreshMs`, so a change made where the panel could not push it (the admin CLI
- * suspending a server) reaches the node within that time; a failed pull keeps what is held.
+ * The configurations this node holds, as Wings holds them: pulled from the panel when the panel
+ * says a server changed (`sync`, Wings' `POST /api/servers/{uuid}/sync`), before each start, and
+ * the first time a server the node holds nothing for is used (after a restart, since nothing here
+ * outlives the process). Nothing is re-read on a timer: Wings has no such thing, so a change that
+ * does not end in a sync would never reach a Wings node either. A failed pull keeps what is held.
  */
 export class Configurations {
-  private readonly held = new Map<string, { configuration: ServerConfiguration; at: number }>();
+  private readonly held = new Map<string, ServerConfiguration>();
   private readonly pulls = new Map<string, Promise<ServerConfiguration | undefined>>();
-  /** Counts each server's pushes and removals, so a pull that raced one does not undo it. */
-  private readonly changes = new Map<string, number>();
-  /** Told of every configuration taken in, pushed or pulled (a server suspended meanwhile is stopped). */
+  /** Counts each server's pulls begun and removals, so an older pull landing late does not undo a newer one. */
+  private readonly generations = new Map<string, number>();
+  /** Told of every configuration taken in (a server suspended meanwhile is stopped). */
   onUpdate: (configuration: ServerConfiguration) => void = () => undefined;
 
-  constructor(
-    private readonly source?: ConfigurationSource,
-    private readonly now: () => number = Date.now,
-    private readonly refreshMs = 10_000,
-  ) {}
+  constructor(private readonly source?: ConfigurationSource) {}
 
-  set(configuration: ServerConfiguration): void {
-    const server = configuration.settings.uuid;
-    if (!isServerUuid(server)) throw new DaemonError('bad_request', 'A server configuration needs the server uuid.');
-    this.held.set(server, { configuration, at: this.now() });
-    this.changed(server);
-    this.onUpdate(configuration);
-  }
-
-  /** The server's configuration, pulled when not held or stale; `not_found` when the panel does not know it either. */
+  /** The server's configuration, pulled when not held; `not_found` when the panel does not know it either. */
   async get(server: string): Promise<ServerConfiguration> {
     const held = this.held.get(server);
-    if (held && (!this.source || this.now() - held.at < this.refreshMs)) return held.configuration;
-    const configuration = await this.pull(server).catch((error: unknown) => {
-      if (held) return held.configuration;
-      throw error;
-    });
+    if (held) return held;
+    const configuration = await (this.pulls.get(server) ?? this.pull(server));
+    if (!configuration) throw unknownServer();
+    return configuration;
+  }
+
+  /**
+   * Pulls the server's configuration now, whatever is held (a pull already under way may predate
+   * the change, so a new one begins). `not_found` when the panel has no such server; a panel that
+   * does not answer keeps what is held and the refusal goes to the caller.
+   */
+  async sync(server: string): Promise<ServerConfiguration> {
+    const configuration = await this.pull(server);
     if (!configuration) throw unknownServer();
     return configuration;
   }
 
   forget(server: string): void {
     this.held.delete(server);
-    this.changed(server);
+    this.nextGeneration(server);
   }
 
-  private changed(server: string): void {
-    this.changes.set(server, (this.changes.get(server) ?? 0) + 1);
+  private nextGeneration(server: string): number {
+    const generation = (this.generations.get(server) ?? 0) + 1;
+    this.generations.set(server, generation);
+    return generation;
   }
 
   private pull(server: string): Promise<ServerConfiguration | undefined> {
-    if (!this.source || !isServerUuid(server)) return Promise.resolve(undefined);
-    const source = this.source;
-    let pull = this.pulls.get(server);
-    if (!pull) {
-      // One request per server however many calls wait for it; a push that lands meanwhile wins.
-      const changes = this.changes.get(server);
-      pull = source(server)
-        .then((pulled) => {
-          if (this.changes.get(server) !== changes) return this.held.get(server)?.configuration;
-          if (pulled?.settings.uuid !== server) {
-            // The panel no longer has it: neither does this node.
-            this.held.delete(server);
-            return undefined;
-          }
-          this.held.set(server, { configuration: pulled, at: this.now() });
-          this.onUpdate(pulled);
-          return pulled;
-        })
-        .finally(() => this.pulls.delete(server));
-      this.pulls.set(server, pull);
-    }
+    if (!this.source || !isServerUuid(server)) return Promise.resolve(this.held.get(server));
+    const generation = this.nextGeneration(server);
+    const pull = this.source(server)
+      .then((pulled) => {
+        // A newer pull (or a removal) began meanwhile: it has the last word.
+        if (this.generations.get(server) !== generation) return this.pulls.get(server) ?? this.held.get(server);
+        if (pulled?.settings.uuid !== server) {
+          // The panel no longer has it: neither does this node.
+          this.held.delete(server);
+          return undefined;
+        }
+        this.held.set(server, pulled);
+        this.onUpdate(pulled);
+        return pulled;
+      })
+      .finally(() => {
+        if (this.pulls.get(server) === pull) this.pulls.delete(server);
+      });
+    this.pulls.set(server, pull);
     return pull;
   }
 }

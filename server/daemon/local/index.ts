@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { DaemonEvent, InstallConfiguration, MountOptions, NodeDaemon } from '../capabilities';
+import type { BrowserRoutes, DaemonEvent, InstallConfiguration, MountOptions, NodeDaemon, ServerConfiguration } from '../capabilities';
 import { LocalBackups } from './backups';
 import { Configurations, type ConfigurationSource } from './configurations';
 import { consoleLog, DaemonEvents, type DaemonLog } from './events';
@@ -67,7 +67,7 @@ export interface LocalDaemonOptions {
  * share one set of per-server parts (held configurations, locks, disk usage), which is what makes
  * a reinstall exclude file writes and a deleted server forget its limits.
  */
-export class LocalDaemon implements NodeDaemon {
+export class LocalDaemon implements NodeDaemon, BrowserRoutes {
   readonly files: LocalFiles;
   readonly servers: LocalServers;
   readonly process: LocalProcesses;
@@ -99,7 +99,7 @@ export class LocalDaemon implements NodeDaemon {
     const now = options.now ?? (() => new Date());
     this.socketTimings = options.socketTimings;
     this.mountOptions = { key: options.key ?? (async () => undefined), maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024, now };
-    const configurations = (this.configurations = new Configurations(options.configurationSource, () => now().getTime()));
+    const configurations = (this.configurations = new Configurations(options.configurationSource));
     const locks = new ServerLocks();
     const quotas = new DiskQuotas();
     const log = (this.log = options.log ?? consoleLog);
@@ -170,7 +170,7 @@ export class LocalDaemon implements NodeDaemon {
     this.process = new LocalProcesses({
       // Console logs live in the data dir, never in a volume a tenant could rewrite.
       logDir: path.join(dataDir, 'logs'),
-      configuration: (server) => configurations.get(server),
+      configuration: (server, fresh) => (fresh ? configurations.sync(server) : configurations.get(server)),
       volumePath: (server) => this.volumes.path(server),
       powerLock: (server, fn) => locks.power(server, fn),
       bwrap,
@@ -183,9 +183,8 @@ export class LocalDaemon implements NodeDaemon {
       allowUnlimited: options.allowUnlimitedServers,
     });
     this.stats = this.process;
-    // Wings: a server suspended while it runs is stopped (killed if it will not stop). A push
-    // arrives at once; a suspension made elsewhere (the admin CLI) with the next pull: within ten
-    // seconds while its stats are sampled (someone watches, or its memory is limited).
+    // Wings: a server suspended while it runs is stopped (killed if it will not stop), once the
+    // panel's sync has brought the suspension in.
     configurations.onUpdate = (configuration) => {
       const server = configuration.settings.uuid;
       // A suspension closes the server's SFTP sessions (the panel refuses them on recheck).
@@ -252,6 +251,11 @@ export class LocalDaemon implements NodeDaemon {
         await sftp.close();
       },
     };
+  }
+
+  /** The configuration the node holds for a server, fetched if it holds none (what Wings' server details show). */
+  configuration(server: string): Promise<ServerConfiguration> {
+    return this.configurations.get(server);
   }
 
   /** Where a server's volume lives on this machine (tests and benchmarks plant files there). */

@@ -6,15 +6,18 @@ import { test } from '../../test/fixtures';
 import { testConfiguration } from '../../test/daemon-contract';
 import { writeDemoTree } from '../demo-tree';
 import { DaemonError } from '../types';
+import { ConfigurationStore } from '../../test/configuration-store';
 import { LocalDaemon } from '.';
+
+const store = new ConfigurationStore();
 
 const SERVER = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c10';
 
 /** A daemon on an empty temp dir holding one server, SERVER, with its volume created. */
 const it = test.extend('daemon', async ({ tempDir }) => {
   // These tests do not test limits: they run where no cgroups can hold a server, too.
-  const daemon = new LocalDaemon(tempDir, { allowUnlimitedServers: true });
-  await daemon.servers.configure(testConfiguration(SERVER));
+  const daemon = new LocalDaemon(tempDir, { configurationSource: store.source, allowUnlimitedServers: true });
+  await store.apply(daemon, testConfiguration(SERVER));
   await daemon.servers.create(SERVER);
   return daemon;
 });
@@ -24,7 +27,7 @@ async function installDemoGame(daemon: LocalDaemon) {
   const configuration = testConfiguration(SERVER);
   configuration.settings.invocation = 'node game.mjs';
   configuration.process_configuration.startup.done = ['For help'];
-  await daemon.servers.configure(configuration);
+  await store.apply(daemon, configuration);
   fs.copyFileSync(path.join(import.meta.dirname, 'demo-game.mjs'), path.join(daemon.volumePath(SERVER), 'game.mjs'));
   return configuration;
 }
@@ -101,10 +104,10 @@ describe('LocalDaemon', () => {
 
   it('refuses a volume that is missing or a link', async ({ daemon }) => {
     const missing = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c11';
-    await daemon.servers.configure(testConfiguration(missing));
+    await store.apply(daemon, testConfiguration(missing));
     await expect(daemon.files.list(missing, '/')).rejects.toMatchObject({ kind: 'not_found' });
     const linked = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c12';
-    await daemon.servers.configure(testConfiguration(linked));
+    await store.apply(daemon, testConfiguration(linked));
     fs.symlinkSync(daemon.volumePath(uuid), daemon.volumePath(linked));
     await expect(daemon.files.list(linked, '/')).rejects.toMatchObject({ kind: 'not_found' });
   });
@@ -123,15 +126,16 @@ describe('LocalDaemon', () => {
 describe('LocalDaemon servers', () => {
   const uuid = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c20';
 
-  it('pulls the configuration of a server it was not told about once, and a push wins over it', async ({ tempDir: dataDir }) => {
+  it('pulls the configuration of a server it was not told about once, and a sync takes the newest', async ({ tempDir: dataDir }) => {
     const asked: string[] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let diskMiB = 1;
     const daemon = new LocalDaemon(dataDir, {
       configurationSource: async (server) => {
         asked.push(server);
         await gate;
-        return server === uuid ? testConfiguration(uuid, { diskMiB: 1 }) : undefined;
+        return server === uuid ? testConfiguration(uuid, { diskMiB }) : undefined;
       },
     });
     fs.mkdirSync(daemon.volumePath(uuid), { recursive: true });
@@ -139,19 +143,20 @@ describe('LocalDaemon servers', () => {
     release();
     expect(await Promise.all(listings)).toEqual([[], []]);
     expect(asked).toEqual([uuid]);
-    // The pulled limit applies.
-    await expect(daemon.files.write(uuid, 'big.bin', Buffer.alloc(2 * 1024 * 1024), { maxBytes: 4 * 1024 * 1024 })).rejects.toMatchObject({
-      kind: 'no_space',
-    });
-    await daemon.servers.configure(testConfiguration(uuid, { diskMiB: 0 }));
-    await daemon.files.write(uuid, 'big.bin', Buffer.alloc(2 * 1024 * 1024), { maxBytes: 4 * 1024 * 1024 });
+    const write = () => daemon.files.write(uuid, 'big.bin', Buffer.alloc(2 * 1024 * 1024), { maxBytes: 4 * 1024 * 1024 });
+    // The pulled limit applies, and stays until the panel says the server changed.
+    await expect(write()).rejects.toMatchObject({ kind: 'no_space' });
+    diskMiB = 0;
+    await expect(write()).rejects.toMatchObject({ kind: 'no_space' });
+    await daemon.servers.sync(uuid);
+    await write();
     const other = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c21';
     await expect(daemon.files.list(other, '/')).rejects.toMatchObject({ kind: 'not_found' });
     await expect(daemon.files.list('../../etc', '/')).rejects.toMatchObject({ kind: 'not_found' });
-    expect(asked).toEqual([uuid, other]);
+    expect(asked).toEqual([uuid, uuid, other]);
   });
 
-  it('pulls a held configuration afresh once it is stale, keeps it when the panel cannot answer, and forgets a server the panel dropped', async ({
+  it('re-reads nothing on a timer: a sync brings a change, a panel that cannot answer keeps what is held, and a dropped server is forgotten', async ({
     tempDir: dataDir,
   }) => {
     let clock = new Date('2026-03-01T12:00:00Z');
@@ -161,28 +166,29 @@ describe('LocalDaemon servers', () => {
     fs.mkdirSync(daemon.volumePath(uuid), { recursive: true });
     await write();
 
-    // Another process (the admin CLI) limits the server; the node learns it once its copy is stale.
+    // The panel limits the server: however long the node waits, only the sync brings it (as in Wings).
     answer = async () => testConfiguration(uuid, { diskMiB: 1 });
+    clock = new Date(clock.getTime() + 3_600_000);
     await write();
-    clock = new Date(clock.getTime() + 11_000);
+    await daemon.servers.sync(uuid);
     await expect(write()).rejects.toMatchObject({ kind: 'no_space' });
 
-    // The panel's database is busy: the node keeps the limit it has rather than failing.
+    // The panel cannot answer: the sync is refused, and the node keeps the limit it has.
     answer = () => Promise.reject(new Error('database is locked'));
-    clock = new Date(clock.getTime() + 11_000);
+    await expect(daemon.servers.sync(uuid)).rejects.toThrow(/database is locked/);
     await expect(write()).rejects.toMatchObject({ kind: 'no_space' });
 
     answer = async () => undefined;
-    clock = new Date(clock.getTime() + 11_000);
+    await expect(daemon.servers.sync(uuid)).rejects.toMatchObject({ kind: 'not_found' });
     await expect(daemon.files.list(uuid, '/')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('deletes a volume without following a link out of it, and a volume that is itself a link', async ({ tempDir: dataDir }) => {
-    const daemon = new LocalDaemon(dataDir);
+    const daemon = new LocalDaemon(dataDir, { configurationSource: store.source });
     const outside = path.join(dataDir, 'outside');
     fs.mkdirSync(outside);
     fs.writeFileSync(path.join(outside, 'canary.txt'), 'CANARY');
-    await daemon.servers.configure(testConfiguration(uuid));
+    await store.apply(daemon, testConfiguration(uuid));
     await daemon.servers.create(uuid);
     fs.symlinkSync(outside, path.join(daemon.volumePath(uuid), 'out'));
     fs.mkdirSync(path.join(daemon.volumePath(uuid), 'dir'));
@@ -199,28 +205,28 @@ describe('LocalDaemon servers', () => {
 
   it('deletes a server whose tree is too deep to remove, leaving the rest aside and logged', async ({ tempDir: dataDir }) => {
     const logged: string[] = [];
-    const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
-    await daemon.servers.configure(testConfiguration(uuid));
+    const daemon = new LocalDaemon(dataDir, { configurationSource: store.source, log: (message) => logged.push(message) });
+    await store.apply(daemon, testConfiguration(uuid));
     await daemon.servers.create(uuid);
     fs.mkdirSync(path.join(daemon.volumePath(uuid), ...Array.from({ length: 600 }, () => 'd')), { recursive: true });
     await daemon.servers.delete(uuid);
     expect(fs.existsSync(daemon.volumePath(uuid))).toBe(false);
     expect(logged).toEqual([expect.stringMatching(/^could not remove \.deleted-/)]);
-    await daemon.servers.configure(testConfiguration(uuid));
+    await store.apply(daemon, testConfiguration(uuid));
     await daemon.servers.create(uuid);
     expect(await daemon.files.list(uuid, '/')).toEqual([]);
   });
 
   it('logs a listener that throws or rejects and carries on', async ({ tempDir: dataDir }) => {
     const logged: string[] = [];
-    const daemon = new LocalDaemon(dataDir, { log: (message) => logged.push(message) });
+    const daemon = new LocalDaemon(dataDir, { configurationSource: store.source, log: (message) => logged.push(message) });
     daemon.events.subscribe(() => {
       throw new Error('sync');
     });
     daemon.events.subscribe(async () => {
       throw new Error('async');
     });
-    await daemon.servers.configure(testConfiguration(uuid));
+    await store.apply(daemon, testConfiguration(uuid));
     await daemon.servers.create(uuid);
     await new Promise((resolve) => setImmediate(resolve));
     expect(logged).toEqual(['a install.completed listener failed', 'a install.completed listener failed']);
@@ -228,8 +234,8 @@ describe('LocalDaemon servers', () => {
 
   it('refuses websocket tokens issued before a revocation or before it started', async ({ tempDir: dataDir }) => {
     let now = new Date('2026-03-01T12:00:00.500Z');
-    const daemon = new LocalDaemon(dataDir, { now: () => now });
-    await daemon.servers.configure(testConfiguration(uuid));
+    const daemon = new LocalDaemon(dataDir, { configurationSource: store.source, now: () => now });
+    await store.apply(daemon, testConfiguration(uuid));
     const at = (iso: string) => new Date(iso);
     expect(daemon.socketTokenDenied(uuid, 'jti-a', at('2026-03-01T12:00:00Z'))).toBe(true); // before the start
     expect(daemon.socketTokenDenied(uuid, 'jti-a', at('2026-03-01T12:00:01Z'))).toBe(false);
@@ -314,7 +320,7 @@ describe('LocalDaemon servers', () => {
     await vi.waitFor(() => expect(daemon.process.state(SERVER)).toBe('running'), { timeout: 10_000 });
     const suspended = structuredClone(configuration);
     suspended.settings.suspended = true;
-    await daemon.servers.configure(suspended);
+    await store.apply(daemon, suspended);
     await vi.waitFor(() => expect(daemon.process.state(SERVER)).toBe('offline'), { timeout: 10_000 });
     expect(await daemon.process.history(SERVER, 20)).toContainEqual(expect.stringContaining('Goodbye')); // its stop command, not a kill
     await expect(daemon.process.power(SERVER, 'start')).rejects.toMatchObject({ kind: 'conflict' });

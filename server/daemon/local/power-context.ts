@@ -6,7 +6,8 @@ import type { NetworkOptions } from './network';
 
 /** What every server's power shares: the daemon's options, resolved. */
 export interface PowerContext {
-  configuration: (server: string) => Promise<ServerConfiguration>;
+  /** The configuration held; `fresh` pulls it from the panel first (Wings syncs before every start). */
+  configuration: (server: string, fresh?: boolean) => Promise<ServerConfiguration>;
   volumePath: (server: string) => string;
   bwrap: string | null;
   /** Each server's own network namespace (pasta), or the host's when the operator allows it. */

@@ -26,8 +26,8 @@ import { ServerProcess } from './server-process';
 export interface ProcessOptions {
   /** Where console logs go (`<dir>/<uuid>.log`): the data dir, never a volume. */
   logDir: string;
-  /** The server's configuration, as the daemon holds it. */
-  configuration: (server: string) => Promise<ServerConfiguration>;
+  /** The server's configuration, as the daemon holds it; `fresh`: fetched from the panel first (before a start). */
+  configuration: (server: string, fresh?: boolean) => Promise<ServerConfiguration>;
   /** The server's volume on the host. */
   volumePath: (server: string) => string;
   /** The server's power lock: power actions run one at a time, never during a restore or reinstall. */

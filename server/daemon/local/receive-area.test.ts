@@ -8,15 +8,18 @@ import { gatedStream, outcome, settle, testConfiguration, uploads } from '../../
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   for (const deadline = Date.now() + ms; !check(); await settle()) if (Date.now() > deadline) throw new Error('not in time');
 }
+import { ConfigurationStore } from '../../test/configuration-store';
 import { LocalDaemon } from '.';
+
+const store = new ConfigurationStore();
 
 const SERVER = '0b6a3d2e-7a9c-4c61-9d55-3f1f8f7e2c30';
 const MiB = 1024 * 1024;
 
 /** A daemon on an empty temp dir holding SERVER (1 MiB disk limit), with its volume created. */
 const it = test.extend('daemon', async ({ tempDir }) => {
-  const daemon = new LocalDaemon(tempDir);
-  await daemon.servers.configure(testConfiguration(SERVER, { diskMiB: 1 }));
+  const daemon = new LocalDaemon(tempDir, { configurationSource: store.source });
+  await store.apply(daemon, testConfiguration(SERVER, { diskMiB: 1 }));
   await daemon.servers.create(SERVER);
   return daemon;
 });
@@ -150,16 +153,16 @@ describe('temporary files', () => {
     fs.writeFileSync(path.join(vol, 'plugins', 'deep', 'aerie-00aa00aa00aa00aa.part'), 'user file');
 
     // Another process on the data dir (the admin CLI) leaves them alone: they may be a running write's.
-    const cli = new LocalDaemon(tempDir);
-    await cli.servers.configure(testConfiguration(SERVER));
+    const cli = new LocalDaemon(tempDir, { configurationSource: store.source });
+    await store.apply(cli, testConfiguration(SERVER));
     await cli.files.write(SERVER, 'from-cli.txt', Buffer.from('x'), { maxBytes: MiB });
     expect(fs.readdirSync(area)).toContain('.aerie-00aa00aa00aa00aa.part');
     expect(tree(vol)).toContain('plugins/deep/.aerie-extract-22cc22cc22cc22cc/x/a.jar');
     fs.rmSync(path.join(vol, 'from-cli.txt'));
 
-    const restarted = new LocalDaemon(tempDir);
+    const restarted = new LocalDaemon(tempDir, { configurationSource: store.source });
     restarted.sweepLeftovers();
-    await restarted.servers.configure(testConfiguration(SERVER));
+    await store.apply(restarted, testConfiguration(SERVER));
     // A write waits for the sweep of its volume.
     await restarted.files.write(SERVER, 'after.txt', Buffer.from('x'), { maxBytes: MiB });
     expect(tree(vol)).toEqual([

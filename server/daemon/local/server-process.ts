@@ -62,7 +62,7 @@ export class ServerProcess {
   async start(): Promise<void> {
     if (this.state !== 'offline') return; // Wings: starting what runs changes nothing
     const { ctx, server } = this;
-    const configuration = await ctx.configuration(server);
+    const configuration = await ctx.configuration(server, true);
     const { bwrap, roots, memoryLimit, diskLimit } = await planStart(ctx, configuration, this.disk, (line) => this.daemonMessage(line));
     // The hard limit holds whatever the OOM setting; with the OOM killer disabled the watchdog does not kill.
     const { oom_disabled, cpu_limit, io_weight } = configuration.settings.build;

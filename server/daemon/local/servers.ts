@@ -1,4 +1,4 @@
-import type { ServerCapability, ServerConfiguration } from '../capabilities';
+import type { ServerCapability } from '../capabilities';
 import { isServerUuid, type Configurations } from './configurations';
 import type { DaemonEvents, DaemonLog } from './events';
 import type { ServerLocks } from './locks';
@@ -28,8 +28,8 @@ export class LocalServers implements ServerCapability {
     private readonly removeBackups: (server: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
-  async configure(configuration: ServerConfiguration): Promise<void> {
-    this.configurations.set(configuration);
+  async sync(server: string): Promise<void> {
+    await this.configurations.sync(server);
   }
 
   async create(server: string): Promise<void> {

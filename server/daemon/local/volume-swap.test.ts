@@ -8,7 +8,10 @@ import { test } from '../../test/fixtures';
 import { eventually } from '../../test/game-support';
 import { testConfiguration } from '../../test/daemon-contract';
 import type { SwapStep } from './volume-swap';
+import { ConfigurationStore } from '../../test/configuration-store';
 import { LocalDaemon } from '.';
+
+const store = new ConfigurationStore();
 
 /*
  * A restore with "delete all files first" cut off at each step of its swap, by a process that
@@ -44,10 +47,14 @@ function plant(volume: string, files: Record<string, string>): void {
 const leftovers = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'volumes')).filter((name) => name.startsWith('.restore-'));
 
 async function daemonWithBackup(dataDir: string, checkpoint?: (step: SwapStep) => Promise<void>) {
-  const daemon = new LocalDaemon(dataDir, { log: () => undefined, restoreCheckpoint: checkpoint && ((_, step) => checkpoint(step)) });
+  const daemon = new LocalDaemon(dataDir, {
+    configurationSource: store.source,
+    log: () => undefined,
+    restoreCheckpoint: checkpoint && ((_, step) => checkpoint(step)),
+  });
   const events: DaemonEvent[] = [];
   daemon.events.subscribe((event) => void events.push(event));
-  await daemon.servers.configure(testConfiguration(SERVER));
+  await store.apply(daemon, testConfiguration(SERVER));
   await daemon.servers.create(SERVER);
   const volume = daemon.volumePath(SERVER);
   plant(volume, SAVED);
@@ -65,8 +72,8 @@ async function daemonWithBackup(dataDir: string, checkpoint?: (step: SwapStep) =
 
 /** The next start of the node: its sweep settles what the restore left, before any volume opens. */
 async function restart(dataDir: string): Promise<void> {
-  const daemon = new LocalDaemon(dataDir, { log: () => undefined });
-  await daemon.servers.configure(testConfiguration(SERVER));
+  const daemon = new LocalDaemon(dataDir, { configurationSource: store.source, log: () => undefined });
+  await store.apply(daemon, testConfiguration(SERVER));
   daemon.sweepLeftovers();
   await daemon.files.list(SERVER, '/');
 }
@@ -129,9 +136,12 @@ describe('a truncating restore cut off mid-way', () => {
       `import fs from 'node:fs';
 import { LocalDaemon } from ${JSON.stringify(path.resolve('server/daemon/local/index.ts'))};
 import { testConfiguration } from ${JSON.stringify(path.resolve('server/test/daemon-contract/support.ts'))};
+import { ConfigurationStore } from ${JSON.stringify(path.resolve('server/test/configuration-store.ts'))};
+
+const store = new ConfigurationStore();
 const [dataDir, server, backup, count] = process.argv.slice(2);
-const daemon = new LocalDaemon(dataDir, { log: () => undefined });
-await daemon.servers.configure(testConfiguration(server));
+const daemon = new LocalDaemon(dataDir, { configurationSource: store.source, log: () => undefined });
+await store.apply(daemon, testConfiguration(server));
 const volume = daemon.volumePath(server);
 const left = () => { try { return fs.readdirSync(volume).filter((n) => n.startsWith('old-')).length; } catch { return 0; } };
 // Dies the moment any old file has left the volume.

@@ -8,8 +8,8 @@ import { gatedStream, MiB, names, newServer, outcome, put, refusal, settle, text
 export function describeFiles(under: () => DaemonUnderTest): void {
   describe('files: reading', () => {
     it('lists directories first, then files, by name, links as links', async () => {
-      const { daemon, plantLink } = under();
-      const s = await newServer(daemon);
+      const { daemon, plantLink, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'b.txt', 'b');
       await put(daemon, s, 'a.txt', 'a');
       await daemon.files.createDirectory(s, '/', 'zdir');
@@ -22,8 +22,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('reads and opens regular files; refuses directories, links and files past the cap', async () => {
-      const { daemon, plantLink } = under();
-      const s = await newServer(daemon);
+      const { daemon, plantLink, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'dir/config.yml', 'key: value\n');
       await plantLink(s, 'dir/link.yml', 'config.yml');
       expect(await text(daemon, s, '/dir/config.yml')).toBe('key: value\n');
@@ -39,9 +39,9 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('answers every escape exactly like a missing file', async () => {
-      const { daemon, plantLink } = under();
-      const a = await newServer(daemon);
-      const b = await newServer(daemon);
+      const { daemon, plantLink, configure } = under();
+      const a = await newServer({ daemon, configure });
+      const b = await newServer({ daemon, configure });
       await put(daemon, b, 'canary.txt', 'CANARY');
       await plantLink(a, 'up', '..');
       await plantLink(a, 'sibling', `../${b}`);
@@ -63,8 +63,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
 
   describe('files: writing is all or nothing', () => {
     it('creates parents, replaces content, and leaves the old file whole when a write fails', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'a/b/c.txt', 'first');
       await put(daemon, s, 'a/b/c.txt', 'second');
       expect(await text(daemon, s, 'a/b/c.txt')).toBe('second');
@@ -83,8 +83,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('stores an upload only when every file arrived, under base names', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       const failed = daemon.files.upload(
         s,
         '/',
@@ -109,8 +109,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('holds up no other write while a body arrives: each write lands when its body is complete', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon, { diskMiB: 1 });
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure }, { diskMiB: 1 });
       const slow = gatedStream();
       const first = daemon.files.write(s, 'same.txt', slow.stream, { maxBytes: MiB });
       slow.push('fir');
@@ -128,8 +128,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
 
   describe('files: rename, copy, delete, create-folder', () => {
     it('renames and moves, skipping missing sources and refusing taken names, the root and moves into oneself', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'a.txt', 'a');
       await put(daemon, s, 'b.txt', 'b');
       await put(daemon, s, 'dir/inner.txt', 'i');
@@ -148,8 +148,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('copies regular files only, next to themselves, under the next free copy name', async () => {
-      const { daemon, plantLink } = under();
-      const s = await newServer(daemon);
+      const { daemon, plantLink, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'cfg/server.properties', 'motd=hi');
       await plantLink(s, 'cfg/link', 'server.properties');
       expect(await daemon.files.copy(s, 'cfg/server.properties')).toBe('server copy.properties');
@@ -161,8 +161,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('deletes trees and links, never what a link points at, nor the root', async () => {
-      const { daemon, plantLink } = under();
-      const s = await newServer(daemon);
+      const { daemon, plantLink, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'keep/data.txt', 'kept');
       await put(daemon, s, 'tree/a/b/c.txt', 'c');
       await plantLink(s, 'tree/to-keep', '../keep');
@@ -176,8 +176,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('creates folders with their parents and refuses a taken name', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       await daemon.files.createDirectory(s, '/plugins', 'a/b');
       expect(await names(daemon, s, '/plugins/a')).toEqual(['b']);
       expect(await outcome(daemon.files.createDirectory(s, '/plugins', 'a'))).toBe('bad_request');
@@ -186,8 +186,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('compresses into an archive beside the files and extracts it again', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'world/level.dat', 'level');
       await put(daemon, s, 'world/region/r.0.0.mca', 'region');
       const archive = await daemon.files.compress(s, '/', ['world'], new Date('2026-03-01T12:00:00Z'));
@@ -202,8 +202,8 @@ export function describeFiles(under: () => DaemonUnderTest): void {
     });
 
     it('refuses a compress naming a file twice or inside a folder it names, and stops one whose signal is aborted', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       await put(daemon, s, 'world/level.dat', 'level');
       const now = new Date('2026-03-01T12:00:00Z');
       expect(await outcome(daemon.files.compress(s, '/', ['world', 'world'], now))).toBe('bad_request');

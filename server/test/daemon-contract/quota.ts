@@ -10,8 +10,8 @@ import { gatedStream, MiB, names, newServer, outcome, put, settle, testConfigura
 export function describeQuota(under: () => DaemonUnderTest): void {
   describe('files: the disk limit of the held configuration', () => {
     it('refuses every allocating path past the limit with nothing left behind', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon, { diskMiB: 1 });
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure }, { diskMiB: 1 });
       await put(daemon, s, 'small.txt', 'fits');
       expect(await outcome(put(daemon, s, 'big.bin', Buffer.alloc(2 * MiB)))).toBe('no_space');
       const twoHalves = uploads(
@@ -25,8 +25,8 @@ export function describeQuota(under: () => DaemonUnderTest): void {
     });
 
     it('receives a body without holding up the server: other writes go on, and see what it holds', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon, { diskMiB: 1 });
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure }, { diskMiB: 1 });
       const a = gatedStream();
       const b = gatedStream();
       const first = daemon.files.upload(s, '/', uploads({ filename: 'a.bin', content: a.stream }), { maxBytes: MiB });
@@ -47,8 +47,8 @@ export function describeQuota(under: () => DaemonUnderTest): void {
     });
 
     it('gives back at once what an abandoned body held', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon, { diskMiB: 1 });
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure }, { diskMiB: 1 });
       const gone = gatedStream();
       const upload = daemon.files.upload(s, '/', uploads({ filename: 'gone.bin', content: gone.stream }), { maxBytes: MiB });
       gone.push(Buffer.alloc(900 * 1024));
@@ -61,12 +61,12 @@ export function describeQuota(under: () => DaemonUnderTest): void {
     });
 
     it('follows a new configuration: 0 is unlimited, and a server over its limit may still delete and rename', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon, { diskMiB: 1 });
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure }, { diskMiB: 1 });
       expect(await outcome(put(daemon, s, 'big.bin', Buffer.alloc(3 * MiB)))).toBe('no_space');
-      await daemon.servers.configure(testConfiguration(s, { diskMiB: 0 }));
+      await configure(testConfiguration(s, { diskMiB: 0 }));
       await put(daemon, s, 'big.bin', Buffer.alloc(3 * MiB));
-      await daemon.servers.configure(testConfiguration(s, { diskMiB: 1 }));
+      await configure(testConfiguration(s, { diskMiB: 1 }));
       expect(await outcome(put(daemon, s, 'a.txt', 'x'))).toBe('no_space');
       expect(await outcome(daemon.files.createDirectory(s, '/', 'dir'))).toBe('no_space');
       await daemon.files.rename(s, '/', [{ from: 'big.bin', to: 'renamed.bin' }]);

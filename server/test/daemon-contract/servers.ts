@@ -8,24 +8,24 @@ import { gatedStream, MiB, names, newServer, outcome, put, recordEvents, settle,
 export function describeServers(under: () => DaemonUnderTest): void {
   describe('servers: configuration and life', () => {
     it('knows only servers it holds a configuration for', async () => {
-      const { daemon } = under();
+      const { daemon, configure } = under();
       const unknown = randomUUID();
       expect(await outcome(daemon.files.list(unknown, '/'))).toBe('not_found');
       expect(await outcome(daemon.servers.create(unknown))).toBe('not_found');
       expect(await outcome(daemon.servers.reinstall(unknown))).toBe('not_found');
       expect(await outcome(daemon.servers.revokeSocketTokens(unknown, ['jti']))).toBe('not_found');
       expect(await outcome(daemon.servers.create('not-a-uuid'))).toBe('not_found');
-      await daemon.servers.configure(testConfiguration(unknown));
+      await configure(testConfiguration(unknown));
       await daemon.servers.create(unknown);
       expect(await names(daemon, unknown)).toEqual([]);
       await daemon.servers.revokeSocketTokens(unknown, ['jti']);
     });
 
     it('reports each install, keeps the files through a reinstall, and removes everything on delete', async () => {
-      const { daemon } = under();
+      const { daemon, configure } = under();
       const events = recordEvents(daemon);
-      const s = await newServer(daemon);
-      const other = await newServer(daemon);
+      const s = await newServer({ daemon, configure });
+      const other = await newServer({ daemon, configure });
       expect(events.seen).toEqual<DaemonEvent[]>([
         { type: 'install.completed', server: s, successful: true, reinstall: false },
         { type: 'install.completed', server: other, successful: true, reinstall: false },
@@ -47,8 +47,8 @@ export function describeServers(under: () => DaemonUnderTest): void {
     });
 
     it('does not wait for a body still arriving: the write lands once it is complete, after the reinstall', async () => {
-      const { daemon } = under();
-      const s = await newServer(daemon);
+      const { daemon, configure } = under();
+      const s = await newServer({ daemon, configure });
       const slow = gatedStream();
       const running = daemon.files.write(s, 'upload.bin', slow.stream, { maxBytes: MiB });
       slow.push('up');
@@ -68,7 +68,7 @@ export function describeServers(under: () => DaemonUnderTest): void {
 
   describe('events', () => {
     it('delivers to every listener even when one throws or rejects, until unsubscribed', async () => {
-      const { daemon } = under();
+      const { daemon, configure } = under();
       const heard: string[] = [];
       const offThrow = daemon.events.subscribe(() => {
         throw new Error('listener bug');
@@ -77,10 +77,10 @@ export function describeServers(under: () => DaemonUnderTest): void {
       const offHear = daemon.events.subscribe((event) => {
         if (event.type === 'install.completed') heard.push(event.server);
       });
-      const a = await newServer(daemon);
+      const a = await newServer({ daemon, configure });
       await settle();
       offHear();
-      const b = await newServer(daemon);
+      const b = await newServer({ daemon, configure });
       await settle();
       expect(heard).toEqual([a]);
       expect(await names(daemon, b)).toEqual([]);

@@ -6,6 +6,8 @@ import { DaemonError, type UploadPart } from '../../daemon/types';
 /** What the contract suite is handed for each test: a fresh daemon and a way to act as a tenant. */
 export interface DaemonUnderTest {
   daemon: NodeDaemon;
+  /** Puts a server's configuration where the daemon fetches it (the panel's side) and has it fetch it now (`servers.sync`). */
+  configure(configuration: ServerConfiguration): Promise<void>;
   /** Plants a symbolic link in a server's volume, as the server's own process could. */
   plantLink(server: string, at: string, target: string): Promise<void>;
   close(): Promise<void>;
@@ -37,9 +39,12 @@ export function testConfiguration(uuid: string, options: { diskMiB?: number } = 
 }
 
 /** Configures and creates a server with a fresh uuid; returns the uuid. */
-export async function newServer(daemon: NodeDaemon, options: { diskMiB?: number } = {}): Promise<string> {
+export async function newServer(
+  { daemon, configure }: Pick<DaemonUnderTest, 'daemon' | 'configure'>,
+  options: { diskMiB?: number } = {},
+): Promise<string> {
   const uuid = randomUUID();
-  await daemon.servers.configure(testConfiguration(uuid, options));
+  await configure(testConfiguration(uuid, options));
   await daemon.servers.create(uuid);
   return uuid;
 }
