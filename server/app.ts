@@ -14,6 +14,7 @@ import { capConnections } from './lib/connection-caps';
 import { registerApiRateLimit } from './http/rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
 import { nodeOrigins } from './http/node-origins';
+import { nodeHealthMonitor, type NodeHealthMonitor } from './services/node-health';
 import './http/request-context';
 import { handleDaemonEvent } from './services/daemon-events';
 import { Scheduler } from './services/scheduler';
@@ -45,12 +46,14 @@ export interface BuildAppOptions extends AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
+    nodeHealth: NodeHealthMonitor;
   }
 }
 
 /** Builds the API (and SPA) server. Never listens: `main.ts` does, tests use `inject`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const deps: AppDeps = { config: options.config, db: options.db, nodes: options.nodes, clock: options.clock };
+  const nodeHealth = nodeHealthMonitor({ db: options.db, daemons: options.nodes, now: () => options.clock.now() });
+  const deps: AppDeps = { config: options.config, db: options.db, nodes: options.nodes, clock: options.clock, nodeHealth };
   const app = Fastify({
     logger: options.config.logLevel === 'silent' ? false : { level: options.config.logLevel, stream: readableLogStream },
     bodyLimit: options.config.maxBodyBytes,
@@ -73,6 +76,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     handleDaemonEvent({ db: deps.db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event),
   );
   app.addHook('onClose', async () => unsubscribe());
+
+  app.decorate('nodeHealth', nodeHealth);
+  nodeHealth.start();
+  app.addHook('onClose', async () => nodeHealth.stop());
 
   const scheduler = new Scheduler({ ...deps, warn: (m) => app.log.warn(m) });
   app.decorate('scheduler', scheduler);

@@ -91,4 +91,25 @@ describe('the daemon of a server’s node', () => {
     expect(after.jti).toBe(before.jti);
     expect(panel.daemon.socketTokenDenied(server.uuid, after.jti, after.issuedAt)).toBe(false);
   });
+
+  it('tells root admins, and only them, whether the node answered the panel’s last health check', async ({
+    panel,
+    server,
+    headers,
+    moveToRemoteNode,
+  }) => {
+    await moveToRemoteNode();
+    await panel.db.updateTable('nodes').set({ daemon_base_url: 'http://127.0.0.1:9' }).where('name', '=', 'node-eu-1').execute();
+    await panel.app.nodeHealth.checkAll();
+    const admin = await panel.bearerHeaders(await panel.user({ admin: true }));
+    const seen = await panel.app.inject({ url: `/api/client/servers/${server.uuid}`, headers: admin });
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json().attributes.aerie_node_health).toMatchObject({ reachable: false, version: null, last_seen: null, reason: expect.any(String) });
+    const owner = await panel.app.inject({ url: `/api/client/servers/${server.uuid}`, headers });
+    expect(owner.json().attributes).not.toHaveProperty('aerie_node_health');
+    // The server's live state says the node does not answer (what the SPA's banner is built on).
+    const resources = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/resources`, headers });
+    expect(resources.statusCode).toBe(504);
+    expect(resources.json().errors[0].code).toBe('DaemonConnectionException');
+  });
 });
