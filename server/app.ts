@@ -5,7 +5,6 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import * as z from 'zod/mini';
 import type { AppDeps } from './deps';
-import { nodes } from './db/repos';
 import { API_PREFIXES, registerAuthentication } from './http/authenticate';
 import { connectionOptions, registerConnectionHandling } from './http/connections';
 import { fromZodError, HttpError, notFound } from './http/errors';
@@ -13,7 +12,9 @@ import { registerJsonBody } from './http/json-body';
 import { keepPeerAddresses } from './http/peer-address';
 import { capConnections } from './lib/connection-caps';
 import { registerApiRateLimit } from './http/rate-limit';
-import { connectOrigins, registerSecurityHeaders } from './http/security-headers';
+import { registerSecurityHeaders } from './http/security-headers';
+import { nodeOrigins } from './http/node-origins';
+import { nodeHealthMonitor, type NodeHealthMonitor } from './services/node-health';
 import './http/request-context';
 import { handleDaemonEvent } from './services/daemon-events';
 import { Scheduler } from './services/scheduler';
@@ -45,12 +46,14 @@ export interface BuildAppOptions extends AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
+    nodeHealth: NodeHealthMonitor;
   }
 }
 
 /** Builds the API (and SPA) server. Never listens: `main.ts` does, tests use `inject`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const deps: AppDeps = { config: options.config, db: options.db, nodes: options.nodes, clock: options.clock };
+  const nodeHealth = nodeHealthMonitor({ db: options.db, daemons: options.nodes, now: () => options.clock.now() });
+  const deps: AppDeps = { config: options.config, db: options.db, nodes: options.nodes, clock: options.clock, nodeHealth };
   const app = Fastify({
     logger: options.config.logLevel === 'silent' ? false : { level: options.config.logLevel, stream: readableLogStream },
     bodyLimit: options.config.maxBodyBytes,
@@ -74,12 +77,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   app.addHook('onClose', async () => unsubscribe());
 
+  app.decorate('nodeHealth', nodeHealth);
+  nodeHealth.start();
+  app.addHook('onClose', async () => nodeHealth.stop());
+
   const scheduler = new Scheduler({ ...deps, warn: (m) => app.log.warn(m) });
   app.decorate('scheduler', scheduler);
   app.addHook('onClose', async () => scheduler.stop());
 
-  const remoteNodes = (await nodes.all(deps.db)).flatMap((n) => (n.daemon_base_url ? [n.daemon_base_url] : []));
-  await registerSecurityHeaders(app, connectOrigins(remoteNodes), deps.config.secureCookies);
+  await registerSecurityHeaders(app, nodeOrigins(deps.db), deps.config.secureCookies);
 
   app.setErrorHandler((error, request, reply) => {
     let http: HttpError;

@@ -35,10 +35,11 @@ Commands:
   user:delete --email E [--delete-servers | --transfer-servers-to EMAIL]
                                           deletes the user, their sessions, keys and subuser places; refused
                                           while they own servers unless told to delete or hand them over
-  server:create --owner EMAIL --name N [--egg EGG] [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K]
+  server:create --owner EMAIL --name N [--egg EGG] [--description D] [--memory MB] [--disk MB] [--cpu PCT] [--count K] [--node NODE]
                                           EGG is an egg's name or id: "Demo game" (the default, runs on Node)
                                           or "Paper" (needs Java and a server jar); with --count, K servers
-                                          named "N 01"…; prints {"servers": [...]}
+                                          named "N 01"…; prints {"servers": [...]}; NODE (a name or id) places
+                                          it there, else the node with the most free memory and a free port
   server:list [--json]                    every server: owner, egg, address, status and limits
   server:update --server ID [--memory MB] [--disk MB] [--cpu PCT] [--owner EMAIL] [--egg EGG] [--image IMAGE]
                                           0 is unlimited; IMAGE is one of the egg's images (a new egg's first

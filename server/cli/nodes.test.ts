@@ -133,4 +133,28 @@ describe('node commands', () => {
     expect(await run('node:delete', '--name', 'eu-1')).toEqual({ deleted: 'eu-1' });
     expect(await nodes.findByName(panel.db, 'eu-1')).toBeUndefined();
   });
+
+  it('server:create --node places a server on the node named, and refuses an unknown node or one without a free port', async ({
+    panel,
+    run,
+    failure,
+  }) => {
+    const owner = await panel.user();
+    const made = await run('server:create', '--owner', owner.email, '--name', 'Placed', '--node', 'local');
+    expect(made).toMatchObject({ name: 'Placed', node: 'local', allocation: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+    expect(await failure(['server:create', '--owner', owner.email, '--name', 'Lost', '--node', 'nowhere'])).toEqual({
+      message: 'No node named nowhere.',
+      exitCode: 2,
+    });
+    await run('node:create', '--name', 'tiny', '--fqdn', 'tiny.example.com', '--daemon-port', String(await closedPort()), '--ports', '30000-30000');
+    const tiny = await nodes.findByName(panel.db, 'tiny');
+    await panel.db
+      .insertInto('allocations')
+      .values({ node_id: tiny?.id ?? 0, ip: '127.0.0.1', ip_alias: null, port: 30000, server_id: Number(made.id), notes: null })
+      .execute();
+    expect(await failure(['server:create', '--owner', owner.email, '--name', 'Full', '--node', 'tiny'])).toMatchObject({
+      message: expect.stringContaining('Node tiny has no free port'),
+      exitCode: 2,
+    });
+  });
 });

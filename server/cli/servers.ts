@@ -7,6 +7,7 @@ import { SERVER_STATUSES, type ServerStatus } from '../../src/contract';
 import { HostUnavailable } from '../services/server-databases';
 import { BuildError, changeServerBuild, type BuildChange } from '../services/server-build';
 import { deleteServer } from '../services/server-deletion';
+import { NodeError } from '../services/nodes';
 import { ADD_SERVER_HINT } from '../services/first-start';
 import { createServer, findEgg, findServer, setServerStatus } from '../services/servers';
 import { CliError, int, logCliActivity, required, str, userByEmail, type Command, type Options } from './options';
@@ -25,6 +26,7 @@ export async function serverById(db: Db, id: string): Promise<ServerRow> {
 export async function serverJson(db: Db, server: ServerRow) {
   const owner = await users.emailOf(db, server.owner_id);
   const allocation = server.allocation_id === null ? undefined : await allocations.findById(db, server.allocation_id);
+  const node = await nodes.findById(db, server.node_id);
   return {
     id: server.id,
     uuid: server.uuid,
@@ -32,6 +34,7 @@ export async function serverJson(db: Db, server: ServerRow) {
     name: server.name,
     owner: owner ?? null,
     allocation: allocation ? `${allocation.ip}:${allocation.port}` : null,
+    node: node?.name ?? null,
     status: server.status,
   };
 }
@@ -50,7 +53,7 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof BuildError) throw new CliError(error.message, 2);
+    if (error instanceof BuildError || error instanceof NodeError) throw new CliError(error.message, 2);
     if (error instanceof HostUnavailable) throw new CliError(`A database host refused: ${error.reason}. Nothing more was removed; run it again.`);
     throw error;
   }
@@ -67,6 +70,7 @@ export const SERVER_COMMANDS: Record<string, Command> = {
       cpu: { type: 'string' },
       count: { type: 'string' },
       egg: { type: 'string' },
+      node: { type: 'string' },
     },
     async run(opts, { db, nodes, clock, ports }) {
       const owner = await userByEmail(db, required(opts, 'owner'));
@@ -78,8 +82,9 @@ export const SERVER_COMMANDS: Record<string, Command> = {
       const count = int(opts, 'count');
       if (count !== undefined && (count < 1 || count > 10_000)) throw new CliError('--count must be between 1 and 10000.', 2);
       const base = { ownerId: owner.id, description: str(opts, 'description'), memory: limit(opts, 'memory'), disk: limit(opts, 'disk') };
+      const node = str(opts, 'node');
       const make = (serverName: string) =>
-        createServer(db, nodes, { ...base, name: serverName, cpu: limit(opts, 'cpu'), eggId: egg?.id, ports }, clock.now());
+        refusing(() => createServer(db, nodes, { ...base, name: serverName, cpu: limit(opts, 'cpu'), eggId: egg?.id, ports, node }, clock.now()));
       if (count === undefined) return serverJson(db, await make(name));
       // One process for many servers: seeding a fleet costs one start-up, not one per server.
       const width = String(count).length;

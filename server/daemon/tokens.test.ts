@@ -14,7 +14,7 @@ async function sign(claims: Record<string, unknown>, options: { key?: string; ex
 }
 
 describe('node tokens', () => {
-  const download = { purpose: 'file_download', server_uuid: SERVER, unique_id: 'u1', jti: 'user-on-server', file_path: '/server.properties' };
+  const download = { scope: 'file-download', server_uuid: SERVER, unique_id: 'u1', jti: 'user-on-server', file_path: '/server.properties' };
 
   it('accept a token of the right shape, key and lifetime', async () => {
     expect(await verifyToken(await sign(download, { expiresIn: 900 }), KEY, fileTokenSchema, NOW)).toMatchObject(download);

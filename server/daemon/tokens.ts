@@ -8,16 +8,19 @@ import * as z from 'zod/mini';
  */
 
 /**
- * What a token is for. Wings tells its tokens apart only by their other claims, and a download
- * token carries every claim an upload token needs; naming the purpose keeps a link to read one
- * file from being used to write (Wings ignores the extra claim, so remote nodes still accept them).
+ * What a token is for: Wings' `scope` claim (space-separated; Pelican and Wings 1.12+ refuse a
+ * token without it, Wings 1.11 ignores it). A download token carries every claim an upload token
+ * needs, so the scope is what keeps a link to read one file from writing, or opening the console.
  */
-export const TOKEN_PURPOSES = ['file_download', 'file_upload', 'backup_download', 'websocket'] as const;
-export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+export const TOKEN_SCOPES = ['websocket', 'file-upload', 'file-download', 'backup-download', 'transfer'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** A `scope` claim that grants `scope` among its space-separated values. */
+const grants = (scope: TokenScope) => z.string().check(z.refine((claim) => claim.split(' ').includes(scope)));
 
 // `jti` names the user and server (what a revocation names), `iat` says whether it came before one.
-const base = (purpose: TokenPurpose) => ({
-  purpose: z.literal(purpose),
+const base = (scope: TokenScope) => ({
+  scope: grants(scope),
   server_uuid: z.uuid(),
   unique_id: z.string().check(z.minLength(1)),
   jti: z.string(),
@@ -25,15 +28,15 @@ const base = (purpose: TokenPurpose) => ({
 });
 
 /** `/download/file?token=`: one file of one server. */
-export const fileTokenSchema = z.object({ ...base('file_download'), file_path: z.string(), user_uuid: z.optional(z.string()) });
+export const fileTokenSchema = z.object({ ...base('file-download'), file_path: z.string(), user_uuid: z.optional(z.string()) });
 export type FileToken = z.infer<typeof fileTokenSchema>;
 
 /** `/upload/file?token=&directory=`: uploads into one server on behalf of a user. */
-export const uploadTokenSchema = z.object({ ...base('file_upload'), user_uuid: z.string() });
+export const uploadTokenSchema = z.object({ ...base('file-upload'), user_uuid: z.string() });
 export type UploadToken = z.infer<typeof uploadTokenSchema>;
 
 /** `/download/backup?token=`: one backup archive of one server (Wings' claims). */
-export const backupTokenSchema = z.object({ ...base('backup_download'), backup_uuid: z.uuid(), user_uuid: z.optional(z.string()) });
+export const backupTokenSchema = z.object({ ...base('backup-download'), backup_uuid: z.uuid(), user_uuid: z.optional(z.string()) });
 export type BackupToken = z.infer<typeof backupTokenSchema>;
 
 /** The console websocket's `auth` event: the user's permissions on the server. */

@@ -1,6 +1,9 @@
 import { describe, expect } from 'vitest';
 import { it } from '../test/fixtures';
-import { connectOrigins } from './security-headers';
+import { randomUUID } from 'node:crypto';
+import { createNode, deleteNode } from '../services/nodes';
+import type { TestPanel } from '../test/harness';
+import { connectOrigins, nodeOrigins } from './node-origins';
 
 describe('the client API rate limit', () => {
   it('answers 429 with Retry-After and an error document once a user passes the limit, and counts per user', async ({ makePanel }) => {
@@ -51,6 +54,44 @@ describe('security headers', () => {
       'http://10.0.0.5:8080',
       'ws://10.0.0.5:8080',
     ]);
+  });
+});
+
+describe('the nodes the browser may connect to', () => {
+  const nodeInput = { scheme: 'https' as const, daemonPort: 8080, sftpPort: 2022, ports: null, ip: null, memory: 0, disk: 0 };
+  const csp = async (panel: TestPanel) => String((await panel.app.inject({ url: '/api/client' })).headers['content-security-policy']);
+
+  it('are the nodes as they are now: one added while the panel runs is named on the next answer, one deleted is not', async ({ panel }) => {
+    expect(await csp(panel)).not.toContain('node7.example.com');
+    await createNode(panel.db, panel.nodes, { ...nodeInput, name: 'eu-7', fqdn: 'node7.example.com' });
+    expect(await csp(panel)).toMatch(/connect-src 'self' https:\/\/node7\.example\.com:8080 wss:\/\/node7\.example\.com:8080/);
+    await deleteNode(panel.db, 'eu-7');
+    expect(await csp(panel)).not.toContain('node7.example.com');
+  });
+
+  it('are read again within seconds when another process (the CLI) adds one', async ({ panel }) => {
+    let now = 0;
+    const origins = nodeOrigins(panel.db, 5_000, () => now);
+    await origins.refresh();
+    await panel.db
+      .insertInto('nodes')
+      .values({
+        uuid: randomUUID(),
+        name: 'cli-made',
+        fqdn: 'node8.example.com',
+        sftp_port: 2022,
+        maintenance_mode: 0,
+        daemon_base_url: 'http://node8.example.com:8080',
+        daemon_token: 'k',
+        daemon_token_id: 'cli-made-node-01',
+      })
+      .execute();
+    now = 4_000;
+    await origins.refresh();
+    expect(origins.current()).toEqual([]);
+    now = 5_000;
+    await origins.refresh();
+    expect(origins.current()).toEqual(['http://node8.example.com:8080', 'ws://node8.example.com:8080']);
   });
 });
 

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
+import type { NodeOrigins } from './node-origins';
 
 /**
  * Security headers on every answer. The SPA loads only its own scripts; `connect-src` names the
  * origins of the nodes it talks to directly (signed transfers, the console websocket), ws and wss
- * included. A local node is served on the panel's own origin, which 'self' already covers.
+ * included, as they are now: a node added while the panel runs is allowed without a restart.
+ * A local node is served on the panel's own origin, which 'self' already covers. Downloads are
+ * navigations, which connect-src does not govern.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, nodeOrigins: readonly string[], secure: boolean): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, nodeOrigins: NodeOrigins, secure: boolean): Promise<void> {
+  // Before helmet's own hook, which writes the header.
+  app.addHook('onRequest', async () => nodeOrigins.refresh());
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -15,7 +20,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, nodeOrigins:
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'", ...nodeOrigins],
+        connectSrc: ["'self'", () => nodeOrigins.current().join(' ')],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         frameAncestors: ["'none'"],
@@ -35,20 +40,4 @@ export async function registerSecurityHeaders(app: FastifyInstance, nodeOrigins:
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-}
-
-/** `https://node:8080` → itself plus `wss://node:8080`, for connect-src. */
-export function connectOrigins(baseUrls: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const base of baseUrls) {
-    let url: URL;
-    try {
-      url = new URL(base);
-    } catch {
-      continue;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
-    out.push(url.origin, `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`);
-  }
-  return out;
 }

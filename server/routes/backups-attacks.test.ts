@@ -385,7 +385,7 @@ describe('T-TOK-1: a token works only for its own purpose and server', () => {
     const forged = await signedTransferUrl(f.panel.db, f.panel.nodes, {
       server: f.s1,
       user: f.owner,
-      purpose: 'backup_download',
+      scope: 'backup-download',
       path: '/download/backup',
       claims: { backup_uuid: theirs.uuid },
       panelOrigin: 'http://localhost',

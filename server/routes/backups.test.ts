@@ -494,7 +494,7 @@ describe('downloading a backup', () => {
       backupTokenSchema,
       panel.clock.now(),
     );
-    expect(claims).toMatchObject({ purpose: 'backup_download', server_uuid: bk.server.uuid, backup_uuid: b.uuid, user_uuid: bk.owner.uuid });
+    expect(claims).toMatchObject({ scope: 'backup-download', server_uuid: bk.server.uuid, backup_uuid: b.uuid, user_uuid: bk.owner.uuid });
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number; exp: number };
     expect(payload.exp - payload.iat).toBe(15 * 60);
     expect(await verifyToken(token, 'another key', backupTokenSchema, panel.clock.now())).toBeNull();

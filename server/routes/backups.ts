@@ -121,7 +121,7 @@ export async function backupRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const url = await signedTransferUrl(db, deps.nodes, {
       server,
       user: caller.user,
-      purpose: 'backup_download',
+      scope: 'backup-download',
       path: '/download/backup',
       claims: { backup_uuid: backup.uuid },
       panelOrigin: publicOrigin(request, deps.config.appUrl),

@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
 import { test } from '../test/fixtures';
@@ -6,6 +6,7 @@ import { eventually, makeGame } from '../test/game-support';
 import type { TestPanel } from '../test/harness';
 import { listen } from '../test/raw-http';
 import { revokeSocketTokens } from '../services/node-tokens';
+import { nodes } from '../db/repos';
 
 /*
  * The console socket (Wings' protocol) with a real ws client, against the panel listening on a
@@ -130,7 +131,7 @@ describe('the console socket: who may open it', () => {
     expect((await client.next('jwt error')).args).toEqual(['jwt: no jwt present']);
     // Signed with another key: nothing about why.
     const forged = await new SignJWT({
-      purpose: 'websocket',
+      scope: 'websocket',
       server_uuid: socket.server.uuid,
       unique_id: 'x',
       user_uuid: socket.owner.uuid,
@@ -146,6 +147,42 @@ describe('the console socket: who may open it', () => {
     expect(error.args?.[0]).toMatch(/^Error Event \[[0-9a-f-]{36}\]: an unexpected error was encountered while handling this request$/);
     expect((await client.closed).code).toBe(4001);
     expect(client.events()).not.toContain('auth success');
+  });
+
+  // Wings' `scope` claim (peers.md §4.5): the token's other claims do not make it a console token.
+  it('opens only for a token whose scope grants the socket, as Pelican and Wings 1.12 check it', async ({ panel, socket }) => {
+    const node = await nodes.local(panel.db);
+    const key = new TextEncoder().encode(panel.nodes.tokenOf({ daemon_token: node?.daemon_token ?? '' }));
+    const now = Math.floor(panel.clock.now().getTime() / 1000);
+    const signed = (scope: string) =>
+      new SignJWT({
+        scope,
+        purpose: 'websocket',
+        server_uuid: socket.server.uuid,
+        unique_id: scope,
+        user_uuid: socket.owner.uuid,
+        permissions: ['*'],
+        jti: 'x',
+      })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .sign(key);
+    const download = await socket.open();
+    download.send('auth', await signed('file-download'));
+    await download.next('daemon error');
+    expect((await download.closed).code).toBe(4001);
+    expect(download.events()).not.toContain('auth success');
+    const both = await socket.open();
+    both.send('auth', await signed('file-download websocket'));
+    await both.next('auth success');
+    const issued = await socket.token();
+    expect(decodeJwt(issued.token)).toMatchObject({
+      scope: 'websocket',
+      server_uuid: socket.server.uuid,
+      user_uuid: socket.owner.uuid,
+      permissions: ['*'],
+    });
   });
 
   it("another server's token is refused as Wings refuses it", async ({ panel, socket }) => {

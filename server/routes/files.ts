@@ -120,14 +120,14 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     request: FastifyRequest,
     server: ServerRow,
     user: UserRow,
-    purpose: 'file_download' | 'file_upload',
+    scope: 'file-download' | 'file-upload',
     claims: Record<string, unknown>,
   ) =>
     signedTransferUrl(deps.db, deps.nodes, {
       server,
       user,
-      purpose,
-      path: purpose === 'file_download' ? '/download/file' : '/upload/file',
+      scope,
+      path: scope === 'file-download' ? '/download/file' : '/upload/file',
       claims,
       panelOrigin: publicOrigin(request, deps.config.appUrl),
       now: deps.clock.now(),
@@ -138,7 +138,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.download,
   )(async ({ request, caller, server, query, activity }) => {
-    const url = await signed(request, server, caller.user, 'file_download', { file_path: query.file });
+    const url = await signed(request, server, caller.user, 'file-download', { file_path: query.file });
     // Written when the link is handed out, as the reference panel does: the node serves it unseen.
     await activity('server:file.download', { file: query.file });
     return url;
@@ -149,7 +149,7 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     deps,
     fileEndpoints.upload,
   )(async ({ request, caller, server, daemon }) => {
-    const link = await signed(request, server, caller.user, 'file_upload', {});
+    const link = await signed(request, server, caller.user, 'file-upload', {});
     // Known only for the panel's own node: a Wings node keeps its own limit (upload_limit) and takes no chunks.
     if (daemon !== deps.nodes.local) return link;
     const { maxUploadBytes } = deps.config;

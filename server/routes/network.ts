@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { allocations, servers } from '../db/repos';
 import { addressOf, allocationOf, createAllocation, deleteAllocation } from '../services/allocations';
 import { allocationResource } from '../services/server-view';
+import { allocationRules } from '../services/placement';
 import { serverRoute } from '../http/routes';
 
 /*
@@ -27,8 +28,9 @@ export async function networkRoutes(app: FastifyInstance, deps: AppDeps): Promis
     app,
     deps,
     networkEndpoints.create,
-  )(async ({ server, daemon, activity }) => {
-    const created = await createAllocation(db, server, deps.config.allocationPorts);
+  )(async ({ server, access, daemon, activity }) => {
+    // The port range and address of the server's own node (null: the panel's PANEL_ALLOCATION_PORTS).
+    const created = await createAllocation(db, server, allocationRules(access.node, deps.config.allocationPorts));
     await daemon.servers.sync(server.uuid);
     await activity('server:allocation.create', { allocation: addressOf(created) }, [{ type: 'allocation', id: created.id }]);
     return allocationResource(created, false);

@@ -59,6 +59,18 @@ describe('the daemon of a server’s node', () => {
     expect(decodeJwt(data.token).aud).toBe('https://node1.example.com:8080');
     const link = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/upload`, headers });
     expect(link.json().attributes.url).toMatch(/^https:\/\/node1\.example\.com:8080\/upload\/file\?token=/);
+    const download = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/download?file=/a.txt`, headers });
+    const url = new URL(download.json().attributes.url);
+    expect(url.origin + url.pathname).toBe('https://node1.example.com:8080/download/file');
+    // Wings 1.11's claims, and the scope newer Wings and Pelican's require (peers.md §4.5).
+    expect(decodeJwt(url.searchParams.get('token') ?? '')).toMatchObject({
+      scope: 'file-download',
+      file_path: '/a.txt',
+      server_uuid: server.uuid,
+      iss: 'http://localhost:80',
+      aud: 'https://node1.example.com:8080',
+    });
+    expect(decodeJwt(data.token)).toMatchObject({ scope: 'websocket', server_uuid: server.uuid, permissions: ['*'] });
   });
 
   it("revokes a user's console tokens on the node: earlier ones are refused, later ones are not", async ({ panel, owner, server, headers }) => {
@@ -78,5 +90,26 @@ describe('the daemon of a server’s node', () => {
     const after = await token();
     expect(after.jti).toBe(before.jti);
     expect(panel.daemon.socketTokenDenied(server.uuid, after.jti, after.issuedAt)).toBe(false);
+  });
+
+  it('tells root admins, and only them, whether the node answered the panel’s last health check', async ({
+    panel,
+    server,
+    headers,
+    moveToRemoteNode,
+  }) => {
+    await moveToRemoteNode();
+    await panel.db.updateTable('nodes').set({ daemon_base_url: 'http://127.0.0.1:9' }).where('name', '=', 'node-eu-1').execute();
+    await panel.app.nodeHealth.checkAll();
+    const admin = await panel.bearerHeaders(await panel.user({ admin: true }));
+    const seen = await panel.app.inject({ url: `/api/client/servers/${server.uuid}`, headers: admin });
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json().attributes.aerie_node_health).toMatchObject({ reachable: false, version: null, last_seen: null, reason: expect.any(String) });
+    const owner = await panel.app.inject({ url: `/api/client/servers/${server.uuid}`, headers });
+    expect(owner.json().attributes).not.toHaveProperty('aerie_node_health');
+    // The server's live state says the node does not answer (what the SPA's banner is built on).
+    const resources = await panel.app.inject({ url: `/api/client/servers/${server.uuid}/resources`, headers });
+    expect(resources.statusCode).toBe(504);
+    expect(resources.json().errors[0].code).toBe('DaemonConnectionException');
   });
 });

@@ -19,5 +19,5 @@ export async function serverRoutes(app: FastifyInstance, deps: AppDeps): Promise
   });
 
   // Answers in every state: a suspended or installing server can still be looked at.
-  await serverRoute(app, deps, serverEndpoints.detail)(({ access }) => renderServerWithMeta(deps.db, access));
+  await serverRoute(app, deps, serverEndpoints.detail)(({ access }) => renderServerWithMeta(deps.db, access, deps.nodeHealth));
 }

@@ -31,7 +31,7 @@ export async function websocketRoutes(app: FastifyInstance, deps: AppDeps): Prom
     const { token, connection } = await tokenForServer(deps.db, deps.nodes, {
       server,
       user: caller.user,
-      purpose: 'websocket',
+      scope: 'websocket',
       claims,
       ttlSeconds: SOCKET_TOKEN_SECONDS,
       panelOrigin,

@@ -21,17 +21,18 @@ export async function allocationOf(db: Db, server: ServerRow, id: string): Promi
 }
 
 /**
- * Gives the server the lowest free port of the node's range on its primary address, up to its
- * allocation limit. One write transaction, so parallel requests never pass the limit together nor
- * take the same port.
+ * Gives the server the lowest free port of its node's range on the node's address (`at`, from
+ * `placement.ts`'s `allocationRules`; a node without one: the server's primary address), up to
+ * its allocation limit. One write transaction, so parallel requests never pass the limit together
+ * nor take the same port.
  */
-export async function createAllocation(db: Db, server: ServerRow, range: PortRange): Promise<AllocationRow> {
+export async function createAllocation(db: Db, server: ServerRow, at: { ip: string | null; range: PortRange }): Promise<AllocationRow> {
   return writeTransaction(db, async (trx) => {
     // A null limit means none may be added (the reference panel compares null <= count).
     const limit = (await servers.findById(trx, server.id))?.allocation_limit ?? null;
     if (limit === null || (await allocations.countOfServer(trx, server.id)) >= limit) throw badRequest(LIMIT_REACHED, 'DisplayException');
     const primary = server.allocation_id === null ? undefined : await allocations.findById(trx, server.allocation_id);
-    return takeFreePort(trx, { nodeId: server.node_id, ip: primary?.ip ?? '127.0.0.1', range, serverId: server.id });
+    return takeFreePort(trx, { nodeId: server.node_id, ip: at.ip ?? primary?.ip ?? '127.0.0.1', range: at.range, serverId: server.id });
   });
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { NodeDaemon } from '../daemon/capabilities';
-import { tokenKey, type TokenPurpose } from '../daemon/tokens';
+import { tokenKey, type TokenScope } from '../daemon/tokens';
 import type { Db } from '../db';
 import { nodes, servers } from '../db/repos';
 import type { NodeRow, ServerRow, UserRow } from '../db/schema';
@@ -29,7 +29,8 @@ export interface NodeTokenRequest {
   key: string;
   user: Pick<UserRow, 'id' | 'uuid'>;
   serverUuid: string;
-  purpose: TokenPurpose;
+  /** Wings' `scope` claim: what the token may be used for, one use per token here. */
+  scope: TokenScope;
   claims: Record<string, unknown>;
   ttlSeconds: number;
   /** This panel's public origin: the issuer, and the address of a local node. */
@@ -42,7 +43,7 @@ export async function signNodeToken(request: NodeTokenRequest): Promise<string> 
   const iat = Math.floor(request.now.getTime() / 1000);
   return new SignJWT({
     ...request.claims,
-    purpose: request.purpose,
+    scope: request.scope,
     server_uuid: request.serverUuid,
     user_uuid: request.user.uuid,
     user_id: request.user.id,

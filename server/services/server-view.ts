@@ -12,6 +12,7 @@ import {
   type serverSchema,
   type serverWithMetaSchema,
 } from '../../src/contract';
+import type { NodeHealthMonitor } from './node-health';
 import type { ServerAccess } from './access';
 
 /*
@@ -64,11 +65,15 @@ export async function renderServers(db: Db, servers: readonly ServerRow[], viewe
 }
 
 /** The single-server view with `meta` (GET /api/client/servers/{server}), from an access check. */
-export async function renderServerWithMeta(db: Db, access: ServerAccess): Promise<ServerWithMeta> {
+export async function renderServerWithMeta(db: Db, access: ServerAccess, health?: Pick<NodeHealthMonitor, 'get'>): Promise<ServerWithMeta> {
   const viewer = { userId: access.caller.user.id, isAdmin: access.isAdmin };
   const related = await loadRelated(db, [access.server], viewer.isAdmin);
+  const resource = toResource(access.server, related, viewer, access.can);
+  // What the panel last heard from a remote node: for root admins, who can do something about it.
+  const nodeHealth = access.isAdmin ? health?.get(access.server.node_id) : undefined;
   return {
-    ...toResource(access.server, related, viewer, access.can),
+    ...resource,
+    attributes: nodeHealth ? { ...resource.attributes, aerie_node_health: nodeHealth } : resource.attributes,
     meta: { is_server_owner: access.isOwner, user_permissions: access.reported },
   };
 }

@@ -6,6 +6,7 @@ import type { NodeRow, ServerRow } from '../db/schema';
 import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { takeFreePort, type PortRange } from './allocations';
+import { placeServer } from './placement';
 import { handleDaemonEvent } from './daemon-events';
 import { DEFAULT_ALLOCATION_PORTS } from '../config';
 import type { DaemonEvent, NodeDaemon } from '../daemon/capabilities';
@@ -86,7 +87,6 @@ const PAPER_EGG: BuiltInEgg = {
 const BUILT_IN_EGGS = [DEMO_EGG, PAPER_EGG];
 
 export async function ensureDefaultNode(db: Db, daemons: Pick<NodeDaemons, 'newCredentials'>): Promise<NodeRow> {
-  // Until placement across nodes (issue 24 §2), new servers go to the panel's own node.
   const existing = await nodes.local(db);
   if (existing) return existing;
   // The node of the daemon inside this panel: no daemon address of its own.
@@ -130,21 +130,25 @@ export interface CreateServerInput {
   externalId?: string | null;
   /** Port of the primary allocation; the lowest free one of `ports` when absent. */
   port?: number;
-  /** The node's port range (PANEL_ALLOCATION_PORTS). */
+  /** The panel's port range (PANEL_ALLOCATION_PORTS), for a node without its own. */
   ports?: PortRange;
+  /** The primary allocation's address; the node's own (`allocation_ip`), else 127.0.0.1, when absent. */
   ip?: string;
+  /** The node's name or id; the one with the most free memory and a free port when absent (`placement.ts`). */
+  node?: string;
   /** The egg's id; the demo game when absent. */
   eggId?: number;
 }
 
 export async function createServer(db: Db, daemons: NodeDaemons, input: CreateServerInput, now: Date): Promise<ServerRow> {
-  const node = await ensureDefaultNode(db, daemons);
+  await ensureDefaultNode(db, daemons);
+  const memory = input.memory ?? 1024;
+  const { node, ip, range } = await placeServer(db, { node: input.node, memory, panelPorts: input.ports ?? DEFAULT_ALLOCATION_PORTS, ip: input.ip });
   const nodeId = node.id;
   const daemon = daemons.forNode(node);
   const defaultEgg = await ensureDefaultEgg(db);
   const egg = await eggs.findById(db, input.eggId ?? defaultEgg);
   if (!egg) throw notFound();
-  const ip = input.ip ?? '127.0.0.1';
   const server = await writeTransaction(db, async (trx) => {
     // Unique short ids: regenerate on the rare collision of the first 8 characters.
     let uuid = randomUUID();
@@ -162,7 +166,7 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
       // Until the node reports the install's end (the reference panel's order).
       status: 'installing',
       is_transferring: 0,
-      memory: input.memory ?? 1024,
+      memory,
       swap: 0,
       disk: input.disk ?? 5120,
       io: 500,
@@ -181,7 +185,7 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
     });
     const allocation =
       input.port === undefined
-        ? await takeFreePort(trx, { nodeId, ip, range: input.ports ?? DEFAULT_ALLOCATION_PORTS, serverId: row.id })
+        ? await takeFreePort(trx, { nodeId, ip, range, serverId: row.id })
         : await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port: input.port, server_id: row.id, notes: null });
     return servers.setPrimaryAllocation(trx, row.id, allocation.id);
   });

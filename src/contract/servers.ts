@@ -42,6 +42,18 @@ export const serverAttributes = z.object({
   // Aerie's own, sent to root admins only: the owner, which the client API does not name. A real
   // panel never sends it, so the SPA shows it only when present.
   aerie_owner: z.optional(z.object({ username: z.string(), email: z.string() })),
+  // Aerie's own, sent to root admins only on one server's page, for a server on a remote node:
+  // whether the node answered the panel's last health check (every 30 s), its daemon's version
+  // and when it last answered. A real panel never sends it.
+  aerie_node_health: z.optional(
+    z.object({
+      reachable: z.boolean(),
+      version: z.nullable(z.string()),
+      last_seen: z.nullable(z.string()),
+      checked_at: z.string(),
+      reason: z.nullable(z.string()),
+    }),
+  ),
   // Aerie's own, for servers on the panel's own node, which runs the startup command in a sandbox
   // with the host's programs and does not run container images yet (issue 27): what the server
   // really runs with, so pages do not promise what the image says.

@@ -367,7 +367,7 @@ describe('backups on the local node', () => {
     const app = Fastify();
     await f.daemon.mount(app, { panelOrigin: () => ORIGIN });
     const sign = (claims: Record<string, unknown>) =>
-      new SignJWT({ purpose: 'backup_download', unique_id: randomUUID(), jti: 'user-on-server', ...claims })
+      new SignJWT({ scope: 'backup-download', unique_id: randomUUID(), jti: 'user-on-server', ...claims })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuedAt()
         .setExpirationTime('5m')
@@ -383,7 +383,7 @@ describe('backups on the local node', () => {
 
       const other = await sign({ server_uuid: randomUUID(), backup_uuid: backup });
       expect((await app.inject({ url: `/download/backup?token=${other}` })).statusCode).toBe(404);
-      const fileToken = await sign({ purpose: 'file_download', server_uuid: SERVER, backup_uuid: backup, file_path: 'a.txt' });
+      const fileToken = await sign({ scope: 'file-download', server_uuid: SERVER, backup_uuid: backup, file_path: 'a.txt' });
       expect((await app.inject({ url: `/download/backup?token=${fileToken}` })).statusCode).toBe(403);
     } finally {
       await app.close();
@@ -400,7 +400,7 @@ describe('backups on the local node', () => {
       const frames: { event: string; args?: string[] }[] = [];
       ws.on('message', (data) => frames.push(JSON.parse(String(data)) as { event: string; args?: string[] }));
       await new Promise((resolve) => ws.once('open', resolve));
-      const token = await new SignJWT({ purpose: 'websocket', server_uuid: SERVER, unique_id: randomUUID(), user_uuid: randomUUID(), permissions })
+      const token = await new SignJWT({ scope: 'websocket', server_uuid: SERVER, unique_id: randomUUID(), user_uuid: randomUUID(), permissions })
         .setProtectedHeader({ alg: 'HS256' })
         .setJti(randomUUID())
         .setIssuedAt()

@@ -30,8 +30,23 @@ export function all(db: Db): Promise<NodeRow[]> {
   return db.selectFrom('nodes').selectAll().orderBy('id').execute();
 }
 
-export function insert(db: Db, node: Insertable<NodesTable>): Promise<NodeRow> {
-  return db.insertInto('nodes').values(node).returningAll().executeTakeFirstOrThrow();
+/*
+ * Counts the changes this process made to nodes' addresses, so what is kept of them (the origins
+ * the security headers allow) is read again at once; another process's changes are seen on expiry.
+ */
+let changes = 0;
+export const changeCount = (): number => changes;
+
+export async function insert(db: Db, node: Insertable<NodesTable>): Promise<NodeRow> {
+  const row = await db.insertInto('nodes').values(node).returningAll().executeTakeFirstOrThrow();
+  changes += 1;
+  return row;
+}
+
+/** Where every node with a daemon of its own listens. */
+export async function daemonUrls(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('nodes').select('daemon_base_url').where('daemon_base_url', 'is not', null).execute();
+  return rows.flatMap((r) => (r.daemon_base_url === null ? [] : [r.daemon_base_url]));
 }
 
 /** Where the nodes served by this panel's own daemon take SFTP connections (what `sftp_details` shows). */
@@ -75,6 +90,16 @@ export async function serverCounts(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.node_id, Number(r.n)]));
 }
 
+/** The memory limits (MiB) of the servers on each node that has any; unlimited servers count 0. */
+export async function committedMemory(db: Db): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('servers')
+    .select(['node_id', (eb) => eb.fn.sum<number>('memory').as('mib')])
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((r) => [r.node_id, Number(r.mib)]));
+}
+
 /** Deletes a node and its free allocations; false when a server was placed on it meanwhile. */
 export async function removeEmpty(db: Db, id: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -82,6 +107,7 @@ export async function removeEmpty(db: Db, id: number): Promise<boolean> {
     if (server) return false;
     await trx.deleteFrom('allocations').where('node_id', '=', id).execute();
     await trx.deleteFrom('nodes').where('id', '=', id).execute();
+    changes += 1;
     return true;
   });
 }

@@ -5,6 +5,7 @@ import { cn } from '../../components/ui/cn';
 import { useServerPermissions } from '../../lib/permissions';
 import { installOutputNote } from './install-output';
 import { serverConditions, type StateTone } from './server-state';
+import { nodeDownMessage, NodeHealthLine } from './node-status';
 
 const BANNER_TONES: Record<StateTone, string> = {
   info: 'bg-sky-950/60 text-sky-200 ring-sky-900',
@@ -13,7 +14,7 @@ const BANNER_TONES: Record<StateTone, string> = {
 };
 
 /** Name, identifier and state of the open server, plus a banner for every blocking condition. */
-export function ServerHeader({ server, adminView }: { server: Server; adminView: boolean }) {
+export function ServerHeader({ server, adminView, nodeDown = false }: { server: Server; adminView: boolean; nodeDown?: boolean }) {
   const conditions = serverConditions(server, installOutputNote(useServerPermissions(), server));
   return (
     <header className="space-y-3">
@@ -49,6 +50,12 @@ export function ServerHeader({ server, adminView }: { server: Server; adminView:
         <span aria-hidden="true"> · </span>
         <span>Node {server.node}</span>
       </p>
+      {server.aerie_node_health && <NodeHealthLine health={server.aerie_node_health} />}
+      {nodeDown && (
+        <p role="alert" className={cn('rounded-md px-3 py-2 text-sm ring-1 ring-inset', BANNER_TONES.danger)}>
+          {nodeDownMessage(server)}
+        </p>
+      )}
       {conditions.map((c) => (
         <p key={c.label} role="status" className={cn('rounded-md px-3 py-2 text-sm ring-1 ring-inset', BANNER_TONES[c.tone])}>
           {c.message}

@@ -81,6 +81,38 @@ describe('ServerLayout', () => {
     expect(new Set(asked)).toEqual(new Set(['/api/client/servers/abcd1234']));
   });
 
+  it('says when the server’s node does not answer: console and files give way to a notice, other pages still open', async () => {
+    stubFetch((input) =>
+      new URL(String(input), 'http://localhost').pathname.endsWith('/resources')
+        ? json(504, { errors: [{ code: 'DaemonConnectionException', status: '504', detail: 'The node eu-1 cannot be reached.' }] })
+        : json(200, serverDocument(makeServer({ node: 'eu-1' }), { is_server_owner: true, user_permissions: ['*'] })),
+    );
+    const { router } = renderServerRoutes('/server/abcd1234');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "This server's node (eu-1) is not answering; files, console and power are unavailable until it is back.",
+    );
+    expect(screen.getByText('Console unavailable')).toBeInTheDocument();
+    await router.navigate('/server/abcd1234/files/');
+    expect(await screen.findByText('Files unavailable')).toBeInTheDocument();
+    await router.navigate('/server/abcd1234/settings');
+    expect(await screen.findByText('Settings page')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+  });
+
+  it('shows root admins what the panel last heard from the node', async () => {
+    const health = {
+      reachable: true,
+      version: '1.11.13',
+      last_seen: '2026-11-29T05:00:00.000Z',
+      checked_at: '2026-11-29T05:00:00.000Z',
+      reason: null,
+    };
+    stubFetch(() => json(200, serverDocument(makeServer({ aerie_node_health: health }), { is_server_owner: false, user_permissions: ['*'] })));
+    renderServerRoutes('/server/abcd1234/settings');
+    expect(await screen.findByLabelText('Node health')).toHaveTextContent(/Node answering · version 1\.11\.13 · last seen/);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('a backup restore leaves the backups page to show its own progress', async () => {
     stubFetch(() => json(200, serverDocument(makeServer({ status: 'restoring_backup' }), { is_server_owner: true, user_permissions: ['*'] })));
     renderServerRoutes('/server/abcd1234/backups');

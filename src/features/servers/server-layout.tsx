@@ -16,6 +16,7 @@ import { ServerHeader } from './server-header';
 import { ServerNav } from './server-nav';
 import { serverConditions } from './server-state';
 import { ServerUnavailable } from './server-unavailable';
+import { NODE_PAGES, NodeDownNotice, useNodeDown } from './node-status';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -42,6 +43,10 @@ export function ServerLayout() {
   const catalogue = useQuery({ ...accountQueries.permissionCatalogue(), enabled: subuser });
   const descriptions = useMemo(() => (catalogue.data ? flattenCatalogue(catalogue.data) : undefined), [catalogue.data]);
 
+  const loaded = query.data?.attributes;
+  // Only a server the panel would act on: a blocked one (installing, suspended…) answers 409, not its node.
+  const nodeDown = useNodeDown(loaded, loaded !== undefined && !serverConditions(loaded).some((c) => c.blocking));
+
   if (query.isPending) return <PageSpinner />;
   // A failed background refetch keeps the server on screen (the query cache toasts the error),
   // unless it says the access itself ended (removed as a subuser): then nothing stale stays shown.
@@ -54,10 +59,16 @@ export function ServerLayout() {
     <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
       {!page?.titledByPage && <title>{`${pageLabel ? `${pageLabel} · ` : ''}${server.name} · Aerie`}</title>}
       <div className="space-y-5">
-        <ServerHeader server={server} adminView={adminView} />
+        <ServerHeader server={server} adminView={adminView} nodeDown={nodeDown} />
         <ServerNav serverId={id} permissions={permissions} />
         <RequireServerPermission permission={page?.permission ?? null}>
-          {blocking && page && !worksUnavailable(page, server) ? <ServerUnavailable page={page.label} condition={blocking} /> : <BoundedOutlet />}
+          {blocking && page && !worksUnavailable(page, server) ? (
+            <ServerUnavailable page={page.label} condition={blocking} />
+          ) : nodeDown && page && NODE_PAGES.includes(page.path) ? (
+            <NodeDownNotice page={page.label} server={server} />
+          ) : (
+            <BoundedOutlet />
+          )}
         </RequireServerPermission>
       </div>
     </ServerPermissionsProvider>
