@@ -58,7 +58,7 @@ it('runs the server: power start, a command, and its output on the console socke
     key: panel.nodes.tokenOf(remote.node),
     user: owner,
     serverUuid: uuid,
-    purpose: 'websocket',
+    scope: 'websocket',
     claims: { permissions: ['*'] },
     ttlSeconds: 600,
     panelOrigin: remote.panelUrl,

@@ -49,13 +49,12 @@ export class WingsBackups implements BackupCapability {
     return { size: Number(response.headers['content-length'] ?? 0), stream: response };
   }
 
-  /** Wings' backup download claims (peers.md §4.5), with the `scope` newer Wings require and Aerie's `purpose`. */
+  /** Wings' backup download claims (peers.md §4.5), with the `scope` newer Wings require. */
   private sign(server: string, backup: string): Promise<string> {
     const iat = Math.floor(Date.now() / 1000);
     const jti = randomBytes(16).toString('hex');
     return new SignJWT({
       scope: 'backup-download',
-      purpose: 'backup_download',
       server_uuid: server,
       backup_uuid: backup,
       unique_id: randomBytes(12).toString('base64url'),

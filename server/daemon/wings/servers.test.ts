@@ -118,7 +118,7 @@ describe('backups (the wings adapter)', () => {
     expect(size).toBe(20);
     const token = wings.last('GET /download/backup').query.get('token') ?? '';
     const claims = await verifyToken(token, wings.token, backupTokenSchema, new Date());
-    expect(claims).toMatchObject({ server_uuid: s, backup_uuid: b, purpose: 'backup_download' });
+    expect(claims).toMatchObject({ server_uuid: s, backup_uuid: b, scope: 'backup-download' });
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
     expect(payload).toMatchObject({ scope: 'backup-download', aud: wings.url });
     wings.answer('GET /download/backup', wingsError(404, 'The requested resource was not found on this server.'));
