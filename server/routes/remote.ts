@@ -8,6 +8,7 @@ import { notFound, parseWith } from '../http/errors';
 import { logActivity } from '../services/activity';
 import { handleDaemonEvent } from '../services/daemon-events';
 import { installConfiguration, serverConfiguration } from '../services/server-configuration';
+import { remoteTransferRoutes, serverOnNodeOrTarget } from './remote-transfers';
 
 /*
  * The remote API (`/api/remote/*`): what a node calls on the panel, in Wings' shapes. Every route
@@ -34,7 +35,7 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
   const { db } = deps;
   registerNodeAuthentication(app, deps);
   const report = (event: Parameters<typeof handleDaemonEvent>[1]) =>
-    handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
+    handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m), daemons: deps.nodes }, event);
 
   /** The server of this uuid when it lives on the calling node; 404 otherwise, whoever else has it. */
   const serverOnNode = async (node: NodeRow, uuid: string): Promise<ServerRow> => {
@@ -82,8 +83,9 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
     return { backup, server };
   };
 
+  // The target of a running transfer fetches it too (it creates the server from it).
   app.get<{ Params: { uuid: string } }>('/servers/:uuid', async (request) => {
-    const server = await serverOnNode(callingNode(request), request.params.uuid);
+    const server = await serverOnNodeOrTarget(deps, callingNode(request), request.params.uuid);
     const configuration = await serverConfiguration(db, server.uuid);
     if (!configuration) throw notFound();
     return configuration;
@@ -132,6 +134,8 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
     await report({ type: 'restore.completed', server: server.uuid, backup: backup.uuid, successful: body.successful });
     return reply.status(204).send();
   });
+
+  remoteTransferRoutes(app, deps);
 
   app.post('/servers/reset', async (request, reply) => {
     const node = callingNode(request);
