@@ -6,6 +6,7 @@ import { benchPages } from './pages';
 import { benchSandbox } from './sandbox';
 import { benchSchedules } from './schedules';
 import { benchSftp } from './sftp';
+import { benchTransfers } from './transfers';
 import { benchUploads } from './uploads';
 
 /*
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   sandbox: { what: 'demo game start time; a player connection through the allocation against direct loopback', run: benchSandbox },
   schedules: { what: '1,000 servers with a schedule due in the same minute: time to the last task, and memory', run: benchSchedules },
   sftp: { what: 'an SFTP upload and download of a 200 MB file against cp', run: benchSftp },
+  transfers: { what: 'a 200 MB server moved between two local nodes over HTTP against tar -cz | tar -xz', run: benchTransfers },
   uploads: { what: 'a 150 MB browser upload in chunks through the signed link, beside one multipart body', run: benchUploads },
 };
 

@@ -73,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // What the node reports back (an install finished, a user uploaded through a signed link).
   const unsubscribe = deps.nodes.local.events.subscribe((event) =>
-    handleDaemonEvent({ db: deps.db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event),
+    handleDaemonEvent({ db: deps.db, clock: deps.clock, warn: (m) => app.log.warn(m), daemons: deps.nodes }, event),
   );
   app.addHook('onClose', async () => unsubscribe());
 

@@ -13,6 +13,7 @@ import { NODE_COMMANDS } from './nodes';
 import { PASSWORD_RESET_COMMANDS } from './password-reset';
 import { CliError, logCliActivity, required, userByEmail, type CliDeps, type Command, type Options } from './options';
 import { daemonOf, serverById, SERVER_COMMANDS } from './servers';
+import { TRANSFER_COMMANDS } from './server-transfer';
 import { USER_COMMANDS } from './users';
 
 export { CliError, type CliDeps } from './options';
@@ -45,6 +46,10 @@ Commands:
                                           0 is unlimited; IMAGE is one of the egg's images (a new egg's first
                                           one when not given); the running panel's node gets it at once
   server:delete --server ID               stops it (kill), removes its volume, backups and databases (on their host)
+  server:transfer --server ID --node N [--timeout SECONDS]
+                                          moves the server's files to node N (the panel must be running; it
+                                          is stopped first) and waits (30 min at most); prints
+                                          {"transferred": true, "node"}; a failure leaves it where it was
   server:status --server ID --status suspended|installing|install_failed|reinstall_failed|restoring_backup|none
   subuser:add --server ID --email E --permissions a,b,c
   subuser:remove --server ID --email E    removes the subuser; their open consoles on the server are closed
@@ -90,6 +95,7 @@ const COMMANDS: Record<string, Command> = {
   ...PASSWORD_RESET_COMMANDS,
   ...USER_COMMANDS,
   ...SERVER_COMMANDS,
+  ...TRANSFER_COMMANDS,
   'subuser:add': {
     options: { server: { type: 'string' }, email: { type: 'string' }, permissions: { type: 'string' } },
     async run(opts, deps) {

@@ -194,12 +194,28 @@ export interface BackupCapability {
   open(server: string, backup: string): Promise<{ size: number; stream: Readable }>;
 }
 
+/**
+ * Moving a server's files to another node (Wings' `POST /api/servers/{uuid}/transfer`): this node
+ * is the source. It refuses with `conflict` while a transfer, restore or reinstall holds the
+ * server, and answers once the transfer holds it; it then stops the server (killed after 15 s, as
+ * Wings), streams the volume to `target.url` and reports `transfer.sent`. The source keeps the
+ * server as it was whatever happens: the panel deletes it from here once the target confirms.
+ */
+export interface TransferCapability {
+  /** `url` is `<target node>/api/transfers`; `token` is sent as the `Authorization` header as given (`Bearer <jwt>`). */
+  send(server: string, target: { url: string; token: string }): Promise<void>;
+}
+
 /** What a node reports back to the panel about work that finished later, or changed by itself. */
 export type DaemonEvent =
   | { type: 'install.completed'; server: string; successful: boolean; reinstall: boolean }
   | { type: 'backup.completed'; server: string; backup: string; successful: boolean; checksum: string; bytes: number }
   | { type: 'restore.completed'; server: string; backup: string; successful: boolean }
   | { type: 'state.changed'; server: string; state: ProcessState }
+  /** The target's end of a transfer: the server's files arrived whole and are in place (or nothing was left). */
+  | { type: 'transfer.completed'; server: string; successful: boolean }
+  /** The source's end of a transfer: the target answered 200, or why not (`reason`, '' on success). */
+  | { type: 'transfer.sent'; server: string; successful: boolean; reason: string }
   /** An action a user took directly on the node (a signed upload, SFTP), for the audit log. */
   | { type: 'activity'; server: string; user: string; ip: string; event: ActivityEvent; properties: Record<string, unknown> };
 
@@ -219,6 +235,8 @@ export interface NodeDaemon {
   stats?: StatsCapability;
   /** Backup archives of the servers' volumes, kept on the node. */
   backups?: BackupCapability;
+  /** Sending a server's files to another node (the source of a transfer). */
+  transfers?: TransferCapability;
 }
 
 /**

@@ -13,6 +13,7 @@ import * as m011 from './migrations/011-memory-limits-on';
 import * as m012 from './migrations/012-schedules';
 import * as m013 from './migrations/013-node-token-ids';
 import * as m014 from './migrations/014-node-capacity';
+import * as m015 from './migrations/015-server-transfers';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-schedules': m012,
   '013-node-token-ids': m013,
   '014-node-capacity': m014,
+  '015-server-transfers': m015,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

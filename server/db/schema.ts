@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-schedules';
 import type { NodesTable } from './schema-nodes';
+import type { ServerTransfersTable } from './schema-transfers';
 
 export type { NodesTable } from './schema-nodes';
 
@@ -270,6 +271,7 @@ export interface Database {
   schedules: SchedulesTable;
   tasks: TasksTable;
   schedule_runs: ScheduleRunsTable;
+  server_transfers: ServerTransfersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -10,6 +10,7 @@ import { logActivity } from '../services/activity';
 import { handleDaemonEvent } from '../services/daemon-events';
 import { installConfiguration, serverConfiguration } from '../services/server-configuration';
 import { remoteNodeCallRoutes } from './remote-node-calls';
+import { remoteTransferRoutes, serverOnNodeOrTarget } from './remote-transfers';
 
 /*
  * The remote API (`/api/remote/*`): what a node calls on the panel, in Wings' shapes. Every route
@@ -38,7 +39,7 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
   remoteNodeCallRoutes(app, deps);
   // Handled as the local node's events are, then told to whoever waits on the node's own channel.
   const report = async (node: NodeRow, event: DaemonEvent) => {
-    await handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m) }, event);
+    await handleDaemonEvent({ db, clock: deps.clock, warn: (m) => app.log.warn(m), daemons: deps.nodes }, event);
     deps.nodes.publish(node, event);
   };
 
@@ -88,8 +89,9 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
     return { backup, server };
   };
 
+  // The target of a running transfer fetches it too (it creates the server from it).
   app.get<{ Params: { uuid: string } }>('/servers/:uuid', async (request) => {
-    const server = await serverOnNode(callingNode(request), request.params.uuid);
+    const server = await serverOnNodeOrTarget(deps, callingNode(request), request.params.uuid);
     const configuration = await serverConfiguration(db, server.uuid);
     if (!configuration) throw notFound();
     return configuration;
@@ -141,6 +143,8 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
     await report(node, { type: 'restore.completed', server: server.uuid, backup: backup.uuid, successful: body.successful });
     return reply.status(204).send();
   });
+
+  remoteTransferRoutes(app, deps);
 
   app.post('/servers/reset', async (request, reply) => {
     const node = callingNode(request);

@@ -4,6 +4,8 @@ import { backups, servers, users } from '../db/repos';
 import type { Clock } from '../lib/time';
 import { logActivity } from './activity';
 import { backupEvent } from './backups';
+import type { NodeDaemons } from './node-daemons';
+import { finishTransfer } from './server-transfers';
 
 /*
  * What a node reports back, handled in one place whether the node is this process or a remote
@@ -15,6 +17,8 @@ export interface DaemonEventContext {
   clock: Clock;
   /** Where a report the panel cannot use goes (an unknown server, a feature this panel lacks). */
   warn: (message: string) => void;
+  /** The nodes, to end a transfer (delete the server from the old one); without them a transfer's report is only logged. */
+  daemons?: NodeDaemons;
 }
 
 export async function handleDaemonEvent(ctx: DaemonEventContext, event: DaemonEvent): Promise<void> {
@@ -60,6 +64,19 @@ export async function handleDaemonEvent(ctx: DaemonEventContext, event: DaemonEv
       }
       const name = event.successful ? 'server:backup.complete' : 'server:backup.fail';
       await logActivity(ctx.db, backupEvent(server, done, name, { name: done.name }, now));
+      return;
+    }
+    // The target's word ends a transfer (as Wings' remote call does); the source's only a failure
+    // the target never saw (unreachable, refused before it began).
+    case 'transfer.completed':
+    case 'transfer.sent': {
+      if (event.type === 'transfer.sent' && event.successful) return;
+      const reason =
+        event.type === 'transfer.sent' ? `The source node could not send the server: ${event.reason}` : 'The target node could not take the server.';
+      if (!ctx.daemons) return ctx.warn(`daemon event ${event.type} for ${event.server} ignored: no nodes to end the transfer with`);
+      const ended = await finishTransfer({ db: ctx.db, daemons: ctx.daemons, clock: ctx.clock, warn: ctx.warn }, server.id, event.successful, reason);
+      if (!ended && event.type === 'transfer.completed')
+        ctx.warn(`daemon event ${event.type} for ${event.server} ignored: the server is not being transferred`);
       return;
     }
     case 'restore.completed': {

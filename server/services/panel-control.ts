@@ -19,9 +19,10 @@ export function controlSocketPath(dataDir: string): string {
   return path.join(dataDir, 'panel.sock');
 }
 
-type Action = 'delete' | 'sync' | 'revoke';
-const ROUTE = /^\/servers\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(delete|sync|revoke)$/;
+type Action = 'delete' | 'sync' | 'revoke' | 'transfer';
+const ROUTE = /^\/servers\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(delete|sync|revoke|transfer)$/;
 const revokeBody = z.object({ jtis: z.array(z.string()).check(z.maxLength(1000)) });
+const transferBody = z.object({ url: z.string().check(z.maxLength(2048)), token: z.string().check(z.maxLength(8192)) });
 const errorBody = z.object({
   kind: z.enum(['not_found', 'bad_request', 'too_large', 'no_space', 'conflict', 'offline', 'unavailable']),
   message: z.string(),
@@ -32,6 +33,13 @@ async function perform(daemon: NodeDaemon, server: string, action: Action, body:
   if (action === 'delete') return daemon.servers.delete(server);
   // The node reads it afresh from the panel's database, which the CLI has written.
   if (action === 'sync') return daemon.servers.sync(server);
+  // A transfer stops and sends a server the panel runs: the panel's daemon must do it.
+  if (action === 'transfer') {
+    const target = transferBody.safeParse(body);
+    if (!target.success || !daemon.transfers)
+      throw new DaemonError('bad_request', 'The body must be {"url", "token"} for a node that sends transfers.');
+    return daemon.transfers.send(server, target.data);
+  }
   const parsed = revokeBody.safeParse(body);
   if (!parsed.success) throw new DaemonError('bad_request', 'The body must be {"jtis": [...]}.');
   return daemon.servers.revokeSocketTokens(server, parsed.data.jtis);
@@ -155,5 +163,11 @@ export function viaRunningPanel(local: NodeDaemon, socketPath: string): NodeDaem
       if (!(await ask(socketPath, server, 'revoke', { jtis }))) await own.revokeSocketTokens(server, jtis);
     },
   };
-  return { files: local.files, servers, events: local.events, process: local.process, stats: local.stats, backups: local.backups };
+  const ownTransfers = local.transfers;
+  const transfers = ownTransfers && {
+    send: async (server: string, target: { url: string; token: string }) => {
+      if (!(await ask(socketPath, server, 'transfer', target))) await ownTransfers.send(server, target);
+    },
+  };
+  return { files: local.files, servers, events: local.events, process: local.process, stats: local.stats, backups: local.backups, transfers };
 }

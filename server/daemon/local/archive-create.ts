@@ -17,7 +17,7 @@ import { DaemonError, type DaemonFileStat, type ExtractLimits } from '../types';
  * the tree is read with the same no-follow, handle-checked walk as every other operation — the
  * `tar` package's own packer reads by path and would follow a directory swapped for a link.
  * Symlinks, FIFOs, sockets and devices are skipped: an archive never holds a link's target, and
- * our own decompress refuses link members, so storing them would make archives we cannot open.
+ * our own decompress refuses link members. A transfer alone keeps links (its receiver checks them).
  */
 
 const READ_CHUNK = 1024 * 1024;
@@ -57,7 +57,7 @@ class TarStream {
   private readonly done: Promise<void>;
 
   constructor(
-    private readonly out: FileHandle,
+    private readonly out: ArchiveOutput,
     meter: Meter,
     onChunk?: (chunk: Buffer) => void,
   ) {
@@ -66,7 +66,8 @@ class TarStream {
       for await (const chunk of this.gzip) {
         await meter((chunk as Buffer).length);
         onChunk?.(chunk as Buffer);
-        await writeAll(this.out, chunk as Buffer);
+        if (typeof this.out === 'function') await this.out(chunk as Buffer);
+        else await writeAll(this.out, chunk as Buffer);
       }
     })();
     // A failed write ends the consumer above; keep the rejection for finish() to report.
@@ -77,11 +78,11 @@ class TarStream {
     if (!this.gzip.write(chunk)) await Promise.race([once(this.gzip, 'drain'), this.done]);
   }
 
-  async header(path: string, st: Stats, type: 'File' | 'Directory', size: number): Promise<void> {
+  async header(path: string, st: Stats, type: 'File' | 'Directory' | 'SymbolicLink', size: number, linkpath?: string): Promise<void> {
     // Permission bits only: no setuid, setgid or sticky bit leaves a volume (attacks T-SBX-UID).
-    const data = { path, mode: st.mode & 0o777, size, mtime: st.mtime, type } as const;
+    const data = { path, mode: st.mode & 0o777, size, mtime: st.mtime, type, linkpath } as const;
     const header = new Header(data);
-    if (header.encode()) await this.write(new Pax({ path, size, mtime: st.mtime }).encode());
+    if (header.encode()) await this.write(new Pax({ path, size, mtime: st.mtime, linkpath }).encode());
     if (!header.block) throw new Error('failed to encode a tar header');
     await this.write(header.block);
   }
@@ -150,10 +151,11 @@ interface Walk {
   skip: Skip;
   input: Input;
   filter?: EntryFilter;
+  links: boolean;
 }
 
 async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberPath: string, depth: number): Promise<boolean> {
-  const { tar, skip, input, filter } = walk;
+  const { tar, skip, input, filter, links } = walk;
   const st = await lstatOrNull(dir.at(name));
   if (!st) return false;
   if (st.dev === skip.dev && st.ino === skip.ino) return true;
@@ -177,7 +179,11 @@ async function addEntry(vol: Volume, walk: Walk, dir: Dir, name: string, memberP
     }
     return true;
   }
-  if (!st.isFile()) return true; // links and special files are skipped, see above
+  if (st.isSymbolicLink() && links) {
+    input.add(0);
+    return tar.header(memberPath, st, 'SymbolicLink', 0, await fs.readlink(dir.at(name))).then(() => true);
+  }
+  if (!st.isFile()) return true; // links (but for a transfer) and special files are skipped, see above
   let file: FileHandle;
   try {
     file = await vol.openFileAt(dir, name, C.O_RDONLY);
@@ -208,7 +214,11 @@ export interface ArchiveOptions {
   onRead?: (bytes: number) => void;
   /** The refusal past `limits` (`what`: "more than N bytes"); compress's own by default. */
   tooMuch?: (what: string) => DaemonError;
+  links?: boolean; // symlinks go in as links (a transfer)
 }
+
+/** A file, or a writer that resolves once the chunk is taken (a transfer's request). */
+export type ArchiveOutput = FileHandle | ((chunk: Buffer) => Promise<void>);
 
 /**
  * Writes into `out` a gzip'd tar of `members` of the directory `rootComps` (component lists
@@ -220,15 +230,15 @@ export async function writeArchive(
   vol: Volume,
   rootComps: string[],
   members: string[][] | 'everything',
-  out: FileHandle,
+  out: ArchiveOutput,
   options: ArchiveOptions,
 ): Promise<void> {
   const input = new Input(options.limits, options.signal, options.tooMuch, options.onRead);
   input.check();
   const tar = new TarStream(out, options.meter, options.onChunk);
   try {
-    const outStat = await out.stat();
-    const walk: Walk = { tar, skip: { dev: outStat.dev, ino: outStat.ino }, input, filter: options.filter };
+    const skip = typeof out === 'function' ? { dev: -1, ino: -1 } : await out.stat(); // the archive itself, if in the volume
+    const walk: Walk = { tar, skip, input, filter: options.filter, links: options.links === true };
     if (members === 'everything') {
       await vol.withDir(rootComps, async (root) => {
         const names = await namesIn(root, '');

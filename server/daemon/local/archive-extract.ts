@@ -102,6 +102,11 @@ async function handleTarEntry(entry: ReadEntry, sink: ExtractSink): Promise<void
     if (comps.length) await sink.directory(comps);
     return;
   }
+  if (entry.type === 'SymbolicLink' && sink.links) {
+    await sink.count(0);
+    entry.resume();
+    return sink.symlink(comps, entry.linkpath ?? '');
+  }
   if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
     throw refused(`member ${JSON.stringify(entry.path)} is a ${entry.type}, only files and directories are extracted`);
   }
@@ -225,7 +230,7 @@ export async function extractArchive(
   name: string,
   limits: ExtractLimits,
   budget: Budget,
-  options: { creditReplaced?: boolean; posixNames?: boolean } = {},
+  options: { creditReplaced?: boolean; posixNames?: boolean; links?: boolean } = {},
 ): Promise<void> {
   // Looked up through handles like any path in the volume; a link in the way credits nothing.
   // Members come grouped by folder, so the folder's handle is kept for the next one.
@@ -262,6 +267,7 @@ export async function extractArchive(
     try {
       const stage = await vol.openChildDir(root, stagingName);
       const sink = new ExtractSink(vol, stage, limits, budget, options.creditReplaced ? replaced : undefined, options.posixNames);
+      sink.links = options.links === true;
       try {
         if (format === 'zip') await readZip(archive, sink, limits);
         else await readTar(archive, format === 'gzip', sink, limits);

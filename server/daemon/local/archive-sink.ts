@@ -42,6 +42,8 @@ export function memberComponents(raw: string, posixNames = false): string[] {
 }
 
 export class ExtractSink {
+  /** Symlink members are made (a transfer); otherwise they refuse the archive. */
+  links = false;
   private entries = 0;
   private declared = 0;
   private written = 0;
@@ -131,6 +133,28 @@ export class ExtractSink {
       if (mtime && !Number.isNaN(mtime.getTime())) await handle.utimes(mtime, mtime);
     } finally {
       await handle.close();
+    }
+  }
+
+  /**
+   * A symlink member (a transfer's volume, `links`): its target must stay in the tree by its own
+   * words, climbing with leading `..` no higher than the root and never after a name (which may be
+   * a link itself, to `.`), and not be absolute. The link is made, never followed.
+   */
+  async symlink(components: readonly string[], target: string): Promise<void> {
+    const name = components.at(-1);
+    if (name === undefined) throw refused('a link member has no name');
+    const parts = target.split('/').filter((part) => part !== '' && part !== '.');
+    const ups = parts.findIndex((part) => part !== '..');
+    const climbs = ups === -1 ? parts.length : ups;
+    if (!target || target.includes('\0') || target.startsWith('/') || climbs > components.length - 1 || parts.slice(climbs).includes('..'))
+      throw refused(`link ${JSON.stringify(components.join('/'))} points outside the archive`);
+    const dir = await this.directory(components.slice(0, -1));
+    try {
+      await fs.symlink(target, dir.at(name));
+    } catch (error) {
+      if (isErrno(error, 'EEXIST')) throw refused(`member ${JSON.stringify(components.join('/'))} is in the archive twice`);
+      throw error;
     }
   }
 

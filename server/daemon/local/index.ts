@@ -17,6 +17,8 @@ import { LocalServers } from './servers';
 import { loadHostKey, SftpServer, type SftpOptions } from './sftp';
 import { TokenDenylist } from './socket-tokens';
 import { transferRoutes } from './transfers';
+import { transferReceiveRoutes } from './transfer-receive';
+import { TransferSender } from './transfer-send';
 import { ChunkedUploads } from './chunked-uploads';
 import { Volumes } from './volumes';
 import type { SwapCheckpoint } from './volume-swap';
@@ -74,6 +76,7 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
   readonly stats: LocalProcesses;
   readonly events: DaemonEvents;
   readonly backups: LocalBackups;
+  readonly transfers: TransferSender;
   /** Resumable uploads in chunks on the upload link; `chunkBytes` is what the panel advertises as the link's `chunk_bytes`. */
   readonly chunkedUploads: ChunkedUploads;
   private readonly volumes: Volumes;
@@ -88,6 +91,8 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
   readonly sweepLeftovers: () => void;
   private readonly mountOptions: { key: () => Promise<string | undefined>; maxUploadBytes: number; now: () => Date };
   private readonly configurations: Configurations;
+  private readonly locks: ServerLocks;
+  private readonly quotas: DiskQuotas;
   private readonly log: DaemonLog;
   private readonly socketTimings: LocalDaemonOptions['socketTimings'];
   private readonly dataDir: string;
@@ -100,10 +105,11 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
     this.socketTimings = options.socketTimings;
     this.mountOptions = { key: options.key ?? (async () => undefined), maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024, now };
     const configurations = (this.configurations = new Configurations(options.configurationSource));
-    const locks = new ServerLocks();
-    const quotas = new DiskQuotas();
+    const locks = (this.locks = new ServerLocks());
+    const quotas = (this.quotas = new DiskQuotas());
     const log = (this.log = options.log ?? consoleLog);
     this.events = new DaemonEvents(log);
+    const report = (event: DaemonEvent) => this.events.emit(event);
 
     this.socketTokens = new TokenDenylist(options.now);
     this.sweepLeftovers = () => {
@@ -183,6 +189,7 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
       allowUnlimited: options.allowUnlimitedServers,
     });
     this.stats = this.process;
+    this.transfers = new TransferSender({ volumes: this.volumes, locks, halt: (server, how) => this.process.halt(server, how), emit: report, log });
     // Wings: a server suspended while it runs is stopped (killed if it will not stop), once the
     // panel's sync has brought the suspension in.
     configurations.onUpdate = (configuration) => {
@@ -199,6 +206,9 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
     const report = (event: DaemonEvent) => this.events.emit(event);
     const denied = (server: string, jti: string, issuedAt: Date) => this.socketTokens.isDenied(server, jti, issuedAt);
     await transferRoutes(app, { files: this.files, backups: this.backups, report, denied, chunks: this.chunkedUploads, ...this.mountOptions });
+    const { volumes, configurations, locks, quotas, log } = this;
+    const maxEntries = () => this.files.maxEntries;
+    await transferReceiveRoutes(app, { volumes, configurations, locks, quotas, maxEntries, emit: report, log, ...this.mountOptions });
     const connections = await consoleSocketRoutes(app, {
       processes: this.process,
       tokens: this.socketTokens,

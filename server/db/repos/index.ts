@@ -10,6 +10,7 @@ export * as passwordResets from './password-resets';
 export * as serverDatabases from './server-databases';
 export * as schedules from './schedules';
 export * as servers from './servers';
+export * as serverTransfers from './server-transfers';
 export * as sessions from './sessions';
 export * as sshKeys from './ssh-keys';
 export * as subusers from './subusers';
