@@ -84,6 +84,14 @@ export class NodeRuntime {
             ip: event.ip,
             timestamp: new Date().toISOString(),
           });
+        case 'transfer.completed':
+          // The server now lives here (its files arrived whole), or nothing of it was left.
+          if (event.successful) this.add(event.server);
+          return await this.client.reportTransfer(event.server, event.successful);
+        case 'transfer.sent':
+          // Wings' source tells the panel only of a failure; the target reports a success.
+          if (!event.successful) await this.client.reportTransfer(event.server, false);
+          return;
         case 'state.changed':
           return;
       }

@@ -78,6 +78,11 @@ export class PanelClient {
     return this.send('POST', `/api/remote/backups/${encodeURIComponent(backup)}`, { ...report, checksum_type: 'sha1', parts: [] });
   }
 
+  /** The end of a transfer, as Wings' `SetTransferStatus`: the target says how it went; a failing source says so too. */
+  reportTransfer(server: string, successful: boolean): Promise<void> {
+    return this.send('POST', `/api/remote/servers/${encodeURIComponent(server)}/transfer/${successful ? 'success' : 'failure'}`);
+  }
+
   reportRestore(backup: string, successful: boolean): Promise<void> {
     return this.send('POST', `/api/remote/backups/${encodeURIComponent(backup)}/restore`, { successful });
   }

@@ -29,7 +29,8 @@ export function parseBody<S extends z.ZodMiniType>(schema: S, body: unknown): z.
   return parsed.data;
 }
 
-const CONSOLE_SOCKET = /^\/api\/servers\/[^/]+\/ws(?:\?|$)/;
+/** Routes under /api that carry a panel-signed JWT instead of the node's token: the console socket (in its first frame) and a transfer's target (as its Authorization). */
+const SIGNED_ROUTES = /^\/api\/(?:servers\/[^/]+\/ws|transfers)(?:\?|$)/;
 
 export interface WingsHttpOptions {
   token: string;
@@ -43,7 +44,7 @@ export function wingsHttp(app: FastifyInstance, options: WingsHttpOptions): void
     reply.header('X-Request-Id', request.id);
     cors(request, reply, options.origins);
     if (request.method === 'OPTIONS') return reply.status(204).send();
-    if (!request.url.startsWith('/api/') || CONSOLE_SOCKET.test(request.url)) return;
+    if (!request.url.startsWith('/api/') || SIGNED_ROUTES.test(request.url)) return;
     const [scheme, token, extra] = (request.headers.authorization ?? '').split(' ');
     if (scheme !== 'Bearer' || token === undefined || extra !== undefined) {
       return reply

@@ -3,7 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerConfiguration } from '../daemon/capabilities';
 import type { LocalDaemon } from '../daemon/local';
 import { DaemonError } from '../daemon/types';
-import { backupRequest, commandsRequest, createServerRequest, denyRequest, logsQuery, powerRequest, restoreRequest } from '../daemon/wings/requests';
+import {
+  backupRequest,
+  commandsRequest,
+  createServerRequest,
+  denyRequest,
+  logsQuery,
+  powerRequest,
+  restoreRequest,
+  transferRequest,
+} from '../daemon/wings/requests';
 import type { NodeRuntime } from './node-runtime';
 import { parseBody, UNKNOWN_SERVER, WingsError } from './wings-http';
 
@@ -96,6 +105,18 @@ export function wingsServerRoutes(app: FastifyInstance, daemon: LocalDaemon, run
       if (error instanceof DaemonError && error.kind === 'conflict') {
         throw new WingsError(409, 'Cannot execute server reinstall event while another power action is running.');
       }
+      throw error;
+    }
+    return reply.status(202).send();
+  });
+
+  app.post<Params>('/api/servers/:server/transfer', async (request, reply) => {
+    const server = runtime.held(request.params.server);
+    const body = parseBody(transferRequest, request.body);
+    try {
+      await daemon.transfers.send(server, { url: body.url, token: body.token });
+    } catch (error) {
+      if (error instanceof DaemonError && error.kind === 'conflict') throw new WingsError(409, 'A transfer is already in progress for this server.');
       throw error;
     }
     return reply.status(202).send();

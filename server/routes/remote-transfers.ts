@@ -32,11 +32,14 @@ export function remoteTransferRoutes(app: FastifyInstance, deps: AppDeps): void 
       if (server.node_id === node.id) throw conflict(NOT_TRANSFERRING);
       throw notFound();
     }
-    if (transfer.new_node !== node.id) {
-      if (server.node_id === node.id) throw forbidden('Only the node the server is moving to reports the end of its transfer.');
+    // The target reports how it ended; the source may only say it failed (Wings' source does, when
+    // its stream is refused), never that the server arrived.
+    const bySource = transfer.new_node !== node.id;
+    if (bySource && (server.node_id !== node.id || successful)) {
+      if (server.node_id === node.id) throw forbidden('Only the node the server is moving to reports that its transfer succeeded.');
       throw notFound();
     }
-    const reason = successful ? null : 'The target node reported that the transfer failed.';
+    const reason = successful ? null : `The ${bySource ? 'source' : 'target'} node reported that the transfer failed.`;
     const warn = (m: string) => app.log.warn(m);
     if (!(await finishTransfer({ db: deps.db, daemons: deps.nodes, clock: deps.clock, warn }, server.id, successful, reason)))
       throw conflict(NOT_TRANSFERRING);

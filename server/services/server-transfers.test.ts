@@ -156,7 +156,11 @@ it('lets only the target report the end, and only of a running transfer', async 
   expect((await panel.app.inject({ url: `/api/remote/servers/${t.server.uuid}`, headers: t.bearer(t.other) })).statusCode).toBe(404);
   expect((await report(t.other, 'success')).statusCode).toBe(404);
   expect((await report(local, 'success')).statusCode).toBe(403);
-  expect((await report(t.target, 'failure', 'GET')).statusCode).toBe(204);
+  expect((await report(t.other, 'failure')).statusCode).toBe(404);
+  // The source may say its stream was refused (Wings' source does): the server stays with it.
+  expect((await report(local, 'failure', 'GET')).statusCode).toBe(204);
+  const ended = await panel.db.selectFrom('server_transfers').selectAll().where('server_id', '=', t.server.id).executeTakeFirstOrThrow();
+  expect(ended).toMatchObject({ successful: 0, reason: 'The source node reported that the transfer failed.' });
   expect(await t.fresh()).toMatchObject({ node_id: local.id, is_transferring: 0 });
   expect((await allocations.findById(panel.db, newAllocation.id))?.server_id).toBeNull();
   // Over: the target has nothing more to say about it (nor any other node but its own).

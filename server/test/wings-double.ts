@@ -81,6 +81,7 @@ const DEFAULTS: Record<string, WingsAnswer> = {
   'POST /api/servers/:server/sync': empty(204),
   'POST /api/servers/:server/reinstall': empty(202),
   'POST /api/servers/:server/ws/deny': empty(204),
+  'POST /api/servers/:server/transfer': empty(202),
   'GET /api/servers/:server/files/list-directory': {
     status: 200,
     json: [

@@ -4,6 +4,7 @@ import { WingsEvents } from './events';
 import { WingsFiles } from './files';
 import { WingsProcess } from './process';
 import { WingsServers } from './servers';
+import { WingsTransfers } from './transfers';
 import { systemHealth, type NodeHealth } from './system';
 import { WingsTransport, type WingsEndpoint } from './transport';
 
@@ -20,6 +21,7 @@ export class WingsNode implements NodeDaemon {
   readonly process: WingsProcess;
   readonly stats: WingsProcess;
   readonly backups: WingsBackups;
+  readonly transfers: WingsTransfers;
   readonly events: WingsEvents;
   private readonly http: WingsTransport;
 
@@ -30,6 +32,7 @@ export class WingsNode implements NodeDaemon {
     this.process = new WingsProcess(this.http);
     this.stats = this.process;
     this.backups = new WingsBackups(this.http, { key: endpoint.token, audience: endpoint.baseUrl.replace(/\/+$/, '') });
+    this.transfers = new WingsTransfers(this.http);
     this.events = new WingsEvents(endpoint.log);
   }
 

@@ -83,3 +83,11 @@ export const restoreRequest = z.object({
   download_url: z.optional(z.string()),
 });
 export type RestoreRequest = z.infer<typeof restoreRequest>;
+
+/** `POST /api/servers/:server/transfer`: the source streams the server to `url` with `token` as its Authorization header. */
+export const transferRequest = z.object({
+  url: z.string().check(z.minLength(1), z.maxLength(2048)),
+  token: z.string().check(z.minLength(1), z.maxLength(8192)),
+  server: z.optional(z.object({ uuid: z.optional(uuid), start_on_completion: z.optional(z.boolean()) })),
+});
+export type TransferRequest = z.infer<typeof transferRequest>;

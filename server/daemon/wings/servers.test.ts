@@ -53,6 +53,15 @@ describe('servers', () => {
     await node.servers.revokeSocketTokens(s, ['0123abcd', 'ffee']);
     expect(json(wings.last('POST /api/servers/:server/ws/deny').body)).toEqual({ jtis: ['0123abcd', 'ffee'] });
   });
+
+  it("asks the source to send a transfer in Wings' body; one already under way is a conflict", async () => {
+    const target = { url: 'https://node-2.example:8080/api/transfers', token: 'Bearer eyJ.x.y' };
+    await node.transfers.send(s, target);
+    expect(wings.last('POST /api/servers/:server/transfer').path).toBe(`/api/servers/${s}/transfer`);
+    expect(json(wings.last('POST /api/servers/:server/transfer').body)).toEqual({ ...target, server: { uuid: s, start_on_completion: false } });
+    wings.answer('POST /api/servers/:server/transfer', wingsError(409, 'A transfer is already in progress for this server.'));
+    expect(await outcome(node.transfers.send(s, target))).toBe('conflict');
+  });
 });
 
 describe('power, commands and stats', () => {

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { nodes, servers } from '../db/repos';
+import { systemClock } from '../lib/time';
+import { startTransfer, type TransferDeps } from '../services/server-transfers';
+import { test } from '../test/fixtures';
+import { eventually } from '../test/game-support';
+import { startNode } from '../test/node-support';
+
+/*
+ * A transfer between the panel's own node and Aerie's node run as its own process (issue 24 §4),
+ * through Wings' routes both ways: the panel asks the source (`POST /api/servers/:uuid/transfer`
+ * on the node, in-process on its own), the source streams to the target's `/api/transfers`, and
+ * the target reports to the panel (the remote API, or its own events for the panel's node).
+ */
+
+const it = test.extend('remote', async ({ panel }, { onCleanup }) => startNode(panel, onCleanup));
+
+it("moves a server to Aerie's node and back, its files intact, and the client API follows it", { timeout: 120_000 }, async ({ panel, remote }) => {
+  const owner = await panel.user();
+  const server = await panel.server(owner);
+  const local = await nodes.findById(panel.db, server.node_id);
+  if (!local) throw new Error('no local node');
+  fs.mkdirSync(path.join(panel.daemon.volumePath(server.uuid), 'world'), { recursive: true });
+  fs.writeFileSync(path.join(panel.daemon.volumePath(server.uuid), 'world', 'level.dat'), 'spawn at 0,64,0');
+  const deps: TransferDeps = {
+    db: panel.db,
+    daemons: panel.nodes,
+    clock: panel.clock,
+    panelOrigin: remote.panelUrl,
+    defaultPorts: panel.config.allocationPorts,
+    warn: () => undefined,
+  };
+  const headers = await panel.bearerHeaders(owner);
+  const contents = () => panel.app.inject({ url: `/api/client/servers/${server.uuid}/files/contents?file=%2Fworld%2Flevel.dat`, headers });
+
+  // The test panel's clock stands still in March; the node's process lives in the real time its tokens are checked against.
+  await startTransfer({ ...deps, clock: systemClock }, server.id, remote.node.name);
+  await eventually(async () => (await servers.findById(panel.db, server.id))?.node_id === remote.node.id, 60_000);
+  const there = await contents();
+  expect(there.statusCode, there.body).toBe(200);
+  expect(there.body).toBe('spawn at 0,64,0');
+  expect(fs.existsSync(path.join(remote.dataDir, 'volumes', server.uuid, 'world', 'level.dat'))).toBe(true);
+  // The panel's node lets go of its copy once the target has it.
+  await eventually(() => !fs.existsSync(panel.daemon.volumePath(server.uuid)), 60_000);
+  expect((await servers.findById(panel.db, server.id))?.is_transferring).toBe(0);
+
+  await startTransfer(deps, server.id, local.name);
+  await eventually(async () => (await servers.findById(panel.db, server.id))?.node_id === local.id, 60_000);
+  const back = await contents();
+  expect(back.statusCode, back.body).toBe(200);
+  expect(back.body).toBe('spawn at 0,64,0');
+  await eventually(() => !fs.existsSync(path.join(remote.dataDir, 'volumes', server.uuid)), 60_000);
+});
