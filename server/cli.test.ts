@@ -15,7 +15,14 @@ const it = test
     const clock = fixedClock('2026-03-01T12:00:00Z');
     // Wired as the CLI wires it, so a server's install script lays out its program.
     const daemon = localDaemon(database, { dataDir: tempDir, clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
-    return { db: database, nodes: nodeDaemons(daemon, loadSecretBox(tempDir)), clock, box: loadSecretBox(tempDir) };
+    // Ports of this file's own: a server it starts binds its port on the host, beside other files' servers.
+    return {
+      db: database,
+      nodes: nodeDaemons(daemon, loadSecretBox(tempDir)),
+      clock,
+      box: loadSecretBox(tempDir),
+      ports: { start: 26100, end: 26199 },
+    };
   })
   .extend('run', async ({ deps }) => {
     return (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;
@@ -73,7 +80,7 @@ describe('admin CLI commands', () => {
   it('creates a server with a primary allocation and changes its status', async ({ run, failure, tempDir: dataDir }) => {
     await run('user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456');
     const server = await run('server:create', '--owner', 'o@example.com', '--name', 'Lobby', '--memory', '2048');
-    expect(server).toMatchObject({ name: 'Lobby', owner: 'o@example.com', allocation: '127.0.0.1:25565', status: null });
+    expect(server).toMatchObject({ name: 'Lobby', owner: 'o@example.com', allocation: '127.0.0.1:26100', status: null });
     expect(server.identifier).toBe(String(server.uuid).slice(0, 8));
     expect(fs.existsSync(path.join(dataDir, 'volumes', String(server.uuid)))).toBe(true);
 
@@ -153,7 +160,7 @@ describe('admin CLI commands', () => {
     expect(b).toMatchObject({ allocation: '127.0.0.1:30001' });
     await expect(narrow('server:create', '--owner', 'o@example.com', '--name', 'C')).rejects.toThrow(/no free ports/i);
     // Without a range: the default one.
-    expect(await run('server:create', '--owner', 'o@example.com', '--name', 'D')).toMatchObject({ allocation: '127.0.0.1:25565' });
+    expect(await run('server:create', '--owner', 'o@example.com', '--name', 'D')).toMatchObject({ allocation: '127.0.0.1:26100' });
   });
 
   it('creates a numbered fleet of servers in one call with --count', async ({ run, failure }) => {

@@ -68,7 +68,7 @@ Commands:
   node:create --name N --fqdn HOST --daemon-port P [--scheme http|https] [--sftp-port P] [--ports A-B] [--ip IP]
               [--memory MB] [--disk MB]   a Wings node (or Aerie's node on another machine); prints
                                           {"id", "uuid", "name", "token_id", "token"}
-  node:config --name N [--data-dir DIR]   prints the node's Wings config.yml (paths under DIR when given)
+  node:config --name N [--data-dir DIR] [--json]  the node's Wings config.yml (paths under DIR when given); {config} with --json
   node:list [--json]                      every node, its servers, and whether it answers (its version)
   node:delete --name N                    refused while servers live on it
   demo                                    seed the demo data into an empty data dir

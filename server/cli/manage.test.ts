@@ -14,7 +14,14 @@ const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
     const clock = fixedClock('2026-03-01T12:00:00Z');
     const daemon = localDaemon(database, { dataDir: tempDir, clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
-    return { db: database, nodes: nodeDaemons(daemon, loadSecretBox(tempDir)), clock, box: loadSecretBox(tempDir) };
+    // Ports of this file's own: a server it starts binds its port on the host, beside other files' servers.
+    return {
+      db: database,
+      nodes: nodeDaemons(daemon, loadSecretBox(tempDir)),
+      clock,
+      box: loadSecretBox(tempDir),
+      ports: { start: 26200, end: 26299 },
+    };
   })
   .extend(
     'run',

@@ -69,14 +69,14 @@ export const NODE_COMMANDS: Record<string, Command> = {
     },
   },
   'node:config': {
-    options: { name: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: { name: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } },
     async run(opts, deps) {
       const name = required(opts, 'name');
       const node = await nodes.findByName(deps.db, name);
       if (!node) throw new CliError(`No node named ${name}.`, 2);
       if (!deps.publicUrl) throw new CliError('The panel has no public URL to give the node: set APP_URL.', 2);
       const yaml = await refusing(async () => nodeConfigYaml(node, deps.nodes, deps.publicUrl ?? '', str(opts, 'data-dir')));
-      return withText({ config: yaml }, yaml.trimEnd());
+      return withText({ config: yaml }, opts.json === true ? undefined : yaml.trimEnd());
     },
   },
   'node:list': {

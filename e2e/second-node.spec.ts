@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { e2eDataDir, runPanelCli } from './support/cli';
+import { row } from './files-support';
+
+/*
+ * A server on a second node (issue 24 §5): Aerie's node run as its own process with the config.yml
+ * `node:config` prints, as an operator sets one up. The browser reaches the node itself for the
+ * console (its own address, in the CSP as the database holds it now) while the panel drives it
+ * over Wings' API for power, commands and files.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const terminal = (page: Page) => page.getByRole('region', { name: 'Console' }).locator('.xterm-rows');
+const serverStatus = (page: Page) => page.getByRole('status', { name: 'Server status' });
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+let node: ChildProcess | undefined;
+let nodeName = '';
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(60_000);
+  nodeName = `second${Date.now().toString(36)}`;
+  const [daemonPort, sftpPort] = [await freePort(), await freePort()];
+  runPanelCli([
+    'node:create',
+    '--name',
+    nodeName,
+    '--fqdn',
+    '127.0.0.1',
+    '--scheme',
+    'http',
+    '--daemon-port',
+    String(daemonPort),
+    '--sftp-port',
+    String(sftpPort),
+    '--ports',
+    '40000-40099',
+  ]);
+  const dataDir = path.join(e2eDataDir(), nodeName);
+  // The panel's public URL is what the node calls back and the Origin its console accepts.
+  process.env.APP_URL = baseURL;
+  const { config } = runPanelCli<{ config: string }>(['node:config', '--name', nodeName, '--data-dir', dataDir, '--json']);
+  const file = path.join(e2eDataDir(), `${nodeName}.yml`);
+  fs.writeFileSync(file, config.replace('host: 0.0.0.0', 'host: 127.0.0.1'));
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/node-main.ts', '--config', file], {
+    cwd: ROOT,
+    env: { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  node = child;
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 45_000;
+  while (!output.includes('SFTP listening')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+});
+
+test.afterAll(async () => {
+  if (!node || node.exitCode !== null) return;
+  const exited = new Promise((resolve) => node?.once('exit', resolve));
+  node.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+  if (node.exitCode === null) node.kill('SIGKILL');
+});
+
+test('the console and the file manager of a server on the second node work in the browser', async ({ page, cli, makeUser, signIn }) => {
+  test.setTimeout(120_000);
+  const owner = makeUser();
+  const server = cli<{ identifier: string; uuid: string; node: string }>([
+    'server:create',
+    '--owner',
+    owner.email,
+    '--name',
+    'Far away',
+    '--node',
+    nodeName,
+  ]);
+  expect(server.node).toBe(nodeName);
+  await signIn(page, owner);
+  await page.goto(`/server/${server.identifier}`);
+  // The node installs the demo game and tells the panel; then the console answers from the node.
+  await expect(serverStatus(page)).toHaveText('Offline', { timeout: 60_000 });
+  await page.getByRole('group', { name: 'Power' }).getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(terminal(page)).toContainText('Done (', { timeout: 30_000 });
+  await expect(serverStatus(page)).toHaveText('Running');
+  const command = page.getByRole('textbox', { name: 'Console command' });
+  await command.fill('say from afar');
+  await command.press('Enter');
+  await expect(terminal(page)).toContainText('[Server] from afar');
+  await page.screenshot({ path: test.info().outputPath('second-node-console-1280.png'), fullPage: true });
+  await page.getByRole('group', { name: 'Power' }).getByRole('button', { name: 'Stop' }).click();
+  await expect(serverStatus(page)).toHaveText('Offline', { timeout: 30_000 });
+
+  await page.getByRole('navigation', { name: 'Server' }).getByRole('link', { name: 'Files' }).click();
+  await expect(row(page, 'demo-game.mjs')).toBeVisible();
+  await page.getByRole('button', { name: 'New file' }).click();
+  await page.getByLabel('File name').fill('far.txt');
+  await page.getByRole('button', { name: 'Open editor' }).click();
+  const editor = page.getByRole('textbox', { name: 'Contents of far.txt' });
+  await editor.click();
+  await page.keyboard.type('written on the second node');
+  await page.keyboard.press('ControlOrMeta+s');
+  await expect(page).toHaveURL(/\/file\/far\.txt$/);
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Contents of far.txt' })).toContainText('written on the second node');
+  // Really on the second node's disk, not the panel's.
+  expect(fs.readFileSync(path.join(e2eDataDir(), nodeName, 'volumes', server.uuid, 'far.txt'), 'utf8')).toBe('written on the second node');
+  await page.screenshot({ path: test.info().outputPath('second-node-files-1280.png'), fullPage: true });
+});
