@@ -6,7 +6,7 @@ import { loadSecretBox } from '../lib/secret-box';
 import { openNodeToken } from './node-credentials';
 import type { NodeDaemons } from './node-daemons';
 import { installConfiguration, serverConfiguration } from './server-configuration';
-import { DEMO_GAME_PROGRAM } from '../daemon/local/demo-program';
+import { DEMO_GAME_PROGRAM } from '../daemon/local/demo-game';
 import { ensureDefaultNode } from './servers';
 
 /**
