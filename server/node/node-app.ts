@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { LocalDaemon, type SftpCredentials, type SftpGrant } from '../daemon/local';
-import { DEMO_GAME_PROGRAM } from '../daemon/local/demo-game';
+import { DEMO_GAME_PROGRAM } from '../services/servers';
 import type { NodeConfig } from './config';
 import { type NodeLog, NodeRuntime } from './node-runtime';
 import { PanelClient } from './panel-client';

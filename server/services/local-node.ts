@@ -6,8 +6,7 @@ import { loadSecretBox } from '../lib/secret-box';
 import { openNodeToken } from './node-credentials';
 import type { NodeDaemons } from './node-daemons';
 import { installConfiguration, serverConfiguration } from './server-configuration';
-import { DEMO_GAME_PROGRAM } from '../daemon/local/demo-game';
-import { ensureDefaultNode } from './servers';
+import { DEMO_GAME_PROGRAM, ensureDefaultNode } from './servers';
 
 /**
  * The daemon inside this panel, wired to the panel the way a Wings node is: it asks the panel's

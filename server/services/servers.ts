@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { REPO_ROOT } from '../lib/spa-build';
 import { writeTransaction, type Db } from '../db';
 import type { NodeDaemons } from './node-daemons';
 import { allocations, eggs, nodes, servers } from '../db/repos';
@@ -18,6 +20,9 @@ import { DEMO_INSTALL_SCRIPT } from '../db/migrations/005-egg-install-scripts';
  * laid out in each new server's volume by the egg's install script, so a server starts on any
  * machine with Node) and Paper (which needs Java and a server jar of one's own).
  */
+
+/** The program the demo game egg runs, part of the repository. */
+export const DEMO_GAME_PROGRAM = path.join(REPO_ROOT, 'server', 'daemon', 'local', 'demo-game.mjs');
 
 interface BuiltInEgg extends Omit<eggs.NewEgg, 'variables'> {
   variables: Omit<eggs.NewEgg['variables'][number], 'user_viewable' | 'user_editable'>[];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEMO_GAME_PROGRAM } from '../daemon/local/demo-game';
+import { DEMO_GAME_PROGRAM } from '../services/servers';
 import type { TestPanel } from './harness';
 
 /*
