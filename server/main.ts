@@ -26,6 +26,7 @@ import { controlSocketPath, listenForCli } from './services/panel-control';
 import { sftpAuthenticator } from './services/sftp-auth';
 import { sealPlaintextTotpSecrets } from './services/totp';
 import { sealPlaintextNodeTokens } from './services/node-credentials';
+import { onShutdownSignal } from './lib/shutdown';
 
 /** `npm start`: config → data dir → database → migrate → demo data → SPA build → listen. */
 
@@ -100,13 +101,9 @@ async function start(): Promise<void> {
     stopMariadb?: () => Promise<void>;
     stopControl?: () => Promise<void>;
   } = {};
-  let stopping = false;
-
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal} received, shutting down...`);
-    try {
+  onShutdownSignal(
+    (signal) => `\n${signal} received, shutting down...`,
+    async () => {
       running.stopPruning?.();
       await running.stopControl?.();
       await running.stopSftp?.();
@@ -115,14 +112,8 @@ async function start(): Promise<void> {
       await running.app?.close();
       await running.stopMariadb?.();
       await db.destroy();
-      process.exit(0);
-    } catch (error) {
-      console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    }
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+    },
+  );
 
   await migrateToLatest(db);
   const box = loadSecretBox(config.dataDir);

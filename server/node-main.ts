@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { loadNodeConfig, NodeConfigError } from './node/config';
 import { buildNode, panelSftpAuthenticator } from './node/node-app';
+import { onShutdownSignal } from './lib/shutdown';
 
 /*
  * `npm run -s node -- --config <config.yml>`: Aerie's node as a process of its own, serving Wings'
@@ -32,23 +33,14 @@ async function start(): Promise<void> {
   const node = await buildNode(config, sandbox, log);
   node.daemon.sweepLeftovers();
   const running: { stopSftp?: () => Promise<void> } = {};
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal} received: stopping servers and sending activity...`);
-    try {
+  onShutdownSignal(
+    (signal) => `${signal} received: stopping servers and sending activity...`,
+    async () => {
       await running.stopSftp?.();
       await node.runtime.shutdown();
       await node.app.close();
-      process.exit(0);
-    } catch (error) {
-      console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    }
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+    },
+  );
 
   const count = await node.runtime.boot();
   console.log(`The panel at ${config.remote} gives this node ${count} server(s).`);

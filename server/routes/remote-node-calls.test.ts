@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { newKeyPair } from '../daemon/local/sftp-keys';
 import type { NodeRow } from '../db/schema';
@@ -8,23 +7,9 @@ import { test } from '../test/fixtures';
 /* What a remote node tells the panel about its users: activity it saw, and SFTP sign-in (peers.md §4.7, §4.8). */
 
 const it = test.extend('remote', async ({ panel }) => {
-  const insert = async (name: string): Promise<NodeRow> =>
-    panel.db
-      .insertInto('nodes')
-      .values({
-        uuid: randomUUID(),
-        name,
-        fqdn: `${name}.example.com`,
-        sftp_port: 2022,
-        maintenance_mode: 0,
-        daemon_base_url: `https://${name}.example.com:8080`,
-        ...panel.nodes.newCredentials(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
   const owner = await panel.user({ username: 'owner', password: 'owner password 1' });
-  const a = await insert('node-a');
-  const b = await insert('node-b');
+  const a = await panel.remoteNode('node-a');
+  const b = await panel.remoteNode('node-b');
   const onA = await panel.server(owner);
   const onB = await panel.server(owner);
   await panel.db.updateTable('servers').set({ node_id: a.id, status: null }).where('id', '=', onA.id).execute();

@@ -6,27 +6,13 @@ import { test } from '../test/fixtures';
 /* The remote API nodes call (issue 24 §1/§2): its own authenticator, and only the calling node's servers. */
 
 const it = test.extend('remoteNode', async ({ panel }) => {
-  const insert = async (name: string): Promise<NodeRow> =>
-    panel.db
-      .insertInto('nodes')
-      .values({
-        uuid: randomUUID(),
-        name,
-        fqdn: `${name}.example.com`,
-        sftp_port: 2022,
-        maintenance_mode: 0,
-        daemon_base_url: `https://${name}.example.com:8080`,
-        ...panel.nodes.newCredentials(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
   const owner = await panel.user();
   // Two servers on node-a, one on node-b, one on the panel's own node.
   const onA = [await panel.server(owner), await panel.server(owner)];
   const onB = await panel.server(owner);
   const local = await panel.server(owner);
-  const a = await insert('node-a');
-  const b = await insert('node-b');
+  const a = await panel.remoteNode('node-a');
+  const b = await panel.remoteNode('node-b');
   for (const s of onA) await panel.db.updateTable('servers').set({ node_id: a.id }).where('id', '=', s.id).execute();
   await panel.db.updateTable('servers').set({ node_id: b.id }).where('id', '=', onB.id).execute();
   const bearer = (node: NodeRow) => ({ authorization: `Bearer ${node.daemon_token_id}.${panel.nodes.tokenOf(node)}` });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { testConfig, type Config } from '../config';
 import { openTestDatabase, type Db } from '../db';
-import type { UserRow, ServerRow } from '../db/schema';
+import type { NodeRow, UserRow, ServerRow } from '../db/schema';
 import { fixedClock } from '../lib/time';
 import { createUser, enableTotp } from '../services/users';
 import { localDaemon } from '../services/local-node';
@@ -97,7 +98,22 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
         clock.now(),
       );
     },
-    /** Pushes a server's configuration to the daemon again, after a test changed its row directly. */
+    /** A remote node's row at `https://<name>.example.com:8080`, where nothing answers, with credentials of its own. */
+    remoteNode: (name: string): Promise<NodeRow> =>
+      db
+        .insertInto('nodes')
+        .values({
+          uuid: randomUUID(),
+          name,
+          fqdn: `${name}.example.com`,
+          sftp_port: 2022,
+          maintenance_mode: 0,
+          daemon_base_url: `https://${name}.example.com:8080`,
+          ...nodes.newCredentials(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    /** Has the node fetch a server's configuration again, after a test changed its row directly. */
     reconfigure: (server: ServerRow) => daemon.servers.sync(server.uuid),
     async subuser(server: ServerRow, user: UserRow, permissions: string[]) {
       return addSubuser(db, server, user.email, permissions, clock.now());

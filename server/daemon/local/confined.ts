@@ -55,6 +55,17 @@ export function isErrno(error: unknown, ...codes: string[]): boolean {
   return typeof error === 'object' && error !== null && codes.includes(String((error as { code?: unknown }).code));
 }
 
+/** Whether anything (a link included, never followed) is at `at` on the host's file system. */
+export async function pathExists(at: string): Promise<boolean> {
+  try {
+    await fs.lstat(at);
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return false;
+    throw error;
+  }
+}
+
 /** Turns a file-system error into the daemon's error kinds; unknown errors stay 500s. */
 export function mapFsError(error: unknown): unknown {
   if (error instanceof DaemonError) return error;

@@ -8,7 +8,7 @@ import type { DaemonEvent } from '../capabilities';
 import { checkToken } from '../tokens';
 import { DaemonError, describeRefusal } from '../types';
 import { extractArchive } from './archive-extract';
-import { isErrno } from './confined';
+import { pathExists } from './confined';
 import type { Configurations } from './configurations';
 import type { DaemonLog } from './events';
 import { diskLimitBytes } from './files';
@@ -93,7 +93,7 @@ async function receive(parts: TransferReceiveParts, server: string, partsOf: Par
   let created = false;
   try {
     await locks.exclusive(server, RECEIVING, async () => {
-      if (await exists(volumes.path(server))) throw new DaemonError('conflict', 'The server already exists on this node.');
+      if (await pathExists(volumes.path(server))) throw new DaemonError('conflict', 'The server already exists on this node.');
       const configuration = await parts.configurations.sync(server);
       const limit = diskLimitBytes(configuration);
       const fileSize = limit ? limit + ARCHIVE_MARGIN(limit) : Number.MAX_SAFE_INTEGER;
@@ -158,13 +158,3 @@ async function spoolArchive(iterator: ReturnType<PartsOf>, handle: FileHandle): 
 }
 
 const tooLarge = (): DaemonError => new DaemonError('no_space', 'The archive is larger than the server may hold.');
-
-async function exists(at: string): Promise<boolean> {
-  try {
-    await fs.lstat(at);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
-}

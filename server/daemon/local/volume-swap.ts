@@ -3,7 +3,7 @@ import { constants as C } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { isErrno, Volume } from './confined';
+import { pathExists, Volume } from './confined';
 import { isServerUuid } from './configurations';
 import type { DaemonLog } from './events';
 
@@ -29,16 +29,6 @@ export type SwapCheckpoint = (server: string, step: SwapStep) => Promise<void>;
 
 const execFileAsync = promisify(execFile);
 const LEFTOVER = /^\.restore-(.+?)(\.ready|\.old)?$/;
-
-async function exists(at: string): Promise<boolean> {
-  try {
-    await fs.lstat(at);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
-}
 
 export async function syncDirectory(dir: string): Promise<void> {
   const handle = await fs.open(dir, C.O_RDONLY | C.O_DIRECTORY);
@@ -98,11 +88,11 @@ export class VolumeSwap {
   /** Rolls back or finishes what a replace of the server's volume left, as the table above says. */
   async settle(server: string): Promise<void> {
     const { volume, staging, ready, old } = this.names(server);
-    if (await exists(staging)) await this.removeTree(staging);
-    if (await exists(ready)) {
-      if (await exists(volume)) {
+    if (await pathExists(staging)) await this.removeTree(staging);
+    if (await pathExists(ready)) {
+      if (await pathExists(volume)) {
         // Left by an earlier replace whose removal failed: older than the volume, which goes now.
-        if (await exists(old)) await this.removeTree(old);
+        if (await pathExists(old)) await this.removeTree(old);
         await fs.rename(volume, old);
         await this.checkpoint(server, 'aside');
       }
@@ -110,13 +100,13 @@ export class VolumeSwap {
       await syncDirectory(this.root);
       await this.checkpoint(server, 'swapped');
     }
-    if (await exists(old)) await this.removeTree(old);
+    if (await pathExists(old)) await this.removeTree(old);
   }
 
   /** What a deleted server's replace left. */
   async drop(server: string): Promise<void> {
     const { staging, ready, old } = this.names(server);
-    for (const name of [staging, ready, old]) if (await exists(name)) await this.removeTree(name);
+    for (const name of [staging, ready, old]) if (await pathExists(name)) await this.removeTree(name);
   }
 
   /** Settles every server's leftovers (at start, before any volume is opened); failures go to `log`. */
