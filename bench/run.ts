@@ -2,6 +2,7 @@ import { benchApi } from './api';
 import { benchBackups } from './backups';
 import { benchConsole } from './console';
 import { benchFiles } from './files';
+import { benchNodes } from './nodes';
 import { benchPages } from './pages';
 import { benchSandbox } from './sandbox';
 import { benchSchedules } from './schedules';
@@ -18,6 +19,10 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   api: { what: 'server list, filter[*] search and activity page latency (1,000 servers, 10,000 entries)', run: benchApi },
   pages: { what: 'JS and CSS each page loads in Chromium, against its budget', run: benchPages },
   files: { what: 'files/list of 10,000 entries against bare listings; files/compress against tar -czf', run: benchFiles },
+  nodes: {
+    what: "files/list of 10,000 entries on Aerie's node as its own process against the panel's own node; the transfer there",
+    run: benchNodes,
+  },
   console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },
   backups: { what: 'a backup and a restore of the files tree against tar -czf and tar -xzf', run: benchBackups },
   sandbox: { what: 'demo game start time; a player connection through the allocation against direct loopback', run: benchSandbox },
