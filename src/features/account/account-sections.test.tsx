@@ -282,7 +282,8 @@ describe('hostile strings', () => {
     renderSection(<TwoFactorSection />, () => json(200, { data: { image_url_data: uri, secret: 'ABCDEFGHIJKLMNOP' } }), { email: payloads[1] });
     fireEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
-    await waitFor(() => expect(qr.querySelector('svg path')).not.toBeNull());
+    // The code's own svg (the spinner before it has an svg and a path too, which made this racy).
+    await waitFor(() => expect(qr.querySelector('svg[shape-rendering="crispEdges"] path')).not.toBeNull());
     expect(qr.querySelectorAll('*')).toHaveLength(2);
     expect(injected()).toHaveLength(0);
   });
