@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { servers } from '../server/db/repos';
@@ -10,6 +9,7 @@ import { nodeDaemons } from '../server/services/node-daemons';
 import { createNode, nodeConfigYaml } from '../server/services/nodes';
 import { startTransfer } from '../server/services/server-transfers';
 import { startBenchPanel } from './panel';
+import { freePort } from '../server/test/node-support';
 
 /*
  * A server on Aerie's node run as its own process against the same server on the panel's own
@@ -23,15 +23,6 @@ const SAMPLES = 21;
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 export async function benchNodes(): Promise<string[]> {
   const panel = await startBenchPanel();

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { e2eDataDir, runPanelCli } from './support/cli';
 import { row } from './files-support';
+import { freePort } from '../server/test/node-support';
 
 /*
  * A server on a second node (issue 24 §5): Aerie's node run as its own process with the config.yml
@@ -17,15 +17,6 @@ import { row } from './files-support';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const terminal = (page: Page) => page.getByRole('region', { name: 'Console' }).locator('.xterm-rows');
 const serverStatus = (page: Page) => page.getByRole('status', { name: 'Server status' });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 let node: ChildProcess | undefined;
 let nodeName = '';
