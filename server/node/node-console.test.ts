@@ -65,7 +65,10 @@ it('runs the server: power start, a command, and its output on the console socke
     now: new Date(),
   });
   ws.send(JSON.stringify({ event: 'auth', args: [token] }));
-  await eventually(() => frames.some((f) => f.event === 'auth success'));
+  // What the socket said and what the node printed, should the answer not come (a busy CI machine).
+  await eventually(() => frames.some((f) => f.event === 'auth success'), 30_000).catch((error: unknown) => {
+    throw new Error(`${String(error)}; frames: ${JSON.stringify(frames)}; node: ${remote.output().slice(-2000)}`);
+  });
   expect((await remote.call('POST', `/api/servers/${uuid}/power`, { action: 'start' })).status).toBe(202);
   await eventually(() => frames.some((f) => f.event === 'status' && f.args?.[0] === 'running'), 30_000);
   expect((await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['say hello from the panel'] })).status).toBe(204);

@@ -83,6 +83,6 @@ export async function placeServer(db: Db, request: PlacementRequest): Promise<Pl
     if (await hasFreePort(db, node.id, placed.ip, placed.range)) return placed;
     full.push(`${node.name}: ${placed.range.start}-${placed.range.end} on ${placed.ip}`);
   }
-  if (full.length > 0) throw new NodeError(`No node with room for the server has a free port left (${full.join('; ')}).`);
+  if (full.length > 0) throw new NodeError(`There are no free ports left on any node with room for the server (${full.join('; ')}).`);
   throw new NodeError(`No node has ${request.memory > 0 ? `${request.memory} MiB of ` : ''}memory free for the server.`);
 }
