@@ -17,7 +17,7 @@ import { servers as serverRepo } from './db/repos';
 import { networkWarning } from './daemon/local/network';
 import { findBwrap, MISSING_BWRAP } from './daemon/local/sandbox';
 import { canLimitServers, cgroupRoots, describeCgroupRoots, NO_LIMITS, RUNNING_UNLIMITED } from './daemon/local/cgroup-roots';
-import { localDaemon, recordLocalSftp } from './services/local-node';
+import { localDaemon, recordLocalSftp, sandboxOptions } from './services/local-node';
 import { repairMarkedHosts } from './services/database-grants';
 import { setUpDatabaseHosts } from './services/managed-mariadb';
 import { interruptedInstalls, resumeInstalls } from './services/servers';
@@ -129,12 +129,7 @@ async function start(): Promise<void> {
     dataDir: config.dataDir,
     clock: systemClock,
     maxUploadBytes: config.maxUploadBytes,
-    maxEntriesPerServer: config.maxEntriesPerServer,
-    pidsLimit: config.serverPidsLimit,
-    stopTimeoutMs: config.serverStopTimeoutSeconds * 1000,
-    serverUser: config.serverUser,
-    allowUnlimitedServers: config.allowUnlimitedServers,
-    network: { allowHostNetwork: config.allowHostNetwork, hostPorts: config.serverHostPorts },
+    ...sandboxOptions(config),
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Config } from '../config';
 import { LocalDaemon, type SftpCredentials, type SftpGrant } from '../daemon/local';
+import { sandboxOptions, type SandboxSettings } from '../services/local-node';
 import { DEMO_GAME_PROGRAM } from '../services/servers';
 import type { NodeConfig } from './config';
 import { type NodeLog, NodeRuntime } from './node-runtime';
@@ -14,18 +14,6 @@ import { wingsServerRoutes } from './wings-servers';
  * Aerie's node on its own: the local daemon behind Wings' HTTP API, answering to the panel named
  * in its config.yml and reporting to it as Wings does. `buildNode` never listens (tests inject).
  */
-
-/** The sandbox settings the node shares with the panel's own node (PANEL_* variables, server/config.ts). */
-export type SandboxSettings = Pick<
-  Config,
-  | 'serverPidsLimit'
-  | 'serverStopTimeoutSeconds'
-  | 'serverUser'
-  | 'allowUnlimitedServers'
-  | 'allowHostNetwork'
-  | 'serverHostPorts'
-  | 'maxEntriesPerServer'
->;
 
 export interface Node {
   app: FastifyInstance;
@@ -43,12 +31,7 @@ export async function buildNode(config: NodeConfig, sandbox: SandboxSettings, lo
     key: async () => config.token,
     log,
     maxUploadBytes: config.uploadLimitBytes,
-    maxEntriesPerServer: sandbox.maxEntriesPerServer,
-    pidsLimit: sandbox.serverPidsLimit,
-    stopTimeoutMs: sandbox.serverStopTimeoutSeconds * 1000,
-    serverUser: sandbox.serverUser,
-    allowUnlimitedServers: sandbox.allowUnlimitedServers,
-    network: { allowHostNetwork: sandbox.allowHostNetwork, hostPorts: sandbox.serverHostPorts },
+    ...sandboxOptions(sandbox),
   });
   runtime.attach(daemon);
 

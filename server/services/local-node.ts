@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import { LocalDaemon, type LocalDaemonOptions } from '../daemon/local';
 import type { Db } from '../db';
 import { nodes } from '../db/repos';
@@ -7,6 +8,30 @@ import { openNodeToken } from './node-credentials';
 import type { NodeDaemons } from './node-daemons';
 import { installConfiguration, serverConfiguration } from './server-configuration';
 import { DEMO_GAME_PROGRAM, ensureDefaultNode } from './servers';
+
+/** The sandbox settings (PANEL_* variables, server/config.ts) the panel's own node and Aerie's standalone node share. */
+export type SandboxSettings = Pick<
+  Config,
+  | 'serverPidsLimit'
+  | 'serverStopTimeoutSeconds'
+  | 'serverUser'
+  | 'allowUnlimitedServers'
+  | 'allowHostNetwork'
+  | 'serverHostPorts'
+  | 'maxEntriesPerServer'
+>;
+
+/** Those settings as the local daemon takes them. */
+export function sandboxOptions(settings: SandboxSettings) {
+  return {
+    maxEntriesPerServer: settings.maxEntriesPerServer,
+    pidsLimit: settings.serverPidsLimit,
+    stopTimeoutMs: settings.serverStopTimeoutSeconds * 1000,
+    serverUser: settings.serverUser,
+    allowUnlimitedServers: settings.allowUnlimitedServers,
+    network: { allowHostNetwork: settings.allowHostNetwork, hostPorts: settings.serverHostPorts },
+  } satisfies Partial<LocalDaemonOptions>;
+}
 
 /**
  * The daemon inside this panel, wired to the panel the way a Wings node is: it asks the panel's
