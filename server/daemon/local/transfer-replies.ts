@@ -1,8 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { ErrorDocument } from '../../../src/contract';
+import type { DaemonEvent } from '../capabilities';
+import type { UploadToken } from '../tokens';
 import { DaemonError, describeRefusal, type RefusalDocument } from '../types';
 
-/* How the node's signed transfer endpoints say no: the panel's error documents (spec §7). */
+/* How the node's signed transfer endpoints say no (the panel's error documents, spec §7), and what an upload reports. */
 
 const INVALID_TOKEN = 'The download or upload link is invalid, expired or already used. Ask the panel for a new one.';
 
@@ -20,4 +22,9 @@ export function refusalOf(error: unknown): RefusalDocument {
 export function fail(reply: FastifyReply, refusal: RefusalDocument): FastifyReply {
   const document: ErrorDocument = { errors: [{ code: refusal.code, status: String(refusal.status), detail: refusal.detail }] };
   return reply.status(refusal.status).type('application/json; charset=utf-8').header('Cache-Control', 'no-store').send(document);
+}
+
+/** The activity entry of one file stored by an upload, single request or chunked alike. */
+export function uploaded(token: UploadToken, ip: string, directory: string, file: string): DaemonEvent {
+  return { type: 'activity', server: token.server_uuid, user: token.user_uuid, ip, event: 'server:file.uploaded', properties: { directory, file } };
 }

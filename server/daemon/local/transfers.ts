@@ -6,7 +6,7 @@ import type { BackupCapability, DaemonEvent, FileCapability } from '../capabilit
 import { backupTokenSchema, fileTokenSchema, SingleUseTokens, uploadTokenSchema, verifyToken } from '../tokens';
 import { DaemonError, type UploadPart } from '../types';
 import type { ChunkedUploads } from './chunked-uploads';
-import { fail, invalidLink, refusalOf } from './transfer-replies';
+import { fail, invalidLink, refusalOf, uploaded } from './transfer-replies';
 import { chunkRoutes, startChunked, startsChunked } from './upload-chunks';
 import { display, resolveBeneath } from './paths';
 
@@ -122,17 +122,8 @@ export async function transferRoutes(app: FastifyInstance, options: TransferOpti
           }
         }
         const stored = await options.files.upload(token.server_uuid, directory, parts(), { maxBytes: options.maxUploadBytes });
-        for (const file of stored) {
-          options.report({
-            type: 'activity',
-            server: token.server_uuid,
-            user: token.user_uuid,
-            ip: request.ip,
-            event: 'server:file.uploaded',
-            // The folder as stored, not as typed (`/a/../plugins//`), as Wings cleans it.
-            properties: { directory: display(resolveBeneath([], directory)), file },
-          });
-        }
+        // The folder as stored, not as typed (`/a/../plugins//`), as Wings cleans it.
+        for (const file of stored) options.report(uploaded(token, request.ip, display(resolveBeneath([], directory)), file));
         return await reply.status(204).send();
       } catch (error) {
         return fail(reply, refusalOf(error));

@@ -5,7 +5,7 @@ import type { DaemonEvent } from '../capabilities';
 import { uploadTokenSchema, verifyToken, type UploadToken } from '../tokens';
 import { DaemonError } from '../types';
 import type { ChunkedUploads, UploadOwner } from './chunked-uploads';
-import { fail, invalidLink, refusalOf } from './transfer-replies';
+import { fail, invalidLink, refusalOf, uploaded } from './transfer-replies';
 
 /*
  * Aerie's resumable extension of Wings' upload link (`/upload/file?token=`), after the resumable
@@ -85,17 +85,7 @@ export async function chunkRoutes(app: FastifyInstance, options: ChunkRouteOptio
           return await reply.header('Cache-Control', 'no-store').send({ offset: uploads.offset(id, ownerOf(token)), complete: false });
         if (!(request.body instanceof Readable)) throw new DaemonError('bad_request', 'A chunk is sent as application/octet-stream.');
         const result = await uploads.chunk(id, ownerOf(token), range, request.body);
-        if (result.stored) {
-          const properties = { directory: result.stored.directory, file: result.stored.name };
-          options.report({
-            type: 'activity',
-            server: token.server_uuid,
-            user: token.user_uuid,
-            ip: request.ip,
-            event: 'server:file.uploaded',
-            properties,
-          });
-        }
+        if (result.stored) options.report(uploaded(token, request.ip, result.stored.directory, result.stored.name));
         return await reply.header('Cache-Control', 'no-store').send({ offset: result.offset, complete: result.stored !== undefined });
       } catch (error) {
         // The generic "file not found" would mislead: it is the upload that is gone.
