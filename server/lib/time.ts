@@ -1,3 +1,6 @@
+// Shared with the SPA's schedule editor.
+export { isTimeZone } from '../../src/contract/cron';
+
 /** ISO 8601 with a numeric offset, as the reference panel prints times: `2024-10-24T12:04:30+00:00`. */
 export function isoOffset(value: Date | string): string {
   const d = typeof value === 'string' ? new Date(value) : value;
@@ -23,17 +26,6 @@ export function fixedClock(start: Date | string = '2026-01-01T00:00:00Z'): Clock
       t = new Date(d).getTime();
     },
   };
-}
-
-/** True when `zone` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
-export function isTimeZone(zone: string): boolean {
-  if (zone.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The machine's own time zone, the default for `APP_TIMEZONE`. */

@@ -6,7 +6,7 @@ import { conflict } from '../http/errors';
 import type { Clock } from '../lib/time';
 import { logActivity } from './activity';
 import type { BackupThrottle } from './backups';
-import { nextRun } from './cron';
+import { nextRun } from '../../src/contract/cron';
 import type { NodeDaemons } from './node-daemons';
 import { cronOf, RUNS_KEPT, zoneOf } from './schedules';
 import { actorActivity, removeBackup, sendCommand, sendPower, startBackup, type Actor, type ServerAction } from './server-actions';

@@ -8,7 +8,7 @@ import type { ServerRow } from '../db/schema';
 import { badRequest, forbidden, notFound, validationError, validationErrors } from '../http/errors';
 import { isoOffset, isTimeZone } from '../lib/time';
 import type { ServerAccess } from './access';
-import { cronErrors, nextRun, type CronFields } from './cron';
+import { cronErrors, nextRun, type CronFields } from '../../src/contract/cron';
 
 /*
  * Schedules' rules and shapes (issue 23, the reference's `ScheduleController` and

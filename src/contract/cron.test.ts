@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone } from '../lib/time';
-import { cronErrors, nextRun, nextRuns, type CronFields } from './cron';
+import { cronErrors, isTimeZone, nextRun, nextRuns, type CronFields } from './cron';
 
 const cron = (minute: string, hour = '*', day_of_month = '*', month = '*', day_of_week = '*'): CronFields => ({
   minute,

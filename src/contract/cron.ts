@@ -6,6 +6,10 @@ import { Cron } from 'croner';
  * a daylight-saving change neither skips nor repeats a run: a time the day does not have runs
  * once at the next valid time, a time the day has twice runs once. The reference panel computed
  * its next run in one zone and compared it in another, and its schedules fired at the wrong hour.
+ *
+ * The panel's checks and the schedule editor's preview are this one module, so what the editor
+ * says matches what the panel accepts and runs. Not exported from the contract's index: only the
+ * editor imports it in the SPA, keeping croner in the lazily loaded schedules chunk.
  */
 
 export interface CronFields {
@@ -72,4 +76,15 @@ export function nextRuns(fields: CronFields, timezone: string, after: Date, coun
 /** The next run after `after`, or null when there is none. */
 export function nextRun(fields: CronFields, timezone: string, after: Date): Date | null {
   return nextRuns(fields, timezone, after, 1)[0] ?? null;
+}
+
+/** True when `zone` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
+export function isTimeZone(zone: string): boolean {
+  if (zone.trim() === '') return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
