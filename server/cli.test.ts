@@ -9,6 +9,7 @@ import { loadSecretBox } from './lib/secret-box';
 import { CliError, runCli, type CliDeps } from './cli/commands';
 import { verifyPassword } from './services/users';
 import { test } from './test/fixtures';
+import { cliFailure, cliRunner } from './test/cli-support';
 
 const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
@@ -24,17 +25,8 @@ const it = test
       ports: { start: 26100, end: 26199 },
     };
   })
-  .extend('run', async ({ deps }) => {
-    return (...argv: string[]) => runCli(argv, deps) as Promise<Record<string, unknown>>;
-  })
-  .extend('failure', async ({ deps }) => async (argv: string[]): Promise<{ message: string; exitCode: number }> => {
-    try {
-      await runCli(argv, deps);
-    } catch (error) {
-      return { message: (error as Error).message, exitCode: error instanceof CliError ? error.exitCode : 1 };
-    }
-    throw new Error(`expected ${argv.join(' ')} to fail`);
-  });
+  .extend('run', async ({ deps }) => cliRunner(deps))
+  .extend('failure', async ({ deps }) => cliFailure(deps));
 
 describe('admin CLI commands', () => {
   it('creates a user and reports it without secrets', async ({ run, database: db }) => {

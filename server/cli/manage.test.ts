@@ -6,8 +6,9 @@ import { nodeDaemons } from '../services/node-daemons';
 import { controlSocketPath, listenForCli, viaRunningPanel } from '../services/panel-control';
 import { fixedClock } from '../lib/time';
 import { loadSecretBox } from '../lib/secret-box';
-import { CliError, runCli, textOf, type CliDeps } from './commands';
+import { runCli, textOf, type CliDeps } from './commands';
 import { test } from '../test/fixtures';
+import { cliFailure, cliRunner } from '../test/cli-support';
 
 // Issue 22 #13: the CLI lists, changes and deletes. Every command here was unknown before.
 const it = test
@@ -23,20 +24,8 @@ const it = test
       ports: { start: 26200, end: 26299 },
     };
   })
-  .extend(
-    'run',
-    async ({ deps }) =>
-      (...argv: string[]) =>
-        runCli(argv, deps) as Promise<Record<string, unknown>>,
-  )
-  .extend('failure', async ({ deps }) => async (argv: string[]) => {
-    try {
-      await runCli(argv, deps);
-    } catch (error) {
-      return { message: (error as Error).message, exitCode: error instanceof CliError ? error.exitCode : 1 };
-    }
-    throw new Error(`expected ${argv.join(' ')} to fail`);
-  });
+  .extend('run', async ({ deps }) => cliRunner(deps))
+  .extend('failure', async ({ deps }) => cliFailure(deps));
 
 describe('admin CLI: list, change, delete', () => {
   it('lists users and servers as tables, JSON with --json, and says how to add them when empty', async ({ run }) => {

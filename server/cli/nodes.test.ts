@@ -1,11 +1,12 @@
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { parse } from 'yaml';
 import { nodes } from '../db/repos';
 import { isSealed, loadSecretBox } from '../lib/secret-box';
 import { test } from '../test/fixtures';
-import { CliError, runCli, textOf, type CliDeps } from './commands';
+import { cliFailure, cliRunner } from '../test/cli-support';
+import { freePort } from '../test/node-support';
+import { textOf, type CliDeps } from './commands';
 
 // Issue 24 §4: nodes are attached, configured, listed and removed from the CLI.
 const it = test
@@ -16,29 +17,8 @@ const it = test
     box: loadSecretBox(panel.dataDir),
     publicUrl: 'https://panel.example.com',
   }))
-  .extend(
-    'run',
-    async ({ deps }) =>
-      (...argv: string[]) =>
-        runCli(argv, deps) as Promise<Record<string, unknown>>,
-  )
-  .extend('failure', async ({ deps }) => async (argv: string[]) => {
-    try {
-      await runCli(argv, deps);
-    } catch (error) {
-      return { message: (error as Error).message, exitCode: error instanceof CliError ? error.exitCode : 1 };
-    }
-    throw new Error(`expected ${argv.join(' ')} to fail`);
-  });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+  .extend('run', async ({ deps }) => cliRunner(deps))
+  .extend('failure', async ({ deps }) => cliFailure(deps));
 
 describe('node commands', () => {
   it('create a node with Wings credentials the remote API accepts, its token stored sealed', async ({ panel, run }) => {
@@ -88,7 +68,7 @@ describe('node commands', () => {
 
   it('list every node with its servers and whether it answers, saying why not', async ({ panel, run }) => {
     await panel.server(await panel.user());
-    const port = await closedPort();
+    const port = await freePort();
     await run('node:create', '--name', 'down', '--fqdn', '127.0.0.1', '--daemon-port', String(port), '--scheme', 'http');
     const listed = (await run('node:list', '--json')).nodes as Record<string, unknown>[];
     expect(listed).toEqual([
@@ -146,7 +126,7 @@ describe('node commands', () => {
       message: 'No node named nowhere.',
       exitCode: 2,
     });
-    await run('node:create', '--name', 'tiny', '--fqdn', 'tiny.example.com', '--daemon-port', String(await closedPort()), '--ports', '30000-30000');
+    await run('node:create', '--name', 'tiny', '--fqdn', 'tiny.example.com', '--daemon-port', String(await freePort()), '--ports', '30000-30000');
     const tiny = await nodes.findByName(panel.db, 'tiny');
     await panel.db
       .insertInto('allocations')
