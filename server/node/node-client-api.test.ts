@@ -3,9 +3,8 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { archiveMembers, restoreEnded, settled } from '../test/backups-support';
 import { test } from '../test/fixtures';
-import { eventually } from '../test/game-support';
-import type { TestPanel } from '../test/harness';
-import { startNode, type RunningNode } from '../test/node-support';
+import { installedServer, signedUrl } from '../test/node-client-support';
+import { startNode } from '../test/node-support';
 
 /*
  * Issue 24 §5: a server on Aerie's standalone node, driven only through the panel's client API and
@@ -14,37 +13,6 @@ import { startNode, type RunningNode } from '../test/node-support';
  */
 
 const it = test.extend('remote', async ({ panel }, { onCleanup }) => startNode(panel, onCleanup));
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-async function installedServer(panel: TestPanel, remote: RunningNode) {
-  const owner = await panel.user();
-  const server = await remote.server(owner);
-  expect((await remote.call('POST', '/api/servers', { uuid: server.uuid, start_on_completion: false })).status).toBe(202);
-  await eventually(
-    async () => (await panel.db.selectFrom('servers').select('status').where('id', '=', server.id).executeTakeFirst())?.status === null,
-    60_000,
-  );
-  const headers = await panel.bearerHeaders(owner);
-  const client = (method: Method, route: string, payload?: object | string, as = headers) => {
-    // The node checks a link's dates against real time (it refuses one issued before it booted); the test panel's clock stands in March.
-    panel.clock.set(new Date());
-    return panel.app.inject({
-      method,
-      url: `/api/client/servers/${server.uuid}${route}`,
-      headers: typeof payload === 'string' ? { ...as, 'content-type': 'text/plain' } : as,
-      payload,
-    });
-  };
-  const volume = path.join(remote.dataDir, 'volumes', server.uuid);
-  return { owner, server, headers, client, volume };
-}
-
-function signedUrl(body: string): string {
-  const url = (JSON.parse(body) as { attributes?: { url?: unknown } }).attributes?.url;
-  if (typeof url !== 'string') throw new Error(`no signed url in ${body}`);
-  return url;
-}
 
 it('lists, edits, uploads, downloads, moves and archives files on the node', { timeout: 120_000 }, async ({ panel, remote }) => {
   const { client, volume } = await installedServer(panel, remote);
