@@ -6,6 +6,7 @@ import { expectRefused, nodePath } from '../test/files-support';
 import { test } from '../test/fixtures';
 import { installedServer, signedUrl } from '../test/node-client-support';
 import { startNode } from '../test/node-support';
+import { connect, ops } from '../test/sftp-support';
 
 /*
  * Issue 24 §5: the access and hostile-path tests the panel's own node passes (files-access,
@@ -153,4 +154,31 @@ it('keeps each signed link to its server, its node, its kind and one use', { tim
   // A stranger cannot have the backup's link at all.
   const stranger = await panel.bearerHeaders(await panel.user());
   expect((await a.client('GET', `/backups/${uuid}/download`, undefined, stranger)).statusCode).toBe(404);
+});
+
+it('keeps SFTP to the servers and permissions the panel grants, and inside the volume', { timeout: 120_000 }, async ({ panel, remote }) => {
+  const a = await installedServer(panel, remote);
+  const b = await installedServer(panel, remote);
+  const hostFile = path.join(remote.dataDir, 'host-secret.txt');
+  fs.writeFileSync(hostFile, HOST_SECRET);
+  fs.symlinkSync(hostFile, path.join(a.volume, 'LH'));
+  const password = 'correct horse battery';
+  // B's owner on A's server, and a subuser of A without file.sftp: refused at sign-in.
+  await expect(connect(remote.sftpPort, { username: `${b.owner.username}.${a.server.uuid_short}`, password })).rejects.toThrow();
+  const helper = await panel.user();
+  await panel.subuser(a.server, helper, ['file.read']);
+  await expect(connect(remote.sftpPort, { username: `${helper.username}.${a.server.uuid_short}`, password })).rejects.toThrow();
+
+  const { sftp, client } = await connect(remote.sftpPort, { username: `${a.owner.username}.${a.server.uuid_short}`, password });
+  try {
+    const fs2 = ops(sftp);
+    await expect(fs2.list(`/../${b.server.uuid}`)).rejects.toThrow();
+    await expect(fs2.read(`/../${b.server.uuid}/demo-game.mjs`)).rejects.toThrow();
+    await expect(fs2.read('/LH')).rejects.toThrow();
+    await expect(fs2.write('/LH', 'PWNED')).rejects.toThrow();
+    await expect(fs2.symlink('/etc/passwd', '/passwd')).rejects.toThrow();
+    expect(fs.readFileSync(hostFile, 'utf8')).toBe(HOST_SECRET);
+  } finally {
+    client.end();
+  }
 });
