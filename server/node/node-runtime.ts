@@ -90,7 +90,11 @@ export class NodeRuntime {
           return await this.client.reportTransfer(event.server, event.successful);
         case 'transfer.sent':
           // Wings' source tells the panel only of a failure; the target reports a success.
-          if (!event.successful) await this.client.reportTransfer(event.server, false);
+          // Wings' failure report carries no reason: the node's log keeps it for the operator.
+          if (!event.successful) {
+            this.log(`the transfer of ${event.server} failed: ${event.reason}`);
+            await this.client.reportTransfer(event.server, false);
+          }
           return;
         case 'state.changed':
           return;

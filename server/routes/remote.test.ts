@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { NodeRow } from '../db/schema';
+import { backups, serverTransfers } from '../db/repos';
+import type { NodeRow, ServerRow } from '../db/schema';
+import { SOURCE_RESTARTED, TARGET_RESTARTED } from '../services/node-reset';
 import { test } from '../test/fixtures';
 
 /* The remote API nodes call (issue 24 §1/§2): its own authenticator, and only the calling node's servers. */
@@ -83,6 +85,48 @@ it("resets only the calling node's unfinished installs and restores, recording t
   expect(await status(r.onB.id)).toBe('restoring_backup');
   const events = await panel.db.selectFrom('activity_logs').select('event').execute();
   expect(events.map((e) => e.event)).toEqual(['server:backup.restore-failed']);
+});
+
+it("fails at reset the calling node's running backups and the transfers it sent or received, and no other node's", async ({
+  panel,
+  remoteNode: r,
+}) => {
+  const [sending, backingUp] = r.onA;
+  if (!sending || !backingUp) throw new Error('fixture');
+  const now = panel.clock.now();
+  const backup = (on: ServerRow) =>
+    backups.insert(panel.db, { uuid: randomUUID(), server_id: on.id, name: 'nightly', ignored_files: [], is_locked: false, now });
+  const [cut, other] = [await backup(backingUp), await backup(r.onB)];
+  const transfer = async (server: ServerRow, from: NodeRow | number, to: NodeRow | number) => {
+    await panel.db.updateTable('servers').set({ is_transferring: 1 }).where('id', '=', server.id).execute();
+    const id = (n: NodeRow | number) => (typeof n === 'number' ? n : n.id);
+    const alloc = server.allocation_id ?? 0;
+    return serverTransfers.insert(panel.db, {
+      serverId: server.id,
+      oldNode: id(from),
+      newNode: id(to),
+      oldAllocation: alloc,
+      newAllocation: alloc,
+      oldAdditional: [],
+      newAdditional: [],
+      now,
+    });
+  };
+  const out = await transfer(sending, r.a, r.b);
+  const incoming = await transfer(r.onB, r.b, r.a);
+  const elsewhere = await transfer(r.local, r.local.node_id, r.b);
+
+  const res = await panel.app.inject({ method: 'POST', url: '/api/remote/servers/reset', headers: r.bearer(r.a) });
+  expect(res.statusCode).toBe(204);
+  expect(await backups.findById(panel.db, cut.id)).toMatchObject({ is_successful: 0, completed_at: expect.any(String) });
+  expect((await backups.findById(panel.db, other.id))?.completed_at).toBeNull();
+  expect(await serverTransfers.findById(panel.db, out.id)).toMatchObject({ successful: 0, reason: SOURCE_RESTARTED });
+  expect(await serverTransfers.findById(panel.db, incoming.id)).toMatchObject({ successful: 0, reason: TARGET_RESTARTED });
+  expect((await serverTransfers.findById(panel.db, elsewhere.id))?.successful).toBeNull();
+  const transferring = await panel.db.selectFrom('servers').select(['id', 'is_transferring']).orderBy('id').execute();
+  expect(transferring.filter((s) => s.is_transferring === 1).map((s) => s.id)).toEqual([r.local.id]);
+  const events = await panel.db.selectFrom('activity_logs').select('event').execute();
+  expect(events.map((e) => e.event)).toEqual(['server:backup.fail']);
 });
 
 it('takes an install report only for a server on the calling node, checked', async ({ panel, remoteNode: r }) => {

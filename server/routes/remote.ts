@@ -8,6 +8,7 @@ import { callingNode, registerNodeAuthentication } from '../http/node-authentica
 import { notFound, parseWith } from '../http/errors';
 import { logActivity } from '../services/activity';
 import { handleDaemonEvent } from '../services/daemon-events';
+import { failWorkCutOffByRestart } from '../services/node-reset';
 import { installConfiguration, serverConfiguration } from '../services/server-configuration';
 import { remoteNodeCallRoutes } from './remote-node-calls';
 import { remoteTransferRoutes, serverOnNodeOrTarget } from './remote-transfers';
@@ -161,6 +162,7 @@ export async function remoteRoutes(app: FastifyInstance, deps: AppDeps): Promise
         });
       }
     }
+    await failWorkCutOffByRestart({ db, daemons: deps.nodes, clock: deps.clock, warn: (m) => app.log.warn(m) }, node);
     return reply.status(204).send();
   });
 }

@@ -37,6 +37,10 @@ export interface RunningNode {
   /** A server of `owner` on the demo egg, moved onto this node in the panel's database (the node has not heard of it). */
   server: (owner: UserRow) => Promise<ServerRow>;
   stop: () => Promise<number | null>;
+  /** SIGKILL, as a crash or a power cut: nothing of the node's shutdown runs. */
+  kill: () => Promise<void>;
+  /** The node started again on the same config and data dir. */
+  restart: () => Promise<void>;
 }
 
 export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<void>) => void): Promise<RunningNode> {
@@ -58,24 +62,35 @@ export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<
   const file = path.join(panel.dataDir, 'node-config.yml');
   fs.writeFileSync(file, nodeConfigYaml(node, panel.nodes, panelUrl, dataDir).replace('host: 0.0.0.0', 'host: 127.0.0.1'));
   const env = { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true', PANEL_SERVER_STOP_TIMEOUT: '5' };
-  const child: ChildProcess = spawn(tsx, ['server/node-main.ts', '--config', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  let child: ChildProcess;
+  let exited: Promise<number | null>;
+  // One process at a time, on the same config and data dir: `restart` launches it again as an operator would.
+  const launch = async () => {
+    // A group of its own: tsx runs the node in a child process, which `kill` must reach too.
+    child = spawn(tsx, ['server/node-main.ts', '--config', file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const started = output.length;
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 30_000;
+    while (!output.slice(started).includes('SFTP listening')) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) {
+      if (signal === 'SIGKILL' && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    }
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     const code = await exited;
     clearTimeout(timer);
     return code;
   };
   onCleanup(async () => void (await stop()));
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('SFTP listening')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await launch();
   const url = `http://127.0.0.1:${port}`;
   const token = panel.nodes.tokenOf(node);
   return {
@@ -85,7 +100,9 @@ export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<
     sftpPort,
     dataDir,
     output: () => output,
-    stop,
+    stop: () => stop(),
+    kill: async () => void (await stop('SIGKILL')),
+    restart: launch,
     call: (method, route, body, as = token) =>
       fetch(`${url}${route}`, {
         method,

@@ -14,6 +14,22 @@ export async function listen(app: FastifyInstance, host = '127.0.0.1'): Promise<
   return address.port;
 }
 
+/**
+ * The panel gone from the network for a while, as a restart looks from a node: its listener closed
+ * and every open connection cut. The returned `back` listens again on the same address and port
+ * (the database, and what the app holds, are the same).
+ */
+export async function stopListening(app: FastifyInstance): Promise<{ back: () => Promise<void> }> {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the panel is not listening on a TCP port');
+  const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
+  app.server.closeAllConnections();
+  await closed;
+  return {
+    back: () => new Promise<void>((resolve, reject) => app.server.once('error', reject).listen(address.port, address.address, () => resolve())),
+  };
+}
+
 /** The head of a request; `content-length` is the body's unless given (to announce more than is sent). */
 export function requestHead(method: string, url: string, headers: Record<string, string>, body: string | Buffer = ''): string {
   const all = { host: 'localhost', 'content-length': String(Buffer.byteLength(body)), ...headers };

@@ -179,3 +179,17 @@ export async function oldestUnlocked(db: Db, serverId: number): Promise<Backup |
     .executeTakeFirst();
   return row && toBackup(row);
 }
+
+/** The backups still marked running of the servers on one node (a remote node's, at its `servers/reset`). */
+export async function runningOnNode(db: Db, nodeId: number): Promise<Backup[]> {
+  const rows = await db
+    .selectFrom('backups')
+    .innerJoin('servers', 'servers.id', 'backups.server_id')
+    .selectAll('backups')
+    .where('backups.completed_at', 'is', null)
+    .where('backups.deleted_at', 'is', null)
+    .where('servers.node_id', '=', nodeId)
+    .orderBy('backups.id')
+    .execute();
+  return rows.map(toBackup);
+}

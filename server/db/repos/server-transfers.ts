@@ -40,6 +40,17 @@ export function running(db: Db, serverId: number): Promise<ServerTransferRow | u
   return db.selectFrom('server_transfers').selectAll().where('server_id', '=', serverId).where('successful', 'is', null).executeTakeFirst();
 }
 
+/** The running transfers from or to one node. */
+export function runningOfNode(db: Db, nodeId: number): Promise<ServerTransferRow[]> {
+  return db
+    .selectFrom('server_transfers')
+    .selectAll()
+    .where('successful', 'is', null)
+    .where((eb) => eb.or([eb('old_node', '=', nodeId), eb('new_node', '=', nodeId)]))
+    .orderBy('id')
+    .execute();
+}
+
 export function findById(db: Db, id: number): Promise<ServerTransferRow | undefined> {
   return db.selectFrom('server_transfers').selectAll().where('id', '=', id).executeTakeFirst();
 }
