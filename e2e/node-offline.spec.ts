@@ -59,7 +59,15 @@ test('a server on a node that does not answer says so on its console and files p
   const list = page.getByRole('list', { name: 'Servers' });
   await expect(list.getByRole('link', { name: /Stranded server/ })).toBeVisible();
   await expect(list.getByRole('link', { name: /Healthy server/ })).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('node-offline-dashboard-1280.png'), fullPage: true });
+  // The list says the node does not answer instead of a blank status; the other server is unaffected.
+  await expect(list.getByRole('listitem').filter({ hasText: 'Stranded server' })).toContainText('Node unreachable');
+  await expect(list.getByRole('listitem').filter({ hasText: 'Healthy server' })).toContainText('Offline');
+  await expect(list.getByRole('listitem').filter({ hasText: 'Healthy server' })).not.toContainText('Node unreachable');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`node-offline-dashboard-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.goto(`/server/${live.identifier}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Healthy server' })).toBeVisible();

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { test, expect } from './fixtures';
 import { e2eDataDir, runPanelCli } from './support/cli';
 import { row, rowAction } from './files-support';
 import { freePort } from '../server/test/node-support';
+import { nodeStarted, spawnNodeProcess, type NodeProcess } from '../server/test/node-namespace';
 
 /*
  * A server on a second node (issue 24 §5): Aerie's node run as its own process with the config.yml
@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const terminal = (page: Page) => page.getByRole('region', { name: 'Console' }).locator('.xterm-rows');
 const serverStatus = (page: Page) => page.getByRole('status', { name: 'Server status' });
 
-let node: ChildProcess | undefined;
+let node: NodeProcess | undefined;
 let nodeName = '';
 
 test.beforeAll(async ({ baseURL }) => {
@@ -47,28 +47,19 @@ test.beforeAll(async ({ baseURL }) => {
   const { config } = runPanelCli<{ config: string }>(['node:config', '--name', nodeName, '--data-dir', dataDir, '--json']);
   const file = path.join(e2eDataDir(), `${nodeName}.yml`);
   fs.writeFileSync(file, config.replace('host: 0.0.0.0', 'host: 127.0.0.1'));
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/node-main.ts', '--config', file], {
-    cwd: ROOT,
+  // In a network namespace of its own where the machine allows it: it reaches the panel's port only.
+  node = await spawnNodeProcess({
+    config: file,
+    ports: [daemonPort, sftpPort],
+    panelPort: Number(new URL(baseURL ?? '').port),
     env: { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
   });
-  node = child;
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 45_000;
-  while (!output.includes('SFTP listening')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await nodeStarted(node, 45_000);
 });
 
 test.afterAll(async () => {
-  if (!node || node.exitCode !== null) return;
-  const exited = new Promise((resolve) => node?.once('exit', resolve));
-  node.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-  if (node.exitCode === null) node.kill('SIGKILL');
+  await node?.stop();
 });
 
 test('the console and the file manager of a server on the second node work in the browser', async ({ page, cli, makeUser, signIn }) => {

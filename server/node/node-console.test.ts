@@ -44,50 +44,54 @@ function openSocket(remote: RunningNode, server: string, origin: string): Promis
   });
 }
 
-it('runs the server: power start, a command, and its output on the console socket with a panel-signed token', async ({ panel, node }) => {
-  const { remote, owner, server } = node;
-  const uuid = server.uuid;
-  // Stopped: Wings' 502.
-  const early = await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['help'] });
-  expect(early.status).toBe(502);
-  expect(((await early.json()) as { error: string }).error).toBe('Cannot send commands to a stopped server instance.');
+it(
+  'runs the server: power start, a command, and its output on the console socket with a panel-signed token',
+  { timeout: 120_000 },
+  async ({ panel, node }) => {
+    const { remote, owner, server } = node;
+    const uuid = server.uuid;
+    // Stopped: Wings' 502.
+    const early = await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['help'] });
+    expect(early.status).toBe(502);
+    expect(((await early.json()) as { error: string }).error).toBe('Cannot send commands to a stopped server instance.');
 
-  const { ws, frames } = await openSocket(remote, uuid, remote.panelUrl);
-  const token = await signNodeToken({
-    node: remote.node,
-    key: panel.nodes.tokenOf(remote.node),
-    user: owner,
-    serverUuid: uuid,
-    scope: 'websocket',
-    claims: { permissions: ['*'] },
-    ttlSeconds: 600,
-    panelOrigin: remote.panelUrl,
-    now: new Date(),
-  });
-  ws.send(JSON.stringify({ event: 'auth', args: [token] }));
-  // What the socket said and what the node printed, should the answer not come (a busy CI machine).
-  await eventually(() => frames.some((f) => f.event === 'auth success'), 30_000).catch((error: unknown) => {
-    throw new Error(`${String(error)}; frames: ${JSON.stringify(frames)}; node: ${remote.output().slice(-2000)}`);
-  });
-  expect((await remote.call('POST', `/api/servers/${uuid}/power`, { action: 'start' })).status).toBe(202);
-  await eventually(() => frames.some((f) => f.event === 'status' && f.args?.[0] === 'running'), 30_000);
-  expect((await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['say hello from the panel'] })).status).toBe(204);
-  await eventually(() => frames.some((f) => f.event === 'console output' && (f.args?.[0] ?? '').includes('hello from the panel')), 10_000);
-  const logs = (await (await remote.call('GET', `/api/servers/${uuid}/logs?size=100`)).json()) as { data: string[] };
-  expect(logs.data.some((line) => line.includes('hello from the panel'))).toBe(true);
-  expect((await remote.call('POST', `/api/servers/${uuid}/power`, { action: 'jump' })).status).toBe(422);
-  ws.close();
-  // SIGTERM stops the running server with its stop command and the node exits 0.
-  expect(await remote.stop()).toBe(0);
-  expect(remote.output()).toContain('SIGTERM received');
-});
+    const { ws, frames } = await openSocket(remote, uuid, remote.panelUrl);
+    const token = await signNodeToken({
+      node: remote.node,
+      key: panel.nodes.tokenOf(remote.node),
+      user: owner,
+      serverUuid: uuid,
+      scope: 'websocket',
+      claims: { permissions: ['*'] },
+      ttlSeconds: 600,
+      panelOrigin: remote.panelUrl,
+      now: new Date(),
+    });
+    ws.send(JSON.stringify({ event: 'auth', args: [token] }));
+    // What the socket said and what the node printed, should the answer not come (a busy CI machine).
+    await eventually(() => frames.some((f) => f.event === 'auth success'), 30_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; frames: ${JSON.stringify(frames)}; node: ${remote.output().slice(-2000)}`);
+    });
+    expect((await remote.call('POST', `/api/servers/${uuid}/power`, { action: 'start' })).status).toBe(202);
+    await eventually(() => frames.some((f) => f.event === 'status' && f.args?.[0] === 'running'), 30_000);
+    expect((await remote.call('POST', `/api/servers/${uuid}/commands`, { commands: ['say hello from the panel'] })).status).toBe(204);
+    await eventually(() => frames.some((f) => f.event === 'console output' && (f.args?.[0] ?? '').includes('hello from the panel')), 10_000);
+    const logs = (await (await remote.call('GET', `/api/servers/${uuid}/logs?size=100`)).json()) as { data: string[] };
+    expect(logs.data.some((line) => line.includes('hello from the panel'))).toBe(true);
+    expect((await remote.call('POST', `/api/servers/${uuid}/power`, { action: 'jump' })).status).toBe(422);
+    ws.close();
+    // SIGTERM stops the running server with its stop command and the node exits 0.
+    expect(await remote.stop()).toBe(0);
+    expect(remote.output()).toContain('SIGTERM received');
+  },
+);
 
-it("refuses a console socket from a page that is not the panel's", async ({ node }) => {
+it("refuses a console socket from a page that is not the panel's", { timeout: 120_000 }, async ({ node }) => {
   await expect(openSocket(node.remote, node.server.uuid, 'http://evil.example')).rejects.toThrow(/HTTP 403/);
   await expect(openSocket(node.remote, node.server.uuid, node.remote.panelUrl)).resolves.toBeDefined();
 });
 
-it('makes a backup and reports it to the panel: checksum and size', async ({ panel, node }) => {
+it('makes a backup and reports it to the panel: checksum and size', { timeout: 120_000 }, async ({ panel, node }) => {
   const backup = await backups.insert(panel.db, {
     uuid: randomUUID(),
     server_id: node.server.id,
@@ -110,7 +114,7 @@ it('makes a backup and reports it to the panel: checksum and size', async ({ pan
   expect((await node.remote.call('DELETE', `/api/servers/${node.server.uuid}/backup/${backup.uuid}`)).status).toBe(204);
 });
 
-it('signs SFTP users in through the panel, and sends what they did to the panel as activity', async ({ panel, node }) => {
+it('signs SFTP users in through the panel, and sends what they did to the panel as activity', { timeout: 120_000 }, async ({ panel, node }) => {
   const username = `${node.owner.username}.${node.server.uuid_short}`;
   await expect(connect(node.remote.sftpPort, { username, password: 'wrong password' })).rejects.toThrow();
   const { sftp, client } = await connect(node.remote.sftpPort, { username, password: 'correct horse battery' });

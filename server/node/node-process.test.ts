@@ -12,7 +12,7 @@ import { startNode } from '../test/node-support';
 
 const it = test.extend('remote', async ({ panel }, { onCleanup }) => startNode(panel, onCleanup));
 
-it('answers GET /api/system with its token, and refuses a missing or wrong one as Wings', async ({ remote }) => {
+it('answers GET /api/system with its token, and refuses a missing or wrong one as Wings', { timeout: 120_000 }, async ({ remote }) => {
   const ok = await remote.call('GET', '/api/system');
   expect(ok.status).toBe(200);
   const system = (await ok.json()) as { version: unknown; os: unknown; cpu_count: unknown };
@@ -37,38 +37,46 @@ it('answers GET /api/system with its token, and refuses a missing or wrong one a
   expect((await preflight('http://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
 });
 
-it('creates a server the panel gave it: fetches its configuration, installs, and the panel hears the install ended', async ({ panel, remote }) => {
-  const owner = await panel.user();
-  const server = await remote.server(owner);
-  const created = await remote.call('POST', '/api/servers', { uuid: server.uuid, start_on_completion: false });
-  expect(created.status).toBe(202);
-  await eventually(
-    async () => (await panel.db.selectFrom('servers').select('status').where('id', '=', server.id).executeTakeFirst())?.status === null,
-    60_000,
-  );
-  const details = await remote.call('GET', `/api/servers/${server.uuid}`);
-  expect(details.status).toBe(200);
-  const body = await details.json();
-  expect(body).toMatchObject({ state: 'offline', is_suspended: false, configuration: { uuid: server.uuid }, utilization: { memory_bytes: 0 } });
-  // The demo egg's install script placed the program in the volume.
-  const listing = (await (await remote.call('GET', `/api/servers/${server.uuid}/files/list-directory?directory=/`)).json()) as { name: string }[];
-  expect(listing.map((f) => f.name)).toContain('demo-game.mjs');
-  // Unknown to the node: Wings' 404.
-  const unknown = await remote.call('GET', '/api/servers/00000000-0000-4000-8000-000000000000');
-  expect(unknown.status).toBe(404);
-  expect(((await unknown.json()) as { error: string }).error).toBe('The requested resource does not exist on this instance.');
-});
+it(
+  'creates a server the panel gave it: fetches its configuration, installs, and the panel hears the install ended',
+  { timeout: 120_000 },
+  async ({ panel, remote }) => {
+    const owner = await panel.user();
+    const server = await remote.server(owner);
+    const created = await remote.call('POST', '/api/servers', { uuid: server.uuid, start_on_completion: false });
+    expect(created.status).toBe(202);
+    await eventually(
+      async () => (await panel.db.selectFrom('servers').select('status').where('id', '=', server.id).executeTakeFirst())?.status === null,
+      60_000,
+    );
+    const details = await remote.call('GET', `/api/servers/${server.uuid}`);
+    expect(details.status).toBe(200);
+    const body = await details.json();
+    expect(body).toMatchObject({ state: 'offline', is_suspended: false, configuration: { uuid: server.uuid }, utilization: { memory_bytes: 0 } });
+    // The demo egg's install script placed the program in the volume.
+    const listing = (await (await remote.call('GET', `/api/servers/${server.uuid}/files/list-directory?directory=/`)).json()) as { name: string }[];
+    expect(listing.map((f) => f.name)).toContain('demo-game.mjs');
+    // Unknown to the node: Wings' 404.
+    const unknown = await remote.call('GET', '/api/servers/00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: string }).error).toBe('The requested resource does not exist on this instance.');
+  },
+);
 
-it('refuses to create a server of another node: the panel answers its configuration only to its own node (404)', async ({ panel, remote }) => {
-  const owner = await panel.user();
-  const local = await panel.server(owner);
-  const res = await remote.call('POST', '/api/servers', { uuid: local.uuid });
-  expect(res.status).toBe(404);
-  expect((await remote.call('GET', `/api/servers/${local.uuid}`)).status).toBe(404);
-  expect((await remote.call('POST', '/api/servers', { uuid: 'not-a-uuid' })).status).toBe(422);
-});
+it(
+  'refuses to create a server of another node: the panel answers its configuration only to its own node (404)',
+  { timeout: 120_000 },
+  async ({ panel, remote }) => {
+    const owner = await panel.user();
+    const local = await panel.server(owner);
+    const res = await remote.call('POST', '/api/servers', { uuid: local.uuid });
+    expect(res.status).toBe(404);
+    expect((await remote.call('GET', `/api/servers/${local.uuid}`)).status).toBe(404);
+    expect((await remote.call('POST', '/api/servers', { uuid: 'not-a-uuid' })).status).toBe(422);
+  },
+);
 
-it('writes, lists and reads files through the Wings routes, and refuses paths out of the volume', async ({ panel, remote }) => {
+it('writes, lists and reads files through the Wings routes, and refuses paths out of the volume', { timeout: 120_000 }, async ({ panel, remote }) => {
   const owner = await panel.user();
   const server = await remote.server(owner);
   expect((await remote.call('POST', '/api/servers', { uuid: server.uuid })).status).toBe(202);

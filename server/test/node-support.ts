@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -7,14 +6,14 @@ import { createNode, nodeConfigYaml } from '../services/nodes';
 import { findEgg } from '../services/servers';
 import type { TestPanel } from './harness';
 import { listen } from './raw-http';
+import { nodeStarted, spawnNodeProcess, type NodeProcess } from './node-namespace';
 
 /*
  * Aerie's node as a real child process (`tsx server/node-main.ts`) answering to a test panel that
  * listens on loopback: a node made through the nodes service and the config.yml `node:config`
- * prints, as an operator would set one up.
+ * prints, as an operator would set one up; in a network namespace of its own where the machine
+ * allows it (node-namespace.ts).
  */
-
-const tsx = path.resolve('node_modules/.bin/tsx');
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -32,6 +31,8 @@ export interface RunningNode {
   sftpPort: number;
   dataDir: string;
   output: () => string;
+  /** The node's process: in a network namespace of its own where the machine allows it. */
+  process: NodeProcess;
   /** Wings' API with the node's token (or `token` instead). */
   call: (method: string, url: string, body?: unknown, token?: string | null) => Promise<Response>;
   /** A server of `owner` on the demo egg, moved onto this node in the panel's database (the node has not heard of it). */
@@ -62,34 +63,13 @@ export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<
   const file = path.join(panel.dataDir, 'node-config.yml');
   fs.writeFileSync(file, nodeConfigYaml(node, panel.nodes, panelUrl, dataDir).replace('host: 0.0.0.0', 'host: 127.0.0.1'));
   const env = { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true', PANEL_SERVER_STOP_TIMEOUT: '5' };
-  let output = '';
-  let child: ChildProcess;
-  let exited: Promise<number | null>;
+  let child: NodeProcess;
   // One process at a time, on the same config and data dir: `restart` launches it again as an operator would.
   const launch = async () => {
-    // A group of its own: tsx runs the node in a child process, which `kill` must reach too.
-    child = spawn(tsx, ['server/node-main.ts', '--config', file], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const started = output.length;
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 30_000;
-    while (!output.slice(started).includes('SFTP listening')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    child = await spawnNodeProcess({ config: file, ports: [port, sftpPort], panelPort, env, cwd: process.cwd() });
+    await nodeStarted(child, 30_000);
   };
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) {
-      if (signal === 'SIGKILL' && child.pid !== undefined) process.kill(-child.pid, signal);
-      else child.kill(signal);
-    }
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-  onCleanup(async () => void (await stop()));
+  onCleanup(async () => void (await child.stop()));
   await launch();
   const url = `http://127.0.0.1:${port}`;
   const token = panel.nodes.tokenOf(node);
@@ -99,9 +79,15 @@ export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<
     panelUrl,
     sftpPort,
     dataDir,
-    output: () => output,
-    stop: () => stop(),
-    kill: async () => void (await stop('SIGKILL')),
+    get process() {
+      return child;
+    },
+    output: () => child.output(),
+    stop: () => child.stop(),
+    kill: async () => {
+      child.kill('SIGKILL');
+      await child.exited;
+    },
     restart: launch,
     call: (method, route, body, as = token) =>
       fetch(`${url}${route}`, {

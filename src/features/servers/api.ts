@@ -75,7 +75,7 @@ export const serverQueries = {
     queryOptions({
       queryKey: serverQueries.resourcesKey(server),
       queryFn: ({ signal }) => call(consoleEndpoints.resources, { signal, params: { server: server.uuid } }),
-      // A node that does not answer leaves the status blank; it is not worth a toast per row.
+      // A node that does not answer is said on its row (use-live-status), not worth a toast per row.
       meta: { quiet: true },
       retry: false,
     }),

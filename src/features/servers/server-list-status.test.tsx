@@ -65,9 +65,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function render() {
+function render(resources = (url: URL) => json(200, stats(url.pathname.includes('abcd') ? 'running' : 'offline'))) {
   const fetch = stubFetch((url) => {
-    if (url.pathname.endsWith('/resources')) return json(200, stats(url.pathname.includes('abcd') ? 'running' : 'offline'));
+    if (url.pathname.endsWith('/resources')) return resources(url);
     return json(200, {
       object: 'list',
       data: servers.map((attributes) => ({ object: 'server', attributes })),
@@ -90,6 +90,20 @@ describe('server list live status', () => {
     const row = screen.getByRole('link', { name: 'Survival' }).closest('li') as HTMLElement;
     expect(await within(row).findByText('Running')).toBeInTheDocument();
     expect(resourceCalls()).toEqual([`/api/client/servers/${servers[0]?.uuid}/resources`]);
+  });
+
+  it('says the node is unreachable when resources answers as any panel does for a dead node (502), and not for the others', async () => {
+    // Pterodactyl's answer when Wings does not answer: a 502 error document, no field of ours.
+    const down = { errors: [{ code: 'HttpException', status: '502', detail: 'Bad Gateway' }] };
+    render((url) => (url.pathname.includes('ffff') ? json(502, down) : json(200, stats('offline'))));
+    await screen.findByRole('link', { name: 'Creative' });
+    show('Creative');
+    show('Survival');
+    const dead = screen.getByRole('link', { name: 'Creative' }).closest('li') as HTMLElement;
+    expect(await within(dead).findByText('Node unreachable')).toBeInTheDocument();
+    const live = screen.getByRole('link', { name: 'Survival' }).closest('li') as HTMLElement;
+    expect(await within(live).findByText('Offline')).toBeInTheDocument();
+    expect(within(live).queryByText('Node unreachable')).toBeNull();
   });
 
   it('shows a running server’s usage against its limits, and a stopped one’s limits named as limits', async () => {

@@ -26,7 +26,7 @@ export function ServerRow({ server, adminView = false }: { server: Server; admin
   const badges = serverConditions(server);
   const row = useRef<HTMLLIElement>(null);
   // Suspended, installing… rows keep their badge and do not poll (the panel would answer 409).
-  const stats = useLiveStatus({ routeId: server.identifier, uuid: server.uuid }, row, !badges.some((b) => b.blocking));
+  const { stats, nodeDown } = useLiveStatus({ routeId: server.identifier, uuid: server.uuid }, row, !badges.some((b) => b.blocking));
   const status = stats?.current_state;
   return (
     <li ref={row} className="group relative rounded-lg bg-zinc-900 ring-1 ring-zinc-800 transition-colors hover:bg-zinc-900/70 hover:ring-zinc-700">
@@ -43,6 +43,12 @@ export function ServerRow({ server, adminView = false }: { server: Server; admin
               <span className="inline-flex items-center gap-1.5 text-xs text-zinc-300">
                 <span aria-hidden="true" className={`size-2 rounded-full ${STATUS[status].dot}`} />
                 {STATUS[status].label}
+              </span>
+            )}
+            {nodeDown && (
+              <span className="inline-flex items-center gap-1.5 text-xs text-red-300" title={`The node ${server.node} is not answering`}>
+                <span aria-hidden="true" className="size-2 rounded-full bg-red-400" />
+                Node unreachable
               </span>
             )}
             {badges.map((b) => (
