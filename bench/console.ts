@@ -82,17 +82,23 @@ export async function waitState(panel: BenchPanel, token: string, server: BenchS
   throw new Error(`the server did not reach ${state}`);
 }
 
-/** An authenticated console connection, with a hook for every frame. */
+/**
+ * An authenticated console connection, with a hook for every frame. `toNode`: at the `socket` the
+ * panel answers, as the SPA connects to a server on another node (the panel's own node is reached
+ * at `base`: through `inject` the panel cannot know the address it listens on).
+ */
 export async function connect(
   panel: BenchPanel,
   base: string,
   token: string,
   server: BenchServer,
   onFrame: (frame: Frame) => void,
+  toNode = false,
 ): Promise<WebSocket> {
   const res = await panel.api(token, 'GET', `/api/client/servers/${server.uuid}/websocket`);
-  const { token: jwt } = (JSON.parse(res.body) as { data: { token: string } }).data;
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/servers/${server.uuid}/ws`, { origin: base });
+  const { token: jwt, socket } = (JSON.parse(res.body) as { data: { token: string; socket: string } }).data;
+  const url = toNode ? socket : `${base.replace(/^http/, 'ws')}/api/servers/${server.uuid}/ws`;
+  const ws = new WebSocket(url, { origin: base });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -109,6 +115,38 @@ export async function connect(
   return ws;
 }
 
+/** `pings` commands (`say ping-<n>`) one at a time, each timed until the game's reply line arrives. */
+export async function commandReplies(
+  panel: BenchPanel,
+  base: string,
+  token: string,
+  server: BenchServer,
+  pings: number,
+  toNode = false,
+): Promise<number[]> {
+  let waiting: { text: string; resolve: () => void } | null = null;
+  const onFrame = (frame: Frame) => {
+    if (waiting && frame.event === 'console output' && frame.args?.[0]?.includes(waiting.text)) waiting.resolve();
+  };
+  const ws = await connect(panel, base, token, server, onFrame, toNode);
+  const latencies: number[] = [];
+  try {
+    for (let n = 0; n < pings; n += 1) {
+      const text = `[Server] ping-${n}`;
+      const replied = new Promise<void>((resolve) => (waiting = { text, resolve }));
+      const t0 = performance.now();
+      ws.send(JSON.stringify({ event: 'send command', args: [`say ping-${n}`] }));
+      await within(replied, 5_000, `no reply to ping-${n}`, ws);
+      latencies.push(performance.now() - t0);
+      // The socket closes a client past MAX_FRAMES_PER_SECOND (50): a command every 25 ms stays under it.
+      await sleep(Math.max(0, COMMAND_GAP_MS - (performance.now() - t0)));
+    }
+  } finally {
+    ws.close();
+  }
+  return latencies;
+}
+
 export async function benchConsole(): Promise<string[]> {
   const panel = await startBenchPanel();
   const out: string[] = [];
@@ -119,23 +157,7 @@ export async function benchConsole(): Promise<string[]> {
     await power('start');
     await waitState(panel, token, server, 'running');
 
-    // Command → reply.
-    let waiting: { text: string; resolve: () => void } | null = null;
-    const ws = await connect(panel, base, token, server, (frame) => {
-      if (waiting && frame.event === 'console output' && frame.args?.[0]?.includes(waiting.text)) waiting.resolve();
-    });
-    const latencies: number[] = [];
-    for (let n = 0; n < PINGS; n += 1) {
-      const text = `[Server] ping-${n}`;
-      const replied = new Promise<void>((resolve) => (waiting = { text, resolve }));
-      const t0 = performance.now();
-      ws.send(JSON.stringify({ event: 'send command', args: [`say ping-${n}`] }));
-      await within(replied, 5_000, `no reply to ping-${n}`, ws);
-      latencies.push(performance.now() - t0);
-      // The socket closes a client past MAX_FRAMES_PER_SECOND (50): a command every 25 ms stays under it.
-      await sleep(Math.max(0, COMMAND_GAP_MS - (performance.now() - t0)));
-    }
-    ws.close();
+    const latencies = await commandReplies(panel, base, token, server, PINGS);
     const m = median(latencies);
     // The figures are compared before and after the network change (target: within 10 %): say which this was.
     out.push(

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,103 +5,124 @@ import { servers } from '../server/db/repos';
 import { loadSecretBox } from '../server/lib/secret-box';
 import { systemClock } from '../server/lib/time';
 import { nodeDaemons } from '../server/services/node-daemons';
-import { createNode, nodeConfigYaml } from '../server/services/nodes';
 import { startTransfer } from '../server/services/server-transfers';
-import { startBenchPanel } from './panel';
-import { freePort } from '../server/test/node-support';
+import { commandReplies, waitState } from './console';
+import { TREE_MB, writeTree } from './files';
+import { startBenchPanel, type BenchPanel, type BenchServer } from './panel';
+import { startStandaloneNode, type StandaloneNode } from './standalone-node';
+import { tarPipe } from './transfers';
 
 /*
  * A server on Aerie's node run as its own process against the same server on the panel's own
  * node (issue 24 §6; printed, never asserted): files/list of 10,000 entries through the client
- * API (target: within 1.5×), and the transfer that moves the server there (its files: the 10,000
- * entries). Command → reply through a standalone node is not measured yet.
+ * API and command → reply through the console socket (each target: within 1.5×), and transfers
+ * there: the 10,000-entry server, and servers of a TREE_MB tree against `tar -cz | tar -xz` of
+ * the same tree, interleaved (target ≤ 1.5×).
  */
 
 const ENTRIES = 10_000;
 const SAMPLES = 21;
-const ROOT = path.resolve(import.meta.dirname, '..');
+const PINGS = 100;
+const RUNS = 3;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const verdict = (ratio: number) => `${ratio.toFixed(2).padStart(7)} ×    target ≤ 1.5×: ${ratio <= 1.5 ? 'ok' : 'OVER TARGET'}`;
+
+type Move = (server: BenchServer, node: StandaloneNode) => Promise<number>;
+
+/** The median of `pings` command → reply times on `server`, started and stopped around them. */
+async function replies(panel: BenchPanel, base: string, token: string, server: BenchServer, toNode: boolean): Promise<number> {
+  const power = (signal: string) => panel.api(token, 'POST', `/api/client/servers/${server.uuid}/power`, { signal });
+  await power('start');
+  await waitState(panel, token, server, 'running');
+  try {
+    const latencies = await commandReplies(panel, base, token, server, PINGS, toNode);
+    return median(latencies.slice(10)); // the first few warm the path up
+  } finally {
+    await power('kill');
+    await waitState(panel, token, server, 'offline');
+  }
+}
 
 export async function benchNodes(): Promise<string[]> {
   const panel = await startBenchPanel();
   const source = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-bench-nodes-'));
   const daemons = nodeDaemons(panel.daemon, loadSecretBox(panel.dataDir));
-  let stopNode = async () => undefined as void;
+  let node: StandaloneNode | undefined;
   try {
     const base = await panel.listen();
+    // Two servers of the same 10,000 entries: one stays, one moves; their listings are then timed in turn.
     const { server, token } = await panel.owner('nodes');
+    const { server: stays, token: staysToken } = await panel.owner('stays');
     fs.mkdirSync(path.join(source, 'big'));
     for (let i = 0; i < ENTRIES; i += 1) fs.writeFileSync(path.join(source, 'big', `file-${i}.log`), 'x'.repeat(i % 200));
     await panel.upload(token, server, source, ['big']);
-    const list = () => panel.api(token, 'GET', `/api/client/servers/${server.uuid}/files/list?directory=%2Fbig`);
-    const sample = async () => {
-      for (let i = 0; i < 3; i += 1) await list();
-      const times: number[] = [];
-      for (let i = 0; i < SAMPLES; i += 1) {
-        const t0 = performance.now();
-        await list();
-        times.push(performance.now() - t0);
-      }
-      return median(times);
+    await panel.upload(staysToken, stays, source, ['big']);
+    const list = async (key: string, listed: BenchServer) => {
+      const t0 = performance.now();
+      await panel.api(key, 'GET', `/api/client/servers/${listed.uuid}/files/list?directory=%2Fbig`);
+      return performance.now() - t0;
     };
-    const local = await sample();
+    const localReply = await replies(panel, base, token, server, false);
 
-    const [port, sftpPort] = [await freePort(), await freePort()];
-    const node = await createNode(panel.db, daemons, {
-      name: 'bench-node',
-      fqdn: '127.0.0.1',
-      scheme: 'http',
-      daemonPort: port,
-      sftpPort,
-      ports: { start: 41000, end: 41099 },
-      ip: '127.0.0.1',
-      memory: 0,
-      disk: 0,
-    });
-    const file = path.join(panel.dataDir, 'bench-node.yml');
-    fs.writeFileSync(file, nodeConfigYaml(node, daemons, base, path.join(panel.dataDir, 'node')).replace('host: 0.0.0.0', 'host: 127.0.0.1'));
-    const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/node-main.ts', '--config', file], {
-      cwd: ROOT,
-      env: { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    stopNode = async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    };
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 60_000;
-    while (!output.includes('SFTP listening')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the node did not start: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    // The TREE_MB servers, each seeded on the panel's own node before the node starts.
+    const trees: BenchServer[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const tree = (await panel.owner(`tree-${i}`)).server;
+      writeTree(panel.daemon.volumePath(tree.uuid), TREE_MB);
+      trees.push(tree);
     }
 
-    const row = await servers.findByIdentifier(panel.db, server.uuid);
-    if (!row) throw new Error('no bench server');
+    node = await startStandaloneNode(panel, daemons, base);
     const deps = { db: panel.db, daemons, clock: systemClock, panelOrigin: base, defaultPorts: { start: 25565, end: 25665 }, warn: () => undefined };
-    const t0 = performance.now();
-    await startTransfer(deps, row.id, node.name);
-    while ((await servers.findById(panel.db, row.id))?.node_id !== node.id) {
-      if (performance.now() - t0 > 300_000) throw new Error('the transfer did not end in 5 minutes');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const move: Move = async (moved, to) => {
+      const row = await servers.findByIdentifier(panel.db, moved.uuid);
+      if (!row) throw new Error('no bench server');
+      const t0 = performance.now();
+      await startTransfer(deps, row.id, to.name);
+      while ((await servers.findById(panel.db, row.id))?.node_id !== to.id) {
+        if (performance.now() - t0 > 300_000) throw new Error('the transfer did not end in 5 minutes');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return performance.now() - t0;
+    };
+    const transfer = await move(server, node);
+
+    const reference = path.join(source, 'reference');
+    const [moved, piped]: [number[], number[]] = [[], []];
+    for (const tree of trees) {
+      piped.push(await tarPipe(panel.daemon.volumePath(tree.uuid), reference));
+      moved.push(await move(tree, node));
     }
-    const transfer = performance.now() - t0;
-    const remote = await sample();
-    const ratio = remote / local;
+    fs.rmSync(reference, { recursive: true, force: true });
+
+    const [local, remote]: [number[], number[]] = [[], []];
+    for (let i = 0; i < SAMPLES + 3; i += 1) {
+      const [l, r] = [await list(staysToken, stays), await list(token, server)];
+      // The first three warm both paths up.
+      if (i < 3) continue;
+      local.push(l);
+      remote.push(r);
+    }
+    const remoteReply = await replies(panel, base, token, server, true);
+    const [t, p] = [median(moved), median(piped)];
+    const [l, r] = [median(local), median(remote)];
     return [
-      `files/list of a ${ENTRIES.toLocaleString('en')}-entry directory through the client API, median of ${SAMPLES}:`,
-      `  the panel's own node               ${local.toFixed(1).padStart(7)} ms`,
-      `  Aerie's node, its own process      ${remote.toFixed(1).padStart(7)} ms`,
-      `  standalone / in-process            ${ratio.toFixed(2).padStart(7)} ×    target ≤ 1.5×: ${ratio <= 1.5 ? 'ok' : 'OVER TARGET'}`,
+      `files/list of a ${ENTRIES.toLocaleString('en')}-entry directory through the client API, median of ${SAMPLES} (interleaved):`,
+      `  the panel's own node               ${l.toFixed(1).padStart(7)} ms`,
+      `  Aerie's node, its own process      ${r.toFixed(1).padStart(7)} ms`,
+      `  standalone / in-process            ${verdict(r / l)}`,
+      `command → reply (say → its [Server] line) through the console socket, median of ${PINGS - 10}, one every 25 ms:`,
+      `  the panel's own node               ${localReply.toFixed(1).padStart(7)} ms`,
+      `  Aerie's node, its own process      ${remoteReply.toFixed(1).padStart(7)} ms   (socket straight to the node, as the SPA)`,
+      `  standalone / in-process            ${verdict(remoteReply / localReply)}`,
       `the server (${ENTRIES.toLocaleString('en')} files) moved to that node: ${(transfer / 1000).toFixed(2)} s, start to switch`,
-      'command → reply through a standalone node: not measured yet',
+      `a ${TREE_MB} MB server moved there, start to switch, against tar -cz | tar -xz of its tree, median of ${RUNS} (interleaved):`,
+      `  transfer ${(t / 1000).toFixed(2)} s (${moved.map((x) => (x / 1000).toFixed(2)).join(', ')}), tar ${(p / 1000).toFixed(2)} s (${piped.map((x) => (x / 1000).toFixed(2)).join(', ')})`,
+      `  transfer / tar                     ${verdict(t / p)}`,
     ];
   } finally {
-    await stopNode();
+    await node?.stop();
     await panel.close();
     fs.rmSync(source, { recursive: true, force: true });
   }

@@ -20,7 +20,7 @@ const SECTIONS: Record<string, { what: string; run: () => Promise<string[]> }> =
   pages: { what: 'JS and CSS each page loads in Chromium, against its budget', run: benchPages },
   files: { what: 'files/list of 10,000 entries against bare listings; files/compress against tar -czf', run: benchFiles },
   nodes: {
-    what: "files/list of 10,000 entries on Aerie's node as its own process against the panel's own node; the transfer there",
+    what: "files/list of 10,000 entries and command → reply on Aerie's node as its own process against the panel's own node; transfers there (200 MB against tar)",
     run: benchNodes,
   },
   console: { what: 'command → reply latency and output throughput through the console websocket', run: benchConsole },

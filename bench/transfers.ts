@@ -32,6 +32,13 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
+/** The reference a transfer is held to: `tar -cz | tar -xz` of `from` into `to` (emptied first), timed. */
+export async function tarPipe(from: string, to: string): Promise<number> {
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.mkdirSync(to);
+  return time(() => run('sh', ['-c', 'tar -cz -C "$1" . | tar -xz -C "$2"', 'sh', from, to]));
+}
+
 export async function benchTransfers(): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-bench-transfer-'));
   const store = new ConfigurationStore();
@@ -56,12 +63,7 @@ export async function benchTransfers(): Promise<string[]> {
         });
       });
     const reference = path.join(dir, 'reference');
-    const tarPipe = async () => {
-      fs.rmSync(reference, { recursive: true, force: true });
-      fs.mkdirSync(reference);
-      await run('sh', ['-c', 'tar -cz -C "$1" . | tar -xz -C "$2"', 'sh', source.volumePath(server), reference]);
-    };
-    await tarPipe(); // warms the page cache for the source tree
+    await tarPipe(source.volumePath(server), reference); // warms the page cache for the source tree
     const transferred: number[] = [];
     const piped: number[] = [];
     for (let i = 0; i < RUNS; i += 1) {
@@ -78,7 +80,7 @@ export async function benchTransfers(): Promise<string[]> {
         }),
       );
       await target.servers.delete(server);
-      piped.push(await time(tarPipe));
+      piped.push(await tarPipe(source.volumePath(server), reference));
     }
     const [t, p] = [median(transferred), median(piped)];
     const s = (x: number) => `${(x / 1000).toFixed(2)} s`;

@@ -61,6 +61,25 @@ describe('reading', () => {
     expect(await outcome(node.files.list(s, '/'))).toBe('unavailable');
   });
 
+  it('refuses a listing with any garbled entry: an impossible time, a missing or mistyped field, a non-object', async () => {
+    const garbled: unknown[] = [
+      { ...wingsStat('x'), created: '2026-13-45T99:99:99Z' },
+      { ...wingsStat('x'), modified: '2026-03-01 12:00:00' },
+      { ...wingsStat('x'), size: '11' },
+      { ...wingsStat('x'), mime: undefined },
+      { ...wingsStat('x'), symlink: 'false' },
+      null,
+      ['x'],
+      'x',
+    ];
+    for (const entry of garbled) {
+      wings.answer('GET /api/servers/:server/files/list-directory', { status: 200, json: [wingsStat('ok'), entry] });
+      expect(await outcome(node.files.list(s, '/')), JSON.stringify(entry)).toBe('unavailable');
+    }
+    wings.answer('GET /api/servers/:server/files/list-directory', { status: 200, json: { data: [wingsStat('ok')] } });
+    expect(await outcome(node.files.list(s, '/'))).toBe('unavailable');
+  });
+
   it('reads contents up to maxBytes, judged by Content-Length and by counting', async () => {
     expect((await node.files.read(s, 'dir/config.yml', 1024)).toString()).toBe('key: value\n');
     expect(wings.last('GET /api/servers/:server/files/contents').query.get('file')).toBe('dir/config.yml');
