@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { NodeDaemons } from '../server/services/node-daemons';
 import { createNode, nodeConfigYaml } from '../server/services/nodes';
+import { nodeStarted, spawnNodeProcess } from '../server/test/node-namespace';
 import { freePort } from '../server/test/node-support';
 import type { BenchPanel } from './panel';
 
@@ -31,26 +31,19 @@ export async function startStandaloneNode(panel: BenchPanel, daemons: NodeDaemon
   });
   const file = path.join(panel.dataDir, 'bench-node.yml');
   fs.writeFileSync(file, nodeConfigYaml(node, daemons, base, path.join(panel.dataDir, 'node')).replace('host: 0.0.0.0', 'host: 127.0.0.1'));
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/node-main.ts', '--config', file], {
-    cwd: ROOT,
+  // As the node tests run it: in a network namespace of its own where the machine allows it.
+  const child = await spawnNodeProcess({
+    config: file,
+    ports: [port, sftpPort],
+    panelPort: Number(new URL(base).port),
     env: { ...process.env, PANEL_ALLOW_UNLIMITED_SERVERS: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('SFTP listening')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the node did not start: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await nodeStarted(child, 60_000);
+  } catch (error) {
+    await child.stop();
+    throw error;
   }
-  return { id: node.id, name: node.name, stop };
+  return { id: node.id, name: node.name, stop: async () => void (await child.stop()) };
 }
