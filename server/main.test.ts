@@ -119,7 +119,7 @@ describe('npm start', () => {
     db.close();
 
     const out = await startOnce(dataDir, {});
-    expect(out).toContain('Marked failed what the last run left unfinished: 1 backup(s), 1 restore(s).');
+    expect(out).toContain('Marked failed what the last run left unfinished: 1 backup(s), 1 restore(s), 0 transfer(s).');
     db = new SQLite(file, { readonly: true });
     try {
       expect(db.prepare('SELECT is_successful, completed_at FROM backups WHERE uuid = ?').get(uuid)).toMatchObject({

@@ -11,6 +11,7 @@ import { prepareDataDir } from './lib/data-dir';
 import { loadSecretBox } from './lib/secret-box';
 import { startActivityPruning } from './services/activity-retention';
 import { failInterruptedBackupWork } from './services/backups';
+import { failLocalTransfersCutOff } from './services/node-reset';
 import type { DemoSummary } from './services/demo';
 import { ADD_SERVER_HINT, ADD_USER_HINT, firstStart, type FirstStart } from './services/first-start';
 import { servers as serverRepo } from './db/repos';
@@ -133,11 +134,6 @@ async function start(): Promise<void> {
   });
   // This process serves the node: what a crash left in its volumes goes (never from the CLI).
   daemon.sweepLeftovers();
-  // Backups and restores the last run left unfinished were cut off: they are recorded as failed.
-  const cutOff = await failInterruptedBackupWork(db, systemClock.now());
-  if (cutOff.backups + cutOff.restores > 0) {
-    console.warn(`Marked failed what the last run left unfinished: ${cutOff.backups} backup(s), ${cutOff.restores} restore(s).`);
-  }
   running.stopServers = async () => {
     const count = daemon.process.runningCount;
     if (count > 0)
@@ -151,6 +147,14 @@ async function start(): Promise<void> {
   const network = networkWarning(config.allowHostNetwork);
   if (network) console.warn(network);
   const nodes = nodeDaemons(daemon, box, daemon, (message) => console.warn(message));
+  // Backups, restores and transfers the last run left unfinished were cut off: they are recorded as failed.
+  const cutOff = await failInterruptedBackupWork(db, systemClock.now());
+  const transfers = await failLocalTransfersCutOff({ db, daemons: nodes, clock: systemClock, warn: (message) => console.warn(message) });
+  if (cutOff.backups + cutOff.restores + transfers > 0) {
+    console.warn(
+      `Marked failed what the last run left unfinished: ${cutOff.backups} backup(s), ${cutOff.restores} restore(s), ${transfers} transfer(s).`,
+    );
+  }
   // Found before the demo data (which shows a server installing) is seeded.
   const interrupted = await interruptedInstalls(db);
   const first = await firstStart(db, nodes, config, systemClock.now());

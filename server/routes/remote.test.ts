@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { backups, serverTransfers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
-import { SOURCE_RESTARTED, TARGET_RESTARTED } from '../services/node-reset';
+import { failLocalTransfersCutOff, SOURCE_RESTARTED, TARGET_RESTARTED } from '../services/node-reset';
 import { test } from '../test/fixtures';
 
 /* The remote API nodes call (issue 24 §1/§2): its own authenticator, and only the calling node's servers. */
@@ -118,7 +118,7 @@ it("fails at reset the calling node's running backups and the transfers it sent 
 
   const res = await panel.app.inject({ method: 'POST', url: '/api/remote/servers/reset', headers: r.bearer(r.a) });
   expect(res.statusCode).toBe(204);
-  expect(await backups.findById(panel.db, cut.id)).toMatchObject({ is_successful: 0, completed_at: expect.any(String) });
+  expect(await backups.findById(panel.db, cut.id)).toMatchObject({ is_successful: 0, completed_at: panel.clock.now().toISOString() });
   expect((await backups.findById(panel.db, other.id))?.completed_at).toBeNull();
   expect(await serverTransfers.findById(panel.db, out.id)).toMatchObject({ successful: 0, reason: SOURCE_RESTARTED });
   expect(await serverTransfers.findById(panel.db, incoming.id)).toMatchObject({ successful: 0, reason: TARGET_RESTARTED });
@@ -127,6 +127,11 @@ it("fails at reset the calling node's running backups and the transfers it sent 
   expect(transferring.filter((s) => s.is_transferring === 1).map((s) => s.id)).toEqual([r.local.id]);
   const events = await panel.db.selectFrom('activity_logs').select('event').execute();
   expect(events.map((e) => e.event)).toEqual(['server:backup.fail']);
+
+  // The panel's own start ends its own node's: that node ran in the panel's process.
+  expect(await failLocalTransfersCutOff({ db: panel.db, daemons: panel.nodes, clock: panel.clock, warn: () => undefined })).toBe(1);
+  expect(await serverTransfers.findById(panel.db, elsewhere.id)).toMatchObject({ successful: 0, reason: SOURCE_RESTARTED });
+  expect(await failLocalTransfersCutOff({ db: panel.db, daemons: panel.nodes, clock: panel.clock, warn: () => undefined })).toBe(0);
 });
 
 it('takes an install report only for a server on the calling node, checked', async ({ panel, remoteNode: r }) => {

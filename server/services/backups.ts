@@ -3,7 +3,7 @@ import type { Backup as BackupResource } from '../../src/contract';
 import type { BackupCapability, NodeDaemon } from '../daemon/capabilities';
 import { DaemonError } from '../daemon/types';
 import { writeTransaction, type Db } from '../db';
-import { activity, backups, servers } from '../db/repos';
+import { activity, backups, nodes, servers } from '../db/repos';
 import type { Backup } from '../db/repos/backups';
 import type { ServerRow } from '../db/schema';
 import { badRequest, HttpError, notFound, tooManyRequests } from '../http/errors';
@@ -166,17 +166,28 @@ async function restoredBackup(db: Db, serverId: number): Promise<Backup | undefi
 }
 
 /**
+ * Marks failed the backups still running on a node that restarted (the panel's own node at the
+ * panel's start, a remote one at its `servers/reset`): nothing it ran survived. Their entries, to log.
+ */
+export async function failedBackupsOfNode(db: Db, nodeId: number, now: Date): Promise<ActivityInput[]> {
+  const entries: ActivityInput[] = [];
+  for (const backup of await backups.runningOnNode(db, nodeId)) {
+    const failed = await backups.finish(db, backup.server_id, backup.uuid, { successful: false, checksum: null, bytes: 0, now });
+    if (failed) entries.push(backupEvent({ id: failed.server_id }, failed, 'server:backup.fail', { name: failed.name }, now));
+  }
+  return entries;
+}
+
+/**
  * At the panel's start nothing runs yet on its own node: every backup of it still marked running
  * was cut off (a crash, a restart) and has failed, and every server left `restoring_backup` had
  * its restore cut off.
  * Both are recorded as failures, so no backup stays "running" and no server stays held.
  */
 export async function failInterruptedBackupWork(db: Db, now: Date): Promise<{ backups: number; restores: number }> {
-  const entries: ActivityInput[] = [];
-  for (const backup of await backups.running(db)) {
-    const failed = await backups.finish(db, backup.server_id, backup.uuid, { successful: false, checksum: null, bytes: 0, now });
-    if (failed) entries.push(backupEvent({ id: failed.server_id }, failed, 'server:backup.fail', { name: failed.name }, now));
-  }
+  // A remote node's backups are that node's to report (or to end at its own restart: node-reset.ts).
+  const local = await nodes.local(db);
+  const entries: ActivityInput[] = local ? await failedBackupsOfNode(db, local.id, now) : [];
   const failedBackups = entries.length;
   const restoring = await servers.localWithStatus(db, 'restoring_backup');
   for (const server of restoring) {

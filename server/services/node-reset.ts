@@ -1,7 +1,7 @@
-import { backups, serverTransfers } from '../db/repos';
+import { nodes, serverTransfers } from '../db/repos';
 import type { NodeRow } from '../db/schema';
-import { logActivities, type ActivityInput } from './activity';
-import { backupEvent } from './backups';
+import { logActivities } from './activity';
+import { failedBackupsOfNode } from './backups';
 import { finishTransfer, type FinishDeps } from './server-transfers';
 
 /*
@@ -16,18 +16,24 @@ export const SOURCE_RESTARTED = 'The source node restarted while it was sending 
 export const TARGET_RESTARTED = 'The target node restarted while it was receiving the server.';
 
 export async function failWorkCutOffByRestart(deps: FinishDeps, node: NodeRow): Promise<{ backups: number; transfers: number }> {
-  const now = deps.clock.now();
-  const entries: ActivityInput[] = [];
-  for (const backup of await backups.runningOnNode(deps.db, node.id)) {
-    const failed = await backups.finish(deps.db, backup.server_id, backup.uuid, { successful: false, checksum: null, bytes: 0, now });
-    if (failed) entries.push(backupEvent({ id: failed.server_id }, failed, 'server:backup.fail', { name: failed.name }, now));
-  }
+  const entries = await failedBackupsOfNode(deps.db, node.id, deps.clock.now());
   await logActivities(deps.db, entries);
+  return { backups: entries.length, transfers: await failTransfersCutOff(deps, node) };
+}
+
+/** The transfers `node` was sending or receiving when it restarted (the panel's own node: when the panel did). */
+export async function failTransfersCutOff(deps: FinishDeps, node: NodeRow): Promise<number> {
   let transfers = 0;
   for (const transfer of await serverTransfers.runningOfNode(deps.db, node.id)) {
     // A node may be both ends (a test, or a misconfigured panel): then it was sending.
     const reason = transfer.old_node === node.id ? SOURCE_RESTARTED : TARGET_RESTARTED;
     if (await finishTransfer(deps, transfer.server_id, false, reason)) transfers += 1;
   }
-  return { backups: entries.length, transfers };
+  return transfers;
+}
+
+/** At the panel's start: its own node ran in the panel's process, so its transfers were cut off with it. */
+export async function failLocalTransfersCutOff(deps: FinishDeps): Promise<number> {
+  const local = await nodes.local(deps.db);
+  return local ? failTransfersCutOff(deps, local) : 0;
 }

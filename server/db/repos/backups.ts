@@ -137,22 +137,6 @@ export async function softDelete(db: Db, id: number, now: Date): Promise<boolean
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Every backup still marked running. */
-export async function running(db: Db): Promise<Backup[]> {
-  const rows = await db
-    .selectFrom('backups')
-    .innerJoin('servers', 'servers.id', 'backups.server_id')
-    .innerJoin('nodes', 'nodes.id', 'servers.node_id')
-    .selectAll('backups')
-    .where('backups.completed_at', 'is', null)
-    .where('backups.deleted_at', 'is', null)
-    // A remote node's backups are that node's to report.
-    .where('nodes.daemon_base_url', 'is', null)
-    .orderBy('backups.id')
-    .execute();
-  return rows.map(toBackup);
-}
-
 /** A backup by uuid, deleted or not (what a node's report names). */
 export async function findByUuid(db: Db, uuid: string): Promise<Backup | undefined> {
   const row = await db.selectFrom('backups').selectAll().where('uuid', '=', uuid.toLowerCase()).executeTakeFirst();
