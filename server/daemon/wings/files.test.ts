@@ -146,20 +146,33 @@ describe('writing', () => {
     expect(wings.requests.filter((r) => r.route === 'POST /api/servers/:server/files/write')).toHaveLength(0);
   });
 
-  it('uploads each part into the directory under its base name, and deletes those written when one fails', async () => {
+  it('uploads every part under a hidden name, then puts them in place; a failure deletes the hidden parts and replaces nothing', async () => {
+    // server.properties is in /up already (the double's listing): it is replaced only at the end.
     expect(
       await node.files.upload(
         s,
         '/up',
-        uploads({ filename: 'a.txt', content: Buffer.from('A') }, { filename: '../../b.txt', content: Buffer.from('B') }),
+        uploads({ filename: 'a.txt', content: Buffer.from('A') }, { filename: '../../server.properties', content: Buffer.from('B') }),
         { maxBytes: 10 },
       ),
-    ).toEqual(['a.txt', 'b.txt']);
+    ).toEqual(['a.txt', 'server.properties']);
     const writes = wings.requests.filter((r) => r.route === 'POST /api/servers/:server/files/write');
     expect(writes.map((r) => [r.query.get('file'), r.body.toString()])).toEqual([
-      ['/up/a.txt', 'A'],
-      ['/up/b.txt', 'B'],
+      [expect.stringMatching(/^\/up\/\.uploading-[0-9a-f]{8}-0$/), 'A'],
+      [expect.stringMatching(/^\/up\/\.uploading-[0-9a-f]{8}-1$/), 'B'],
     ]);
+    const hidden = writes.map((r) => (r.query.get('file') ?? '').slice('/up/'.length));
+    const order = wings.requests.map((r) => r.route).filter((route) => /files\/(write|delete|rename)$/.test(route));
+    expect(order.slice(-2)).toEqual(['POST /api/servers/:server/files/delete', 'PUT /api/servers/:server/files/rename']);
+    expect(json(wings.last('POST /api/servers/:server/files/delete').body)).toEqual({ root: '/up', files: ['server.properties'] });
+    expect(json(wings.last('PUT /api/servers/:server/files/rename').body)).toEqual({
+      root: '/up',
+      files: [
+        { from: hidden[0], to: 'a.txt' },
+        { from: hidden[1], to: 'server.properties' },
+      ],
+    });
+
     let calls = 0;
     wings.answer('POST /api/servers/:server/files/write', (_request, res) => {
       calls += 1;
@@ -168,14 +181,19 @@ describe('writing', () => {
         .writeHead(400, { 'content-type': 'application/json' })
         .end(JSON.stringify({ error: 'Cannot write file, name conflicts with an existing directory by the same name.', request_id: randomUUID() }));
     });
+    const before = wings.requests.length;
     const failed = node.files.upload(
       s,
       '/up',
-      uploads({ filename: 'c.txt', content: Buffer.from('C') }, { filename: 'd', content: Buffer.from('D') }),
+      uploads({ filename: 'server.properties', content: Buffer.from('C') }, { filename: 'd', content: Buffer.from('D') }),
       { maxBytes: 10 },
     );
     expect(await outcome(failed)).toBe('bad_request');
-    expect(json(wings.last('POST /api/servers/:server/files/delete').body)).toEqual({ root: '/up', files: ['c.txt'] });
+    const after = wings.requests.slice(before);
+    // Only the hidden part is deleted; server.properties is neither deleted nor renamed over.
+    expect(after.filter((r) => r.route === 'PUT /api/servers/:server/files/rename')).toHaveLength(0);
+    const deletes = after.filter((r) => r.route === 'POST /api/servers/:server/files/delete').map((r) => json(r.body));
+    expect(deletes).toEqual([{ root: '/up', files: [expect.stringMatching(/^\.uploading-[0-9a-f]{8}-0$/)] }]);
   });
 
   it('copies, deletes, creates directories and renames with the bodies Wings reads', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FileCapability } from '../capabilities';
@@ -52,9 +53,18 @@ export class WingsFiles implements FileCapability {
     await spooled(content, options.maxBytes, tooLarge, (body) => this.sendFile(server, file, body));
   }
 
-  /** Each part in turn through `files/write`; on a failure the parts already written are deleted. */
+  /**
+   * All or nothing, as the local node: each part is written through `files/write` under a hidden
+   * name beside its target, and only when every part has arrived are the targets replaced (Wings'
+   * rename refuses an existing destination: those are deleted just before). A failure deletes the
+   * hidden parts and leaves every file that was there as it was.
+   */
   async upload(server: string, directory: string, files: AsyncIterable<UploadPart>, options: { maxBytes: number }): Promise<string[]> {
-    const written: string[] = [];
+    const staged: { from: string; to: string }[] = [];
+    // Once replaced files are deleted, the hidden parts are the only copy: kept whatever happens next.
+    let replacing = false;
+    // Not `.aerie-*`: the node keeps those names for its own files and refuses them.
+    const stage = `.uploading-${randomUUID().slice(0, 8)}-`;
     try {
       for await (const part of files) {
         const name = path.posix.basename(part.filename.replaceAll('\\', '/'));
@@ -62,13 +72,36 @@ export class WingsFiles implements FileCapability {
           part.stream.resume();
           throw new DaemonError('bad_request', 'The uploaded file name is not allowed.');
         }
-        await this.write(server, path.posix.join(directory, name), part.stream, options);
-        written.push(name);
+        const from = `${stage}${staged.length}`;
+        await this.write(server, path.posix.join(directory, from), part.stream, options);
+        staged.push({ from, to: name });
       }
-      if (written.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
-      return written;
+      if (staged.length === 0) throw new DaemonError('bad_request', 'No file was uploaded.');
+      // A name uploaded twice keeps its last part, as the local node's.
+      const last = new Map(staged.map((move) => [move.to, move]));
+      const moves = [...last.values()];
+      const superseded = staged.filter((move) => last.get(move.to) !== move).map((move) => move.from);
+      const replaced = await this.existing(
+        server,
+        directory,
+        moves.map((move) => move.to),
+      );
+      replacing = true;
+      if (replaced.length > 0 || superseded.length > 0) await this.delete(server, directory, [...replaced, ...superseded]);
+      await this.http.empty({
+        method: 'PUT',
+        path: serverPath(server, '/files/rename'),
+        json: { root: directory, files: moves } satisfies RenameRequest,
+      });
+      return staged.map((move) => move.to);
     } catch (error) {
-      if (written.length > 0) await this.delete(server, directory, written).catch(() => undefined);
+      if (staged.length > 0 && !replacing) {
+        await this.delete(
+          server,
+          directory,
+          staged.map((move) => move.from),
+        ).catch(() => undefined);
+      }
       throw error;
     }
   }
