@@ -7,7 +7,7 @@ import { CliError, USAGE, runCli, textOf, usageOf } from './cli/commands';
 import { listenHost } from './services/first-start';
 import { localDaemon } from './services/local-node';
 import { nodeDaemons } from './services/node-daemons';
-import { controlSocketPath, viaRunningPanel } from './services/panel-control';
+import { controlSocketPath, panelListening, viaRunningPanel } from './services/panel-control';
 import { sealPlaintextTotpSecrets } from './services/totp';
 
 /**
@@ -51,8 +51,10 @@ async function main(argv: string[]): Promise<number> {
     });
     // Argon2 only when the answer depends on it: no APP_URL, no HOST.
     const publicUrl = panelOrigin(config.appUrl ? config : { ...config, host: await listenHost(db, config) });
-    const nodes = nodeDaemons(viaRunningPanel(daemon, controlSocketPath(config.dataDir)), box);
-    const result = await runCli(argv, { db, nodes, clock: systemClock, box, ports: config.allocationPorts, publicUrl });
+    const socketPath = controlSocketPath(config.dataDir);
+    const nodes = nodeDaemons(viaRunningPanel(daemon, socketPath), box);
+    const panelRunning = () => panelListening(socketPath);
+    const result = await runCli(argv, { db, nodes, clock: systemClock, box, ports: config.allocationPorts, publicUrl, panelRunning });
     process.stdout.write(`${textOf(result) ?? JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { localDaemon } from '../services/local-node';
 import { nodeDaemons } from '../services/node-daemons';
-import { controlSocketPath, listenForCli, viaRunningPanel } from '../services/panel-control';
+import { controlSocketPath, listenForCli, panelListening, viaRunningPanel } from '../services/panel-control';
 import { fixedClock } from '../lib/time';
 import { loadSecretBox } from '../lib/secret-box';
 import { runCli, textOf, type CliDeps } from './commands';
@@ -95,8 +95,10 @@ describe('admin CLI: list, change, delete', () => {
       // The "panel": its own daemon on the same data dir, listening for the CLI.
       const panel = localDaemon(db, { dataDir: tempDir, clock: deps.clock, maxUploadBytes: 1024 * 1024, allowUnlimitedServers: true });
       const socket = controlSocketPath(tempDir);
+      expect(await panelListening(socket)).toBe(false);
       const stop = await listenForCli(socket, panel);
       try {
+        expect(await panelListening(socket)).toBe(true);
         const cliDeps = { ...deps, nodes: nodeDaemons(viaRunningPanel(deps.nodes.local, socket), deps.box) };
         await runCli(['user:create', '--email', 'o@example.com', '--username', 'o', '--password', 'pw-123456'], cliDeps);
         const server = (await runCli(['server:create', '--owner', 'o@example.com', '--name', 'S'], cliDeps)) as Record<string, unknown>;
@@ -116,6 +118,8 @@ describe('admin CLI: list, change, delete', () => {
       } finally {
         await stop();
       }
+      // A stopped panel's socket file, if one is left, answers nothing.
+      expect(await panelListening(socket)).toBe(false);
     },
   );
   it(

@@ -33,6 +33,8 @@ export interface CliDeps {
   readStdin?: () => string;
   /** The root admin named with `--as`, recorded as the actor of the activity entries; none: the system. */
   actor?: UserRow;
+  /** Whether the panel runs (its control socket answers); absent: it does, in this process (tests). */
+  panelRunning?: () => Promise<boolean>;
 }
 
 export type Options = Record<string, string | boolean | undefined>;

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_ALLOCATION_PORTS } from '../config';
-import { handleDaemonEvent } from '../services/daemon-events';
 import { finishTransfer, lastTransfer, startTransfer, type TransferDeps } from '../services/server-transfers';
 import { CliError, int, required, type Command } from './options';
 import { serverById } from './servers';
@@ -8,7 +7,8 @@ import { serverById } from './servers';
 /*
  * `server:transfer --server ID --node N`: moves a server to another node and waits for the end,
  * telling stderr how it goes. The running panel's node sends it (the CLI hands the call over), and
- * the target's report ends it in the panel; the CLI reads the outcome from the database. A failed
+ * the target's report ends it in the panel; the CLI reads the outcome from the database. It needs
+ * the panel running. A failed
  * transfer, or one that outlives `--timeout` (seconds, 30 min by default), leaves the server where
  * it was.
  */
@@ -35,33 +35,32 @@ export const TRANSFER_COMMANDS: Record<string, Command> = {
         defaultPorts: deps.ports ?? DEFAULT_ALLOCATION_PORTS,
         warn: say,
       };
-      // With no panel running, the CLI's own node sends it: its failure is heard here.
-      const unsubscribe = nodes.local.events.subscribe((event) =>
-        event.type === 'transfer.sent' ? handleDaemonEvent({ db, clock, warn: say, daemons: nodes }, event) : undefined,
-      );
-      try {
-        const started = await startTransfer(transferDeps, server.id, target);
-        say(`Transferring ${server.uuid_short} to ${target}…`);
-        const begun = Date.now();
-        let told = begun;
-        for (;;) {
-          const row = await lastTransfer(db, started.id);
-          if (row && row.successful !== null) {
-            if (row.successful === 1) return { transferred: true, node: target };
-            throw new CliError(`The transfer failed: ${row.reason ?? 'no reason was given'}. The server stays where it was.`);
-          }
-          if (Date.now() - begun > timeoutS * 1000) {
-            await finishTransfer(transferDeps, server.id, false, `it did not end within ${timeoutS} s`);
-            throw new CliError(`The transfer did not end within ${timeoutS} s and was given up. The server stays where it was.`);
-          }
-          if (Date.now() - told >= PROGRESS_EVERY_MS) {
-            told = Date.now();
-            say(`…still transferring (${Math.round((told - begun) / 1000)} s)`);
-          }
-          await sleep(POLL_MS);
+      // The nodes report the end to the panel's remote API: with no panel to hear it, a transfer
+      // could only time out, and leave a copy on the target that nobody removes.
+      if (deps.panelRunning && !(await deps.panelRunning())) {
+        throw new CliError(
+          'server:transfer needs the panel running: the nodes report the end of a transfer to it. Start it (npm start), then run this again.',
+        );
+      }
+      const started = await startTransfer(transferDeps, server.id, target);
+      say(`Transferring ${server.uuid_short} to ${target}…`);
+      const begun = Date.now();
+      let told = begun;
+      for (;;) {
+        const row = await lastTransfer(db, started.id);
+        if (row && row.successful !== null) {
+          if (row.successful === 1) return { transferred: true, node: target };
+          throw new CliError(`The transfer failed: ${row.reason ?? 'no reason was given'}. The server stays where it was.`);
         }
-      } finally {
-        unsubscribe();
+        if (Date.now() - begun > timeoutS * 1000) {
+          await finishTransfer(transferDeps, server.id, false, `it did not end within ${timeoutS} s`);
+          throw new CliError(`The transfer did not end within ${timeoutS} s and was given up. The server stays where it was.`);
+        }
+        if (Date.now() - told >= PROGRESS_EVERY_MS) {
+          told = Date.now();
+          say(`…still transferring (${Math.round((told - begun) / 1000)} s)`);
+        }
+        await sleep(POLL_MS);
       }
     },
   },

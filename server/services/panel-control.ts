@@ -106,6 +106,18 @@ export async function listenForCli(socketPath: string, daemon: NodeDaemon): Prom
     });
 }
 
+/** Whether a panel listens on its control socket (a stopped panel's leftover socket refuses). */
+export function panelListening(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /** Sends one call to the panel; false when no panel listens (no socket, or one a stopped panel left). */
 function ask(socketPath: string, server: string, action: Action, body?: object): Promise<boolean> {
   return new Promise((resolve, reject) => {

@@ -178,6 +178,16 @@ it('server:transfer refuses an unknown node, the same node, a target without fre
       ports: PORTS,
     });
   await expect(cli(['--node', 'nowhere'])).rejects.toThrow('There is no node named nowhere.');
+  // No panel to hear the nodes' reports: refused before anything is reserved or sent.
+  await expect(
+    runCli(['server:transfer', '--server', t.server.uuid_short, '--node', 'target'], {
+      db: panel.db,
+      nodes: panel.nodes,
+      clock: panel.clock,
+      box: loadSecretBox(panel.dataDir),
+      panelRunning: async () => false,
+    }),
+  ).rejects.toThrow('server:transfer needs the panel running');
   const local = await nodeRepo.findById(panel.db, t.server.node_id);
   await expect(cli(['--node', local?.name ?? ''])).rejects.toThrow('The server is already on this node.');
   const full = await t.insertNode('full', 'http://127.0.0.1:3', { start: 31330, end: 31330 });
