@@ -17,7 +17,7 @@ import { startNode } from '../test/node-support';
 
 const it = test.extend('remote', async ({ panel }, { onCleanup }) => startNode(panel, onCleanup));
 
-it("moves a server to Aerie's node and back, its files intact, and the client API follows it", { timeout: 120_000 }, async ({ panel, remote }) => {
+it("moves a server to Aerie's node and back, its files intact, and the client API follows it", { timeout: 240_000 }, async ({ panel, remote }) => {
   const owner = await panel.user();
   const server = await panel.server(owner);
   const local = await nodes.findById(panel.db, server.node_id);
@@ -47,7 +47,11 @@ it("moves a server to Aerie's node and back, its files intact, and the client AP
   expect((await servers.findById(panel.db, server.id))?.is_transferring).toBe(0);
 
   await startTransfer(deps, server.id, local.name);
-  await eventually(async () => (await servers.findById(panel.db, server.id))?.node_id === local.id, 60_000);
+  // Should it not end, what the panel recorded and what the node printed say why.
+  await eventually(async () => (await servers.findById(panel.db, server.id))?.node_id === local.id, 90_000).catch(async (error: unknown) => {
+    const rows = await panel.db.selectFrom('server_transfers').selectAll().execute();
+    throw new Error(`${String(error)}; transfers: ${JSON.stringify(rows)}; node: ${remote.output().slice(-3000)}`);
+  });
   const back = await contents();
   expect(back.statusCode, back.body).toBe(200);
   expect(back.body).toBe('spawn at 0,64,0');

@@ -78,6 +78,22 @@ describe('ServerLocks', () => {
     expect(locks.busy('s')).toBe(false);
   });
 
+  it('lets a later holder wait for the exclusive one running (a transfer arriving while its old copy is deleted) instead of being refused', async () => {
+    const locks = new ServerLocks();
+    const order: string[] = [];
+    const deleting = step(order, 'delete');
+    const deleted = locks.exclusive('s1', 'The server is being deleted.', deleting.run);
+    await tick();
+    expect(await kindOf(locks.exclusive('s1', 'Receiving.', async () => undefined))).toBe('conflict');
+    const receiving = locks.quiet('s1').then(() => locks.exclusive('s1', 'Receiving.', async () => void order.push('receive')));
+    await tick();
+    expect(order).toEqual(['delete:start']);
+    deleting.release();
+    await Promise.all([deleted, receiving]);
+    expect(order).toEqual(['delete:start', 'delete:end', 'receive']);
+    await expect(locks.quiet('s2')).resolves.toBeUndefined();
+  });
+
   it('admits a body to be received unless an exclusive holder waits or runs', async () => {
     const locks = new ServerLocks();
     const order: string[] = [];

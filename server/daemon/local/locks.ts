@@ -89,6 +89,11 @@ export class ServerLocks {
     return result;
   }
 
+  /** Settles once the writes and exclusive holders queued so far have finished (nothing new is held up). */
+  quiet(server: string): Promise<void> {
+    return this.locks.get(server)?.tail ?? Promise.resolve();
+  }
+
   /** True while anything holds or waits for the server's lock (tests, diagnostics). */
   busy(server: string): boolean {
     return this.locks.has(server);

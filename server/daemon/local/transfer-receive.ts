@@ -92,6 +92,9 @@ async function receive(parts: TransferReceiveParts, server: string, partsOf: Par
   const spool = path.join(volumes.root, TEMP_DIR, `transfer-${server}-${randomBytes(6).toString('hex')}.tar.gz`);
   let created = false;
   try {
+    // A copy this node is still deleting (the server left a moment ago and comes back now) is waited
+    // for, not refused: the panel ends a transfer before the old node has finished deleting.
+    await locks.quiet(server);
     await locks.exclusive(server, RECEIVING, async () => {
       if (await pathExists(volumes.path(server))) throw new DaemonError('conflict', 'The server already exists on this node.');
       const configuration = await parts.configurations.sync(server);
