@@ -165,7 +165,11 @@ export type ConsoleEvent =
   /** How far a running backup is (0 to 1, of the bytes its files hold): Aerie's `backup progress:<uuid>`. */
   | { type: 'backup progress'; backup: string; progress: number }
   /** A restore ended, whichever way (Wings' `backup restore completed`; the console has said how). */
-  | { type: 'backup restore completed' };
+  | { type: 'backup restore completed' }
+  /** Where a transfer this node sends stands, in Wings' (1.8+) source words: `processing`, then `failure` or, once the panel deletes it here, `completed`. */
+  | { type: 'transfer status'; status: 'processing' | 'failure' | 'completed' }
+  /** A line about the transfer for those who may follow it (`admin.websocket.transfer`). */
+  | { type: 'transfer logs'; line: string };
 
 export interface StatsCapability {
   resources(server: string): Promise<SocketStats>;

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import WebSocket from 'ws';
 import { nodes, servers } from '../db/repos';
 import { systemClock } from '../lib/time';
+import { signNodeToken } from '../services/node-tokens';
 import { startTransfer, type TransferDeps } from '../services/server-transfers';
 import { test } from '../test/fixtures';
 import { eventually } from '../test/game-support';
@@ -46,12 +48,36 @@ it("moves a server to Aerie's node and back, its files intact, and the client AP
   await eventually(() => !fs.existsSync(panel.daemon.volumePath(server.uuid)), 60_000);
   expect((await servers.findById(panel.db, server.id))?.is_transferring).toBe(0);
 
+  // Aerie's node as the source: an admin's console there hears the transfer as from Wings' source.
+  const ws = new WebSocket(`${remote.url.replace('http', 'ws')}/api/servers/${server.uuid}/ws`, { origin: remote.panelUrl });
+  const frames: { event: string; args?: string[] }[] = [];
+  ws.on('message', (data) => frames.push(JSON.parse(String(data)) as { event: string; args?: string[] }));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const permissions = ['*', 'admin.websocket.transfer'];
+  const socketToken = await signNodeToken({
+    node: remote.node,
+    key: panel.nodes.tokenOf(remote.node),
+    user: owner,
+    serverUuid: server.uuid,
+    scope: 'websocket',
+    claims: { permissions },
+    ttlSeconds: 600,
+    panelOrigin: remote.panelUrl,
+    now: new Date(),
+  });
+  ws.send(JSON.stringify({ event: 'auth', args: [socketToken] }));
+  await eventually(() => frames.some((f) => f.event === 'auth success'), 30_000);
+
   await startTransfer(deps, server.id, local.name);
   // Should it not end, what the panel recorded and what the node printed say why.
   await eventually(async () => (await servers.findById(panel.db, server.id))?.node_id === local.id, 90_000).catch(async (error: unknown) => {
     const rows = await panel.db.selectFrom('server_transfers').selectAll().execute();
     throw new Error(`${String(error)}; transfers: ${JSON.stringify(rows)}; node: ${remote.output().slice(-3000)}`);
   });
+  await eventually(() => frames.some((f) => f.event === 'transfer status' && f.args?.[0] === 'completed'), 60_000);
+  expect(frames.filter((f) => f.event === 'transfer status').map((f) => f.args?.[0])).toEqual(['processing', 'completed']);
+  expect(frames.filter((f) => f.event === 'transfer logs').length).toBeGreaterThan(2);
+  ws.close();
   const back = await contents();
   expect(back.statusCode, back.body).toBe(200);
   expect(back.body).toBe('spawn at 0,64,0');

@@ -53,6 +53,8 @@ export function frameOf(event: ConsoleEvent): { event: string; args: string[] } 
     }
     case 'backup restore completed':
       return { event: SOCKET_EVENTS.backupRestoreCompleted, args: [''] };
+    case 'transfer status':
+      return { event: SOCKET_EVENTS.transferStatus, args: [event.status] };
     default:
       return { event: event.type, args: [event.line] };
   }

@@ -172,6 +172,7 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
         await this.backups.removeAll(server);
         await installLogs.forget(server);
       },
+      (server) => this.transfers.deleting(server),
     );
     this.process = new LocalProcesses({
       // Console logs live in the data dir, never in a volume a tenant could rewrite.
@@ -189,7 +190,14 @@ export class LocalDaemon implements NodeDaemon, BrowserRoutes {
       allowUnlimited: options.allowUnlimitedServers,
     });
     this.stats = this.process;
-    this.transfers = new TransferSender({ volumes: this.volumes, locks, halt: (server, how) => this.process.halt(server, how), emit: report, log });
+    this.transfers = new TransferSender({
+      volumes: this.volumes,
+      locks,
+      halt: (server, how) => this.process.halt(server, how),
+      emit: report,
+      announce: (server, event) => this.process.announce(server, event),
+      log,
+    });
     // Wings: a server suspended while it runs is stopped (killed if it will not stop), once the
     // panel's sync has brought the suspension in.
     configurations.onUpdate = (configuration) => {

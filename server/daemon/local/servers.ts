@@ -26,6 +26,8 @@ export class LocalServers implements ServerCapability {
     private readonly runScript: (server: string) => Promise<boolean> = () => Promise.resolve(true),
     /** Removes what the node keeps of the server beside its volume: its backups, its last install's output. */
     private readonly removeBackups: (server: string) => Promise<void> = () => Promise.resolve(),
+    /** Told first, while the server's consoles are still open (a transferred server's last `transfer status`). */
+    private readonly deleting: (server: string) => void = () => undefined,
   ) {}
 
   async sync(server: string): Promise<void> {
@@ -78,6 +80,7 @@ export class LocalServers implements ServerCapability {
   async delete(server: string): Promise<void> {
     if (!isServerUuid(server)) return;
     await this.locks.exclusive(server, 'The server is being deleted.', async () => {
+      this.deleting(server);
       await this.halt(server, 'kill');
       await this.volumes.remove(server, this.log);
       await this.removeBackups(server);

@@ -261,8 +261,10 @@ export class ConsoleSocket {
       case SOCKET_EVENTS.installOutput:
         if (arg !== undefined) this.emit({ kind: 'install', line: arg });
         return;
+      // A transfer's lines (sent to admins only) show as the node's own, as the reference console prints them.
       case SOCKET_EVENTS.daemonMessage:
       case SOCKET_EVENTS.daemonError:
+      case SOCKET_EVENTS.transferLogs:
         if (arg !== undefined) this.emit({ kind: 'daemon', line: arg });
         return;
       default:

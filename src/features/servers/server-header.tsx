@@ -13,8 +13,21 @@ const BANNER_TONES: Record<StateTone, string> = {
   danger: 'bg-red-950/60 text-red-200 ring-red-900',
 };
 
-/** Name, identifier and state of the open server, plus a banner for every blocking condition. */
-export function ServerHeader({ server, adminView, nodeDown = false }: { server: Server; adminView: boolean; nodeDown?: boolean }) {
+/**
+ * Name, identifier and state of the open server, plus a banner for every blocking condition;
+ * `transferNote` is what the node last said of a transfer under way (`transfer-progress.ts`).
+ */
+export function ServerHeader({
+  server,
+  adminView,
+  nodeDown = false,
+  transferNote = null,
+}: {
+  server: Server;
+  adminView: boolean;
+  nodeDown?: boolean;
+  transferNote?: string | null;
+}) {
   const conditions = serverConditions(server, installOutputNote(useServerPermissions(), server));
   return (
     <header className="space-y-3">
@@ -59,6 +72,7 @@ export function ServerHeader({ server, adminView, nodeDown = false }: { server: 
       {conditions.map((c) => (
         <p key={c.label} role="status" className={cn('rounded-md px-3 py-2 text-sm ring-1 ring-inset', BANNER_TONES[c.tone])}>
           {c.message}
+          {c.label === 'Transferring' && transferNote && <span className="mt-1 block font-medium text-sky-100">Transferring: {transferNote}</span>}
         </p>
       ))}
     </header>

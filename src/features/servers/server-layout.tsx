@@ -17,6 +17,7 @@ import { ServerNav } from './server-nav';
 import { serverConditions } from './server-state';
 import { ServerUnavailable } from './server-unavailable';
 import { NODE_PAGES, NodeDownNotice, useNodeDown } from './node-status';
+import { useTransferProgress } from './transfer-progress';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -46,6 +47,11 @@ export function ServerLayout() {
   const loaded = query.data?.attributes;
   // Only a server the panel would act on: a blocked one (installing, suspended…) answers 409, not its node.
   const nodeDown = useNodeDown(loaded, loaded !== undefined && !serverConditions(loaded).some((c) => c.blocking));
+  // The panel opens the socket of a moving server to admins only (`admin.websocket.transfer`); others are not made to ask.
+  const transferNote = useTransferProgress(
+    { uuid: loaded?.uuid ?? '', identifier: loaded?.identifier ?? '' },
+    loaded?.is_transferring === true && permissions.includes(TRANSFER_PERMISSION),
+  );
 
   if (query.isPending) return <PageSpinner />;
   // A failed background refetch keeps the server on screen (the query cache toasts the error),
@@ -59,7 +65,7 @@ export function ServerLayout() {
     <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
       {!page?.titledByPage && <title>{`${pageLabel ? `${pageLabel} · ` : ''}${server.name} · Aerie`}</title>}
       <div className="space-y-5">
-        <ServerHeader server={server} adminView={adminView} nodeDown={nodeDown} />
+        <ServerHeader server={server} adminView={adminView} nodeDown={nodeDown} transferNote={transferNote} />
         <ServerNav serverId={id} permissions={permissions} />
         <RequireServerPermission permission={page?.permission ?? null}>
           {blocking && page && !worksUnavailable(page, server) ? (
@@ -74,6 +80,8 @@ export function ServerLayout() {
     </ServerPermissionsProvider>
   );
 }
+
+const TRANSFER_PERMISSION = 'admin.websocket.transfer';
 
 const worksUnavailable = (page: ServerPage, server: Server) =>
   typeof page.worksUnavailable === 'function' ? page.worksUnavailable(server) : page.worksUnavailable === true;
