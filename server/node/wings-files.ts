@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { LocalDaemon } from '../daemon/local';
 import type { DaemonFileStat } from '../daemon/types';
@@ -68,7 +71,18 @@ export async function wingsFileRoutes(app: FastifyInstance, daemon: LocalDaemon,
       const server = runtime.held(request.params.server);
       const { file } = parseBody(fileQuery, request.query);
       if (request.headers['content-length'] === undefined) throw new WingsError(400, 'Missing Content-Length');
-      await files.write(server, file, request.raw, { maxBytes: maxWriteBytes });
+      // Through a stream of its own, which a refused write may destroy: the request itself is then
+      // read to its end (discarded) before the answer, so the panel reads the refusal (a full disk,
+      // say) rather than a connection reset while it still sends.
+      const body = new PassThrough();
+      request.raw.pipe(body);
+      try {
+        await files.write(server, file, body, { maxBytes: maxWriteBytes });
+      } catch (error) {
+        request.raw.unpipe(body);
+        await drained(request.raw);
+        throw error;
+      }
       return reply.status(204).send();
     });
   });
@@ -113,4 +127,11 @@ export async function wingsFileRoutes(app: FastifyInstance, daemon: LocalDaemon,
     await files.decompress(server, body.root, body.file);
     return reply.status(204).send();
   });
+}
+
+/** Reads what is left of a request body, discarding it; gives up after 30 s (the answer then goes anyway). */
+async function drained(raw: IncomingMessage): Promise<void> {
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.resume();
+  await Promise.race([once(raw, 'end'), once(raw, 'close'), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]).catch(() => undefined);
 }
