@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,9 @@ export function namespaceRunner(): Promise<string | null> {
       try {
         // Once, as the node will get it: a namespace, pasta attached, released.
         const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'aerie-netns-probe-')), 'netns');
-        (await makeNamespace(pasta, file, [], []))();
+        await (
+          await makeNamespace(pasta, file, [], [])
+        )();
         fs.rmSync(path.dirname(file), { recursive: true, force: true });
         return pasta;
       } catch (error) {
@@ -97,18 +100,22 @@ export interface NodeProcess {
  * pasta attached to it, and the node entered into it with nsenter, which execs: the node stays our
  * own child (its signals and exit code are its own) and the network is up before it calls the panel.
  */
-async function makeNamespace(pasta: string, file: string, inbound: number[], outbound: number[]): Promise<() => void> {
+async function makeNamespace(pasta: string, file: string, inbound: number[], outbound: number[]): Promise<() => Promise<void>> {
   const pidFile = `${file}.pid`;
   fs.writeFileSync(file, '', { mode: 0o600 });
   await execFileAsync('unshare', [`--net=${file}`, 'true']);
   // pasta returns once the namespace's network is up, and serves it in the background.
   await execFileAsync(pasta, [...pastaArgs(inbound, outbound), '--pid', pidFile, '--netns', file], { timeout: 10_000 });
-  return () => {
+  return async () => {
+    let pid = 0;
     try {
-      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGTERM');
+      pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      process.kill(pid, 'SIGTERM');
     } catch {
       // Gone already.
     }
+    // Gone before the node is started again: its forwarded ports are then free to bind.
+    for (let i = 0; i < 100 && pid > 0 && alive(pid); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     try {
       // Lazy: pasta, just signalled, may still hold the file open for a moment.
       execFileSync('umount', ['--lazy', '--', file], { stdio: 'ignore' });
@@ -125,16 +132,20 @@ export async function spawnNodeProcess(options: NodeProcessOptions): Promise<Nod
   const tsx = path.join(options.cwd, 'node_modules', '.bin', 'tsx');
   const args = ['server/node-main.ts', '--config', options.config];
   const pasta = await namespaceRunner();
-  const file = `${options.config}.netns`;
-  const release = pasta === null ? () => undefined : await makeNamespace(pasta, file, options.ports, [options.panelPort]);
+  // A file of each launch's own: a restart does not wait on the last one's lazy unmount.
+  const file = `${options.config}.${randomBytes(4).toString('hex')}.netns`;
+  const release = pasta === null ? async () => undefined : await makeNamespace(pasta, file, options.ports, [options.panelPort]);
   const [program, programArgs] = pasta === null ? [tsx, args] : ['nsenter', [`--net=${file}`, '--', tsx, ...args]];
   // A process group of its own: tsx runs the node in a child process, which a SIGKILL must reach too.
   const child = spawn(program, programArgs, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  void exited.then(release);
+  // Settles once the node has exited and its namespace is released (pasta gone, its ports free).
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))).then(async (code) => {
+    await release();
+    return code;
+  });
   const running = () => child.exitCode === null && child.signalCode === null;
   // SIGKILL cannot be passed on by tsx: it goes to the whole group. Other signals tsx relays to the node.
   const kill = (signal: NodeJS.Signals) => {
@@ -158,5 +169,14 @@ export async function nodeStarted(node: NodeProcess, timeoutMs: number): Promise
   while (!node.output().includes('SFTP listening')) {
     if (!node.running() || Date.now() > deadline) throw new Error(`the node did not start:\n${node.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
