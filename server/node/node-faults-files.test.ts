@@ -120,7 +120,10 @@ it('leaves no part of an upload to the signed URL when the node dies under it', 
   );
   const body = slowBody(60);
   body.pipe(request, { end: false });
-  await eventually(() => writing(volume), 30_000);
+  // Should the node never write, how the request ended says why.
+  await eventually(() => writing(volume), 30_000).catch(async (error: unknown) => {
+    throw new Error(`${String(error)}; request: ${await Promise.race([ended, Promise.resolve('pending')])}; node: ${remote.output().slice(-3000)}`);
+  });
   await remote.kill();
   // The connection breaks under the client; nothing of it is the new level.dat.
   expect(await ended).not.toBe('200');

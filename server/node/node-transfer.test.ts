@@ -52,6 +52,7 @@ it("moves a server to Aerie's node and back, its files intact, and the client AP
   const ws = new WebSocket(`${remote.url.replace('http', 'ws')}/api/servers/${server.uuid}/ws`, { origin: remote.panelUrl });
   const frames: { event: string; args?: string[] }[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(String(data)) as { event: string; args?: string[] }));
+  ws.on('close', (code, reason) => frames.push({ event: 'closed', args: [String(code), String(reason)] }));
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   const permissions = ['*', 'admin.websocket.transfer'];
   const socketToken = await signNodeToken({
@@ -66,7 +67,9 @@ it("moves a server to Aerie's node and back, its files intact, and the client AP
     now: new Date(),
   });
   ws.send(JSON.stringify({ event: 'auth', args: [socketToken] }));
-  await eventually(() => frames.some((f) => f.event === 'auth success'), 30_000);
+  await eventually(() => frames.some((f) => f.event === 'auth success'), 30_000).catch((error: unknown) => {
+    throw new Error(`${String(error)}; frames: ${JSON.stringify(frames.slice(-20))}; node: ${remote.output().slice(-3000)}`);
+  });
 
   await startTransfer(deps, server.id, local.name);
   // Should it not end, what the panel recorded and what the node printed say why.

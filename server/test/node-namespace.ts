@@ -163,13 +163,19 @@ export async function spawnNodeProcess(options: NodeProcessOptions): Promise<Nod
   return { child, pid: () => child.pid, isolated: pasta !== null, output: () => output, exited, kill, running, stop };
 }
 
-/** Waits until the node says its SFTP server listens (its last start-up step). */
+/**
+ * Waits until the node says its SFTP server listens (its last start-up step), then until the next
+ * whole second. A node refuses tokens issued before it started (as Wings does: it forgets
+ * revocations when it stops), and a token's `iat` has whole seconds: a link or console token the
+ * panel signs in the second the node started counts as older than the node, and is refused.
+ */
 export async function nodeStarted(node: NodeProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!node.output().includes('SFTP listening')) {
     if (!node.running() || Date.now() > deadline) throw new Error(`the node did not start:\n${node.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
 }
 
 function alive(pid: number): boolean {
