@@ -13,7 +13,7 @@ export * from './files';
 export * from './activity';
 export * from './backups';
 export * from './databases';
-export * from './users';
+export * from './subusers';
 export * from './websocket';
 export * from './variable-rules';
 export * from './schedules';
