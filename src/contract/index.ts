@@ -14,6 +14,7 @@ export * from './activity';
 export * from './backups';
 export * from './databases';
 export * from './subusers';
+export * from './users';
 export * from './websocket';
 export * from './variable-rules';
 export * from './schedules';
