@@ -35,6 +35,8 @@ import { startupRoutes } from './routes/startup';
 import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
 import { remoteRoutes } from './routes/remote';
+import { applicationUserRoutes } from './routes/application-users';
+import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
 
@@ -115,10 +117,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (deps.nodes.localRoutes) await deps.nodes.localRoutes.mount(app, { panelOrigin: (request) => publicOrigin(request, deps.config.appUrl) });
 
   // The HTTP surfaces, each a route group with its own authenticator: the client API and the
-  // browser's session routes (a session or a `ptlc_` key), and the remote API nodes call.
+  // browser's session routes (a session or a `ptlc_` key), the application API, and the remote
+  // API nodes call.
   await app.register(async (api) => {
     registerAuthentication(api, deps);
-    await registerApiRateLimit(api, deps.config);
+    await registerApiRateLimit(api, deps.config.apiRateLimit, '/api/client');
     await authRoutes(api, deps);
     await passwordResetRoutes(api, deps);
     await accountRoutes(api);
@@ -135,6 +138,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await backupRoutes(api, deps);
     await scheduleRoutes(api, deps, scheduler);
     await websocketRoutes(api, deps);
+  });
+  // The application API (billing systems with a root admin's `ptla_` key) and the SPA's admin area
+  // (a root admin's session): admin routes only, each checked by `adminRoute`.
+  await app.register(async (application) => {
+    registerAuthentication(application, deps, 'application');
+    await registerApiRateLimit(application, deps.config.apiApplicationRateLimit, ADMIN_ROUTE_PREFIX);
+    await applicationUserRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -224,6 +224,7 @@ describe('admin CLI commands', () => {
       keys: [
         {
           identifier: key.identifier,
+          key_type: 'account',
           description: 'ci',
           allowed_ips: ['10.0.0.0/8', '203.0.113.4'],
           last_used_at: null,

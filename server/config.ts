@@ -89,6 +89,8 @@ const envSchema = z.object({
   PANEL_SEED_DEMO_FORCE: z.stringbool().default(false),
   // The reference panel's APP_API_CLIENT_RATELIMIT: client API requests per minute per user; 0 = off.
   PANEL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(720),
+  // The reference panel's APP_API_APPLICATION_RATELIMIT: application API requests per minute per key (or admin session); 0 = off.
+  PANEL_API_APPLICATION_RATE_LIMIT: z.coerce.number().int().min(0).default(240),
   // The reference panel's APP_ACTIVITY_PRUNE_DAYS: activity older than this is deleted; 0 = kept forever.
   APP_ACTIVITY_PRUNE_DAYS: z.coerce.number().int().min(0).default(90),
   // The reference panel's backup throttle: at most LIMIT backups per server start within PERIOD seconds; a PERIOD of 0 = off.
@@ -176,6 +178,8 @@ export interface Config {
   seedDemoForce: boolean;
   /** Client API requests per minute per user (per address when signed out); 0 = no limit. */
   apiRateLimit: number;
+  /** Application API requests per minute per key (per admin for a session, per address when signed out); 0 = no limit. */
+  apiApplicationRateLimit: number;
   /** Days activity entries are kept (pruned at start and daily); 0 = forever. */
   activityRetentionDays: number;
   /** SMTP_URL: the mail server (holds a password: never log it); undefined = no mail is sent. */
@@ -276,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, descriptorLimit
     seedDemo: e.PANEL_SEED_DEMO,
     seedDemoForce: e.PANEL_SEED_DEMO_FORCE,
     apiRateLimit: e.PANEL_API_RATE_LIMIT,
+    apiApplicationRateLimit: e.PANEL_API_APPLICATION_RATE_LIMIT,
     activityRetentionDays: e.APP_ACTIVITY_PRUNE_DAYS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -1,4 +1,5 @@
-import { createApiKey, deleteApiKey, listApiKeys } from '../services/api-keys';
+import { ALL_GRANTS, createApiKey, deleteApiKey, grantWords, listApiKeys, parseGrants } from '../services/api-keys';
+import { APPLICATION_RESOURCES } from '../../src/contract/endpoint';
 import { endSessionsOf } from '../services/authentication';
 import { changePassword, createUser, enableTotp, findUserByEmail } from '../services/users';
 import { table, withText } from './table';
@@ -53,16 +54,31 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
     },
   },
   'apikey:create': {
-    options: { email: { type: 'string' }, description: { type: 'string' }, 'allowed-ips': { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      description: { type: 'string' },
+      'allowed-ips': { type: 'string' },
+      application: { type: 'boolean' },
+      permissions: { type: 'string' },
+    },
     async run(opts, { db, clock }) {
       const user = await userByEmail(db, required(opts, 'email'));
       const allowed = (str(opts, 'allowed-ips') ?? '')
         .split(',')
         .map((ip) => ip.trim())
         .filter(Boolean);
+      const application = opts.application === true;
+      const named = str(opts, 'permissions');
+      if (named !== undefined && !application) throw new CliError('--permissions is for application keys (--application).', 2);
+      if (application && user.root_admin !== 1) throw new CliError(`${user.email} is not an admin: only admins hold application keys.`);
+      const grants = named === undefined ? ALL_GRANTS : parseGrants(named);
+      if (grants === null) {
+        throw new CliError(`--permissions: resource:r, :w or :rw, comma separated; resources: ${APPLICATION_RESOURCES.join(', ')}.`, 2);
+      }
+      const kind = application ? ({ type: 'application', grants } as const) : ({ type: 'account' } as const);
       try {
-        const key = await createApiKey(db, user.id, str(opts, 'description') ?? 'Created with the admin CLI', clock.now(), allowed);
-        return { token: key.token, identifier: key.identifier, allowed_ips: allowed };
+        const key = await createApiKey(db, user.id, str(opts, 'description') ?? 'Created with the admin CLI', clock.now(), allowed, kind);
+        return { token: key.token, identifier: key.identifier, allowed_ips: allowed, ...(application ? { permissions: grantWords(grants) } : {}) };
       } catch (error) {
         throw new CliError(`--allowed-ips: ${error instanceof Error ? error.message : String(error)}`, 2);
       }
@@ -72,10 +88,17 @@ export const ACCOUNT_COMMANDS: Record<string, Command> = {
     options: { email: { type: 'string' }, json: { type: 'boolean' } },
     async run(opts, { db }) {
       const user = await userByEmail(db, required(opts, 'email'));
-      const keys = await listApiKeys(db, user.id);
+      const keys = [...(await listApiKeys(db, user.id, 'account')), ...(await listApiKeys(db, user.id, 'application'))];
       const text = table(
-        ['IDENTIFIER', 'DESCRIPTION', 'ALLOWED IPS', 'LAST USED', 'CREATED'],
-        keys.map((k) => [k.identifier, k.description, k.allowed_ips.join(',') || 'every address', k.last_used_at ?? 'never', k.created_at]),
+        ['IDENTIFIER', 'KIND', 'DESCRIPTION', 'ALLOWED IPS', 'LAST USED', 'CREATED'],
+        keys.map((k) => [
+          k.identifier,
+          k.key_type,
+          k.description,
+          k.allowed_ips.join(',') || 'every address',
+          k.last_used_at ?? 'never',
+          k.created_at,
+        ]),
         `${user.email} has no API keys.`,
       );
       return withText({ email: user.email, keys }, opts.json === true ? undefined : text);

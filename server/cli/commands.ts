@@ -54,6 +54,9 @@ Commands:
   subuser:add --server ID --email E --permissions a,b,c
   subuser:remove --server ID --email E    removes the subuser; their open consoles on the server are closed
   apikey:create --email E [--description D] [--allowed-ips 203.0.113.4,10.0.0.0/8]
+                [--application [--permissions users:rw,servers:r,…]]
+                                          prints {"token"}; an application key (ptla_) is an admin's, for
+                                          /api/application: read-write on every resource unless named
   apikey:list --email E [--json]          the user's keys (identifiers, never the tokens)
   apikey:delete --identifier I
   activity:import --server ID --file F    add audit entries from a JSON array (F = - reads stdin):

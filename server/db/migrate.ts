@@ -14,6 +14,7 @@ import * as m012 from './migrations/012-schedules';
 import * as m013 from './migrations/013-node-token-ids';
 import * as m014 from './migrations/014-node-capacity';
 import * as m015 from './migrations/015-server-transfers';
+import * as m016 from './migrations/016-application-keys';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013-node-token-ids': m013,
   '014-node-capacity': m014,
   '015-server-transfers': m015,
+  '016-application-keys': m016,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

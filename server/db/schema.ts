@@ -20,6 +20,8 @@ export interface UsersTable {
   password_hash: string;
   root_admin: number;
   language: string;
+  /** A billing system's id for the account (the application API's `external_id`), unique when set. */
+  external_id: string | null;
   use_totp: number;
   totp_secret: string | null;
   /** Last TOTP time step accepted, so an accepted code is never accepted again. */
@@ -66,7 +68,13 @@ export interface ApiKeysTable {
   allowed_ips: string;
   last_used_at: string | null;
   created_at: string;
+  /** `account` (a `ptlc_` key, the client API) or `application` (a `ptla_` key, the application API). */
+  key_type: Generated<ApiKeyType>;
+  /** An application key's grants, JSON `{resource: 1 read | 2 write | 3 both}`. */
+  permissions: Generated<string>;
 }
+
+export type ApiKeyType = 'account' | 'application';
 
 export interface EggsTable {
   id: Generated<number>;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { AppDeps } from '../deps';
+import type { ApiKeyType } from '../db/schema';
 import { safeEqual } from '../lib/crypto';
 import { bearerToken, callerFromBearer, callerFromSession, type Caller, type SessionLifetimes } from '../services/authentication';
 import { csrfMismatch, forbidden } from './errors';
@@ -23,13 +24,14 @@ export function lifetimesOf(config: Config): SessionLifetimes {
 
 /**
  * Resolves the caller and checks CSRF before every handler of the route group it is registered in
- * (the client API's). What is an API request is decided by the route it matched, never by its raw
+ * (the client API's with client keys, the application API's with application keys; a browser
+ * session in either). What is an API request is decided by the route it matched, never by its raw
  * URL: `/%61uth/login` routes to the login handler, and meets the same session and CSRF checks as
  * `/auth/login`.
  */
-export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {
+export function registerAuthentication(app: FastifyInstance, deps: AppDeps, keyType: ApiKeyType = 'account'): void {
   app.addHook('preHandler', async (request, reply) => {
-    request.caller = await resolveCaller(deps, request, reply);
+    request.caller = await resolveCaller(deps, request, reply, keyType);
     assertCsrf(request, request.caller);
   });
 }
@@ -39,11 +41,16 @@ export function registerAuthentication(app: FastifyInstance, deps: AppDeps): voi
  * valid. Any other Authorization scheme (HTTP Basic added by a reverse proxy) is not ours, so the
  * session cookie decides. A session whose expiry slid gets its cookies re-issued to match.
  */
-export async function resolveCaller(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
+export async function resolveCaller(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  keyType: ApiKeyType = 'account',
+): Promise<Caller | null> {
   const now = deps.clock.now();
   const token = bearerToken(request.headers.authorization);
   if (token !== null) {
-    const result = await callerFromBearer(deps.db, token, now, request.ip);
+    const result = await callerFromBearer(deps.db, token, now, request.ip, keyType);
     if (result && 'refused' in result) {
       throw forbidden(`This IP address (${request.ip}) does not have permission to access the API using these credentials.`);
     }

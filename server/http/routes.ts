@@ -2,8 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
 import {
+  ADMIN_ROUTE_PREFIX,
   SERVER_ROUTE_PREFIX,
   type ActivityEvent,
+  type AdminEndpoint,
+  type UserEndpoint,
   type EndpointBody,
   type EndpointDefinition,
   type EndpointQuery,
@@ -12,7 +15,7 @@ import {
 import type { AppDeps } from '../deps';
 import type { NodeDaemon } from '../daemon/capabilities';
 import type { ServerRow } from '../db/schema';
-import { checkServerAction, serverAccess, type ServerAccess } from '../services/access';
+import { checkAdminAccess, checkServerAction, serverAccess, type ServerAccess } from '../services/access';
 import { logActivity, serverActivity, type ActivityInput } from '../services/activity';
 import type { ServerAction } from '../services/server-actions';
 import type { Caller } from '../services/authentication';
@@ -75,7 +78,7 @@ export interface ClientRouteOptions {
  * `await clientRoute(app, accountEndpoints.me)(async ({ caller }) => ...)`. Two calls, so the
  * endpoint's types are fixed before the handler is checked against them.
  */
-export function clientRoute<const E extends EndpointDefinition>(app: FastifyInstance, endpoint: E, options: ClientRouteOptions = {}) {
+export function clientRoute<const E extends UserEndpoint>(app: FastifyInstance, endpoint: E, options: ClientRouteOptions = {}) {
   return (handler: Handler<E, ClientContext<E>>): Promise<void> =>
     register(app, endpoint, async (request, reply) => {
       const caller = requireCaller(request);
@@ -89,7 +92,7 @@ export function clientRoute<const E extends EndpointDefinition>(app: FastifyInst
  * A route under `/api/client/servers/:server`, with the permission its endpoint declares (same two
  * calls), with the options above.
  */
-export function serverRoute<const E extends EndpointDefinition, B = undefined>(
+export function serverRoute<const E extends UserEndpoint, B = undefined>(
   app: FastifyInstance,
   deps: AppDeps,
   endpoint: E,
@@ -116,6 +119,22 @@ export function serverRoute<const E extends EndpointDefinition, B = undefined>(
         reply,
         await handler({ request, reply, caller, query, body, access, server: access.server, daemon, activity, action, bound }),
       );
+    });
+}
+
+/**
+ * An admin route (`/api/application/...`, declared `admin: true`; the other helpers refuse such an
+ * endpoint at compile time): 401 without a caller, then 403 for all but a root admin's session or
+ * an application key holding the endpoint's resource, before the inputs are parsed.
+ */
+export function adminRoute<const E extends AdminEndpoint>(app: FastifyInstance, endpoint: E) {
+  if (!endpoint.path.startsWith(`${ADMIN_ROUTE_PREFIX}/`)) throw new Error(`${endpoint.path} is not an admin route`);
+  return (handler: Handler<E, ClientContext<E>>): Promise<void> =>
+    register(app, endpoint, async (request, reply) => {
+      const caller = requireCaller(request);
+      checkAdminAccess(caller, endpoint.resource, endpoint.method !== 'GET');
+      const { query, body } = parseInputs<E>(endpoint, request);
+      return send(endpoint, reply, await handler({ request, reply, caller, query, body }));
     });
 }
 

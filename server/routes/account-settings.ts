@@ -169,7 +169,7 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
     accountEndpoints.apiKeyDelete,
   )(async ({ request, caller }) => {
     const { identifier } = request.params as { identifier: string };
-    if (!(await deleteApiKey(db, identifier, caller.user.id))) throw notFound();
+    if (!(await deleteApiKey(db, identifier, { userId: caller.user.id, type: 'account' }))) throw notFound();
     await activity(caller, request, 'user:api-key.delete', { identifier });
   });
 
@@ -214,7 +214,7 @@ function stringField(body: unknown, field: string): string {
 
 const alreadyEnabled = () => badRequest('Two-factor authentication is already enabled on this account.');
 
-function apiKeyResource(key: KeySummary) {
+function apiKeyResource(key: Omit<KeySummary, 'key_type'>) {
   return {
     object: 'api_key' as const,
     attributes: {

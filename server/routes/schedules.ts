@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { scheduleEndpoints } from '../../src/contract';
-import type { EndpointDefinition, EndpointReply } from '../../src/contract';
+import type { EndpointReply, UserEndpoint } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { writeTransaction } from '../db';
 import { schedules } from '../db/repos';
@@ -43,7 +43,7 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
    * the order of answers stays the server route's.
    */
   const scheduleRoute =
-    <const E extends EndpointDefinition>(endpoint: E) =>
+    <const E extends UserEndpoint>(endpoint: E) =>
     (handler: (context: ServerContext<E> & { schedule: ScheduleRow }) => Promise<EndpointReply<E>>) =>
       serverRoute(
         app,
@@ -52,7 +52,7 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps, schedu
       )(async (context) => handler({ ...context, schedule: await scheduleOf(db, context.server, params(context.request).schedule) }));
   /** The same for `/tasks/:task`: the task must be this schedule's. */
   const taskRoute =
-    <const E extends EndpointDefinition>(endpoint: E) =>
+    <const E extends UserEndpoint>(endpoint: E) =>
     (handler: (context: ServerContext<E> & { schedule: ScheduleRow; task: TaskRow }) => Promise<EndpointReply<E>>) =>
       scheduleRoute(endpoint)(async (context) =>
         handler({ ...context, task: await taskOf(db, context.schedule, params(context.request).task ?? '') }),

@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS_MARKER, permits, type Permission, type PermissionCheck } from '../../src/contract';
+import { ALL_PERMISSIONS_MARKER, permits, type ApplicationResource, type Permission, type PermissionCheck } from '../../src/contract';
 import type { Db } from '../db';
 import { nodes, servers, subusers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
@@ -92,4 +92,18 @@ export async function authorizeServerAction(
 export function checkServerAction(access: ServerAccess, permission: PermissionCheck | null, options: { anyState?: boolean } = {}): void {
   if (!options.anyState) assertServerUsable(access.server, access.node.maintenance_mode === 1);
   if (permission && !access.can(permission)) throw forbidden();
+}
+
+/**
+ * May this caller use an admin route (the application API)? Root admins only (the reference's
+ * "This account does not have permission to access the API."), by their browser session or by an
+ * application key that holds `resource` (read for reading, write for changes: the reference's
+ * AdminAcl); a route without a resource is for the session alone. A client key is never enough,
+ * wherever the route is mounted.
+ */
+export function checkAdminAccess(caller: Caller, resource: ApplicationResource | undefined, write: boolean): void {
+  if (caller.user.root_admin !== 1) throw forbidden('This account does not have permission to access the API.');
+  if (caller.sessionId !== null) return;
+  const grants = caller.applicationGrants;
+  if (!grants || resource === undefined || ((grants[resource] ?? 0) & (write ? 2 : 1)) === 0) throw forbidden();
 }

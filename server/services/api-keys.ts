@@ -2,19 +2,36 @@ import { BlockList, isIP } from 'node:net';
 import type { Db } from '../db';
 import { apiKeys } from '../db/repos';
 import { randomAlnum, sha256 } from '../lib/crypto';
+import type { ApiKeyType } from '../db/schema';
+import { APPLICATION_RESOURCES, type ApplicationResource } from '../../src/contract/endpoint';
 
-/** Client API keys: `ptlc_` + 16-char identifier + 32-char secret, stored hashed. */
+/** An application key's grants: resource → 1 read, 2 write, 3 both. */
+export type ApplicationGrants = Partial<Record<ApplicationResource, 1 | 2 | 3>>;
+
+export interface KeyKind {
+  type: ApiKeyType;
+  /** Application keys only. */
+  grants?: ApplicationGrants;
+}
+
+const PREFIX: Record<ApiKeyType, string> = { account: 'ptlc_', application: 'ptla_' };
+
+/**
+ * An API key: `ptlc_` (client) or `ptla_` (application, a root admin's) + 16-char identifier +
+ * 32-char secret, stored hashed.
+ */
 export async function createApiKey(
   db: Db,
   userId: number,
   description: string,
   now: Date,
   allowedIps: readonly string[] = [],
+  kind: KeyKind = { type: 'account' },
 ): Promise<{ token: string; identifier: string }> {
   const invalid = allowedIps.find((entry) => parseIpRange(entry) === null);
   if (invalid !== undefined) throw new Error(`"${invalid}" is not an IP address or CIDR range.`);
   const identifier = randomAlnum(16);
-  const token = `ptlc_${identifier}${randomAlnum(32)}`;
+  const token = `${PREFIX[kind.type]}${identifier}${randomAlnum(32)}`;
   await apiKeys.insert(db, {
     user_id: userId,
     identifier,
@@ -23,18 +40,48 @@ export async function createApiKey(
     allowed_ips: JSON.stringify(allowedIps),
     last_used_at: null,
     created_at: now.toISOString(),
+    key_type: kind.type,
+    permissions: JSON.stringify(kind.type === 'application' ? (kind.grants ?? {}) : {}),
   });
   return { token, identifier };
 }
 
-export function listApiKeys(db: Db, userId: number): Promise<apiKeys.KeySummary[]> {
-  return apiKeys.listForUser(db, userId);
+export function listApiKeys(db: Db, userId: number, type: ApiKeyType = 'account'): Promise<apiKeys.KeySummary[]> {
+  return apiKeys.listForUser(db, userId, type);
 }
 
-/** Deletes a key by identifier; with `userId`, only when it is that user's. */
-export function deleteApiKey(db: Db, identifier: string, userId?: number): Promise<boolean> {
-  return apiKeys.removeByIdentifier(db, identifier, userId);
+/** Deletes a key by identifier; with `owner`, only when it is that user's key of that kind. */
+export function deleteApiKey(db: Db, identifier: string, owner?: { userId: number; type: ApiKeyType }): Promise<boolean> {
+  return apiKeys.removeByIdentifier(db, identifier, owner);
 }
+
+/** Every resource read-write: an application key's grants when none are named. */
+export const ALL_GRANTS: ApplicationGrants = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
+
+/**
+ * `users:rw,servers:r` as grants (`r` read, `w` write, `rw` both); null when a resource or an
+ * access is unknown.
+ */
+export function parseGrants(text: string): ApplicationGrants | null {
+  const grants: ApplicationGrants = {};
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [resource = '', access = ''] = entry.split(':');
+    const bits = { r: 1, w: 2, rw: 3 }[access];
+    if (!isApplicationResource(resource) || bits === undefined) return null;
+    grants[resource] = bits as 1 | 2 | 3;
+  }
+  return grants;
+}
+
+/** Grants as the CLI takes them: `{users: 'rw', servers: 'r'}`. */
+export function grantWords(grants: ApplicationGrants): Record<string, string> {
+  return Object.fromEntries(Object.entries(grants).map(([resource, bits]) => [resource, ['', 'r', 'w', 'rw'][bits] ?? '']));
+}
+
+const isApplicationResource = (name: string): name is ApplicationResource => (APPLICATION_RESOURCES as readonly string[]).includes(name);
 
 /** Whether `entry` is an IP address or CIDR range a key can be limited to. */
 export function isIpRange(entry: string): boolean {

@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { apiKeys, sessions } from '../db/repos';
-import type { UserRow } from '../db/schema';
+import type { ApiKeyType, UserRow } from '../db/schema';
 import { sha256 } from '../lib/crypto';
 import { ipAllowed } from './api-keys';
 
@@ -10,8 +10,10 @@ export interface Caller {
   /** Set when authenticated by the browser session cookie. */
   sessionId: string | null;
   csrfToken: string | null;
-  /** Set when authenticated by a bearer API key (`Authorization: Bearer ptlc_…`). */
+  /** Set when authenticated by a bearer API key (`Authorization: Bearer ptlc_…` or `ptla_…`). */
   apiKeyId: number | null;
+  /** An application key's grants per resource (1 read, 2 write, 3 both); null for any other caller. */
+  applicationGrants?: apiKeys.KeyPermissions | null;
 }
 
 const TOUCH_EVERY_MS = 60_000;
@@ -29,17 +31,22 @@ export function bearerToken(header: string | undefined): string | null {
 
 export type BearerResult = { caller: Caller } | { refused: 'ip' } | null;
 
-/** The caller behind a bearer token used from `ip`; null when it is not a live key, `refused` when the key may not be used from there. */
-export async function callerFromBearer(db: Db, token: string, now: Date, ip: string): Promise<BearerResult> {
+/**
+ * The caller behind a bearer token used from `ip`; null when it is not a live key of `type` (a
+ * client key opens nothing of the application API, nor an application key the client API),
+ * `refused` when the key may not be used from there.
+ */
+export async function callerFromBearer(db: Db, token: string, now: Date, ip: string, type: ApiKeyType = 'account'): Promise<BearerResult> {
   if (token === '') return null;
   const key = await apiKeys.findWithUser(db, sha256(token));
-  if (!key) return null;
-  const { api_key_id, last_used_at, allowed_ips, ...user } = key;
+  if (key?.key_type !== type) return null;
+  const { api_key_id, last_used_at, allowed_ips, key_type, key_permissions, ...user } = key;
   if (!ipAllowed(allowed_ips, ip)) return { refused: 'ip' };
   if (!last_used_at || now.getTime() - new Date(last_used_at).getTime() > TOUCH_EVERY_MS) {
     await apiKeys.touch(db, api_key_id, now.toISOString());
   }
-  return { caller: { user, sessionId: null, csrfToken: null, apiKeyId: api_key_id } };
+  const applicationGrants = key_type === 'application' ? key_permissions : null;
+  return { caller: { user, sessionId: null, csrfToken: null, apiKeyId: api_key_id, applicationGrants } };
 }
 
 export interface SessionLifetimes {

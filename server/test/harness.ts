@@ -14,7 +14,7 @@ import { nodeDaemons } from '../services/node-daemons';
 import { createServer, findEgg, type CreateServerInput } from '../services/servers';
 import { addSubuser } from '../services/subusers';
 import { createSession } from '../services/sessions';
-import { createApiKey } from '../services/api-keys';
+import { ALL_GRANTS, createApiKey, type ApplicationGrants } from '../services/api-keys';
 import { lifetimesOf } from '../http/authenticate';
 import { loadSecretBox } from '../lib/secret-box';
 
@@ -132,6 +132,11 @@ function panelOf({ dataDir, config, db, clock, daemon, nodes, app }: PanelParts)
     /** Headers of an API client using a bearer key. */
     async bearerHeaders(user: UserRow): Promise<Record<string, string>> {
       const key = await createApiKey(db, user.id, 'test', clock.now());
+      return { authorization: `Bearer ${key.token}` };
+    },
+    /** Headers of a billing system using an application key of `user` (every resource read-write unless `grants` says). */
+    async applicationHeaders(user: UserRow, grants: ApplicationGrants = ALL_GRANTS): Promise<Record<string, string>> {
+      const key = await createApiKey(db, user.id, 'billing', clock.now(), [], { type: 'application', grants });
       return { authorization: `Bearer ${key.token}` };
     },
     /** Closes the app and the database and removes the data dir; a second call does nothing. */

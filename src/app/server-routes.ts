@@ -87,7 +87,7 @@ export const SERVER_PAGES: ServerPage[] = [
     label: 'Users',
     permission: 'user.read',
     nav: true,
-    load: () => import('../features/users/users-page').then((m) => m.UsersPage),
+    load: () => import('../features/subusers/subusers-page').then((m) => m.SubusersPage),
   },
   {
     path: 'backups',

@@ -98,7 +98,7 @@ export const activityActorAttributes = z.object({
   language: z.optional(z.string()),
   image: z.optional(z.string()),
 });
-export const userSchema = item('user', activityActorAttributes);
+export const activityActorSchema = item('user', activityActorAttributes);
 
 export const activityLogAttributes = z.object({
   id: z.string(),
@@ -110,7 +110,7 @@ export const activityLogAttributes = z.object({
   properties: z.record(z.string(), z.unknown()),
   has_additional_metadata: z.boolean(),
   timestamp,
-  relationships: z.optional(z.object({ actor: z.union([userSchema, nullResourceSchema]) })),
+  relationships: z.optional(z.object({ actor: z.union([activityActorSchema, nullResourceSchema]) })),
 });
 export const activityLogSchema = item('activity_log', activityLogAttributes);
 export type ActivityLog = z.infer<typeof activityLogAttributes>;

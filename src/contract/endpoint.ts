@@ -25,6 +25,23 @@ export type BodyKind = z.ZodMiniType | 'raw';
  */
 export type EndpointPermission = PermissionCheck | null | 'request';
 
+/**
+ * What an application key may be granted, per resource (the reference panel's `r_*` columns):
+ * reading (GET routes) and writing (every other method), each on its own.
+ */
+export const APPLICATION_RESOURCES = [
+  'users',
+  'nodes',
+  'allocations',
+  'locations',
+  'servers',
+  'server_databases',
+  'nests',
+  'eggs',
+  'database_hosts',
+] as const;
+export type ApplicationResource = (typeof APPLICATION_RESOURCES)[number];
+
 export interface EndpointDefinition {
   method: HttpMethod;
   /** Absolute path with `:name` parameters, e.g. `/api/client/servers/:server/files/list`. */
@@ -39,7 +56,25 @@ export interface EndpointDefinition {
    * reference panel exempts the server view itself from its 409 state check).
    */
   anyState?: boolean;
+  /**
+   * An admin route (`/api/application/...`): root admins only, by an application key or their own
+   * browser session. Only the admin route helper registers it, and it checks this before anything.
+   */
+  admin?: true;
+  /**
+   * Admin routes an application key reaches: the resource its permission is checked on (read for
+   * GET, write for the rest). Without one, only a root admin's session reaches the route.
+   */
+  resource?: ApplicationResource;
 }
+
+/** A route any signed-in user may call: never an admin one (the type refuses it). */
+export type UserEndpoint = EndpointDefinition & { admin?: undefined };
+/** A route for root admins only. */
+export type AdminEndpoint = EndpointDefinition & { admin: true };
+
+/** The prefix of every admin route: Pterodactyl's application API, and Aerie's admin additions under it. */
+export const ADMIN_ROUTE_PREFIX = '/api/application';
 
 /** Declares an endpoint, keeping its literal path and schema types. */
 export function endpoint<const E extends EndpointDefinition>(definition: E): E {

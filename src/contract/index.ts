@@ -13,6 +13,7 @@ export * from './files';
 export * from './activity';
 export * from './backups';
 export * from './databases';
+export * from './subusers';
 export * from './users';
 export * from './websocket';
 export * from './variable-rules';

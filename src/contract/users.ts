@@ -1,53 +1,49 @@
 import * as z from 'zod/mini';
-import { endpoint, SERVER_ROUTE_PREFIX } from './endpoint';
-import { item, list, optionalListMetaSchema } from './envelope';
-import { text, timestamp } from './fields';
+import { ADMIN_ROUTE_PREFIX, endpoint } from './endpoint';
+import { item, list, paginatedMetaSchema } from './envelope';
+import { filterText, pageNumber, perPage, timestamp } from './fields';
 
-// A subuser of a server.
-export const subuserAttributes = z.object({
+/*
+ * Accounts, as the application API shows them to root admins and billing systems (the reference
+ * panel's `user` resource, `/api/application/users`). A server's subusers are `subusers.ts`.
+ */
+
+export const userAttributes = z.object({
+  id: z.int(),
+  external_id: z.nullable(z.string()),
   uuid: z.uuid(),
-  identifier: z.optional(z.string()),
   username: z.string(),
   email: z.string(),
-  image: z.string(),
-  '2fa_enabled': z.boolean(),
+  first_name: z.string(),
+  last_name: z.string(),
+  language: z.string(),
+  root_admin: z.boolean(),
+  '2fa': z.boolean(),
   created_at: timestamp,
-  permissions: z.array(z.string()),
+  updated_at: timestamp,
 });
-export const subuserSchema = item('server_subuser', subuserAttributes);
-export type Subuser = z.infer<typeof subuserAttributes>;
-export const subuserListSchema = list(subuserSchema, optionalListMetaSchema);
+export type User = z.infer<typeof userAttributes>;
+export const userSchema = item('user', userAttributes);
+export const userListSchema = list(userSchema, paginatedMetaSchema);
 
-// Adding a subuser: an email and at least one known permission.
-export const subuserCreateSchema = z.object({
-  email: text('The email field is required.').check(
-    z.minLength(1, 'The email must be between 1 and 191 characters.'),
-    z.maxLength(191, 'The email must be between 1 and 191 characters.'),
-    z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'The email must be a valid email address.'),
-  ),
-  permissions: z
-    .array(z.string().check(z.maxLength(64)), { error: 'The permissions field is required.' })
-    .check(z.minLength(1, 'The permissions field is required.'), z.maxLength(200)),
+// The user list: 50 a page by default (the reference's), filters and sort as the reference allows.
+export const USER_LIST_FILTERS = ['filter[email]', 'filter[uuid]', 'filter[username]', 'filter[external_id]'] as const;
+export const USER_SORTS = ['id', '-id', 'uuid', '-uuid'] as const;
+export const userListQuerySchema = z.object({
+  page: pageNumber,
+  per_page: perPage(50, 100),
+  'filter[email]': filterText,
+  'filter[uuid]': filterText,
+  'filter[username]': filterText,
+  'filter[external_id]': filterText,
+  sort: z.optional(z.enum(USER_SORTS, { error: 'The sort must be one of id, uuid (with - for descending).' })),
 });
-export type SubuserCreate = z.infer<typeof subuserCreateSchema>;
-export const subuserUpdateSchema = z.pick(subuserCreateSchema, { permissions: true });
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
 
-/**
- * A subuser just added. When the address had no account and the panel sends no mail, `meta`
- * carries the set-password link for the owner to pass on (an extra the reference panel lacks).
- */
-export const subuserCreatedSchema = z.object({
-  object: z.literal('server_subuser'),
-  attributes: subuserAttributes,
-});
+const usersPath = `${ADMIN_ROUTE_PREFIX}/users`;
 
-const subuserPath = `${SERVER_ROUTE_PREFIX}/users`;
-
-export const subuserEndpoints = {
-  list: endpoint({ method: 'GET', path: subuserPath, response: subuserListSchema, permission: 'user.read' }),
-  /** The subset rule (a subuser grants only what they hold) is checked on the raw body. */
-  create: endpoint({ method: 'POST', path: subuserPath, body: subuserCreateSchema, response: subuserCreatedSchema, permission: 'user.create' }),
-  view: endpoint({ method: 'GET', path: `${subuserPath}/:user`, response: subuserSchema, permission: 'user.read' }),
-  update: endpoint({ method: 'POST', path: `${subuserPath}/:user`, body: subuserUpdateSchema, response: subuserSchema, permission: 'user.update' }),
-  delete: endpoint({ method: 'DELETE', path: `${subuserPath}/:user`, response: 'empty', permission: 'user.delete' }),
+export const userEndpoints = {
+  list: endpoint({ method: 'GET', path: usersPath, query: userListQuerySchema, response: userListSchema, admin: true, resource: 'users' }),
+  view: endpoint({ method: 'GET', path: `${usersPath}/:user`, response: userSchema, admin: true, resource: 'users' }),
+  external: endpoint({ method: 'GET', path: `${usersPath}/external/:external_id`, response: userSchema, admin: true, resource: 'users' }),
 };

@@ -1,17 +1,24 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../index';
-import type { ApiKeysTable, UserRow } from '../schema';
+import type { ApiKeyType, ApiKeysTable, UserRow } from '../schema';
 import * as z from 'zod/mini';
 import { parseJsonColumn, stringArray } from './json';
 
-/** Client API keys, looked up by the hash of the bearer token. */
+/** API keys (client and application), looked up by the hash of the bearer token. */
 
 export async function insert(db: Db, key: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto('api_keys').values(key).execute();
 }
 
+/** An application key's grants: resource → 1 read, 2 write, 3 both (the reference's AdminAcl bits). */
+export type KeyPermissions = Partial<Record<string, number>>;
+const permissionsColumn = z.record(z.string(), z.int().check(z.gte(0), z.lte(3)));
+
 export type KeyWithUser = UserRow & {
   api_key_id: number;
+  key_type: ApiKeyType;
+  /** What an application key may do; `{}` when the stored grants are unreadable (nothing then). */
+  key_permissions: KeyPermissions;
   last_used_at: string | null;
   /** Addresses and CIDR ranges the key may be used from (empty: anywhere); null when the stored list is unreadable. */
   allowed_ips: string[] | null;
@@ -22,10 +29,22 @@ export async function findWithUser(db: Db, tokenHash: string): Promise<KeyWithUs
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .selectAll('users')
-    .select(['api_keys.id as api_key_id', 'api_keys.last_used_at', 'api_keys.allowed_ips'])
+    .select([
+      'api_keys.id as api_key_id',
+      'api_keys.key_type',
+      'api_keys.permissions as key_permissions',
+      'api_keys.last_used_at',
+      'api_keys.allowed_ips',
+    ])
     .where('api_keys.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row && { ...row, allowed_ips: parseJsonColumn(row.allowed_ips, z.nullable(stringArray), null) };
+  return (
+    row && {
+      ...row,
+      key_permissions: parseJsonColumn(row.key_permissions, permissionsColumn, {}),
+      allowed_ips: parseJsonColumn(row.allowed_ips, z.nullable(stringArray), null),
+    }
+  );
 }
 
 export async function touch(db: Db, id: number, at: string): Promise<void> {
@@ -34,26 +53,29 @@ export async function touch(db: Db, id: number, at: string): Promise<void> {
 
 export interface KeySummary {
   identifier: string;
+  key_type: ApiKeyType;
   description: string;
   allowed_ips: string[];
   last_used_at: string | null;
   created_at: string;
 }
 
-export async function listForUser(db: Db, userId: number): Promise<KeySummary[]> {
+/** The user's keys of one kind (the account page lists client keys only, as the reference does). */
+export async function listForUser(db: Db, userId: number, type: ApiKeyType): Promise<KeySummary[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['identifier', 'description', 'allowed_ips', 'last_used_at', 'created_at'])
+    .select(['identifier', 'key_type', 'description', 'allowed_ips', 'last_used_at', 'created_at'])
     .where('user_id', '=', userId)
+    .where('key_type', '=', type)
     .orderBy('id')
     .execute();
   return rows.map((r) => ({ ...r, allowed_ips: parseJsonColumn(r.allowed_ips, stringArray, []) }));
 }
 
-/** Deletes a key by its public identifier (of `userId` when given); false when there was none. */
-export async function removeByIdentifier(db: Db, identifier: string, userId?: number): Promise<boolean> {
+/** Deletes a key by its public identifier (of `owner` and its kind when given); false when there was none. */
+export async function removeByIdentifier(db: Db, identifier: string, owner?: { userId: number; type: ApiKeyType }): Promise<boolean> {
   let query = db.deleteFrom('api_keys').where('identifier', '=', identifier);
-  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  if (owner !== undefined) query = query.where('user_id', '=', owner.userId).where('key_type', '=', owner.type);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../index';
 import type { NewUser, UserRow } from '../schema';
+import { escapeLike, likeExpr } from './like';
 
 /** Users and their two-factor state (recovery tokens included). */
 
@@ -161,4 +162,37 @@ export function overview(db: Db) {
 export async function remove(db: Db, userId: number): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
+}
+
+export interface UserPageQuery {
+  /** Parts of these columns (the reference's filters match anywhere in the value). */
+  filters: Partial<Record<'email' | 'uuid' | 'username' | 'external_id', string>>;
+  sort: { column: 'id' | 'uuid'; descending: boolean };
+  page: number;
+  perPage: number;
+}
+
+/** One page of accounts and how many match in all (the application API's user list). */
+export async function page(db: Db, query: UserPageQuery): Promise<{ rows: UserRow[]; total: number }> {
+  let base = db.selectFrom('users');
+  for (const [column, value] of Object.entries(query.filters)) {
+    if (value !== undefined && value !== '') base = base.where(likeExpr(`users.${column}`, `%${escapeLike(value)}%`));
+  }
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy(query.sort.column, query.sort.descending ? 'desc' : 'asc')
+    .orderBy('id')
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+    .execute();
+  return { rows, total: Number(total.n) };
+}
+
+export function findByExternalId(db: Db, externalId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export async function setExternalId(db: Db, userId: number, externalId: string | null): Promise<void> {
+  await db.updateTable('users').set({ external_id: externalId }).where('id', '=', userId).execute();
 }

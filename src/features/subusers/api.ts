@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { subuserEndpoints, type Subuser } from '../../contract/users';
+import { subuserEndpoints, type Subuser } from '../../contract/subusers';
 import { call } from '../../lib/http';
 import { serverQueries, type ServerRef } from '../servers/api';
 
 /* The subuser endpoints; every change refreshes the list under the server's key root. */
 
 export const userQueries = {
-  all: (server: ServerRef) => [...serverQueries.root(server.routeId), 'users'] as const,
+  all: (server: ServerRef) => [...serverQueries.root(server.routeId), 'subusers'] as const,
   list: (server: ServerRef) =>
     queryOptions({
       queryKey: userQueries.all(server),

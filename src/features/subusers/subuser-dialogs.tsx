@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Controller } from 'react-hook-form';
-import { subuserCreateSchema, type Subuser } from '../../contract/users';
+import { subuserCreateSchema, type Subuser } from '../../contract/subusers';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
@@ -19,7 +19,7 @@ export interface Added {
 }
 
 /** E-mail and permissions; a refusal about a field lands on it. */
-export function AddUserDialog({
+export function AddSubuserDialog({
   server,
   open,
   onOpenChange,
@@ -66,7 +66,7 @@ export function AddUserDialog({
 }
 
 /** The editor over a subuser's permissions: Save once something changed; read-only without `user.update`. */
-export function EditUserDialog({
+export function EditSubuserDialog({
   server,
   user,
   canUpdate,
@@ -128,7 +128,7 @@ export function EditUserDialog({
   );
 }
 
-export function DeleteUserDialog({ server, user, onClose }: { server: ServerRef; user: Subuser | null; onClose: () => void }) {
+export function DeleteSubuserDialog({ server, user, onClose }: { server: ServerRef; user: Subuser | null; onClose: () => void }) {
   const remove = useDeleteSubuser(server);
   return (
     <ConfirmDialog

@@ -1,11 +1,11 @@
-import type { Subuser } from '../../contract/users';
+import type { Subuser } from '../../contract/subusers';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { grantedCount } from './api';
 import { Avatar } from './avatar';
 
 /** A subuser: who, two-factor, how many permissions; edit (or view) and delete for those allowed, never on oneself. */
-export function UserRow({
+export function SubuserRow({
   user,
   self,
   canUpdate,

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Subuser } from '../../contract/users';
+import type { Subuser } from '../../contract/subusers';
 import { json, makeServer, renderServerRoutes, serverDocument, stubFetch, testAccount, type FetchCall } from '../../test/server-test-fixtures';
-import { UsersPage } from './users-page';
+import { SubusersPage } from './subusers-page';
 
 afterEach(() => {
   cleanup();
@@ -65,7 +65,7 @@ function stubPanel({ permissions = ['*'], self = false, created }: { permissions
   return { writes: () => requests.filter((r) => r.method !== 'GET') };
 }
 
-const render = () => renderServerRoutes('/server/abcd1234/users', { users: () => <UsersPage /> });
+const render = () => renderServerRoutes('/server/abcd1234/users', { users: () => <SubusersPage /> });
 const box = (dialog: HTMLElement, name: string) => within(dialog).getByRole('checkbox', { name });
 
 async function openEdit(email = 'alex@example.test', action = 'Edit') {
@@ -73,7 +73,7 @@ async function openEdit(email = 'alex@example.test', action = 'Edit') {
   return screen.findByRole('dialog');
 }
 
-describe('UsersPage', () => {
+describe('SubusersPage', () => {
   it('lists users with username, e-mail, two-factor and the permission count without websocket.connect', async () => {
     stubPanel();
     render();

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { Subuser } from '../../contract/users';
+import type { Subuser } from '../../contract/subusers';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/states';
 import { QueryList } from '../../components/ui/query-list';
@@ -8,11 +8,11 @@ import { PermissionHint, useCan } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { useServerRef } from '../servers/api';
 import { userQueries } from './api';
-import { AddUserDialog, DeleteUserDialog, EditUserDialog, type Added } from './user-dialogs';
-import { UserRow } from './user-row';
+import { AddSubuserDialog, DeleteSubuserDialog, EditSubuserDialog, type Added } from './subuser-dialogs';
+import { SubuserRow } from './subuser-row';
 
 /** The server's subusers: who has access with which permissions; add, edit and delete for those allowed. */
-export function UsersPage() {
+export function SubusersPage() {
   const ref = useServerRef();
   const [canCreate, canUpdate, canDelete] = [useCan('user.create'), useCan('user.update'), useCan('user.delete')];
   const query = useQuery(userQueries.list(ref));
@@ -54,7 +54,7 @@ export function UsersPage() {
         {(users) => (
           <ul aria-label="Users" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {users.map((u) => (
-              <UserRow
+              <SubuserRow
                 key={u.uuid}
                 user={u}
                 self={isSelf(u)}
@@ -68,9 +68,9 @@ export function UsersPage() {
         )}
       </QueryList>
 
-      <AddUserDialog server={ref} open={adding} onOpenChange={setAdding} onAdded={setAdded} />
-      <EditUserDialog server={ref} user={editing} canUpdate={canUpdate} onClose={() => setEditing(null)} />
-      <DeleteUserDialog server={ref} user={deleting} onClose={() => setDeleting(null)} />
+      <AddSubuserDialog server={ref} open={adding} onOpenChange={setAdding} onAdded={setAdded} />
+      <EditSubuserDialog server={ref} user={editing} canUpdate={canUpdate} onClose={() => setEditing(null)} />
+      <DeleteSubuserDialog server={ref} user={deleting} onClose={() => setDeleting(null)} />
     </section>
   );
 }
