@@ -55,3 +55,18 @@ export function userActivity(
 ): NewActivity {
   return byCaller(caller, ip, event, properties, timestamp, [{ type: 'user', id: caller.user.id }, ...extraSubjects]);
 }
+
+/**
+ * An admin acting through the application API (a billing system's key, or the admin area's
+ * session): the caller as actor, the key as the entry's key, `subjects` what it acted on.
+ */
+export function adminActivity(
+  caller: Caller,
+  ip: string,
+  event: NewActivity['event'] & `admin:${string}`,
+  properties: Record<string, unknown>,
+  timestamp: Date,
+  subjects: NewActivity['subjects'],
+): NewActivity {
+  return byCaller(caller, ip, event, properties, timestamp, subjects);
+}

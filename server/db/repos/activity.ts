@@ -4,7 +4,20 @@ import type { Db } from '../index';
 import type { ActivityLogRow } from '../schema';
 import { escapeLike } from './like';
 
-export type SubjectType = 'server' | 'user' | 'backup' | 'allocation' | 'database' | 'ssh_key' | 'schedule' | 'task';
+export type SubjectType =
+  | 'server'
+  | 'user'
+  | 'backup'
+  | 'allocation'
+  | 'database'
+  | 'ssh_key'
+  | 'schedule'
+  | 'task'
+  | 'node'
+  | 'location'
+  | 'egg'
+  | 'database_host'
+  | 'api_key';
 
 export interface NewActivity {
   /** `<scope>:<area>.<action>`, e.g. `server:file.write`. */

@@ -15,6 +15,8 @@ const SAMPLE: Record<string, unknown> = {
   count: 2,
   url: 'https://example.com/a.jar',
   allocation: '127.0.0.1:25565',
+  short: 'eu-west',
+  node: 'eu-1',
   action: 'command',
   variable: 'SERVER_JARFILE',
   email: 'sam@example.com',
