@@ -15,6 +15,7 @@ import * as m013 from './migrations/013-node-token-ids';
 import * as m014 from './migrations/014-node-capacity';
 import * as m015 from './migrations/015-server-transfers';
 import * as m016 from './migrations/016-application-keys';
+import * as m017 from './migrations/017-locations';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014-node-capacity': m014,
   '015-server-transfers': m015,
   '016-application-keys': m016,
+  '017-locations': m017,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/* The nodes table (migrations 001, 002, 013, 014), beside `schema.ts`'s: the machines servers run on. */
+/* The nodes and locations tables (migrations 001, 002, 013, 014, 017), beside `schema.ts`'s: the machines servers run on. */
 
 export interface NodesTable {
   id: Generated<number>;
@@ -25,4 +25,15 @@ export interface NodesTable {
   port_start: number | null;
   port_end: number | null;
   allocation_ip: string | null;
+  /** The location it is in (the reference requires one; null only until an operator picks one). */
+  location_id: number | null;
+}
+
+export interface LocationsTable {
+  id: Generated<number>;
+  /** A short code, unique (`eu-west`). */
+  short: string;
+  long: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -1,9 +1,9 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-schedules';
-import type { NodesTable } from './schema-nodes';
+import type { LocationsTable, NodesTable } from './schema-nodes';
 import type { ServerTransfersTable } from './schema-transfers';
 
-export type { NodesTable } from './schema-nodes';
+export type { LocationsTable, NodesTable } from './schema-nodes';
 
 /*
  * Table types for Kysely. SQLite has no booleans (0/1 integers) and no JSON type (TEXT holding
@@ -263,6 +263,7 @@ export interface Database {
   login_challenges: LoginChallengesTable;
   api_keys: ApiKeysTable;
   nodes: NodesTable;
+  locations: LocationsTable;
   eggs: EggsTable;
   egg_variables: EggVariablesTable;
   servers: ServersTable;
@@ -293,6 +294,7 @@ export type ActivityLogRow = Selectable<ActivityLogsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NodeRow = Selectable<NodesTable>;
+export type LocationRow = Selectable<LocationsTable>;
 export type EggRow = Selectable<EggsTable>;
 export type EggVariableRow = Selectable<EggVariablesTable>;
 export type BackupRow = Selectable<BackupsTable>;

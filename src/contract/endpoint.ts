@@ -7,7 +7,7 @@ import type { PermissionCheck } from './permissions';
  * area files (`fileEndpoints`, `serverEndpoints`, ...).
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What a successful answer carries: a JSON document checked with a schema, raw text (the file

@@ -40,10 +40,51 @@ export const userListQuerySchema = z.object({
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 
+/*
+ * Creating or changing a user, with the reference's rules (`User::$validationRules`; an update
+ * needs the same fields). Without a password the new user is sent a link to set one.
+ */
+const name191 = (field: string) =>
+  z
+    .string({ error: `The ${field} field is required.` })
+    .check(z.trim(), z.minLength(1, `The ${field} field is required.`), z.maxLength(191, `The ${field} must be between 1 and 191 characters.`));
+export const userWriteSchema = z.object({
+  external_id: z.optional(z.nullable(z.string().check(z.maxLength(191, 'The external id may not be greater than 191 characters.')))),
+  email: z
+    .string({ error: 'The email field is required.' })
+    .check(
+      z.trim(),
+      z.maxLength(191, 'The email must be between 1 and 191 characters.'),
+      z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'The email must be a valid email address.'),
+    ),
+  username: z
+    .string({ error: 'The username field is required.' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'The username field is required.'),
+      z.maxLength(191, 'The username must be between 1 and 191 characters.'),
+      z.regex(
+        /^[a-z0-9]([\w.-]*[a-z0-9])?$/,
+        'The username may contain lowercase letters, digits, dots, dashes and underscores, starting and ending with a letter or digit.',
+      ),
+    ),
+  first_name: name191('first name'),
+  last_name: name191('last name'),
+  password: z.optional(z.nullable(z.string().check(z.minLength(8, 'The password must be at least 8 characters.'), z.maxLength(4096)))),
+  language: z.optional(z.string().check(z.regex(/^[a-z]{2}(?:[-_][A-Za-z]{2})?$/, 'The language must be a language code such as en.'))),
+  root_admin: z.optional(z.boolean({ error: 'The root admin field must be true or false.' })),
+});
+export type UserWrite = z.infer<typeof userWriteSchema>;
+
 const usersPath = `${ADMIN_ROUTE_PREFIX}/users`;
 
 export const userEndpoints = {
   list: endpoint({ method: 'GET', path: usersPath, query: userListQuerySchema, response: userListSchema, admin: true, resource: 'users' }),
   view: endpoint({ method: 'GET', path: `${usersPath}/:user`, response: userSchema, admin: true, resource: 'users' }),
   external: endpoint({ method: 'GET', path: `${usersPath}/external/:external_id`, response: userSchema, admin: true, resource: 'users' }),
+  /** 201 with the user. */
+  create: endpoint({ method: 'POST', path: usersPath, body: userWriteSchema, response: userSchema, admin: true, resource: 'users' }),
+  update: endpoint({ method: 'PATCH', path: `${usersPath}/:user`, body: userWriteSchema, response: userSchema, admin: true, resource: 'users' }),
+  /** Refused (400) while the user owns servers, naming them. */
+  delete: endpoint({ method: 'DELETE', path: `${usersPath}/:user`, response: 'empty', admin: true, resource: 'users' }),
 };
