@@ -76,6 +76,9 @@ export const userWriteSchema = z.object({
 });
 export type UserWrite = z.infer<typeof userWriteSchema>;
 
+/** A password link made for a user: `mailed`, or `link` to pass on when the panel sends no mail. */
+export const passwordResetLinkSchema = z.object({ mailed: z.boolean(), link: z.optional(z.string()) });
+
 const usersPath = `${ADMIN_ROUTE_PREFIX}/users`;
 
 export const userEndpoints = {
@@ -85,6 +88,19 @@ export const userEndpoints = {
   /** 201 with the user. */
   create: endpoint({ method: 'POST', path: usersPath, body: userWriteSchema, response: userSchema, admin: true, resource: 'users' }),
   update: endpoint({ method: 'PATCH', path: `${usersPath}/:user`, body: userWriteSchema, response: userSchema, admin: true, resource: 'users' }),
+  /** Aerie's: turns off two-factor sign-in for a user locked out of it (204). */
+  twoFactorDisable: endpoint({ method: 'DELETE', path: `${usersPath}/:user/two-factor`, response: 'empty', admin: true, resource: 'users' }),
+  /**
+   * Aerie's: a link for the user to set a new password, mailed to them; when the panel sends no
+   * mail, the link is in the answer for the admin to pass on.
+   */
+  passwordReset: endpoint({
+    method: 'POST',
+    path: `${usersPath}/:user/password-reset`,
+    response: passwordResetLinkSchema,
+    admin: true,
+    resource: 'users',
+  }),
   /** Refused (400) while the user owns servers, naming them. */
   delete: endpoint({ method: 'DELETE', path: `${usersPath}/:user`, response: 'empty', admin: true, resource: 'users' }),
 };
