@@ -77,7 +77,8 @@ export async function renderNode(deps: AppDeps, caller: Caller, row: NodeRow, in
 export async function renderAllocations(deps: AppDeps, caller: Caller, node: NodeRow, rows: AllocationRow[], include: string | undefined) {
   const asked = includesOf(include, ALLOCATION_INCLUDES);
   if (asked.length === 0) return rows.map((row) => allocationResource(row));
-  const holders = asked.includes('server') && mayRead(caller, 'servers') ? await nodeListing.serversOf(deps.db, [node.id]) : [];
+  const held = rows.flatMap((r) => (r.server_id === null ? [] : [r.server_id]));
+  const holders = asked.includes('server') && mayRead(caller, 'servers') ? await nodeListing.serversByIds(deps.db, held) : [];
   const nodeItem = asked.includes('node') && mayRead(caller, 'nodes') ? await renderNode(deps, caller, node) : null;
   return rows.map((row) => {
     const relationships: Record<string, RelationshipValue> = {};

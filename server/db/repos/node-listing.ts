@@ -55,6 +55,11 @@ export function serversOf(db: Db, nodeIds: readonly number[]): Promise<ServerRow
   return db.selectFrom('servers').selectAll().where('node_id', 'in', nodeIds).orderBy('id').execute();
 }
 
+export function serversByIds(db: Db, ids: readonly number[]): Promise<ServerRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('servers').selectAll().where('id', 'in', ids).execute();
+}
+
 export function allocationsOf(db: Db, nodeIds: readonly number[]): Promise<AllocationRow[]> {
   if (nodeIds.length === 0) return Promise.resolve([]);
   return db.selectFrom('allocations').selectAll().where('node_id', 'in', nodeIds).orderBy('id').execute();
@@ -81,9 +86,9 @@ export async function deployable(db: Db, query: DeployableQuery): Promise<{ rows
     .where('nodes.public', '=', 1)
     .groupBy('nodes.id')
     .having(
-      sql<boolean>`nodes.memory = 0 or coalesce(sum(servers.memory), 0) + ${query.memory} <= nodes.memory * (1 + nodes.memory_overallocate / 100.0)`,
+      sql<boolean>`(nodes.memory = 0 or coalesce(sum(servers.memory), 0) + ${query.memory} <= nodes.memory * (1 + nodes.memory_overallocate / 100.0))`,
     )
-    .having(sql<boolean>`nodes.disk = 0 or coalesce(sum(servers.disk), 0) + ${query.disk} <= nodes.disk * (1 + nodes.disk_overallocate / 100.0)`);
+    .having(sql<boolean>`(nodes.disk = 0 or coalesce(sum(servers.disk), 0) + ${query.disk} <= nodes.disk * (1 + nodes.disk_overallocate / 100.0))`);
   if (query.locationIds.length > 0) base = base.where('nodes.location_id', 'in', query.locationIds);
   const all = await base.select('nodes.id').execute();
   const ids = all.map((r) => r.id).slice((query.page - 1) * query.perPage, query.page * query.perPage);
