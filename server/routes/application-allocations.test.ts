@@ -137,4 +137,39 @@ describe('the application API: a node’s allocations', () => {
     expect((await call(panel, 'POST', base, await panel.sessionHeaders(await panel.user()), body)).statusCode).toBe(403);
     expect(await rows()).toEqual([]);
   });
+
+  it('gives new servers the allocations made through the API first; a node without them keeps its range', async ({ panel }) => {
+    const admin = await panel.user({ admin: true });
+    const headers = await panel.applicationHeaders(admin);
+    const first = await panel.server(admin);
+    const local = first.node_id;
+    const address = async (serverId: number) =>
+      panel.db
+        .selectFrom('allocations')
+        .select(['ip', 'port', 'ip_alias'])
+        .innerJoin('servers', 'servers.allocation_id', 'allocations.id')
+        .where('servers.id', '=', serverId)
+        .executeTakeFirst();
+    // Before: the panel's range on 127.0.0.1 (PANEL_ALLOCATION_PORTS), as always.
+    expect(await address(first.id)).toEqual({ ip: '127.0.0.1', port: panel.config.allocationPorts.start, ip_alias: null });
+
+    expect(
+      (
+        await call(panel, 'POST', `/nodes/${String(local)}/allocations`, headers, {
+          ip: '127.0.0.2',
+          alias: 'game.example.com',
+          ports: ['40001-40002'],
+        })
+      ).statusCode,
+    ).toBe(204);
+    const [second, third, fourth] = [await panel.server(admin), await panel.server(admin), await panel.server(admin)];
+    expect(await address(second.id)).toEqual({ ip: '127.0.0.2', port: 40001, ip_alias: 'game.example.com' });
+    expect(await address(third.id)).toEqual({ ip: '127.0.0.2', port: 40002, ip_alias: 'game.example.com' });
+    // None free any more: the node's range again.
+    expect(await address(fourth.id)).toEqual({ ip: '127.0.0.1', port: panel.config.allocationPorts.start + 1, ip_alias: null });
+    const held = nodeAllocationListSchema.parse(
+      (await call(panel, 'GET', `/nodes/${String(local)}/allocations?filter[ip]=127.0.0.2`, headers)).json(),
+    );
+    expect(held.data.map((a) => a.attributes.assigned)).toEqual([true, true]);
+  });
 });

@@ -151,7 +151,13 @@ export interface CreateServerInput {
 export async function createServer(db: Db, daemons: NodeDaemons, input: CreateServerInput, now: Date): Promise<ServerRow> {
   await ensureDefaultNode(db, daemons);
   const memory = input.memory ?? 1024;
-  const { node, ip, range } = await placeServer(db, { node: input.node, memory, panelPorts: input.ports ?? DEFAULT_ALLOCATION_PORTS, ip: input.ip });
+  const { node, ip, range } = await placeServer(db, {
+    node: input.node,
+    memory,
+    panelPorts: input.ports ?? DEFAULT_ALLOCATION_PORTS,
+    ip: input.ip,
+    port: input.port,
+  });
   const nodeId = node.id;
   const daemon = daemons.forNode(node);
   const defaultEgg = await ensureDefaultEgg(db);

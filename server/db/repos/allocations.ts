@@ -108,3 +108,16 @@ export async function removeFree(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('allocations').where('id', '=', id).where('server_id', 'is', null).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The node's first free allocation that is not one of `ip`'s ports in `start..end` (lowest address, then port). */
+export function firstFreeOutside(db: Db, nodeId: number, ip: string, start: number, end: number): Promise<AllocationRow | undefined> {
+  return db
+    .selectFrom('allocations')
+    .selectAll()
+    .where('node_id', '=', nodeId)
+    .where('server_id', 'is', null)
+    .where((eb) => eb.not(eb.and([eb('ip', '=', ip), eb('port', '>=', start), eb('port', '<=', end)])))
+    .orderBy('ip')
+    .orderBy('port')
+    .executeTakeFirst();
+}
