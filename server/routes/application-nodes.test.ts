@@ -191,6 +191,8 @@ describe('the application API: nodes', () => {
       headers,
     );
     expect(paged.json().meta.pagination).toMatchObject({ total: 2, current_page: 1 });
+    const unpaged = await call(panel, 'GET', `/nodes/deployable?memory=1&disk=1&location_ids[]=${String(location)}`, headers);
+    expect(Object.keys(unpaged.json())).toEqual(['object', 'data']);
     const none = await call(panel, 'GET', `/nodes/deployable?memory=999999&disk=1&location_ids[]=${String(location)}`, headers);
     expect(none.statusCode).toBe(400);
     expect(none.json().errors[0].code).toBe('NoViableNodeException');

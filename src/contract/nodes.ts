@@ -110,8 +110,14 @@ const idList = z.optional(
     z.array(z.int('The location ids must be integers.')).check(z.maxLength(100, 'The location ids may not have more than 100 items.')),
   ),
 );
+// No default page: without one the reference answers every deployable node, unpaged.
+const optionalPage = z.optional(
+  z.coerce
+    .number({ error: 'The page must be an integer.' })
+    .check(z.int('The page must be an integer.'), z.gte(1, 'The page must be at least 1.'), z.lte(1_000_000, 'The page is too large.')),
+);
 export const deployableQuerySchema = z.object({
-  page: z.optional(pageNumber),
+  page: optionalPage,
   per_page: perPage(50, 100),
   memory: count('memory'),
   disk: count('disk'),
