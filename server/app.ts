@@ -36,6 +36,8 @@ import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
 import { remoteRoutes } from './routes/remote';
 import { applicationUserRoutes } from './routes/application-users';
+import { applicationLocationRoutes } from './routes/application-locations';
+import { applicationNodeRoutes } from './routes/application-nodes';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -145,6 +147,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerAuthentication(application, deps, 'application');
     await registerApiRateLimit(application, deps.config.apiApplicationRateLimit, ADMIN_ROUTE_PREFIX);
     await applicationUserRoutes(application, deps);
+    await applicationLocationRoutes(application, deps);
+    await applicationNodeRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -69,8 +69,9 @@ Commands:
   dbhost:list [--json]                    the database hosts and how many databases each holds
   dbhost:delete --name N                  refused while databases live on it
   node:create --name N --fqdn HOST --daemon-port P [--scheme http|https] [--sftp-port P] [--ports A-B] [--ip IP]
-              [--memory MB] [--disk MB]   a Wings node (or Aerie's node on another machine); prints
-                                          {"id", "uuid", "name", "token_id", "token"}
+              [--memory MB] [--disk MB] [--location SHORT]  a Wings node (or Aerie's node on another
+                                          machine) in location SHORT ("default" when absent; made when
+                                          missing); prints {"id", "uuid", "name", "location", "token_id", "token"}
   node:config --name N [--data-dir DIR] [--json]  the node's Wings config.yml (paths under DIR when given); {config} with --json
   node:list [--json]                      every node, its servers, and whether it answers (its version)
   node:delete --name N                    refused while servers live on it

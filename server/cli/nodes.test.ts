@@ -23,7 +23,8 @@ const it = test
 describe('node commands', () => {
   it('create a node with Wings credentials the remote API accepts, its token stored sealed', async ({ panel, run }) => {
     const made = await run('node:create', '--name', 'eu-1', '--fqdn', 'node1.example.com', '--daemon-port', '8443', '--ports', '30000-30100');
-    expect(Object.keys(made).sort()).toEqual(['id', 'name', 'token', 'token_id', 'uuid']);
+    expect(Object.keys(made).sort()).toEqual(['id', 'location', 'name', 'token', 'token_id', 'uuid']);
+    expect(made.location).toBe('default');
     expect(made.token_id).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(made.token).toMatch(/^[A-Za-z0-9]{64}$/);
     const row = await nodes.findByName(panel.db, 'eu-1');
@@ -36,6 +37,24 @@ describe('node commands', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().meta.total).toBe(0);
+  });
+
+  it('put a node in the location --location names, made when missing; no node is left without one', async ({ panel, run }) => {
+    const made = await run('node:create', '--name', 'eu-1', '--fqdn', 'n1.example.com', '--daemon-port', '8080', '--location', 'eu-west');
+    expect(made.location).toBe('eu-west');
+    await run('node:create', '--name', 'eu-2', '--fqdn', 'n2.example.com', '--daemon-port', '8080', '--location', 'eu-west');
+    await run('node:create', '--name', 'us-1', '--fqdn', 'n3.example.com', '--daemon-port', '8080');
+    const rows = await panel.db
+      .selectFrom('nodes')
+      .innerJoin('locations', 'locations.id', 'nodes.location_id')
+      .select(['name', 'short'])
+      .orderBy('nodes.id')
+      .execute();
+    expect(rows).toEqual([
+      { name: 'eu-1', short: 'eu-west' },
+      { name: 'eu-2', short: 'eu-west' },
+      { name: 'us-1', short: 'default' },
+    ]);
   });
 
   it('refuse bad input with a usage error and make nothing', async ({ panel, run, failure }) => {

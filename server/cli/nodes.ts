@@ -1,5 +1,6 @@
 import { nodes } from '../db/repos';
 import { parsePortRange, PORT_RANGE_RULE } from '../lib/port-range';
+import { DEFAULT_LOCATION, ensureLocation } from '../services/locations';
 import { createNode, deleteNode, listNodes, NodeError, nodeConfigYaml } from '../services/nodes';
 import { CliError, int, required, str, type Command, type Options } from './options';
 import { table, withText } from './table';
@@ -48,8 +49,11 @@ export const NODE_COMMANDS: Record<string, Command> = {
       ip: { type: 'string' },
       memory: { type: 'string' },
       disk: { type: 'string' },
+      location: { type: 'string' },
     },
     async run(opts, deps) {
+      // Every node is in a location (deployment picks by them): "default" unless one is named; made when missing.
+      const location = await ensureLocation(deps.db, str(opts, 'location') ?? DEFAULT_LOCATION, deps.clock.now());
       const scheme = str(opts, 'scheme') ?? 'https';
       if (scheme !== 'http' && scheme !== 'https') throw new CliError('--scheme must be http or https.', 2);
       const node = await refusing(() =>
@@ -63,9 +67,17 @@ export const NODE_COMMANDS: Record<string, Command> = {
           ip: str(opts, 'ip') ?? null,
           memory: mib(opts, 'memory'),
           disk: mib(opts, 'disk'),
+          locationId: location.id,
         }),
       );
-      return { id: node.id, uuid: node.uuid, name: node.name, token_id: node.daemon_token_id, token: deps.nodes.tokenOf(node) };
+      return {
+        id: node.id,
+        uuid: node.uuid,
+        name: node.name,
+        location: location.short,
+        token_id: node.daemon_token_id,
+        token: deps.nodes.tokenOf(node),
+      };
     },
   },
   'node:config': {

@@ -83,4 +83,31 @@ describe('migrations', () => {
       await db.destroy();
     }
   });
+
+  it("give a panel's nodes the reference's settings, and a node made after 017 (the panel's own) the default location", async () => {
+    const db = openDatabase(':memory:');
+    try {
+      await new Migrator({ db, provider: MIGRATION_PROVIDER }).migrateTo('017-locations');
+      // The panel's own node, made at a first start after 017 found no nodes to put in a location.
+      await sql`INSERT INTO nodes (uuid, name, fqdn, daemon_token, daemon_token_id) VALUES ('a', 'local', '127.0.0.1', 't', 'i')`.execute(db);
+      await migrateToLatest(db);
+      const node = await db
+        .selectFrom('nodes')
+        .innerJoin('locations', 'locations.id', 'nodes.location_id')
+        .selectAll('nodes')
+        .select('short')
+        .executeTakeFirst();
+      expect(node).toMatchObject({
+        short: 'default',
+        public: 1,
+        behind_proxy: 0,
+        upload_size: 100,
+        daemon_base: '/var/lib/pterodactyl/volumes',
+        description: null,
+      });
+      expect(node?.created_at).toMatch(/^\d{4}-/);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

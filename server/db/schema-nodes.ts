@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/* The nodes and locations tables (migrations 001, 002, 013, 014, 017), beside `schema.ts`'s: the machines servers run on. */
+/* The nodes and locations tables (migrations 001, 002, 013, 014, 017, 018), beside `schema.ts`'s: the machines servers run on. */
 
 export interface NodesTable {
   id: Generated<number>;
@@ -27,6 +27,18 @@ export interface NodesTable {
   allocation_ip: string | null;
   /** The location it is in (the reference requires one; null only until an operator picks one). */
   location_id: number | null;
+  /** The reference's settings (018): whether deployment may pick it, and what its config.yml says. */
+  public: Generated<number>;
+  description: string | null;
+  behind_proxy: Generated<number>;
+  /** Percent over `memory`/`disk` that deployment may promise (the reference's formula). */
+  memory_overallocate: Generated<number>;
+  disk_overallocate: Generated<number>;
+  /** MiB, the config's `api.upload_limit`. */
+  upload_size: Generated<number>;
+  daemon_base: Generated<string>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
 }
 
 export interface LocationsTable {

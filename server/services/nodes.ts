@@ -7,6 +7,7 @@ import { nodes } from '../db/repos';
 import type { NodeRow } from '../db/schema';
 import { nodeHealth, type NodeHealth } from '../daemon/wings/system';
 import type { NodeDaemons } from './node-daemons';
+import { DEFAULT_LOCATION, ensureLocation } from './locations';
 
 /*
  * Nodes an operator attaches (issue 24 §4): Wings nodes, or Aerie's node on another machine. The
@@ -25,6 +26,20 @@ export interface NodeInput {
   ip: string | null;
   memory: number;
   disk: number;
+  /** Its location; absent: the "default" one, made when missing, so no node is without one. */
+  locationId?: number;
+  /** The reference's settings (the application API's); absent: its defaults. */
+  settings?: NodeSettings;
+}
+
+export interface NodeSettings {
+  public: boolean;
+  behindProxy: boolean;
+  maintenance: boolean;
+  memoryOverallocate: number;
+  diskOverallocate: number;
+  uploadSize: number;
+  daemonBase?: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -44,21 +59,40 @@ export async function createNode(db: Db, daemons: Pick<NodeDaemons, 'newCredenti
   if (await nodes.findByName(db, input.name)) {
     throw new NodeError(`A node named ${input.name} exists already.`);
   }
-  const host = net.isIP(input.fqdn) === 6 ? `[${input.fqdn}]` : input.fqdn;
+  const locationId = input.locationId ?? (await ensureLocation(db, DEFAULT_LOCATION, new Date())).id;
   return nodes.insert(db, {
     uuid: randomUUID(),
     name: input.name,
     fqdn: input.fqdn,
     sftp_port: input.sftpPort,
     maintenance_mode: 0,
-    daemon_base_url: `${input.scheme}://${host}:${input.daemonPort}`,
+    daemon_base_url: daemonUrl(input),
     memory: input.memory,
     disk: input.disk,
     port_start: input.ports?.start ?? null,
     port_end: input.ports?.end ?? null,
     allocation_ip: input.ip,
+    location_id: locationId,
+    ...(input.settings ? settingsColumns(input.settings) : {}),
     ...daemons.newCredentials(),
   });
+}
+
+export function daemonUrl(input: Pick<NodeInput, 'fqdn' | 'scheme' | 'daemonPort'>): string {
+  const host = net.isIP(input.fqdn) === 6 ? `[${input.fqdn}]` : input.fqdn;
+  return `${input.scheme}://${host}:${input.daemonPort}`;
+}
+
+export function settingsColumns(settings: NodeSettings) {
+  return {
+    public: settings.public ? 1 : 0,
+    behind_proxy: settings.behindProxy ? 1 : 0,
+    maintenance_mode: settings.maintenance ? 1 : 0,
+    memory_overallocate: settings.memoryOverallocate,
+    disk_overallocate: settings.diskOverallocate,
+    upload_size: settings.uploadSize,
+    ...(settings.daemonBase === undefined ? {} : { daemon_base: settings.daemonBase }),
+  };
 }
 
 export interface NodeListing {
@@ -94,14 +128,15 @@ export async function deleteNode(db: Db, name: string): Promise<void> {
 /**
  * The node's Wings `config.yml`, as the reference panel's "Configuration" tab writes it, so the
  * same steps set up Wings or Aerie's node. With `dataDir` the data, backup and temporary paths lie
- * under it (Aerie's node run by a user without /var/lib).
+ * under it (Aerie's node run by a user without /var/lib). One builder for the CLI's YAML and the
+ * application API's JSON.
  */
-export function nodeConfigYaml(node: NodeRow, daemons: Pick<NodeDaemons, 'tokenOf'>, panelUrl: string, dataDir?: string): string {
-  if (node.daemon_base_url === null) throw new NodeError("The panel's own node runs inside the panel: it has no config.yml.");
+export function nodeConfiguration(node: NodeRow, daemons: Pick<NodeDaemons, 'tokenOf'>, panelUrl: string, dataDir?: string) {
+  if (node.daemon_base_url === null) throw new NodeError(LOCAL_HAS_NO_CONFIG);
   const url = new URL(node.daemon_base_url);
   const under = (name: string, fallback: string) => (dataDir ? path.join(path.resolve(dataDir), name) : fallback);
   const fqdn = node.fqdn.toLowerCase();
-  return stringify({
+  return {
     debug: false,
     uuid: node.uuid,
     token_id: node.daemon_token_id,
@@ -110,21 +145,28 @@ export function nodeConfigYaml(node: NodeRow, daemons: Pick<NodeDaemons, 'tokenO
       host: '0.0.0.0',
       port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
       ssl: {
-        enabled: url.protocol === 'https:',
+        // Behind a proxy the proxy holds the certificate (the reference's rule).
+        enabled: url.protocol === 'https:' && node.behind_proxy === 0,
         cert: `/etc/letsencrypt/live/${fqdn}/fullchain.pem`,
         key: `/etc/letsencrypt/live/${fqdn}/privkey.pem`,
       },
-      upload_limit: 100,
+      upload_limit: node.upload_size,
     },
     system: {
-      data: under('volumes', '/var/lib/pterodactyl/volumes'),
+      data: under('volumes', node.daemon_base),
       archive_directory: under('archives', '/var/lib/pterodactyl/archives'),
       backup_directory: under('backups', '/var/lib/pterodactyl/backups'),
       tmp_directory: under('tmp', '/tmp/pterodactyl'),
       sftp: { bind_port: node.sftp_port },
     },
-    allowed_mounts: [],
+    allowed_mounts: [] as string[],
     remote: panelUrl.replace(/\/+$/, ''),
-    allowed_origins: [],
-  });
+    allowed_origins: [] as string[],
+  };
+}
+
+export const LOCAL_HAS_NO_CONFIG = "The panel's own node runs inside the panel: it has no config.yml.";
+
+export function nodeConfigYaml(node: NodeRow, daemons: Pick<NodeDaemons, 'tokenOf'>, panelUrl: string, dataDir?: string): string {
+  return stringify(nodeConfiguration(node, daemons, panelUrl, dataDir));
 }

@@ -11,6 +11,12 @@ import { NodeError } from './nodes';
  * it is chosen only when no node that states its memory has room (the panel's own node, made
  * without a figure, keeps taking every server until an operator attaches one that states it).
  * Nodes in maintenance are not chosen unless named.
+ *
+ * Allocations an operator made through the application API (the reference's way: an address and
+ * ports, no range) outside the ports placement would make are taken first, lowest address and
+ * port: a Wings node given 10.0.0.5:25565-25600 puts servers there, not on the panel's default
+ * range on 127.0.0.1. A node without such free allocations is placed as before, and a request
+ * naming an address or a port keeps to the node's address.
  */
 
 /** The address and ports a node's allocations take: its own, else the panel's defaults. */
@@ -40,6 +46,8 @@ export interface PlacementRequest {
   panelPorts: PortRange;
   /** The address asked for (the caller's); else the node's, else 127.0.0.1. */
   ip?: string;
+  /** A port asked for (the CLI's --port): it is made on the node's address, so free allocations are not taken. */
+  port?: number;
 }
 
 export interface Placement {
@@ -51,15 +59,19 @@ export interface Placement {
 const isRemote = (node: NodeRow): number => (node.daemon_base_url === null ? 0 : 1);
 
 export async function placeServer(db: Db, request: PlacementRequest): Promise<Placement> {
-  const at = (node: NodeRow): Placement => {
+  const at = async (node: NodeRow): Promise<Placement> => {
     const rules = allocationRules(node, request.panelPorts);
-    return { node, ip: request.ip ?? rules.ip ?? '127.0.0.1', range: rules.range };
+    const placed = { node, ip: request.ip ?? rules.ip ?? '127.0.0.1', range: rules.range };
+    if (request.ip !== undefined || request.port !== undefined) return placed;
+    const made = await allocations.firstFreeOutside(db, node.id, placed.ip, placed.range.start, placed.range.end);
+    // A one-port range: takeFreePort (servers.ts) assigns that free row in its write transaction.
+    return made ? { node, ip: made.ip, range: { start: made.port, end: made.port } } : placed;
   };
   if (request.node !== undefined) {
     const named = request.node;
     const node = (await nodes.findByName(db, named)) ?? (/^\d{1,9}$/.test(named) ? await nodes.findById(db, Number(named)) : undefined);
     if (!node) throw new NodeError(`No node named ${named}.`);
-    const placed = at(node);
+    const placed = await at(node);
     if (!(await hasFreePort(db, node.id, placed.ip, placed.range))) {
       throw new NodeError(`Node ${node.name} has no free port: ${placed.range.start}-${placed.range.end} on ${placed.ip} are all taken.`);
     }
@@ -79,7 +91,7 @@ export async function placeServer(db: Db, request: PlacementRequest): Promise<Pl
     .sort((a, b) => (free(b) ?? -Infinity) - (free(a) ?? -Infinity) || isRemote(a) - isRemote(b) || a.id - b.id);
   const full: string[] = [];
   for (const node of candidates) {
-    const placed = at(node);
+    const placed = await at(node);
     if (await hasFreePort(db, node.id, placed.ip, placed.range)) return placed;
     full.push(`${node.name}: ${placed.range.start}-${placed.range.end} on ${placed.ip}`);
   }

@@ -9,6 +9,7 @@ import type { ServerStatus } from '../../src/contract';
 import { notFound } from '../http/errors';
 import { takeFreePort, type PortRange } from './allocations';
 import { placeServer } from './placement';
+import { DEFAULT_LOCATION, ensureLocation } from './locations';
 import { handleDaemonEvent } from './daemon-events';
 import { DEFAULT_ALLOCATION_PORTS } from '../config';
 import type { DaemonEvent, NodeDaemon } from '../daemon/capabilities';
@@ -96,7 +97,9 @@ export async function ensureDefaultNode(db: Db, daemons: Pick<NodeDaemons, 'newC
   if (existing) return existing;
   // The node of the daemon inside this panel: no daemon address of its own.
   const node = { uuid: randomUUID(), name: 'local', fqdn: '127.0.0.1', sftp_port: 2022, maintenance_mode: 0, daemon_base_url: null };
-  return nodes.insert(db, { ...node, ...daemons.newCredentials() });
+  // In the "default" location, as every node is in one (the reference requires it; deploy picks by location).
+  const location = await ensureLocation(db, DEFAULT_LOCATION, new Date());
+  return nodes.insert(db, { ...node, location_id: location.id, ...daemons.newCredentials() });
 }
 
 /**
@@ -148,7 +151,13 @@ export interface CreateServerInput {
 export async function createServer(db: Db, daemons: NodeDaemons, input: CreateServerInput, now: Date): Promise<ServerRow> {
   await ensureDefaultNode(db, daemons);
   const memory = input.memory ?? 1024;
-  const { node, ip, range } = await placeServer(db, { node: input.node, memory, panelPorts: input.ports ?? DEFAULT_ALLOCATION_PORTS, ip: input.ip });
+  const { node, ip, range } = await placeServer(db, {
+    node: input.node,
+    memory,
+    panelPorts: input.ports ?? DEFAULT_ALLOCATION_PORTS,
+    ip: input.ip,
+    port: input.port,
+  });
   const nodeId = node.id;
   const daemon = daemons.forNode(node);
   const defaultEgg = await ensureDefaultEgg(db);

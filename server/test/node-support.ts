@@ -44,21 +44,26 @@ export interface RunningNode {
   restart: () => Promise<void>;
 }
 
-export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<void>) => void): Promise<RunningNode> {
+/** How the node is made: the nodes service by default; a test may make it another way (the application API). */
+export type MakeNode = (ports: { port: number; sftpPort: number; panelUrl: string }) => Promise<NodeRow>;
+
+export async function startNode(panel: TestPanel, onCleanup: (fn: () => Promise<void>) => void, make?: MakeNode): Promise<RunningNode> {
   const panelPort = await listen(panel.app);
   const panelUrl = `http://127.0.0.1:${panelPort}`;
   const [port, sftpPort] = [await freePort(), await freePort()];
-  const node = await createNode(panel.db, panel.nodes, {
-    name: 'remote-1',
-    fqdn: '127.0.0.1',
-    scheme: 'http',
-    daemonPort: port,
-    sftpPort,
-    ports: { start: 31000, end: 31099 },
-    ip: '127.0.0.1',
-    memory: 0,
-    disk: 0,
-  });
+  const node = make
+    ? await make({ port, sftpPort, panelUrl })
+    : await createNode(panel.db, panel.nodes, {
+        name: 'remote-1',
+        fqdn: '127.0.0.1',
+        scheme: 'http',
+        daemonPort: port,
+        sftpPort,
+        ports: { start: 31000, end: 31099 },
+        ip: '127.0.0.1',
+        memory: 0,
+        disk: 0,
+      });
   const dataDir = path.join(panel.dataDir, 'node');
   const file = path.join(panel.dataDir, 'node-config.yml');
   fs.writeFileSync(file, nodeConfigYaml(node, panel.nodes, panelUrl, dataDir).replace('host: 0.0.0.0', 'host: 127.0.0.1'));

@@ -18,3 +18,5 @@ export * from './users';
 export * from './websocket';
 export * from './variable-rules';
 export * from './schedules';
+export * from './locations';
+export * from './nodes';

@@ -1,5 +1,5 @@
 import type { Db } from '../index';
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { NodeRow, NodesTable } from '../schema';
 
 export function first(db: Db): Promise<NodeRow | undefined> {
@@ -38,7 +38,19 @@ let changes = 0;
 export const changeCount = (): number => changes;
 
 export async function insert(db: Db, node: Insertable<NodesTable>): Promise<NodeRow> {
-  const row = await db.insertInto('nodes').values(node).returningAll().executeTakeFirstOrThrow();
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('nodes')
+    .values({ created_at: now, updated_at: now, ...node })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  changes += 1;
+  return row;
+}
+
+/** Changes a node's settings (its address among them: counted as a change). */
+export async function update(db: Db, id: number, set: Updateable<NodesTable>): Promise<NodeRow> {
+  const row = await db.updateTable('nodes').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   changes += 1;
   return row;
 }
