@@ -18,3 +18,5 @@ export * from './users';
 export * from './websocket';
 export * from './variable-rules';
 export * from './schedules';
+export * from './admin-servers';
+export * from './admin-server-writes';
