@@ -16,6 +16,7 @@ import * as m014 from './migrations/014-node-capacity';
 import * as m015 from './migrations/015-server-transfers';
 import * as m016 from './migrations/016-application-keys';
 import * as m017 from './migrations/017-locations';
+import * as m019 from './migrations/019-server-skip-scripts';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-server-transfers': m015,
   '016-application-keys': m016,
   '017-locations': m017,
+  '019-server-skip-scripts': m019,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -123,6 +123,7 @@ export async function applicationServerResource(
         image: server.docker_image,
         installed: server.status === 'installing' || server.status === 'install_failed' ? 0 : 1,
         environment,
+        skip_scripts: server.skip_scripts === 1,
       },
       created_at: server.created_at,
       updated_at: server.updated_at,

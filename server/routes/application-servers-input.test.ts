@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it } from '../test/fixtures';
 import { billing } from '../test/application-support';
@@ -123,6 +124,17 @@ describe('creating a server: validation', () => {
 });
 
 describe('creating a server: where it goes', () => {
+  it('installs without the egg’s script when skip_scripts says so', async ({ panel }) => {
+    const { call, body } = await billing(panel);
+    const owner = await panel.user();
+    const skipped = (await call('POST', '/servers', body({ user: owner.id, skip_scripts: true }))).json().attributes;
+    expect(skipped).toMatchObject({ status: null, container: { skip_scripts: true } });
+    expect(fs.readdirSync(panel.daemon.volumePath(skipped.uuid))).not.toContain('demo-game.mjs');
+    expect((await panel.daemon.configuration(skipped.uuid)).settings.skip_egg_scripts).toBe(true);
+    const installed = (await call('POST', '/servers', body({ user: owner.id }))).json().attributes;
+    expect(fs.readdirSync(panel.daemon.volumePath(installed.uuid))).toContain('demo-game.mjs');
+  });
+
   it('takes the allocations named, free ones on one node only', async ({ panel }) => {
     const { call, body, node } = await billing(panel);
     const owner = await panel.user();

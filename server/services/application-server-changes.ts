@@ -120,12 +120,13 @@ export async function changeStartup(db: Db, daemons: NodeDaemons, server: Server
     (v) => (eggChanged ? undefined : current.get(`${server.id}:${v.id}`)) ?? v.default_value,
   );
   const updated = await writeTransaction(db, async (trx) => {
-    const row = await servers.setBuild(
+    await servers.setBuild(
       trx,
       server.id,
       { egg_id: egg.id, startup: body.startup ?? server.startup, docker_image: body.image ?? server.docker_image },
       now,
     );
+    const row = await applicationServers.change(trx, server.id, { skip_scripts: body.skip_scripts ? 1 : 0 }, now);
     for (const [variableId, value] of values) await servers.setVariableValue(trx, server.id, variableId, value);
     return row;
   });

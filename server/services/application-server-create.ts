@@ -95,6 +95,7 @@ export async function createApplicationServer(
       database_limit: body.feature_limits.databases,
       allocation_limit: body.feature_limits.allocations ?? null,
       backup_limit: body.feature_limits.backups,
+      skip_scripts: body.skip_scripts === true ? 1 : 0,
       created_at: ts,
       updated_at: ts,
     });

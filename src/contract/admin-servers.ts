@@ -52,6 +52,8 @@ export const applicationServerAttributes = z.object({
     /** Deprecated in the reference in favour of `status`: 1 once the install has ended well. */
     installed: z.union([z.literal(0), z.literal(1)]),
     environment: z.record(z.string(), z.string()),
+    /** Whether the node installs it without the egg's script. */
+    skip_scripts: z.boolean(),
   }),
   created_at: timestamp,
   updated_at: timestamp,

@@ -125,6 +125,7 @@ export type OperatorChange = Partial<
     | 'backup_limit'
     | 'startup'
     | 'docker_image'
+    | 'skip_scripts'
   >
 >;
 
