@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it } from '../test/fixtures';
 import { billing } from '../test/application-support';
+import { eventually } from '../test/game-support';
 
 /*
  * What the application API's server writes refuse: every body's rules (422 naming the field, and
@@ -133,6 +134,17 @@ describe('creating a server: where it goes', () => {
     expect((await panel.daemon.configuration(skipped.uuid)).settings.skip_egg_scripts).toBe(true);
     const installed = (await call('POST', '/servers', body({ user: owner.id }))).json().attributes;
     expect(fs.readdirSync(panel.daemon.volumePath(installed.uuid))).toContain('demo-game.mjs');
+  });
+
+  it('starts the server once installed when start_on_completion says so', { timeout: 30_000 }, async ({ panel }) => {
+    const { call, body } = await billing(panel);
+    const owner = await panel.user();
+    const server = (await call('POST', '/servers', body({ user: owner.id, start_on_completion: true }))).json().attributes;
+    try {
+      await eventually(() => panel.daemon.process.state(server.uuid) === 'running');
+    } finally {
+      await panel.daemon.process.stopAll();
+    }
   });
 
   it('takes the allocations named, free ones on one node only', async ({ panel }) => {
