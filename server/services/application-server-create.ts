@@ -102,7 +102,7 @@ export async function createApplicationServer(
     let primaryId: number;
     if (explicit) {
       const ids = [explicit.primary, ...explicit.additional];
-      // Taken by another request since they were checked: the reference's unassigned rule fails.
+      // Checked free above in this same transaction; never a half-assigned server if that check changes.
       if ((await applicationServers.assignFree(trx, ids, row.id)) !== ids.length)
         throw validationError('allocation.default', INVALID('allocation.default'), 'unassigned');
       primaryId = explicit.primary;
