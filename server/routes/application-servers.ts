@@ -7,6 +7,7 @@ import { paginatedList } from '../http/pagination';
 import { adminRoute } from '../http/routes';
 import { createApplicationServer } from '../services/application-server-create';
 import { applicationServerResource, boundServer, includesOf } from './application-server-resource';
+import { applicationDatabaseRoutes } from './application-server-databases';
 import { applicationServerWriteRoutes, serverEvent } from './application-server-writes';
 import { RESOURCE_MISSING } from './application-users';
 
@@ -71,4 +72,5 @@ export async function applicationServerRoutes(app: FastifyInstance, deps: AppDep
   });
 
   await applicationServerWriteRoutes(app, deps);
+  await applicationDatabaseRoutes(app, deps);
 }

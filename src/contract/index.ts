@@ -20,3 +20,4 @@ export * from './variable-rules';
 export * from './schedules';
 export * from './admin-servers';
 export * from './admin-server-writes';
+export * from './admin-server-databases';
