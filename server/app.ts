@@ -38,6 +38,7 @@ import { remoteRoutes } from './routes/remote';
 import { applicationUserRoutes } from './routes/application-users';
 import { applicationLocationRoutes } from './routes/application-locations';
 import { applicationNodeRoutes } from './routes/application-nodes';
+import { applicationServerRoutes } from './routes/application-servers';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -149,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationUserRoutes(application, deps);
     await applicationLocationRoutes(application, deps);
     await applicationNodeRoutes(application, deps);
+    await applicationServerRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -17,6 +17,7 @@ import * as m015 from './migrations/015-server-transfers';
 import * as m016 from './migrations/016-application-keys';
 import * as m017 from './migrations/017-locations';
 import * as m018 from './migrations/018-node-settings';
+import * as m019 from './migrations/019-server-skip-scripts';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016-application-keys': m016,
   '017-locations': m017,
   '018-node-settings': m018,
+  '019-server-skip-scripts': m019,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

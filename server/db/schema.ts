@@ -134,6 +134,8 @@ export interface ServersTable {
   database_limit: number | null;
   allocation_limit: number | null;
   backup_limit: number | null;
+  /** 1: the node installs it without the egg's script (the application API's `skip_scripts`, migration 019). */
+  skip_scripts: Generated<number>;
   created_at: string;
   updated_at: string;
 }

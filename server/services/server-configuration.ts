@@ -60,7 +60,7 @@ export async function serverConfiguration(db: Db, uuid: string): Promise<ServerC
       suspended: server.status === 'suspended',
       environment,
       invocation: server.startup,
-      skip_egg_scripts: false,
+      skip_egg_scripts: server.skip_scripts === 1,
       build: {
         memory_limit: server.memory,
         swap: server.swap,
@@ -85,6 +85,7 @@ export async function serverConfiguration(db: Db, uuid: string): Promise<ServerC
 export async function installConfiguration(db: Db, uuid: string): Promise<InstallConfiguration | undefined> {
   const server = await servers.findByIdentifier(db, uuid);
   const egg = server && (await eggs.findById(db, server.egg_id));
-  if (!egg?.script_install) return undefined;
+  // A server that skips its egg's scripts is installed with none, on any node.
+  if (!egg?.script_install || server?.skip_scripts === 1) return undefined;
   return { container_image: egg.script_container, entrypoint: egg.script_entry, script: egg.script_install };
 }

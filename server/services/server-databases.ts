@@ -118,10 +118,12 @@ export async function createDatabase(
   server: ServerRow,
   body: CreateDatabaseBody,
   now: Date,
+  /** The host an operator named (the application API); else the panel picks one. */
+  chosen?: DatabaseHostRow,
 ): Promise<{ row: ServerDatabaseRow; host: DatabaseHostRow }> {
   const queues = creating.get(db) ?? new Map<number, Promise<unknown>>();
   creating.set(db, queues);
-  const run = (queues.get(server.id) ?? Promise.resolve()).then(() => createNow(db, box, server, body, now));
+  const run = (queues.get(server.id) ?? Promise.resolve()).then(() => createNow(db, box, server, body, now, chosen));
   const tail = run.catch(() => undefined);
   queues.set(server.id, tail);
   try {
@@ -137,6 +139,7 @@ async function createNow(
   server: ServerRow,
   body: CreateDatabaseBody,
   now: Date,
+  chosen: DatabaseHostRow | undefined,
 ): Promise<{ row: ServerDatabaseRow; host: DatabaseHostRow }> {
   const existing = await serverDatabases.forServer(db, server.id);
   checkLimit(server, existing.length);
@@ -145,7 +148,7 @@ async function createNow(
   // Case-blind, as the reference's check on its case-insensitive column (a host may fold case too).
   const taken = (rows: ServerDatabaseRow[]) => rows.some((d) => d.database.toLowerCase() === database.toLowerCase());
   if (taken(existing)) throw duplicate();
-  const host = await pickHost(db, server);
+  const host = chosen ?? (await pickHost(db, server));
   const access = await onHost(async () => hostAccess(host, box));
   await onHost(() => ensureHostRepaired(db, box, host));
   const maxConnections = host.max_connections_per_user;

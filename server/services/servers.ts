@@ -213,7 +213,7 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
  * (`app.ts`); it is handled here as well, idempotently, so a server created where no panel listens
  * (the admin CLI) leaves `installing` just the same, and the caller sees the outcome.
  */
-async function installServer(db: Db, daemon: NodeDaemon, server: ServerRow, now: Date): Promise<ServerRow> {
+export async function installServer(db: Db, daemon: NodeDaemon, server: ServerRow, now: Date): Promise<ServerRow> {
   let report: DaemonEvent | undefined;
   const unsubscribe = daemon.events.subscribe((event) => {
     if (event.type === 'install.completed' && event.server === server.uuid) report = event;

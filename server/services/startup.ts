@@ -17,7 +17,7 @@ import { fillStartup, variableResource } from './server-view';
 const REGEX_TIME_LIMIT_MS = 100;
 
 /** Runs an egg's pattern with a time limit: egg rules are the operator's, the value is the user's. */
-function testRegexBounded(pattern: RegExp, value: string): boolean {
+export function testRegexBounded(pattern: RegExp, value: string): boolean {
   try {
     return (
       vm.runInNewContext(

@@ -20,3 +20,6 @@ export * from './variable-rules';
 export * from './schedules';
 export * from './locations';
 export * from './nodes';
+export * from './admin-servers';
+export * from './admin-server-writes';
+export * from './admin-server-databases';

@@ -1,6 +1,7 @@
 /** All SQL of the panel, one module per table family; services call these, never Kysely directly. */
 export * as activity from './activity';
 export * as allocations from './allocations';
+export * as applicationServers from './application-servers';
 export * as apiKeys from './api-keys';
 export * as backups from './backups';
 export * as databaseHosts from './database-hosts';

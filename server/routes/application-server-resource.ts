@@ -1,0 +1,213 @@
+import { APPLICATION_SERVER_INCLUDES, type ApplicationResource, type ApplicationServer, type ApplicationServerInclude } from '../../src/contract';
+import type { AppDeps } from '../deps';
+import { allocations, applicationServers, eggs, nodes, servers, subusers, users } from '../db/repos';
+import type { AllocationRow, NodeRow, ServerRow } from '../db/schema';
+import { notFound } from '../http/errors';
+import type { Caller } from '../services/authentication';
+import { RESOURCE_MISSING, userResource } from './application-users';
+
+/*
+ * The reference's `server` resource (ServerTransformer) and its `include=` relationships. Each
+ * include is shown only to a caller that may read its own resource (an application key without
+ * `nodes` gets a null resource for `include=node`), as the reference authorizes them.
+ */
+
+// The reference's servers belong to a nest; Aerie's eggs are in no nest, so every one is in nest 1.
+const NEST_ID = 1;
+
+type RelatedItem = { object: string; attributes: Record<string, unknown> };
+type Related = RelatedItem | { object: 'list'; data: RelatedItem[] } | NullResource;
+type NullResource = { object: 'null_resource'; attributes: null };
+const NULL_RESOURCE: NullResource = { object: 'null_resource', attributes: null };
+
+const INCLUDE_RESOURCE: Record<ApplicationServerInclude, ApplicationResource> = {
+  allocations: 'allocations',
+  user: 'users',
+  subusers: 'users',
+  egg: 'eggs',
+  variables: 'servers',
+  location: 'locations',
+  node: 'nodes',
+};
+
+/** The includes asked for that the reference offers (`include=egg,user`); others are ignored, as there. */
+export function includesOf(include: string | undefined): ApplicationServerInclude[] {
+  const asked = (include ?? '').split(',').map((s) => s.trim());
+  return APPLICATION_SERVER_INCLUDES.filter((name) => asked.includes(name));
+}
+
+function mayRead(caller: Caller, resource: ApplicationResource): boolean {
+  if (caller.sessionId !== null) return true;
+  return ((caller.applicationGrants?.[resource] ?? 0) & 1) === 1;
+}
+
+const allocationResource = (a: AllocationRow) => ({
+  object: 'allocation',
+  attributes: { id: a.id, ip: a.ip, alias: a.ip_alias, port: a.port, notes: a.notes, assigned: a.server_id !== null },
+});
+
+const nodeResource = (n: NodeRow) => ({
+  object: 'node',
+  attributes: {
+    id: n.id,
+    uuid: n.uuid,
+    name: n.name,
+    location_id: n.location_id,
+    fqdn: n.fqdn,
+    maintenance_mode: n.maintenance_mode === 1,
+    memory: n.memory,
+    disk: n.disk,
+    daemon_sftp: n.sftp_port,
+  },
+});
+
+/** The server's variables with their values, and `container.environment` (the reference's EnvironmentService). */
+async function environmentOf(deps: AppDeps, server: ServerRow, location: string | undefined) {
+  const [rows, values] = await Promise.all([eggs.variablesOf(deps.db, [server.egg_id]), servers.variableValues(deps.db, [server.id])]);
+  const variables = rows.map((row) => ({ row, value: values.get(`${server.id}:${row.id}`) ?? row.default_value }));
+  const environment: Record<string, string> = {};
+  for (const v of variables) environment[v.row.env_variable] = v.value;
+  Object.assign(environment, {
+    STARTUP: server.startup,
+    P_SERVER_LOCATION: location ?? '',
+    P_SERVER_UUID: server.uuid,
+    P_SERVER_ALLOCATION_LIMIT: String(server.allocation_limit ?? 0),
+  });
+  return { variables, environment };
+}
+
+export async function applicationServerResource(
+  deps: AppDeps,
+  server: ServerRow,
+  caller: Caller,
+  include: readonly ApplicationServerInclude[] = [],
+): Promise<{ object: 'server'; attributes: ApplicationServer }> {
+  const location = await applicationServers.locationOfNode(deps.db, server.node_id);
+  const { variables, environment } = await environmentOf(deps, server, location?.short);
+  const relationships: Record<string, Related> = {};
+  for (const name of include) {
+    if (!mayRead(caller, INCLUDE_RESOURCE[name])) {
+      relationships[name] = NULL_RESOURCE;
+      continue;
+    }
+    relationships[name] = await related(deps, server, name, { variables, location });
+  }
+  return {
+    object: 'server',
+    attributes: {
+      id: server.id,
+      external_id: server.external_id,
+      uuid: server.uuid,
+      identifier: server.uuid_short,
+      name: server.name,
+      description: server.description,
+      status: server.status,
+      suspended: server.status === 'suspended',
+      limits: {
+        memory: server.memory,
+        swap: server.swap,
+        disk: server.disk,
+        io: server.io,
+        cpu: server.cpu,
+        threads: server.threads,
+        oom_disabled: server.oom_disabled === 1,
+      },
+      feature_limits: { databases: server.database_limit, allocations: server.allocation_limit, backups: server.backup_limit },
+      user: server.owner_id,
+      node: server.node_id,
+      allocation: server.allocation_id,
+      nest: NEST_ID,
+      egg: server.egg_id,
+      container: {
+        startup_command: server.startup,
+        image: server.docker_image,
+        installed: server.status === 'installing' || server.status === 'install_failed' ? 0 : 1,
+        environment,
+        skip_scripts: server.skip_scripts === 1,
+      },
+      created_at: server.created_at,
+      updated_at: server.updated_at,
+      ...(include.length > 0 ? { relationships } : {}),
+    },
+  };
+}
+
+async function related(
+  deps: AppDeps,
+  server: ServerRow,
+  name: ApplicationServerInclude,
+  loaded: Pick<Awaited<ReturnType<typeof environmentOf>>, 'variables'> & { location: Awaited<ReturnType<typeof applicationServers.locationOfNode>> },
+): Promise<Related> {
+  const list = (data: RelatedItem[]): Related => ({ object: 'list', data });
+  switch (name) {
+    case 'allocations':
+      return list((await allocations.ofServers(deps.db, [server.id])).map(allocationResource));
+    case 'user': {
+      const owner = await users.findById(deps.db, server.owner_id);
+      return owner ? userResource(owner) : NULL_RESOURCE;
+    }
+    case 'subusers':
+      return list(
+        (await subusers.ofServer(deps.db, server.id)).map((s) => ({
+          object: 'subuser',
+          attributes: {
+            id: s.id,
+            user_id: s.user_id,
+            server_id: s.server_id,
+            permissions: s.permissions,
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+          },
+        })),
+      );
+    case 'egg': {
+      const egg = await eggs.findById(deps.db, server.egg_id);
+      if (!egg) return NULL_RESOURCE;
+      const images = Object.values(egg.docker_images);
+      return {
+        object: 'egg',
+        attributes: {
+          id: egg.id,
+          uuid: egg.uuid,
+          name: egg.name,
+          nest: NEST_ID,
+          docker_image: images[0] ?? '',
+          docker_images: egg.docker_images,
+          startup: egg.startup,
+        },
+      };
+    }
+    case 'variables':
+      return list(
+        loaded.variables.map(({ row, value }) => ({
+          object: 'server_variable',
+          attributes: {
+            id: row.id,
+            egg_id: row.egg_id,
+            name: row.name,
+            description: row.description,
+            env_variable: row.env_variable,
+            default_value: row.default_value,
+            user_viewable: row.user_viewable === 1,
+            user_editable: row.user_editable === 1,
+            rules: row.rules,
+            server_value: value,
+          },
+        })),
+      );
+    case 'location':
+      return loaded.location ? { object: 'location', attributes: { ...loaded.location } } : NULL_RESOURCE;
+    case 'node': {
+      const node = await nodes.findById(deps.db, server.node_id);
+      return node ? nodeResource(node) : NULL_RESOURCE;
+    }
+  }
+}
+
+/** The server a route's `:server` names (a numeric id, as the reference binds it), or 404. */
+export async function boundServer(deps: AppDeps, param: unknown): Promise<ServerRow> {
+  const id = typeof param === 'string' && /^\d{1,15}$/.test(param) ? Number(param) : null;
+  const server = id === null ? undefined : await servers.findById(deps.db, id);
+  if (!server) throw notFound(RESOURCE_MISSING);
+  return server;
+}
