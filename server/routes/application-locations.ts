@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { endpointPath } from '../../src/contract/endpoint';
 import { locationEndpoints } from '../../src/contract/locations';
 import type { AppDeps } from '../deps';
+import { serverItems } from '../services/application-server-items';
 import { locations, nodeListing } from '../db/repos';
 import type { LocationRow } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -10,7 +11,7 @@ import { adminRoute } from '../http/routes';
 import { adminActivity, logActivity } from '../services/activity';
 import type { Caller } from '../services/authentication';
 import { createLocation, deleteLocation, updateLocation } from '../services/locations';
-import { includesOf, listOf, locationResource, mayRead, NULL_RESOURCE, serverRelationItem, type RelationshipValue } from './application-resources';
+import { includesOf, listOf, locationResource, mayRead, NULL_RESOURCE, type RelationshipValue } from './application-resources';
 import { RESOURCE_MISSING } from './application-users';
 import { renderNodes } from './application-nodes-view';
 
@@ -39,10 +40,12 @@ async function renderLocations(deps: AppDeps, caller: Caller, rows: LocationRow[
   const [renderedNodes, servers] = await Promise.all([
     asked.includes('nodes') && mayRead(caller, 'nodes') ? renderNodes(deps, caller, nodes, undefined) : Promise.resolve([]),
     asked.includes('servers') && mayRead(caller, 'servers')
-      ? nodeListing.serversOf(
-          deps.db,
-          nodes.map((n) => n.id),
-        )
+      ? nodeListing
+          .serversOf(
+            deps.db,
+            nodes.map((n) => n.id),
+          )
+          .then((rows) => serverItems(deps.db, rows))
       : Promise.resolve([]),
   ]);
   const locationOf = new Map(nodes.map((n) => [n.id, n.location_id]));
@@ -53,7 +56,7 @@ async function renderLocations(deps: AppDeps, caller: Caller, rows: LocationRow[
     }
     if (asked.includes('servers')) {
       relationships.servers = mayRead(caller, 'servers')
-        ? listOf(servers.filter((s) => locationOf.get(s.node_id) === row.id).map(serverRelationItem))
+        ? listOf(servers.filter((s) => locationOf.get(s.attributes.node) === row.id))
         : NULL_RESOURCE;
     }
     return locationResource(row, relationships);

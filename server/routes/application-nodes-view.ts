@@ -1,5 +1,6 @@
 import { panelOrigin } from '../config';
 import type { AppDeps } from '../deps';
+import { serverItems } from '../services/application-server-items';
 import { locations, nodeListing, nodes } from '../db/repos';
 import type { AllocationRow, NodeRow } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -12,7 +13,6 @@ import {
   mayRead,
   nodeResource,
   NULL_RESOURCE,
-  serverRelationItem,
   type RelationshipValue,
 } from './application-resources';
 import { RESOURCE_MISSING } from './application-users';
@@ -44,7 +44,7 @@ export async function renderNodes(deps: AppDeps, caller: Caller, rows: NodeRow[]
           rows.flatMap((r) => (r.location_id === null ? [] : [r.location_id])),
         )
       : Promise.resolve([]),
-    wants('servers', 'servers') ? nodeListing.serversOf(deps.db, ids) : Promise.resolve([]),
+    wants('servers', 'servers') ? nodeListing.serversOf(deps.db, ids).then((found) => serverItems(deps.db, found)) : Promise.resolve([]),
   ]);
   const addressing = { panelOrigin: panelOrigin(deps.config) };
   return rows.map((row) => {
@@ -60,9 +60,7 @@ export async function renderNodes(deps: AppDeps, caller: Caller, rows: NodeRow[]
       relationships.location = mayRead(caller, 'locations') && place ? locationResource(place) : NULL_RESOURCE;
     }
     if (asked.includes('servers')) {
-      relationships.servers = mayRead(caller, 'servers')
-        ? listOf(servers.filter((s) => s.node_id === row.id).map(serverRelationItem))
-        : NULL_RESOURCE;
+      relationships.servers = mayRead(caller, 'servers') ? listOf(servers.filter((s) => s.attributes.node === row.id)) : NULL_RESOURCE;
     }
     return nodeResource(row, allocated.get(row.id), addressing, relationships);
   });
@@ -78,14 +76,14 @@ export async function renderAllocations(deps: AppDeps, caller: Caller, node: Nod
   const asked = includesOf(include, ALLOCATION_INCLUDES);
   if (asked.length === 0) return rows.map((row) => allocationResource(row));
   const held = rows.flatMap((r) => (r.server_id === null ? [] : [r.server_id]));
-  const holders = asked.includes('server') && mayRead(caller, 'servers') ? await nodeListing.serversByIds(deps.db, held) : [];
+  const holders =
+    asked.includes('server') && mayRead(caller, 'servers') ? await serverItems(deps.db, await nodeListing.serversByIds(deps.db, held)) : [];
   const nodeItem = asked.includes('node') && mayRead(caller, 'nodes') ? await renderNode(deps, caller, node) : null;
   return rows.map((row) => {
     const relationships: Record<string, RelationshipValue> = {};
     if (asked.includes('node')) relationships.node = nodeItem ?? NULL_RESOURCE;
     if (asked.includes('server')) {
-      const holder = holders.find((s) => s.id === row.server_id);
-      relationships.server = holder ? serverRelationItem(holder) : NULL_RESOURCE;
+      relationships.server = holders.find((s) => s.attributes.id === row.server_id) ?? NULL_RESOURCE;
     }
     return allocationResource(row, relationships);
   });

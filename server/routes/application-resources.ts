@@ -1,7 +1,7 @@
 import type { ApplicationResource } from '../../src/contract/endpoint';
 import type { Location } from '../../src/contract/locations';
 import type { Node, NodeAllocation } from '../../src/contract/nodes';
-import type { AllocationRow, LocationRow, NodeRow, ServerRow } from '../db/schema';
+import type { AllocationRow, LocationRow, NodeRow } from '../db/schema';
 import type { Caller } from '../services/authentication';
 
 /*
@@ -96,32 +96,6 @@ export function allocationResource(
       notes: row.notes,
       assigned: row.server_id !== null,
       ...(relationships ? { relationships } : {}),
-    },
-  };
-}
-
-/*
- * A server where a location or node includes its servers: the identifying part of the reference's
- * `server` (the application servers' own transformer, when merged, is the one to use here).
- */
-export function serverRelationItem(row: ServerRow): Related {
-  return {
-    object: 'server',
-    attributes: {
-      id: row.id,
-      external_id: row.external_id,
-      uuid: row.uuid,
-      identifier: row.uuid_short,
-      name: row.name,
-      description: row.description,
-      status: row.status,
-      suspended: row.status === 'suspended',
-      user: row.owner_id,
-      node: row.node_id,
-      allocation: row.allocation_id,
-      egg: row.egg_id,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
     },
   };
 }

@@ -1,7 +1,10 @@
 import { APPLICATION_SERVER_INCLUDES, type ApplicationResource, type ApplicationServer, type ApplicationServerInclude } from '../../src/contract';
 import type { AppDeps } from '../deps';
-import { allocations, applicationServers, eggs, nodes, servers, subusers, users } from '../db/repos';
-import type { AllocationRow, NodeRow, ServerRow } from '../db/schema';
+import { allocations, applicationServers, eggs, nodeListing, nodes, servers, subusers, users } from '../db/repos';
+import type { ServerRow } from '../db/schema';
+import { panelOrigin } from '../config';
+import { environmentOf, NEST_ID, serverAttributes } from '../services/application-server-items';
+import { allocationResource, locationResource, mayRead, nodeResource, NULL_RESOURCE } from './application-resources';
 import { notFound } from '../http/errors';
 import type { Caller } from '../services/authentication';
 import { RESOURCE_MISSING, userResource } from './application-users';
@@ -12,13 +15,9 @@ import { RESOURCE_MISSING, userResource } from './application-users';
  * `nodes` gets a null resource for `include=node`), as the reference authorizes them.
  */
 
-// The reference's servers belong to a nest; Aerie's eggs are in no nest, so every one is in nest 1.
-const NEST_ID = 1;
-
 type RelatedItem = { object: string; attributes: Record<string, unknown> };
 type Related = RelatedItem | { object: 'list'; data: RelatedItem[] } | NullResource;
-type NullResource = { object: 'null_resource'; attributes: null };
-const NULL_RESOURCE: NullResource = { object: 'null_resource', attributes: null };
+type NullResource = typeof NULL_RESOURCE;
 
 const INCLUDE_RESOURCE: Record<ApplicationServerInclude, ApplicationResource> = {
   allocations: 'allocations',
@@ -36,43 +35,15 @@ export function includesOf(include: string | undefined): ApplicationServerInclud
   return APPLICATION_SERVER_INCLUDES.filter((name) => asked.includes(name));
 }
 
-function mayRead(caller: Caller, resource: ApplicationResource): boolean {
-  if (caller.sessionId !== null) return true;
-  return ((caller.applicationGrants?.[resource] ?? 0) & 1) === 1;
-}
-
-const allocationResource = (a: AllocationRow) => ({
-  object: 'allocation',
-  attributes: { id: a.id, ip: a.ip, alias: a.ip_alias, port: a.port, notes: a.notes, assigned: a.server_id !== null },
-});
-
-const nodeResource = (n: NodeRow) => ({
-  object: 'node',
-  attributes: {
-    id: n.id,
-    uuid: n.uuid,
-    name: n.name,
-    location_id: n.location_id,
-    fqdn: n.fqdn,
-    maintenance_mode: n.maintenance_mode === 1,
-    memory: n.memory,
-    disk: n.disk,
-    daemon_sftp: n.sftp_port,
-  },
-});
-
-/** The server's variables with their values, and `container.environment` (the reference's EnvironmentService). */
-async function environmentOf(deps: AppDeps, server: ServerRow, location: string | undefined) {
+/** The server's variables with their values, and `container.environment`. */
+async function variablesOf(deps: AppDeps, server: ServerRow, location: string | undefined) {
   const [rows, values] = await Promise.all([eggs.variablesOf(deps.db, [server.egg_id]), servers.variableValues(deps.db, [server.id])]);
   const variables = rows.map((row) => ({ row, value: values.get(`${server.id}:${row.id}`) ?? row.default_value }));
-  const environment: Record<string, string> = {};
-  for (const v of variables) environment[v.row.env_variable] = v.value;
-  Object.assign(environment, {
-    STARTUP: server.startup,
-    P_SERVER_LOCATION: location ?? '',
-    P_SERVER_UUID: server.uuid,
-    P_SERVER_ALLOCATION_LIMIT: String(server.allocation_limit ?? 0),
-  });
+  const environment = environmentOf(
+    server,
+    variables.map((v) => ({ env_variable: v.row.env_variable, value: v.value })),
+    location,
+  );
   return { variables, environment };
 }
 
@@ -83,7 +54,7 @@ export async function applicationServerResource(
   include: readonly ApplicationServerInclude[] = [],
 ): Promise<{ object: 'server'; attributes: ApplicationServer }> {
   const location = await applicationServers.locationOfNode(deps.db, server.node_id);
-  const { variables, environment } = await environmentOf(deps, server, location?.short);
+  const { variables, environment } = await variablesOf(deps, server, location?.short);
   const relationships: Record<string, Related> = {};
   for (const name of include) {
     if (!mayRead(caller, INCLUDE_RESOURCE[name])) {
@@ -95,38 +66,7 @@ export async function applicationServerResource(
   return {
     object: 'server',
     attributes: {
-      id: server.id,
-      external_id: server.external_id,
-      uuid: server.uuid,
-      identifier: server.uuid_short,
-      name: server.name,
-      description: server.description,
-      status: server.status,
-      suspended: server.status === 'suspended',
-      limits: {
-        memory: server.memory,
-        swap: server.swap,
-        disk: server.disk,
-        io: server.io,
-        cpu: server.cpu,
-        threads: server.threads,
-        oom_disabled: server.oom_disabled === 1,
-      },
-      feature_limits: { databases: server.database_limit, allocations: server.allocation_limit, backups: server.backup_limit },
-      user: server.owner_id,
-      node: server.node_id,
-      allocation: server.allocation_id,
-      nest: NEST_ID,
-      egg: server.egg_id,
-      container: {
-        startup_command: server.startup,
-        image: server.docker_image,
-        installed: server.status === 'installing' || server.status === 'install_failed' ? 0 : 1,
-        environment,
-        skip_scripts: server.skip_scripts === 1,
-      },
-      created_at: server.created_at,
-      updated_at: server.updated_at,
+      ...serverAttributes(server, environment),
       ...(include.length > 0 ? { relationships } : {}),
     },
   };
@@ -136,12 +76,12 @@ async function related(
   deps: AppDeps,
   server: ServerRow,
   name: ApplicationServerInclude,
-  loaded: Pick<Awaited<ReturnType<typeof environmentOf>>, 'variables'> & { location: Awaited<ReturnType<typeof applicationServers.locationOfNode>> },
+  loaded: Pick<Awaited<ReturnType<typeof variablesOf>>, 'variables'> & { location: Awaited<ReturnType<typeof applicationServers.locationOfNode>> },
 ): Promise<Related> {
   const list = (data: RelatedItem[]): Related => ({ object: 'list', data });
   switch (name) {
     case 'allocations':
-      return list((await allocations.ofServers(deps.db, [server.id])).map(allocationResource));
+      return list((await allocations.ofServers(deps.db, [server.id])).map((a) => allocationResource(a)));
     case 'user': {
       const owner = await users.findById(deps.db, server.owner_id);
       return owner ? userResource(owner) : NULL_RESOURCE;
@@ -196,10 +136,12 @@ async function related(
         })),
       );
     case 'location':
-      return loaded.location ? { object: 'location', attributes: { ...loaded.location } } : NULL_RESOURCE;
+      return loaded.location ? locationResource(loaded.location) : NULL_RESOURCE;
     case 'node': {
       const node = await nodes.findById(deps.db, server.node_id);
-      return node ? nodeResource(node) : NULL_RESOURCE;
+      if (!node) return NULL_RESOURCE;
+      const allocated = await nodeListing.allocatedResources(deps.db, [node.id]);
+      return nodeResource(node, allocated.get(node.id), { panelOrigin: panelOrigin(deps.config) });
     }
   }
 }

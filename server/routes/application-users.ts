@@ -11,7 +11,7 @@ import { loadSecretBox } from '../lib/secret-box';
 import { checkAdminAccess } from '../services/access';
 import { accountCreatedMail, passwordResetMail } from '../services/account-mail';
 import { adminActivity, logActivities, logActivity, serverActivity, type ActivityInput } from '../services/activity';
-import { serversOwnedBy } from '../services/admin-user-servers';
+import { serversOwnedBy } from '../services/application-server-items';
 import { createAccount, deleteAccount, updateAccount } from '../services/admin-users';
 import type { Caller } from '../services/authentication';
 import { createMailer } from '../services/mail';

@@ -1,51 +1,16 @@
 import * as z from 'zod/mini';
+import { applicationServerSchema } from './admin-servers';
 import { ADMIN_ROUTE_PREFIX, endpoint } from './endpoint';
 import { item, list, nullResourceSchema, paginatedMetaSchema } from './envelope';
-import { filterText, nullableInt, nullableString, pageNumber, perPage, timestamp } from './fields';
+import { filterText, pageNumber, perPage, timestamp } from './fields';
 
 /*
  * Accounts, as the application API shows them to root admins and billing systems (the reference
  * panel's `user` resource, `/api/application/users`). A server's subusers are `subusers.ts`.
  */
 
-/*
- * A server in a user's `include=servers`: the fields of the reference's application server
- * transformer that Aerie has (no `nest`, `skip_scripts` always false).
- */
-export const userServerAttributes = z.object({
-  id: z.int(),
-  external_id: nullableString,
-  uuid: z.uuid(),
-  identifier: z.string(),
-  name: z.string(),
-  description: z.string(),
-  status: nullableString,
-  suspended: z.boolean(),
-  limits: z.object({
-    memory: z.int(),
-    swap: z.int(),
-    disk: z.int(),
-    io: z.int(),
-    cpu: z.int(),
-    threads: nullableString,
-    oom_disabled: z.boolean(),
-  }),
-  feature_limits: z.object({ databases: nullableInt, allocations: nullableInt, backups: nullableInt }),
-  user: z.int(),
-  node: z.int(),
-  allocation: nullableInt,
-  egg: z.int(),
-  container: z.object({
-    startup_command: z.string(),
-    image: z.string(),
-    installed: z.union([z.literal(0), z.literal(1)]),
-    environment: z.record(z.string(), z.union([z.string(), z.int(), z.null()])),
-    skip_scripts: z.boolean(),
-  }),
-  updated_at: timestamp,
-  created_at: timestamp,
-});
-export const userServerListSchema = z.object({ object: z.literal('list'), data: z.array(item('server', userServerAttributes)) });
+/** A user's servers (`include=servers`), in the application API's `server` shape. */
+export const userServerListSchema = z.object({ object: z.literal('list'), data: z.array(applicationServerSchema) });
 
 export const userAttributes = z.object({
   id: z.int(),
