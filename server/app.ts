@@ -36,6 +36,7 @@ import { settingsRoutes } from './routes/settings';
 import { websocketRoutes } from './routes/websocket';
 import { remoteRoutes } from './routes/remote';
 import { applicationUserRoutes } from './routes/application-users';
+import { applicationOverviewRoutes } from './routes/application-overview';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -145,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerAuthentication(application, deps, 'application');
     await registerApiRateLimit(application, deps.config.apiApplicationRateLimit, ADMIN_ROUTE_PREFIX);
     await applicationUserRoutes(application, deps);
+    await applicationOverviewRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 
