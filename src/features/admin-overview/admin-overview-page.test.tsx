@@ -83,4 +83,11 @@ describe('AdminOverviewPage', () => {
     render();
     expect(await screen.findByRole('heading', { name: 'You do not have access to this' })).toBeInTheDocument();
   });
+
+  it('lives without the endpoint on a panel that has none (a Pterodactyl panel answers 404)', async () => {
+    stubFetch(() => apiError(404, 'The requested route could not be found.'));
+    render();
+    expect(await screen.findByText('No overview from this panel')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Manage users' })).toHaveAttribute('href', '/admin/users');
+  });
 });

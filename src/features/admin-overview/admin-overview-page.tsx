@@ -18,6 +18,16 @@ function actorOf(entry: ActivityLog): string {
 export function AdminOverviewPage() {
   const query = useQuery(adminOverviewQueries.overview());
   if (query.isPending) return <PageSpinner />;
+  // A Pterodactyl panel has no such endpoint: the rest of the admin area works without it.
+  if (query.isError && query.error.status === 404)
+    return (
+      <EmptyState title="No overview from this panel">
+        It does not offer Aerie’s admin overview.{' '}
+        <Link to="/admin/users" className="font-medium text-sky-400 hover:text-sky-300">
+          Manage users
+        </Link>
+      </EmptyState>
+    );
   if (query.isError) return <ErrorState error={query.error} />;
   const { panel_version: version, nodes, activity } = query.data;
   const now = new Date();
