@@ -6,6 +6,7 @@ import { badRequest, parseWith, tooManyRequests } from '../http/errors';
 import { mailedOrigin } from '../http/origin';
 import { userAgentOf } from '../http/request-context';
 import { recordAuthEvent } from '../services/login';
+import { passwordResetMail } from '../services/account-mail';
 import { createMailer } from '../services/mail';
 import { revokeUserTokens } from '../services/node-tokens';
 import { issueResetToken, resetLink, resetPassword } from '../services/password-reset';
@@ -56,17 +57,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
       const link = resetLink(mailedOrigin(request, config), token, user.email);
       // Not awaited: a known address must not answer measurably later than an unknown one.
       mail
-        .send({
-          to: user.email,
-          subject: `${config.appName}: reset your password`,
-          text: [
-            `Someone (hopefully you) asked to reset the password of your ${config.appName} account.`,
-            '',
-            `Set a new one here within 60 minutes: ${link}`,
-            '',
-            'If you did not ask for this, ignore this mail: your password stays as it is.',
-          ].join('\n'),
-        })
+        .send(passwordResetMail(config.appName, user.email, link))
         .catch((error: unknown) => request.log.error({ err: error }, 'password-reset mail not sent'));
     }
     // The SPA fetched an XSRF cookie to send this; a browser with no session should not keep it,

@@ -6,6 +6,7 @@ import { forbidden, notFound, tooManyRequests, validationError } from '../http/e
 import { mailedOrigin } from '../http/origin';
 import type { ServerAccess } from '../services/access';
 import type { Caller } from '../services/authentication';
+import { accountCreatedMail } from '../services/account-mail';
 import { createMailer } from '../services/mail';
 import { issueResetToken, resetLink } from '../services/password-reset';
 import { findUserByEmail } from '../services/users';
@@ -88,13 +89,9 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     }
     // A new account (mail is on, checked above): its set-password link goes only to the address.
     const link = resetLink(origin, await issueResetToken(db, user, now), user.email, 'invite');
-    void send(`${config.appName}: an account was created for you`, [
-      `An account was created for you on ${config.appName} to share the server "${server.name}".`,
-      '',
-      `Set your password here within 60 minutes: ${link}`,
-      '',
-      `Later, "Forgot password" on the sign-in page sends a new link.`,
-    ]);
+    void mail
+      .send(accountCreatedMail(config.appName, user.email, link, ` to share the server "${server.name}"`))
+      .catch((error: unknown) => request.log.error({ err: error }, 'subuser mail not sent'));
     return resource;
   });
 

@@ -1,12 +1,51 @@
 import * as z from 'zod/mini';
 import { ADMIN_ROUTE_PREFIX, endpoint } from './endpoint';
-import { item, list, paginatedMetaSchema } from './envelope';
-import { filterText, pageNumber, perPage, timestamp } from './fields';
+import { item, list, nullResourceSchema, paginatedMetaSchema } from './envelope';
+import { filterText, nullableInt, nullableString, pageNumber, perPage, timestamp } from './fields';
 
 /*
  * Accounts, as the application API shows them to root admins and billing systems (the reference
  * panel's `user` resource, `/api/application/users`). A server's subusers are `subusers.ts`.
  */
+
+/*
+ * A server in a user's `include=servers`: the fields of the reference's application server
+ * transformer that Aerie has (no `nest`, `skip_scripts` always false).
+ */
+export const userServerAttributes = z.object({
+  id: z.int(),
+  external_id: nullableString,
+  uuid: z.uuid(),
+  identifier: z.string(),
+  name: z.string(),
+  description: z.string(),
+  status: nullableString,
+  suspended: z.boolean(),
+  limits: z.object({
+    memory: z.int(),
+    swap: z.int(),
+    disk: z.int(),
+    io: z.int(),
+    cpu: z.int(),
+    threads: nullableString,
+    oom_disabled: z.boolean(),
+  }),
+  feature_limits: z.object({ databases: nullableInt, allocations: nullableInt, backups: nullableInt }),
+  user: z.int(),
+  node: z.int(),
+  allocation: nullableInt,
+  egg: z.int(),
+  container: z.object({
+    startup_command: z.string(),
+    image: z.string(),
+    installed: z.union([z.literal(0), z.literal(1)]),
+    environment: z.record(z.string(), z.union([z.string(), z.int(), z.null()])),
+    skip_scripts: z.boolean(),
+  }),
+  updated_at: timestamp,
+  created_at: timestamp,
+});
+export const userServerListSchema = z.object({ object: z.literal('list'), data: z.array(item('server', userServerAttributes)) });
 
 export const userAttributes = z.object({
   id: z.int(),
@@ -21,9 +60,25 @@ export const userAttributes = z.object({
   '2fa': z.boolean(),
   created_at: timestamp,
   updated_at: timestamp,
+  /** Only with `include=servers`; withheld (`null_resource`) from a key that cannot read servers. */
+  relationships: z.optional(z.object({ servers: z.union([userServerListSchema, nullResourceSchema]) })),
 });
 export type User = z.infer<typeof userAttributes>;
 export const userSchema = item('user', userAttributes);
+/** The reference answers a create with the new user's address in `meta.resource`. */
+export const userCreatedSchema = z.object({ ...userSchema.shape, meta: z.object({ resource: z.string() }) });
+
+/** `include=servers` (comma-separated; other names are ignored, as the reference ignores them). */
+const userInclude = z.pipe(
+  z.optional(z.string().check(z.maxLength(100))),
+  z.transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x === 'servers'),
+  ),
+);
+export const userViewQuerySchema = z.object({ include: userInclude });
 export const userListSchema = list(userSchema, paginatedMetaSchema);
 
 // The user list: 50 a page by default (the reference's), filters and sort as the reference allows.
@@ -37,6 +92,7 @@ export const userListQuerySchema = z.object({
   'filter[username]': filterText,
   'filter[external_id]': filterText,
   sort: z.optional(z.enum(USER_SORTS, { error: 'The sort must be one of id, uuid (with - for descending).' })),
+  include: userInclude,
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 
@@ -83,10 +139,17 @@ const usersPath = `${ADMIN_ROUTE_PREFIX}/users`;
 
 export const userEndpoints = {
   list: endpoint({ method: 'GET', path: usersPath, query: userListQuerySchema, response: userListSchema, admin: true, resource: 'users' }),
-  view: endpoint({ method: 'GET', path: `${usersPath}/:user`, response: userSchema, admin: true, resource: 'users' }),
-  external: endpoint({ method: 'GET', path: `${usersPath}/external/:external_id`, response: userSchema, admin: true, resource: 'users' }),
+  view: endpoint({ method: 'GET', path: `${usersPath}/:user`, query: userViewQuerySchema, response: userSchema, admin: true, resource: 'users' }),
+  external: endpoint({
+    method: 'GET',
+    path: `${usersPath}/external/:external_id`,
+    query: userViewQuerySchema,
+    response: userSchema,
+    admin: true,
+    resource: 'users',
+  }),
   /** 201 with the user. */
-  create: endpoint({ method: 'POST', path: usersPath, body: userWriteSchema, response: userSchema, admin: true, resource: 'users' }),
+  create: endpoint({ method: 'POST', path: usersPath, body: userWriteSchema, response: userCreatedSchema, admin: true, resource: 'users' }),
   update: endpoint({ method: 'PATCH', path: `${usersPath}/:user`, body: userWriteSchema, response: userSchema, admin: true, resource: 'users' }),
   /** Aerie's: turns off two-factor sign-in for a user locked out of it (204). */
   twoFactorDisable: endpoint({ method: 'DELETE', path: `${usersPath}/:user/two-factor`, response: 'empty', admin: true, resource: 'users' }),

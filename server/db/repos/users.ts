@@ -196,3 +196,43 @@ export function findByExternalId(db: Db, externalId: string): Promise<UserRow | 
 export async function setExternalId(db: Db, userId: number, externalId: string | null): Promise<void> {
   await db.updateTable('users').set({ external_id: externalId }).where('id', '=', userId).execute();
 }
+
+/** Which of these values another account (not `exceptId`) already holds: email (any case), username, external id. */
+export async function takenFields(
+  db: Db,
+  values: { email: string; username: string; external_id: string | null },
+  exceptId?: number,
+): Promise<('email' | 'username' | 'external_id')[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'username', 'external_id'])
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['email']), '=', values.email.toLowerCase()),
+        eb('username', '=', values.username),
+        ...(values.external_id === null ? [] : [eb('external_id', '=', values.external_id)]),
+      ]),
+    )
+    .execute();
+  const others = rows.filter((r) => r.id !== exceptId);
+  const taken: ('email' | 'username' | 'external_id')[] = [];
+  if (others.some((r) => r.email.toLowerCase() === values.email.toLowerCase())) taken.push('email');
+  if (others.some((r) => r.username === values.username)) taken.push('username');
+  if (values.external_id !== null && others.some((r) => r.external_id === values.external_id)) taken.push('external_id');
+  return taken;
+}
+
+/** Changes the account's own fields (the application API's update); the row as it is now. */
+export function update(
+  db: Db,
+  userId: number,
+  patch: Partial<Pick<UserRow, 'email' | 'username' | 'name_first' | 'name_last' | 'external_id' | 'language' | 'root_admin' | 'password_hash'>>,
+  now: Date,
+): Promise<UserRow> {
+  return db
+    .updateTable('users')
+    .set({ ...patch, updated_at: now.toISOString() })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
