@@ -35,8 +35,7 @@ test('a root admin opens Admin from the header and sees the overview and the use
   await expect(page.getByText(other.email)).toBeVisible();
 });
 
-// Needs POST /api/application/users (branch h-ausers): turn on once that is merged.
-test.fixme('a root admin creates a user without a password, who is sent an invitation', async ({ page, makeUser, signIn }) => {
+test('a root admin creates a user without a password, who is sent an invitation', async ({ page, makeUser, signIn }) => {
   const admin = makeUser({ admin: true });
   await signIn(page, admin);
   await page.goto('/admin/users');

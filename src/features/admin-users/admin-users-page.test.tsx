@@ -73,7 +73,7 @@ function stubPanel({ mailed = false }: { mailed?: boolean } = {}) {
       if (users.some((u) => u.email === b.email)) return refusal(422, 'The email has already been taken.', 'email');
       const created = user(3, b.username, { email: b.email });
       users = [...users, created];
-      return json(201, doc(created));
+      return json(201, { ...doc(created), meta: { resource: `http://panel.test/api/application/users/${created.id}` } });
     }
     if (!found) return refusal(404, 'The requested resource does not exist on this server.');
     if (method === 'GET') return json(200, doc(found));
