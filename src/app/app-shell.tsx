@@ -1,9 +1,12 @@
-import { Link } from 'react-router';
+import { Link, NavLink } from 'react-router';
+import { cn } from '../components/ui/cn';
 import { BoundedOutlet } from './bounded-outlet';
 import { AccountMenu } from '../features/auth/account-menu';
+import { useAccount } from './require-auth';
 
 /** The frame of every signed-in page: skip link, header with the account menu, content. */
 export function AppShell() {
+  const account = useAccount();
   return (
     <div className="flex min-h-full flex-col">
       <a
@@ -18,7 +21,22 @@ export function AppShell() {
             <img src="/favicon.svg" alt="" className="size-7" />
             <span>Aerie</span>
           </Link>
-          <AccountMenu />
+          <div className="flex items-center gap-2">
+            {account.admin && (
+              <NavLink
+                to="/admin"
+                className={({ isActive }) =>
+                  cn(
+                    'inline-flex min-h-9 items-center rounded-md px-3 text-sm font-medium',
+                    isActive ? 'bg-zinc-800 text-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
+                  )
+                }
+              >
+                Admin
+              </NavLink>
+            )}
+            <AccountMenu />
+          </div>
         </div>
       </header>
       {/* Focusable from the skip link (so the next Tab starts inside it in every browser), never a Tab stop. */}

@@ -4,8 +4,9 @@ import { ApiError } from '../lib/http';
 
 const NOT_FOUND = new ApiError(404, [{ code: 'NotFoundHttpException', status: '404', detail: 'Page not found.' }]);
 
-export function NotFoundPage() {
-  return <ErrorState error={NOT_FOUND} level={1} />;
+/** `level={2}` inside a layout that has its own h1 (the admin area). */
+export function NotFoundPage({ level = 1 }: { level?: 1 | 2 }) {
+  return <ErrorState error={NOT_FOUND} level={level} />;
 }
 
 interface BoundaryProps {

@@ -5,6 +5,7 @@ import { Root } from './root';
 import { RequireAuth } from './require-auth';
 import { NotFoundPage } from './not-found-page';
 import { SERVER_PAGES } from './server-routes';
+import { AdminGate } from './admin-gate';
 
 /*
  * The route table. A plain <BrowserRouter> with lazy pages rather than a data router: the data
@@ -124,6 +125,8 @@ export const routes: RouteObject[] = [
               { index: true, ...ServerListPage },
               { path: '/server/:id', ...ServerLayout, children: serverChildren },
               { path: '/account', ...AccountLayout, children: accountChildren },
+              // No preload handle: a regular user opening /admin must fetch no admin code.
+              { path: '/admin/*', element: <AdminGate /> },
               { path: '*', element: <NotFoundPage /> },
             ],
           },

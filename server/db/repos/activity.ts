@@ -153,6 +153,34 @@ export async function listForSubject(
 }
 
 /**
+ * The newest `limit` entries whose event starts with `prefix` (`admin:`), with their actors: walked
+ * down the timestamp index, the prefix as a range so no LIKE pattern is involved.
+ */
+export async function latestByPrefix(db: Db, prefix: string, limit: number): Promise<ActivityWithActor[]> {
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const rows = await db
+    .selectFrom('activity_logs as l')
+    .leftJoin('users as u', 'u.id', 'l.actor_id')
+    .where('l.event', '>=', prefix)
+    .where('l.event', '<', end)
+    .selectAll('l')
+    .select([
+      'u.uuid as actor_uuid',
+      'u.username as actor_username',
+      'u.email as actor_email',
+      'u.root_admin as actor_admin',
+      'u.name_first as actor_first',
+      'u.name_last as actor_last',
+      'u.language as actor_language',
+    ])
+    .orderBy('l.timestamp', 'desc')
+    .orderBy('l.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ ...row, properties: parseProperties(row.properties) }));
+}
+
+/**
  * The stored properties as an object; anything else reads as `{}`. Copied with fromEntries, which
  * keeps a stored `__proto__` key an own property instead of assigning a prototype.
  */

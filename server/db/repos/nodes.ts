@@ -112,6 +112,21 @@ export async function committedMemory(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.node_id, Number(r.mib)]));
 }
 
+/** Per node with servers: how many, and the sums of their memory and disk limits (MiB; unlimited counts 0). */
+export async function usage(db: Db): Promise<Map<number, { servers: number; memory: number; disk: number }>> {
+  const rows = await db
+    .selectFrom('servers')
+    .select([
+      'node_id',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      (eb) => eb.fn.sum<number>('memory').as('memory'),
+      (eb) => eb.fn.sum<number>('disk').as('disk'),
+    ])
+    .groupBy('node_id')
+    .execute();
+  return new Map(rows.map((r) => [r.node_id, { servers: Number(r.n), memory: Number(r.memory), disk: Number(r.disk) }]));
+}
+
 /** Deletes a node and its free allocations; false when a server was placed on it meanwhile. */
 export async function removeEmpty(db: Db, id: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

@@ -51,3 +51,6 @@ export const activityQueries = {
       placeholderData: keepPreviousData,
     }),
 };
+
+/** The one-line sentence of an audit entry, for other features' lists of entries (the admin overview). */
+export { describeActivity } from './activity-sentence';

@@ -1,0 +1,37 @@
+import { lazy, useEffect, useMemo } from 'react';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { TabNav } from '../components/ui/tab-nav';
+import { ADMIN_PAGES, adminPageHref } from './admin-routes';
+import { Boundary } from './bounded-outlet';
+import { NotFoundPage } from './not-found-page';
+
+const routes: RouteObject[] = [
+  ...ADMIN_PAGES.map((p): RouteObject => {
+    const Page = lazy(() => p.load().then((Component) => ({ default: Component })));
+    return { ...(p.path === '' ? { index: true } : { path: p.path }), element: <Page /> };
+  }),
+  { path: '*', element: <NotFoundPage level={2} /> },
+];
+
+const TABS = ADMIN_PAGES.filter((p) => p.nav).map((p) => ({ to: adminPageHref(p), label: p.label, end: p.path === '' }));
+
+/** The admin area: its tabs over the page the URL names below /admin. */
+export function AdminLayout() {
+  const { pathname } = useLocation();
+  const page = useMemo(() => {
+    const leaf = matchRoutes(routes, pathname.replace(/^\/admin/, '') || '/')?.at(-1);
+    return ADMIN_PAGES.find((p) => (p.path === '' ? leaf?.route.index === true : leaf?.route.path === p.path));
+  }, [pathname]);
+  useEffect(() => {
+    // A user's page titles itself with the user's name.
+    if (page?.nav !== false) document.title = `${page?.label ?? 'Not found'} · Admin · Aerie`;
+  }, [page]);
+  const element = useRoutes(routes);
+  return (
+    <div className="space-y-5">
+      <h1 className="text-xl font-semibold text-white">Admin</h1>
+      <TabNav items={TABS} label="Admin sections" />
+      <Boundary>{element}</Boundary>
+    </div>
+  );
+}

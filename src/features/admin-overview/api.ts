@@ -1,0 +1,15 @@
+import { queryOptions } from '@tanstack/react-query';
+import { adminOverviewEndpoints, type AdminOverview } from '../../contract/admin-overview';
+import { call } from '../../lib/http';
+
+/** The admin area's queries all sit under ['admin'], apart from any server's or the account's. */
+export const adminOverviewQueries = {
+  all: () => ['admin', 'overview'] as const,
+  overview: () =>
+    queryOptions({
+      queryKey: adminOverviewQueries.all(),
+      queryFn: async ({ signal }): Promise<AdminOverview> => (await call(adminOverviewEndpoints.overview, { signal })).attributes,
+      // Node health changes on the panel's 30 s checks: as often is enough here.
+      refetchInterval: 30_000,
+    }),
+};
