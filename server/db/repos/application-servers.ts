@@ -1,6 +1,6 @@
 import type { Db } from '../index';
 import type { AllocationRow, LocationRow, ServerRow } from '../schema';
-import { escapeLike, likeExpr } from './like';
+import { filteredPage } from './like';
 
 /** The application API's queries on servers: its list, external ids, deployment, and operator changes. */
 
@@ -16,19 +16,7 @@ export interface ServerPageQuery {
 
 /** One page of every server on the panel and how many match in all. */
 export async function page(db: Db, query: ServerPageQuery): Promise<{ rows: ServerRow[]; total: number }> {
-  let base = db.selectFrom('servers');
-  for (const [column, value] of Object.entries(query.filters)) {
-    if (value !== undefined && value !== '') base = base.where(likeExpr(`servers.${column}`, `%${escapeLike(value)}%`));
-  }
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy(query.sort.column, query.sort.descending ? 'desc' : 'asc')
-    .orderBy('id')
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage)
-    .execute();
-  return { rows, total: Number(total.n) };
+  return filteredPage(db, 'servers', query);
 }
 
 export function findByExternalId(db: Db, externalId: string): Promise<ServerRow | undefined> {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../index';
 import type { AllocationRow, NodeRow, ServerRow } from '../schema';
-import { escapeLike, likeExpr } from './like';
+import { filteredPage } from './like';
 
 /*
  * The application API's queries on nodes and their allocations (issue 25 §2): pages with the
@@ -18,19 +18,7 @@ export interface NodePageQuery {
 }
 
 export async function page(db: Db, query: NodePageQuery): Promise<{ rows: NodeRow[]; total: number }> {
-  let base = db.selectFrom('nodes');
-  for (const [column, value] of Object.entries(query.filters)) {
-    if (value !== undefined && value !== '') base = base.where(likeExpr(`nodes.${column}`, `%${escapeLike(value)}%`));
-  }
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy(query.sort.column, query.sort.descending ? 'desc' : 'asc')
-    .orderBy('id')
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage)
-    .execute();
-  return { rows, total: Number(total.n) };
+  return filteredPage(db, 'nodes', query);
 }
 
 export function ofLocations(db: Db, locationIds: readonly number[]): Promise<NodeRow[]> {

@@ -1,6 +1,6 @@
 import type { Db } from '../index';
 import type { NewUser, UserRow } from '../schema';
-import { escapeLike, likeExpr } from './like';
+import { filteredPage } from './like';
 
 /** Users and their two-factor state (recovery tokens included). */
 
@@ -174,19 +174,7 @@ export interface UserPageQuery {
 
 /** One page of accounts and how many match in all (the application API's user list). */
 export async function page(db: Db, query: UserPageQuery): Promise<{ rows: UserRow[]; total: number }> {
-  let base = db.selectFrom('users');
-  for (const [column, value] of Object.entries(query.filters)) {
-    if (value !== undefined && value !== '') base = base.where(likeExpr(`users.${column}`, `%${escapeLike(value)}%`));
-  }
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy(query.sort.column, query.sort.descending ? 'desc' : 'asc')
-    .orderBy('id')
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage)
-    .execute();
-  return { rows, total: Number(total.n) };
+  return filteredPage(db, 'users', query);
 }
 
 export function findByExternalId(db: Db, externalId: string): Promise<UserRow | undefined> {
