@@ -1,8 +1,10 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-schedules';
+import type { ApiKeysTable } from './schema-keys';
 import type { LocationsTable, NodesTable } from './schema-nodes';
 import type { ServerTransfersTable } from './schema-transfers';
 
+export type { ApiKeysTable, ApiKeyType } from './schema-keys';
 export type { LocationsTable, NodesTable } from './schema-nodes';
 
 /*
@@ -58,23 +60,6 @@ export interface LoginChallengesTable {
   expires_at: string;
   created_at: string;
 }
-
-export interface ApiKeysTable {
-  id: Generated<number>;
-  user_id: number;
-  identifier: string;
-  token_hash: string;
-  description: string;
-  allowed_ips: string;
-  last_used_at: string | null;
-  created_at: string;
-  /** `account` (a `ptlc_` key, the client API) or `application` (a `ptla_` key, the application API). */
-  key_type: Generated<ApiKeyType>;
-  /** An application key's grants, JSON `{resource: 1 read | 2 write | 3 both}`. */
-  permissions: Generated<string>;
-}
-
-export type ApiKeyType = 'account' | 'application';
 
 export interface EggsTable {
   id: Generated<number>;

@@ -4,6 +4,17 @@ import type { Db } from '../index';
 import type { ActivityLogRow } from '../schema';
 import { escapeLike } from './like';
 
+/** The actor of an entry, beside it (a left join of `users as u` on `l.actor_id`). */
+const ACTOR_COLUMNS = [
+  'u.uuid as actor_uuid',
+  'u.username as actor_username',
+  'u.email as actor_email',
+  'u.root_admin as actor_admin',
+  'u.name_first as actor_first',
+  'u.name_last as actor_last',
+  'u.language as actor_language',
+] as const;
+
 export type SubjectType =
   | 'server'
   | 'user'
@@ -137,15 +148,7 @@ export async function listForSubject(
     .leftJoin('users as u', 'u.id', 'l.actor_id')
     .where('l.id', 'in', pageIds)
     .selectAll('l')
-    .select([
-      'u.uuid as actor_uuid',
-      'u.username as actor_username',
-      'u.email as actor_email',
-      'u.root_admin as actor_admin',
-      'u.name_first as actor_first',
-      'u.name_last as actor_last',
-      'u.language as actor_language',
-    ])
+    .select(ACTOR_COLUMNS)
     .orderBy('l.timestamp', direction)
     .orderBy('l.id', direction)
     .execute();
@@ -164,15 +167,7 @@ export async function latestByPrefix(db: Db, prefix: string, limit: number): Pro
     .where('l.event', '>=', prefix)
     .where('l.event', '<', end)
     .selectAll('l')
-    .select([
-      'u.uuid as actor_uuid',
-      'u.username as actor_username',
-      'u.email as actor_email',
-      'u.root_admin as actor_admin',
-      'u.name_first as actor_first',
-      'u.name_last as actor_last',
-      'u.language as actor_language',
-    ])
+    .select(ACTOR_COLUMNS)
     .orderBy('l.timestamp', 'desc')
     .orderBy('l.id', 'desc')
     .limit(limit)
