@@ -21,6 +21,7 @@ if (!process.env.E2E_DATA_DIR) {
   // Two folders below the repository, as the CLI's own modules are: it finds the repository's
   // files (the demo game, the SPA build) from where it sits.
   process.env.E2E_CLI_BUNDLE = path.join(`${dir}-cli`, 'cli.mjs');
+  process.env.AERIE_NODE_BUNDLE = path.join(`${dir}-cli`, 'node.mjs');
 }
 const DATA_DIR = process.env.E2E_DATA_DIR;
 /*

@@ -25,7 +25,7 @@ export default defineConfig({
     // a `// @vitest-environment jsdom` comment.
     projects: [
       { extends: true, test: { name: 'spa', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['src/test/setup.ts'] } },
-      { extends: true, test: { name: 'server', include: ['server/**/*.test.ts'] } },
+      { extends: true, test: { name: 'server', include: ['server/**/*.test.ts'], globalSetup: ['server/test/vitest-global-setup.ts'] } },
     ],
   },
 });

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
+import { entryCommand } from '../../server/test/bundle';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 /** The data dir of the panel Playwright started (set by playwright.config.ts). */
 export function e2eDataDir(): string {
@@ -20,9 +19,8 @@ export function runPanelCli<T = Record<string, unknown>>(args: readonly string[]
   let stdout: string;
   try {
     // The bundle made by global-setup.ts when there is one (same code, faster start), else tsx.
-    const bundle = process.env.E2E_CLI_BUNDLE;
-    const [command, entry] = bundle && fs.existsSync(bundle) ? [process.execPath, bundle] : [TSX, path.join(ROOT, 'server', 'cli.ts')];
-    stdout = execFileSync(command, [entry, ...args], {
+    const [command, commandArgs] = entryCommand('server/cli.ts', process.env.E2E_CLI_BUNDLE, args);
+    stdout = execFileSync(command, commandArgs, {
       cwd: ROOT,
       env: { ...process.env, PANEL_DATA_DIR: e2eDataDir(), LOG_LEVEL: 'silent' },
       encoding: 'utf8',

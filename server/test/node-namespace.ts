@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { findPasta } from '../daemon/local/network';
+import { entryCommand } from './bundle';
 
 /*
  * Aerie's node as its own process in a network namespace of its own (issue 24 §5), as it would sit
@@ -127,15 +128,17 @@ async function makeNamespace(pasta: string, file: string, inbound: number[], out
   };
 }
 
-/** `tsx server/node-main.ts --config <file>`, in a namespace of its own where the machine allows it. */
+/**
+ * `server/node-main.ts --config <file>` (from the bundle in AERIE_NODE_BUNDLE when the run made
+ * one, else through tsx), in a namespace of its own where the machine allows it.
+ */
 export async function spawnNodeProcess(options: NodeProcessOptions): Promise<NodeProcess> {
-  const tsx = path.join(options.cwd, 'node_modules', '.bin', 'tsx');
-  const args = ['server/node-main.ts', '--config', options.config];
+  const [command, args] = entryCommand('server/node-main.ts', process.env.AERIE_NODE_BUNDLE, ['--config', options.config]);
   const pasta = await namespaceRunner();
   // A file of each launch's own: a restart does not wait on the last one's lazy unmount.
   const file = `${options.config}.${randomBytes(4).toString('hex')}.netns`;
   const release = pasta === null ? async () => undefined : await makeNamespace(pasta, file, options.ports, [options.panelPort]);
-  const [program, programArgs] = pasta === null ? [tsx, args] : ['nsenter', [`--net=${file}`, '--', tsx, ...args]];
+  const [program, programArgs] = pasta === null ? [command, args] : ['nsenter', [`--net=${file}`, '--', command, ...args]];
   // A process group of its own: tsx runs the node in a child process, which a SIGKILL must reach too.
   const child = spawn(program, programArgs, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
