@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { checkVariableValue, type ApplicationServerCreate } from '../../src/contract';
 import { writeTransaction, type Db } from '../db';
-import { applicationServers, eggs, nodes, servers, users } from '../db/repos';
+import { applicationServers, eggs, nodes, users } from '../db/repos';
 import type { EggVariableRow, ServerRow } from '../db/schema';
 import { notFound, validationError, validationErrors } from '../http/errors';
 import type { PortRange } from './allocations';
 import { deploymentTarget, type DeploymentRequest } from './deployment';
 import type { NodeDaemons } from './node-daemons';
 import { installServer } from './servers';
+import { insertServer } from './server-creation';
 import { testRegexBounded } from './startup';
 
 /*
@@ -63,25 +63,18 @@ export async function createApplicationServer(
   const values = checkEnvironment(await eggs.variablesOf(db, [egg.id]), body.environment, (v) => v.default_value);
 
   const server = await writeTransaction(db, async (trx) => {
-    let uuid = randomUUID();
-    while (await servers.shortIdTaken(trx, uuid.slice(0, 8))) uuid = randomUUID();
     const explicit = body.deploy === undefined ? await namedAllocations(trx, body) : undefined;
     const deploy = body.deploy;
     const target = deploy === undefined ? undefined : await deploymentTarget(trx, deployment(body, deploy), panelPorts);
     const nodeId = explicit?.nodeId ?? target?.node.id;
     if (nodeId === undefined) throw notFound();
-    const ts = now.toISOString();
-    const row = await servers.insert(trx, {
-      uuid,
-      uuid_short: uuid.slice(0, 8),
+    const fields = {
       external_id: body.external_id ?? null,
       node_id: nodeId,
       owner_id: body.user,
       egg_id: egg.id,
       name: body.name,
       description: body.description ?? '',
-      status: 'installing',
-      is_transferring: 0,
       memory: body.limits.memory,
       swap: body.limits.swap,
       disk: body.limits.disk,
@@ -89,32 +82,30 @@ export async function createApplicationServer(
       cpu: body.limits.cpu,
       threads: body.limits.threads ?? null,
       oom_disabled: body.oom_disabled === true ? 1 : 0,
-      allocation_id: null,
       startup: body.startup,
       docker_image: body.docker_image,
       database_limit: body.feature_limits.databases,
       allocation_limit: body.feature_limits.allocations ?? null,
       backup_limit: body.feature_limits.backups,
       skip_scripts: body.skip_scripts === true ? 1 : 0,
-      created_at: ts,
-      updated_at: ts,
-    });
-    let primaryId: number;
-    if (explicit) {
-      const ids = [explicit.primary, ...explicit.additional];
-      // Checked free above in this same transaction; never a half-assigned server if that check changes.
-      if ((await applicationServers.assignFree(trx, ids, row.id)) !== ids.length)
-        throw validationError('allocation.default', INVALID('allocation.default'), 'unassigned');
-      primaryId = explicit.primary;
-    } else {
-      if (!target) throw notFound();
-      primaryId = (await target.take(row.id)).id;
-    }
-    await servers.insertVariableValues(
+    };
+    return insertServer(
       trx,
-      [...values].map(([variableId, value]) => ({ server_id: row.id, variable_id: variableId, variable_value: value })),
+      fields,
+      values,
+      async (serverId) => {
+        if (!explicit) {
+          if (!target) throw notFound();
+          return (await target.take(serverId)).id;
+        }
+        const ids = [explicit.primary, ...explicit.additional];
+        // Checked free above in this same transaction; never a half-assigned server if that check changes.
+        if ((await applicationServers.assignFree(trx, ids, serverId)) !== ids.length)
+          throw validationError('allocation.default', INVALID('allocation.default'), 'unassigned');
+        return explicit.primary;
+      },
+      now,
     );
-    return servers.setPrimaryAllocation(trx, row.id, primaryId);
   });
   const node = await nodes.findById(db, server.node_id);
   if (!node) throw notFound();

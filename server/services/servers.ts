@@ -11,6 +11,7 @@ import { takeFreePort, type PortRange } from './allocations';
 import { placeServer } from './placement';
 import { DEFAULT_LOCATION, ensureLocation } from './locations';
 import { handleDaemonEvent } from './daemon-events';
+import { insertServer } from './server-creation';
 import { DEFAULT_ALLOCATION_PORTS } from '../config';
 import type { DaemonEvent, NodeDaemon } from '../daemon/capabilities';
 import { DEMO_INSTALL_SCRIPT } from '../db/migrations/005-egg-install-scripts';
@@ -164,22 +165,13 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
   const egg = await eggs.findById(db, input.eggId ?? defaultEgg);
   if (!egg) throw notFound();
   const server = await writeTransaction(db, async (trx) => {
-    // Unique short ids: regenerate on the rare collision of the first 8 characters.
-    let uuid = randomUUID();
-    while (await servers.shortIdTaken(trx, uuid.slice(0, 8))) uuid = randomUUID();
-    const ts = now.toISOString();
-    const row = await servers.insert(trx, {
-      uuid,
-      uuid_short: uuid.slice(0, 8),
+    const fields = {
       external_id: input.externalId ?? null,
       node_id: nodeId,
       owner_id: input.ownerId,
       egg_id: egg.id,
       name: input.name,
       description: input.description ?? '',
-      // Until the node reports the install's end (the reference panel's order).
-      status: 'installing',
-      is_transferring: 0,
       memory,
       swap: 0,
       disk: input.disk ?? 5120,
@@ -188,20 +180,18 @@ export async function createServer(db: Db, daemons: NodeDaemons, input: CreateSe
       threads: null,
       // The memory limit is enforced (the reference's default; issue 21).
       oom_disabled: 0,
-      allocation_id: null,
       startup: egg.startup,
       docker_image: Object.values(egg.docker_images)[0] ?? 'ghcr.io/pterodactyl/yolks:java_21',
       database_limit: 2,
       allocation_limit: 3,
       backup_limit: 3,
-      created_at: ts,
-      updated_at: ts,
-    });
-    const allocation =
+    };
+    const allocate = async (serverId: number) =>
       input.port === undefined
-        ? await takeFreePort(trx, { nodeId, ip, range, serverId: row.id })
-        : await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port: input.port, server_id: row.id, notes: null });
-    return servers.setPrimaryAllocation(trx, row.id, allocation.id);
+        ? (await takeFreePort(trx, { nodeId, ip, range, serverId })).id
+        : (await allocations.insert(trx, { node_id: nodeId, ip, ip_alias: null, port: input.port, server_id: serverId, notes: null })).id;
+    // No values stored: each variable reads as its egg's default until someone sets it.
+    return insertServer(trx, fields, new Map(), allocate, now);
   });
   // The node fetches the configuration itself as it creates the server (Wings does the same).
   return installServer(db, daemon, server, now);
