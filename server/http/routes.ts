@@ -127,14 +127,24 @@ export function serverRoute<const E extends UserEndpoint, B = undefined>(
  * endpoint at compile time): 401 without a caller, then 403 for all but a root admin's session or
  * an application key holding the endpoint's resource, before the inputs are parsed.
  */
-export function adminRoute<const E extends AdminEndpoint>(app: FastifyInstance, endpoint: E) {
+export interface AdminRouteOptions<B> {
+  /**
+   * Finds the resource the path names (a user, a node), as the reference's route binding does:
+   * after the access check, before the body, so a missing one is a 404 even when the body is bad.
+   * The result is the handler's `bound`.
+   */
+  bind?(request: FastifyRequest): Promise<B>;
+}
+
+export function adminRoute<const E extends AdminEndpoint, B = undefined>(app: FastifyInstance, endpoint: E, options: AdminRouteOptions<B> = {}) {
   if (!endpoint.path.startsWith(`${ADMIN_ROUTE_PREFIX}/`)) throw new Error(`${endpoint.path} is not an admin route`);
-  return (handler: Handler<E, ClientContext<E>>): Promise<void> =>
+  return (handler: Handler<E, ClientContext<E> & { bound: B }>): Promise<void> =>
     register(app, endpoint, async (request, reply) => {
       const caller = requireCaller(request);
       checkAdminAccess(caller, endpoint.resource, endpoint.method !== 'GET');
+      const bound = (await options.bind?.(request)) as B;
       const { query, body } = parseInputs<E>(endpoint, request);
-      return send(endpoint, reply, await handler({ request, reply, caller, query, body }));
+      return send(endpoint, reply, await handler({ request, reply, caller, query, body, bound }));
     });
 }
 

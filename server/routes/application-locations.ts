@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpointPath } from '../../src/contract/endpoint';
 import { locationEndpoints } from '../../src/contract/locations';
 import type { AppDeps } from '../deps';
@@ -69,6 +69,7 @@ async function renderLocation(deps: AppDeps, caller: Caller, row: LocationRow, i
 }
 
 export async function applicationLocationRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const bindLocation = (request: FastifyRequest) => boundLocation(deps, (request.params as { location: string }).location);
   await adminRoute(
     app,
     locationEndpoints.list,
@@ -82,11 +83,7 @@ export async function applicationLocationRoutes(app: FastifyInstance, deps: AppD
     return paginatedList(request, deps.config.appUrl, await renderLocations(deps, caller, result.rows, query.include), result.total, query);
   });
 
-  await adminRoute(
-    app,
-    locationEndpoints.view,
-  )(async ({ request, caller, query }) => {
-    const location = await boundLocation(deps, (request.params as { location: string }).location);
+  await adminRoute(app, locationEndpoints.view, { bind: bindLocation })(async ({ caller, query, bound: location }) => {
     return renderLocation(deps, caller, location, query.include);
   });
 
@@ -106,11 +103,7 @@ export async function applicationLocationRoutes(app: FastifyInstance, deps: AppD
     return { ...locationResource(location), meta: { resource } };
   });
 
-  await adminRoute(
-    app,
-    locationEndpoints.update,
-  )(async ({ request, caller, body }) => {
-    const before = await boundLocation(deps, (request.params as { location: string }).location);
+  await adminRoute(app, locationEndpoints.update, { bind: bindLocation })(async ({ request, caller, body, bound: before }) => {
     const location = await updateLocation(deps.db, before, body, deps.clock.now());
     const properties = { short: location.short, ...(before.short === location.short ? {} : { old: before.short }) };
     await logActivity(
@@ -120,11 +113,7 @@ export async function applicationLocationRoutes(app: FastifyInstance, deps: AppD
     return locationResource(location);
   });
 
-  await adminRoute(
-    app,
-    locationEndpoints.delete,
-  )(async ({ request, caller }) => {
-    const location = await boundLocation(deps, (request.params as { location: string }).location);
+  await adminRoute(app, locationEndpoints.delete, { bind: bindLocation })(async ({ request, caller, bound: location }) => {
     await deleteLocation(deps.db, location);
     await logActivity(
       deps.db,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpointPath } from '../../src/contract/endpoint';
 import { nodeEndpoints } from '../../src/contract/nodes';
 import { panelOrigin } from '../config';
@@ -23,6 +23,7 @@ import { boundNode, renderNode, renderNodes } from './application-nodes-view';
 const NO_VIABLE_NODES = 'No nodes satisfying the requirements specified for automatic deployment could be found.';
 
 export async function applicationNodeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const bindNode = (request: FastifyRequest) => boundNode(deps, (request.params as { node: string }).node);
   await adminRoute(
     app,
     nodeEndpoints.list,
@@ -66,11 +67,7 @@ export async function applicationNodeRoutes(app: FastifyInstance, deps: AppDeps)
     nodeEndpoints.view,
   )(async ({ request, caller, query }) => renderNode(deps, caller, await boundNode(deps, (request.params as { node: string }).node), query.include));
 
-  await adminRoute(
-    app,
-    nodeEndpoints.configuration,
-  )(async ({ request }) => {
-    const node = await boundNode(deps, (request.params as { node: string }).node);
+  await adminRoute(app, nodeEndpoints.configuration, { bind: bindNode })(async ({ bound: node }) => {
     try {
       return nodeConfiguration(node, deps.nodes, panelOrigin(deps.config));
     } catch (error) {
@@ -93,11 +90,7 @@ export async function applicationNodeRoutes(app: FastifyInstance, deps: AppDeps)
     return { ...(await renderNode(deps, caller, node)), meta: { resource } };
   });
 
-  await adminRoute(
-    app,
-    nodeEndpoints.update,
-  )(async ({ request, caller, body }) => {
-    const before = await boundNode(deps, (request.params as { node: string }).node);
+  await adminRoute(app, nodeEndpoints.update, { bind: bindNode })(async ({ request, caller, body, bound: before }) => {
     const node = await updateNodeFromApi(deps.db, deps.nodes, before, body, deps.clock.now());
     const properties = {
       name: node.name,
@@ -108,11 +101,7 @@ export async function applicationNodeRoutes(app: FastifyInstance, deps: AppDeps)
     return renderNode(deps, caller, node);
   });
 
-  await adminRoute(
-    app,
-    nodeEndpoints.delete,
-  )(async ({ request, caller }) => {
-    const node = await boundNode(deps, (request.params as { node: string }).node);
+  await adminRoute(app, nodeEndpoints.delete, { bind: bindNode })(async ({ request, caller, bound: node }) => {
     await deleteNodeFromApi(deps.db, node);
     await logActivity(
       deps.db,

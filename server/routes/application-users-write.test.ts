@@ -261,10 +261,15 @@ describe('PATCH /api/application/users/:id', () => {
     expect((await row(panel, colleague.id)).root_admin).toBe(0);
   });
 
-  it('answers 404 for a user that does not exist', async ({ panel }) => {
+  it('answers 404 for a user that does not exist, even with a body that would be refused', async ({ panel }) => {
     const { key } = await setup(panel);
-    for (const path of ['/users/99999', '/users/abc']) {
-      const res = await send(panel, 'PATCH', path, key, VALID);
+    // The reference binds the user before it validates the body: the 404 comes first.
+    for (const [path, body] of [
+      ['/users/99999', VALID],
+      ['/users/abc', VALID],
+      ['/users/99999', { email: 'not an address', root_admin: 'yes' }],
+    ] as const) {
+      const res = await send(panel, 'PATCH', path, key, body);
       expect(res.statusCode, path).toBe(404);
       expect(res.json().errors[0].detail).toBe('The requested resource does not exist on this server.');
     }

@@ -116,11 +116,7 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     return paginatedList(request, config.appUrl, await withIncludes(deps, caller, result.rows, query.include), result.total, query);
   });
 
-  await adminRoute(
-    app,
-    userEndpoints.view,
-  )(async ({ request, query, caller }) => {
-    const user = await bound(request);
+  await adminRoute(app, userEndpoints.view, { bind: bound })(async ({ query, caller, bound: user }) => {
     const [resource] = await withIncludes(deps, caller, [user], query.include);
     return resource ?? userResource(user);
   });
@@ -157,11 +153,7 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     };
   });
 
-  await adminRoute(
-    app,
-    userEndpoints.update,
-  )(async ({ request, caller, body }) => {
-    const user = await bound(request);
+  await adminRoute(app, userEndpoints.update, { bind: bound })(async ({ request, caller, body, bound: user }) => {
     // An admin changing their own password through the admin area stays signed in there.
     const keep = user.id === caller.user.id ? (caller.sessionId ?? undefined) : undefined;
     const { user: updated, changed } = await updateAccount(db, deps.nodes, user, body, clock.now(), keep);
@@ -170,11 +162,7 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     return userResource(updated);
   });
 
-  await adminRoute(
-    app,
-    userEndpoints.delete,
-  )(async ({ request, caller }) => {
-    const user = await bound(request);
+  await adminRoute(app, userEndpoints.delete, { bind: bound })(async ({ request, caller, bound: user }) => {
     const { subuserOf } = await deleteAccount(db, deps.nodes, box, user, clock.now());
     const now = clock.now();
     // Each server they shared sees the place go, as when its owner removes a subuser (the CLI's user:delete too).
@@ -186,20 +174,12 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     ]);
   });
 
-  await adminRoute(
-    app,
-    userEndpoints.twoFactorDisable,
-  )(async ({ request, caller }) => {
-    const user = await bound(request);
+  await adminRoute(app, userEndpoints.twoFactorDisable, { bind: bound })(async ({ request, caller, bound: user }) => {
     await users.disableTotp(db, user.id, clock.now());
     await log(caller, request, 'admin:user.two-factor.delete', user);
   });
 
-  await adminRoute(
-    app,
-    userEndpoints.passwordReset,
-  )(async ({ request, caller }) => {
-    const user = await bound(request);
+  await adminRoute(app, userEndpoints.passwordReset, { bind: bound })(async ({ request, caller, bound: user }) => {
     const link = resetLink(mailedOrigin(request, config), await issueResetToken(db, user, clock.now()), user.email);
     // Awaited, so `mailed` is true only when the mail left; otherwise the admin is given the link.
     const mailed =
