@@ -151,50 +151,72 @@ describe('schedules at run time, under attack', () => {
     },
   );
 
-  it("lets the server's own program change no schedule through the API: it holds no key", { timeout: 40_000 }, async ({ panel, game }) => {
-    await panel.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = panel.app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const { server } = game.a;
-    fs.writeFileSync(path.join(panel.daemon.volumePath(server.uuid), 'probe.mjs'), PROBE);
-    await panel.db
-      .updateTable('servers')
-      .set({ startup: `node probe.mjs ${port} ${server.uuid}` })
-      .where('id', '=', server.id)
-      .execute();
-    await panel.reconfigure(server);
-    await panel.daemon.process.power(server.uuid, 'start');
-    let seen: (number | string)[] = [];
-    await eventually(async () => {
-      const line = (await game.a.history()).find((l) => l.includes('probe '));
-      if (line) seen = JSON.parse(line.slice(line.indexOf('probe ') + 6)) as (number | string)[];
-      return line !== undefined;
-    }, 30_000);
-    // Unreachable from its sandbox's network, or refused without a key: never a schedule made.
-    expect(seen.length).toBeGreaterThan(0);
-    expect(seen.every((s) => s === 401 || s === 'failed')).toBe(true);
-    // Were it let through (PANEL_SERVER_HOST_PORTS, host networking): nothing it is given is a key.
-    const environment = (await serverConfiguration(panel.db, server.uuid))?.settings.environment ?? {};
-    for (const key of ['', server.uuid, ...Object.values(environment)]) {
-      const headers: Record<string, string> = key === '' ? {} : { authorization: `Bearer ${key}` };
-      expect((await game.post(server, '', DAILY, headers)).statusCode).toBe(401);
-    }
-    expect(await schedules.ofServer(panel.db, server.id)).toEqual([]);
-  });
+  it(
+    "lets the server's own program make no schedule and no account through the client or application API: it holds no key",
+    { timeout: 40_000 },
+    async ({ panel, game }) => {
+      await panel.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = panel.app.server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const { server } = game.a;
+      fs.writeFileSync(path.join(panel.daemon.volumePath(server.uuid), 'probe.mjs'), PROBE);
+      await panel.db
+        .updateTable('servers')
+        .set({ startup: `node probe.mjs ${port} ${server.uuid}` })
+        .where('id', '=', server.id)
+        .execute();
+      await panel.reconfigure(server);
+      await panel.daemon.process.power(server.uuid, 'start');
+      let seen: (number | string)[] = [];
+      await eventually(async () => {
+        const line = (await game.a.history()).find((l) => l.includes('probe '));
+        if (line) seen = JSON.parse(line.slice(line.indexOf('probe ') + 6)) as (number | string)[];
+        return line !== undefined;
+      }, 30_000);
+      // Unreachable from its sandbox's network, or refused without a key: never a schedule made.
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((s) => s === 401 || s === 'failed')).toBe(true);
+      // Were it let through (PANEL_SERVER_HOST_PORTS, host networking): nothing it is given is a key.
+      const environment = (await serverConfiguration(panel.db, server.uuid))?.settings.environment ?? {};
+      for (const key of ['', server.uuid, ...Object.values(environment)]) {
+        const headers: Record<string, string> = key === '' ? {} : { authorization: `Bearer ${key}` };
+        expect((await game.post(server, '', DAILY, headers)).statusCode).toBe(401);
+        const account = await panel.app.inject({
+          method: 'POST',
+          url: '/api/application/users',
+          headers: { ...headers, accept: 'application/json' },
+          payload: ACCOUNT,
+        });
+        expect(account.statusCode).toBe(401);
+      }
+      expect(await schedules.ofServer(panel.db, server.id)).toEqual([]);
+      expect(await panel.db.selectFrom('users').select('id').where('email', '=', ACCOUNT.email).execute()).toEqual([]);
+    },
+  );
 });
 
-/** Tries to create a schedule for its own server, bare and with each value of its environment as a key. */
+const ACCOUNT = { email: 'pwned@example.com', username: 'pwned', first_name: 'P', last_name: 'W', root_admin: true };
+
+/**
+ * Tries to create a schedule for its own server and a root admin account, bare and with each value
+ * of its environment as a key.
+ */
 const PROBE = `
 const [port, uuid] = process.argv.slice(2);
-const body = JSON.stringify({ name: "pwned", minute: "*", hour: "*", day_of_month: "*", month: "*", day_of_week: "*", is_active: true });
+const targets = [
+  ["/api/client/servers/" + uuid + "/schedules", { name: "pwned", minute: "*", hour: "*", day_of_month: "*", month: "*", day_of_week: "*", is_active: true }],
+  ["/api/application/users", ${JSON.stringify(ACCOUNT)}],
+];
 const seen = new Set();
-for (const key of ["", ...Object.values(process.env)]) {
-  try {
-    const headers = { "content-type": "application/json", accept: "application/json" };
-    if (key) headers.authorization = "Bearer " + key;
-    const r = await fetch("http://127.0.0.1:" + port + "/api/client/servers/" + uuid + "/schedules", { method: "POST", headers, body, signal: AbortSignal.timeout(2000) });
-    seen.add(r.status);
-  } catch { seen.add("failed"); }
+for (const [url, body] of targets) {
+  for (const key of ["", ...Object.values(process.env)]) {
+    try {
+      const headers = { "content-type": "application/json", accept: "application/json" };
+      if (key) headers.authorization = "Bearer " + key;
+      const r = await fetch("http://127.0.0.1:" + port + url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(2000) });
+      seen.add(r.status);
+    } catch { seen.add("failed"); }
+  }
 }
 console.log("probe " + JSON.stringify([...seen]));
 `;
