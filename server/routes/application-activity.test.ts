@@ -50,6 +50,9 @@ describe('GET /api/application/activity', () => {
     const actor = page1.data[0]?.attributes.relationships?.actor;
     expect(actor?.object === 'user' && actor.attributes.username).toBe('boss');
 
+    const oldest = activityLogListSchema.parse((await get(panel, headers, '?per_page=2&sort=timestamp')).json());
+    expect(oldest.data.map((e) => e.attributes.properties.name)).toEqual(['n0', 'n1']);
+
     const last = activityLogListSchema.parse((await get(panel, headers, '?per_page=2&page=3')).json());
     expect(last.data.map((e) => e.attributes.properties.name)).toEqual(['n0']);
 

@@ -55,6 +55,7 @@ export async function adminActivityPage(
     page: query.page,
     per_page: query.per_page,
     event: query['filter[event]'],
+    oldestFirst: query.sort === 'timestamp',
   });
   return { data: rows.map((row) => activityResource(row, viewer, true)), total };
 }

@@ -5,7 +5,7 @@ import { filterText, pageNumber, perPage } from './fields';
 
 /*
  * The admin activity log (Aerie's, not the reference's: its admin area has no such page): every
- * `admin:` entry, newest first, a page at a time, each with its actor. Root admins' sessions only,
+ * `admin:` entry, newest (or oldest) first, a page at a time, each with its actor. Root admins' sessions only,
  * as the overview; an application key holds no resource that opens it.
  */
 
@@ -14,6 +14,8 @@ export const adminActivityQuerySchema = z.object({
   per_page: perPage(25, 100),
   /** Part of the event name (`node.` for every node change), as the client area's activity filter. */
   'filter[event]': filterText,
+  /** Newest first unless `timestamp`, as the client area's logs. */
+  sort: z.optional(z.enum(['timestamp', '-timestamp'])),
 });
 export type AdminActivityQuery = z.infer<typeof adminActivityQuerySchema>;
 

@@ -176,14 +176,15 @@ export async function latestByPrefix(db: Db, prefix: string, limit: number): Pro
 }
 
 /**
- * One page of the entries whose event starts with `prefix` (`admin:`), newest first, with their
+ * One page of the entries whose event starts with `prefix` (`admin:`), newest first (unless
+ * `oldestFirst`), with their
  * actors; `event` narrows them to the events containing it. The prefix is a range on the event
  * index, as `latestByPrefix`.
  */
 export async function pageByPrefix(
   db: Db,
   prefix: string,
-  query: { page: number; per_page: number; event?: string | undefined },
+  query: { page: number; per_page: number; event?: string | undefined; oldestFirst?: boolean },
 ): Promise<{ rows: ActivityWithActor[]; total: number }> {
   const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const base = db
@@ -195,12 +196,13 @@ export async function pageByPrefix(
   const total = Number(countRow?.n ?? 0);
   const offset = (query.page - 1) * query.per_page;
   if (total <= offset) return { rows: [], total };
+  const direction = query.oldestFirst ? 'asc' : 'desc';
   const rows = await base
     .leftJoin('users as u', 'u.id', 'l.actor_id')
     .selectAll('l')
     .select(ACTOR_COLUMNS)
-    .orderBy('l.timestamp', 'desc')
-    .orderBy('l.id', 'desc')
+    .orderBy('l.timestamp', direction)
+    .orderBy('l.id', direction)
     .limit(query.per_page)
     .offset(offset)
     .execute();
