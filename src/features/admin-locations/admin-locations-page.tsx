@@ -94,7 +94,7 @@ export function AdminLocationsPage() {
                       <Button variant="secondary" size="sm" aria-label={`Edit ${l.short}`} onClick={() => setOpen({ kind: 'edit', location: l })}>
                         Edit
                       </Button>
-                      <Button variant="danger" size="sm" aria-label={`Delete ${l.short}`} onClick={() => setOpen({ kind: 'delete', location: l })}>
+                      <Button variant="secondary" size="sm" aria-label={`Delete ${l.short}`} onClick={() => setOpen({ kind: 'delete', location: l })}>
                         Delete
                       </Button>
                     </div>

@@ -17,7 +17,8 @@ import { NodeFormDialog } from './node-form-dialog';
 type Open = 'edit' | 'delete' | null;
 
 const justCreated = (state: unknown) => typeof state === 'object' && state !== null && 'created' in state && state.created === true;
-const overallocate = (percent: number) => (percent === -1 ? 'no limit' : percent === 0 ? 'none' : `${String(percent)}% over`);
+const overallocate = (percent: number) =>
+  percent === -1 ? 'over-allocation unchecked' : percent === 0 ? 'no over-allocation' : `${String(percent)}% over-allocation`;
 
 /** One node: its settings, its config.yml and start command, its allocations; edit and delete. */
 export function AdminNodePage() {

@@ -65,7 +65,12 @@ export function NodeAllocations({ node }: { node: Node }) {
                       >
                         Alias
                       </Button>
-                      <Button variant="danger" size="sm" aria-label={`Remove ${address}`} onClick={() => setOpen({ kind: 'remove', allocation: a })}>
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-label={`Remove ${address}`}
+                        onClick={() => setOpen({ kind: 'remove', allocation: a })}
+                      >
                         Remove
                       </Button>
                     </div>
