@@ -1,4 +1,7 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { xsrfHeaders } from './support/hostile';
 
 /*
  * Issue 25 §3, §4: an operator adds a machine through the admin area. The node is at 127.0.0.1 on
@@ -86,5 +89,63 @@ test('an admin creates a location and a node, gets its config.yml and start comm
     `Deleted the node ${nodeName}`,
   ]) {
     await expect(log.getByText(sentence, { exact: true })).toBeVisible();
+  }
+});
+
+/** Serious or critical WCAG A/AA findings on the page as it is now (as a11y.spec.ts audits the rest of the panel). */
+async function axeProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('the nodes, node, locations and activity pages pass an axe audit and do not scroll sideways at 360 px', async ({ page, makeUser, signIn }) => {
+  // Eight axe audits on two shared cores.
+  test.setTimeout(240_000);
+  const admin = makeUser({ admin: true });
+  await signIn(page, admin);
+  await page.goto('/admin');
+  const headers = { ...(await xsrfHeaders(page)), accept: 'application/json' };
+  const tag = Date.now().toString(36);
+  const location = await (await page.request.post('/api/application/locations', { headers, data: { short: `a11y-${tag}` } })).json();
+  const made = await page.request.post('/api/application/nodes', {
+    headers,
+    data: {
+      name: `a11y-${tag}`,
+      location_id: location.attributes.id,
+      fqdn: '127.0.0.1',
+      scheme: 'http',
+      memory: 4096,
+      memory_overallocate: 0,
+      disk: 10240,
+      disk_overallocate: 0,
+      daemon_listen: 9,
+      daemon_sftp: 2098,
+    },
+  });
+  expect(made.status()).toBe(201);
+  const id = String((await made.json()).attributes.id);
+  await page.request.post(`/api/application/nodes/${id}/allocations`, { headers, data: { ip: '127.0.0.1', ports: ['36220-36222'] } });
+
+  for (const size of [
+    { width: 1280, height: 720 },
+    { width: 360, height: 740 },
+  ]) {
+    await page.setViewportSize(size);
+    for (const [url, ready] of [
+      ['/admin/nodes', 'Nodes'],
+      [`/admin/nodes/${id}`, 'Allocations'],
+      ['/admin/locations', 'Locations'],
+      ['/admin/activity', 'Activity entries'],
+    ] as const) {
+      await page.goto(url);
+      await expect(page.getByRole('list', { name: ready })).toBeVisible();
+      expect(await axeProblems(page), `${url} at ${String(size.width)} px`).toEqual([]);
+      const widths = await page.evaluate<{ scroll: number; inner: number }>(
+        '({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })',
+      );
+      expect(widths.scroll, `${url} scrolls sideways at ${String(size.width)} px`).toBeLessThanOrEqual(widths.inner);
+    }
   }
 });
