@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { xsrfHeaders } from './support/hostile';
+import { expectNoInjection, TEXT_PAYLOADS, watch, xsrfHeaders } from './support/hostile';
 
 /*
  * Issue 25 §3, §4: an operator adds a machine through the admin area. The node is at 127.0.0.1 on
@@ -148,4 +148,53 @@ test('the nodes, node, locations and activity pages pass an axe audit and do not
       expect(widths.scroll, `${url} scrolls sideways at ${String(size.width)} px`).toBeLessThanOrEqual(widths.inner);
     }
   }
+});
+
+test('location descriptions, allocation aliases and notes, and the activity naming them show hostile strings as text (T-XSS-1..3)', async ({
+  page,
+  makeUser,
+  signIn,
+}) => {
+  test.setTimeout(60_000);
+  const guard = watch(page);
+  const admin = makeUser({ admin: true });
+  await signIn(page, admin);
+  await page.goto('/admin');
+  const headers = { ...(await xsrfHeaders(page)), accept: 'application/json' };
+  const tag = Date.now().toString(36);
+  const [description = '', alias = '', notes = ''] = TEXT_PAYLOADS;
+  const location = await (
+    await page.request.post('/api/application/locations', { headers, data: { short: `xss-${tag}`, long: description } })
+  ).json();
+  const made = await page.request.post('/api/application/nodes', {
+    headers,
+    data: {
+      name: `xss-${tag}`,
+      location_id: location.attributes.id,
+      fqdn: '127.0.0.1',
+      scheme: 'http',
+      memory: 4096,
+      memory_overallocate: 0,
+      disk: 10240,
+      disk_overallocate: 0,
+      daemon_listen: 9,
+      daemon_sftp: 2097,
+    },
+  });
+  const id = String((await made.json()).attributes.id);
+  const base = `/api/application/nodes/${id}/allocations`;
+  await page.request.post(base, { headers, data: { ip: '127.0.0.1', ports: ['36230'] } });
+  const listed = await (await page.request.get(base, { headers })).json();
+  const allocation = String(listed.data[0].attributes.id);
+  expect((await page.request.patch(`${base}/${allocation}`, { headers, data: { ip_alias: alias, notes } })).status()).toBe(200);
+
+  await page.goto(`/admin/locations?q=xss-${tag}`);
+  await expect(page.getByRole('listitem', { name: `xss-${tag}` })).toContainText(description);
+  await expectNoInjection(page, guard);
+  await page.goto(`/admin/nodes/${id}`);
+  await expect(page.getByRole('listitem', { name: '127.0.0.1:36230' })).toContainText(`alias ${alias} · ${notes}`);
+  await expectNoInjection(page, guard);
+  await page.goto('/admin/activity?event=allocation.update');
+  await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText('Changed the allocation 127.0.0.1:36230');
+  await expectNoInjection(page, guard);
 });
