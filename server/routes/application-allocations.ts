@@ -5,14 +5,15 @@ import { allocations } from '../db/repos';
 import { paginatedList } from '../http/pagination';
 import { adminRoute } from '../http/routes';
 import { adminActivity, logActivity } from '../services/activity';
-import { addNodeAllocations, deleteNodeAllocation, nodeAllocation } from '../services/node-allocations';
+import { addNodeAllocations, deleteNodeAllocation, nodeAllocation, updateNodeAllocation } from '../services/node-allocations';
+import { allocationResource } from './application-resources';
 import { boundNode, renderAllocations } from './application-nodes-view';
 import { RESOURCE_MISSING } from './application-users';
 
 /*
  * A node's allocations in the application API (`/api/application/nodes/:node/allocations`), as the
  * reference panel's: the list with its filters and pages, adding an address's ports (204), and
- * deleting one no server holds.
+ * deleting one no server holds; and Aerie's own change of an allocation's alias and notes.
  */
 
 /** The reference's `server_id` filter: a server's id, anything else the free allocations. */
@@ -48,6 +49,25 @@ export async function applicationAllocationRoutes(app: FastifyInstance, deps: Ap
       deps.db,
       adminActivity(caller, request.ip, 'admin:allocation.create', properties, deps.clock.now(), [{ type: 'node', id: node.id }]),
     );
+  });
+
+  await adminRoute(
+    app,
+    nodeEndpoints.updateAllocation,
+  )(async ({ request, caller, body }) => {
+    const params = request.params as { node: string; allocation: string };
+    const node = await boundNode(deps, params.node);
+    const allocation = await nodeAllocation(deps.db, node, params.allocation, RESOURCE_MISSING);
+    const changed = await updateNodeAllocation(deps.db, allocation, body);
+    const properties = { allocation: `${allocation.ip}:${allocation.port}`, node: node.name, ...body };
+    await logActivity(
+      deps.db,
+      adminActivity(caller, request.ip, 'admin:allocation.update', properties, deps.clock.now(), [
+        { type: 'node', id: node.id },
+        { type: 'allocation', id: allocation.id },
+      ]),
+    );
+    return allocationResource(changed);
   });
 
   await adminRoute(

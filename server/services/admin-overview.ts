@@ -1,9 +1,10 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import type { AdminActivityQuery } from '../../src/contract/admin-activity';
 import { ADMIN_OVERVIEW_ACTIVITY, type AdminOverview, type OverviewNode } from '../../src/contract/admin-overview';
 import type { AppDeps } from '../deps';
 import { activity, nodes } from '../db/repos';
 import type { NodeRow } from '../db/schema';
-import { activityResource, type ActivityViewer } from './activity-view';
+import { activityResource, type ActivityResource, type ActivityViewer } from './activity-view';
 
 /*
  * What the admin area opens on. Node health is what the panel's monitor last heard (the same
@@ -42,4 +43,19 @@ export async function adminOverview(deps: AppDeps, viewer: ActivityViewer): Prom
     nodes: rows.map((node) => nodeView(deps, node, used.get(node.id))),
     activity: latest.map((row) => activityResource(row, viewer, true)),
   };
+}
+
+/** The admin activity log's page: every `admin:` entry (the overview shows the latest few), with its actor. */
+export async function adminActivityPage(
+  deps: AppDeps,
+  viewer: ActivityViewer,
+  query: AdminActivityQuery,
+): Promise<{ data: ActivityResource[]; total: number }> {
+  const { rows, total } = await activity.pageByPrefix(deps.db, 'admin:', {
+    page: query.page,
+    per_page: query.per_page,
+    event: query['filter[event]'],
+    oldestFirst: query.sort === 'timestamp',
+  });
+  return { data: rows.map((row) => activityResource(row, viewer, true)), total };
 }

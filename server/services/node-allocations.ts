@@ -3,7 +3,7 @@ import { writeTransaction, type Db } from '../db';
 import { allocations } from '../db/repos';
 import type { AllocationRow, NodeRow } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
-import type { NodeAllocationCreate } from '../../src/contract/nodes';
+import type { NodeAllocationCreate, NodeAllocationUpdate } from '../../src/contract/nodes';
 
 /*
  * A node's allocations as the application API makes them (the reference panel's AssignmentService):
@@ -96,4 +96,14 @@ export async function nodeAllocation(db: Db, node: NodeRow, param: unknown, miss
 
 export async function deleteNodeAllocation(db: Db, allocation: AllocationRow): Promise<void> {
   if (!(await allocations.removeFree(db, allocation.id))) throw badRequest(SERVER_USING, 'ServerUsingAllocationException');
+}
+
+/** The allocation's alias and notes, as given; with nothing to change it is returned as it is. */
+export async function updateNodeAllocation(db: Db, allocation: AllocationRow, change: NodeAllocationUpdate): Promise<AllocationRow> {
+  const labels = {
+    ...(change.ip_alias !== undefined ? { ip_alias: change.ip_alias } : {}),
+    ...(change.notes !== undefined ? { notes: change.notes } : {}),
+  };
+  if (Object.keys(labels).length === 0) return allocation;
+  return allocations.setLabels(db, allocation.id, labels);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { nodeConfigYaml as renderConfigYaml } from '../../src/contract/node-config-yaml';
 import type { Db } from '../db';
 import { nodes } from '../db/repos';
 import type { NodeRow } from '../db/schema';
@@ -168,5 +168,5 @@ export function nodeConfiguration(node: NodeRow, daemons: Pick<NodeDaemons, 'tok
 export const LOCAL_HAS_NO_CONFIG = "The panel's own node runs inside the panel: it has no config.yml.";
 
 export function nodeConfigYaml(node: NodeRow, daemons: Pick<NodeDaemons, 'tokenOf'>, panelUrl: string, dataDir?: string): string {
-  return stringify(nodeConfiguration(node, daemons, panelUrl, dataDir));
+  return renderConfigYaml(nodeConfiguration(node, daemons, panelUrl, dataDir));
 }

@@ -33,6 +33,31 @@ export const ADMIN_PAGES: AdminPage[] = [
     nav: false,
     load: () => import('../features/admin-users/admin-user-page').then((m) => m.AdminUserPage),
   },
+  {
+    path: 'nodes',
+    label: 'Nodes',
+    nav: true,
+    load: () => import('../features/admin-nodes/admin-nodes-page').then((m) => m.AdminNodesPage),
+  },
+  {
+    // Under the Nodes tab, as a user's page under Users.
+    path: 'nodes/:nodeId',
+    label: 'Node',
+    nav: false,
+    load: () => import('../features/admin-nodes/admin-node-page').then((m) => m.AdminNodePage),
+  },
+  {
+    path: 'locations',
+    label: 'Locations',
+    nav: true,
+    load: () => import('../features/admin-locations/admin-locations-page').then((m) => m.AdminLocationsPage),
+  },
+  {
+    path: 'activity',
+    label: 'Activity',
+    nav: true,
+    load: () => import('../features/activity/activity-page').then((m) => m.AdminActivityPage),
+  },
 ];
 
 export const adminPageHref = (page: AdminPage): string => (page.path ? `/admin/${page.path}` : '/admin');

@@ -191,6 +191,25 @@ export const nodeAllocationCreateSchema = z.object({
 });
 export type NodeAllocationCreate = z.infer<typeof nodeAllocationCreateSchema>;
 
+/*
+ * Aerie's own change to an allocation (the reference's application API has none; its admin pages
+ * set the alias): the alias shown instead of the address, and the notes. A key left out is kept;
+ * null or an empty string clears it.
+ */
+const clearable = (field: string, max: number) =>
+  z.optional(
+    z.pipe(
+      z.nullable(
+        z
+          .string({ error: `The ${field} must be a string.` })
+          .check(z.trim(), z.maxLength(max, `The ${field} may not be greater than ${max} characters.`)),
+      ),
+      z.transform((v) => (v ? v : null)),
+    ),
+  );
+export const nodeAllocationUpdateSchema = z.object({ ip_alias: clearable('ip alias', 191), notes: clearable('notes', 256) });
+export type NodeAllocationUpdate = z.infer<typeof nodeAllocationUpdateSchema>;
+
 const nodesPath = `${ADMIN_ROUTE_PREFIX}/nodes`;
 const allocationsPath = `${nodesPath}/:node/allocations`;
 
@@ -232,6 +251,15 @@ export const nodeEndpoints = {
     path: allocationsPath,
     body: nodeAllocationCreateSchema,
     response: 'empty',
+    admin: true,
+    resource: 'allocations',
+  }),
+  /** Aerie's: sets the alias and notes (an optional extra; a Pterodactyl panel answers 404). */
+  updateAllocation: endpoint({
+    method: 'PATCH',
+    path: `${allocationsPath}/:allocation`,
+    body: nodeAllocationUpdateSchema,
+    response: nodeAllocationSchema,
     admin: true,
     resource: 'allocations',
   }),

@@ -176,6 +176,40 @@ export async function latestByPrefix(db: Db, prefix: string, limit: number): Pro
 }
 
 /**
+ * One page of the entries whose event starts with `prefix` (`admin:`), newest first (unless
+ * `oldestFirst`), with their
+ * actors; `event` narrows them to the events containing it. The prefix is a range on the event
+ * index, as `latestByPrefix`.
+ */
+export async function pageByPrefix(
+  db: Db,
+  prefix: string,
+  query: { page: number; per_page: number; event?: string | undefined; oldestFirst?: boolean },
+): Promise<{ rows: ActivityWithActor[]; total: number }> {
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const base = db
+    .selectFrom('activity_logs as l')
+    .where('l.event', '>=', prefix)
+    .where('l.event', '<', end)
+    .$if(Boolean(query.event), (qb) => qb.where(sql<SqlBool>`l.event like ${`%${escapeLike(query.event ?? '')}%`} escape '\\'`));
+  const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  const offset = (query.page - 1) * query.per_page;
+  if (total <= offset) return { rows: [], total };
+  const direction = query.oldestFirst ? 'asc' : 'desc';
+  const rows = await base
+    .leftJoin('users as u', 'u.id', 'l.actor_id')
+    .selectAll('l')
+    .select(ACTOR_COLUMNS)
+    .orderBy('l.timestamp', direction)
+    .orderBy('l.id', direction)
+    .limit(query.per_page)
+    .offset(offset)
+    .execute();
+  return { rows: rows.map((row) => ({ ...row, properties: parseProperties(row.properties) })), total };
+}
+
+/**
  * The stored properties as an object; anything else reads as `{}`. Copied with fromEntries, which
  * keeps a stored `__proto__` key an own property instead of assigning a prototype.
  */

@@ -59,6 +59,11 @@ export function setNotes(db: Db, id: number, notes: string | null): Promise<Allo
   return db.updateTable('allocations').set({ notes }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Sets the alias and notes given (a key left out is kept). */
+export function setLabels(db: Db, id: number, labels: { ip_alias?: string | null; notes?: string | null }): Promise<AllocationRow> {
+  return db.updateTable('allocations').set(labels).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
 export interface NodeAllocationQuery {
   /** Exact, as the reference filters them. */
   ip?: string;

@@ -1,4 +1,4 @@
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cn } from './cn';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -67,6 +67,27 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaFieldProps>
     label,
     className,
     <textarea ref={ref} spellCheck={false} {...control} className={cn('font-mono text-sm break-all', controlClass(error))} {...rest} />,
+  );
+});
+
+export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** The same for a choice among options (the options are its children). */
+export const SelectField = forwardRef<HTMLSelectElement, SelectFieldProps>(function SelectField(
+  { label, error, hint, className, id, children, ...rest },
+  ref,
+) {
+  const { control, frame } = useField({ id, error, hint });
+  return frame(
+    label,
+    className,
+    <select ref={ref} {...control} className={cn('min-h-10', controlClass(error))} {...rest}>
+      {children}
+    </select>,
   );
 });
 

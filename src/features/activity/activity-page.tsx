@@ -34,6 +34,17 @@ export function AccountActivityPage() {
   );
 }
 
+/** The admin area's log: what root admins and application keys changed (Aerie's endpoint; a Pterodactyl panel has none). */
+export function AdminActivityPage() {
+  return (
+    <ActivityLog
+      options={activityQueries.admin}
+      emptyText="Changes made in the admin area or through the application API show up here."
+      placeholder="e.g. node or allocation.delete"
+    />
+  );
+}
+
 /** An audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
 function ActivityLog({ options, emptyText, placeholder }: { options: typeof activityQueries.account; emptyText: string; placeholder?: string }) {
   const [params, setParams] = useSearchParams();

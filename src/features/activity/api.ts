@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { accountEndpoints } from '../../contract/account';
 import { activityEndpoints, type activityLogListSchema } from '../../contract/activity';
+import { adminActivityEndpoints } from '../../contract/admin-activity';
 import { call } from '../../lib/http';
 import { accountQueries } from '../account/api';
 import { serverQueries, type ServerRef } from '../servers/api';
@@ -48,6 +49,18 @@ export const activityQueries = {
     queryOptions({
       queryKey: [...accountQueries.all(), 'activity', p] as readonly unknown[],
       queryFn: ({ signal }) => call(accountEndpoints.activity, { signal, query: listQuery(p) }),
+      placeholderData: keepPreviousData,
+    }),
+  /** The admin area's log (every `admin:` entry, each with its actor), beside the admin area's other queries. */
+  adminAll: () => ['admin', 'activity'] as const,
+  admin: (p: ActivityListParams) =>
+    queryOptions({
+      queryKey: [...activityQueries.adminAll(), 'list', p] as readonly unknown[],
+      queryFn: ({ signal }) =>
+        call(adminActivityEndpoints.list, {
+          signal,
+          query: { page: p.page, per_page: p.perPage ?? ACTIVITY_PAGE_SIZE, 'filter[event]': p.event.trim() || undefined, sort: p.sort },
+        }),
       placeholderData: keepPreviousData,
     }),
 };

@@ -13,3 +13,6 @@ export const adminOverviewQueries = {
       refetchInterval: 30_000,
     }),
 };
+
+/** The nodes' health and load as a list, for the admin area's nodes page. */
+export { NodeHealthList, type HealthNode } from './node-health-list';

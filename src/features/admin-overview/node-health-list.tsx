@@ -1,9 +1,13 @@
+import { Link } from 'react-router';
 import type { OverviewNode } from '../../contract/admin-overview';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
 import { formatCount, formatMiB, formatRelativeTime } from '../../lib/format';
 
-function health(node: OverviewNode): { tone: 'success' | 'danger' | 'neutral'; label: string } {
+/** A node as the list shows it; `servers` null where the panel does not say (the nodes page without the overview). */
+export type HealthNode = Omit<OverviewNode, 'servers'> & { servers: number | null };
+
+function health(node: HealthNode): { tone: 'success' | 'danger' | 'neutral'; label: string } {
   if (node.reachable === null) return { tone: 'neutral', label: 'Not checked yet' };
   return node.reachable ? { tone: 'success', label: 'Reachable' } : { tone: 'danger', label: 'Not reachable' };
 }
@@ -39,8 +43,11 @@ function Usage({ label, allocated, total }: { label: string; allocated: number; 
   );
 }
 
-/** Each node: whether it answers (and its version, or why not), its servers and what their limits take of it. */
-export function NodeHealthList({ nodes, now }: { nodes: readonly OverviewNode[]; now: Date }) {
+/**
+ * Each node: whether it answers (and its version, or why not), its servers and what their limits
+ * take of it. With `href` each name links to the node's page (the admin area's nodes list).
+ */
+export function NodeHealthList({ nodes, now, href }: { nodes: readonly HealthNode[]; now: Date; href?: (node: HealthNode) => string }) {
   return (
     <ul aria-label="Nodes" className="divide-y divide-zinc-800/80">
       {nodes.map((node) => {
@@ -49,13 +56,19 @@ export function NodeHealthList({ nodes, now }: { nodes: readonly OverviewNode[];
           <li key={node.uuid} aria-label={node.name} className="grid gap-3 py-3 first:pt-0 last:pb-0 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)]">
             <div className="min-w-0">
               <p className="flex flex-wrap items-center gap-2 font-medium text-zinc-100">
-                <span className="break-all">{node.name}</span>
+                {href ? (
+                  <Link to={href(node)} className="break-all text-sky-300 hover:text-sky-200">
+                    {node.name}
+                  </Link>
+                ) : (
+                  <span className="break-all">{node.name}</span>
+                )}
                 <Badge tone={state.tone}>{state.label}</Badge>
                 {node.local && <Badge>In this panel</Badge>}
               </p>
               <p className="mt-1 text-xs text-zinc-400">
-                {formatCount(node.servers, 'server')}
-                {node.version && ` · version ${node.version}`}
+                {node.servers !== null && formatCount(node.servers, 'server')}
+                {node.version && `${node.servers !== null ? ' · ' : ''}version ${node.version}`}
                 {node.reachable === false && node.last_seen && ` · last seen ${formatRelativeTime(node.last_seen, now)}`}
               </p>
               {node.reachable === false && node.reason && <p className="mt-1 text-xs break-words text-red-300">{node.reason}</p>}

@@ -1,0 +1,68 @@
+import { locationCreateSchema, type Location, type LocationCreate } from '../../contract/locations';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { TextField } from '../../components/ui/field';
+import { MutationDialog } from '../../components/ui/mutation-dialog';
+import { useContractForm } from '../../lib/use-contract-form';
+import { useCreateLocation, useDeleteLocation, useUpdateLocation } from './api';
+
+const FIELDS = ['short', 'long'] as const;
+// An empty description is none (the API takes null, not '').
+const orNull = (v: unknown) => (v === '' ? null : v);
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Creating a location (`location` null) or changing one, with the contract's rules. */
+export function LocationFormDialog({ location, open, onOpenChange }: DialogProps & { location: Location | null }) {
+  const create = useCreateLocation();
+  const update = useUpdateLocation();
+  const defaultValues: LocationCreate = location ? { short: location.short, long: location.long } : { short: '', long: null };
+  const form = useContractForm(locationCreateSchema, defaultValues);
+  const { errors } = form.formState;
+  return (
+    <MutationDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={location ? 'Edit location' : 'Create location'}
+      description="A short code (such as eu-west) that groups nodes; deployment picks nodes by location."
+      submitLabel={location ? 'Save' : 'Create location'}
+      form={form}
+      defaultValues={defaultValues}
+      mutation={location ? update : create}
+      errorFields={{ fields: FIELDS }}
+      onSubmit={(body, signal) => (location ? update.mutateAsync({ location, body, signal }) : create.mutateAsync({ body, signal }))}
+    >
+      <TextField label="Short code" autoComplete="off" error={errors.short?.message} {...form.register('short')} />
+      <TextField
+        label="Description"
+        autoComplete="off"
+        hint="Optional."
+        error={errors.long?.message}
+        {...form.register('long', { setValueAs: orNull })}
+      />
+    </MutationDialog>
+  );
+}
+
+/** Deleting is refused while nodes are in the location: the panel's refusal shows in the dialog. */
+export function DeleteLocationDialog({ location, open, onOpenChange }: DialogProps & { location: Location }) {
+  const remove = useDeleteLocation();
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Delete location"
+      description={
+        <>
+          The location <span className="break-all">{location.short}</span> is deleted. A location with nodes in it cannot be.
+        </>
+      }
+      confirmLabel="Delete"
+      danger
+      mutation={remove}
+      onConfirm={(signal) => remove.mutateAsync({ location, signal })}
+    />
+  );
+}
