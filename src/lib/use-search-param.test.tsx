@@ -63,4 +63,18 @@ describe('useSearchParamInput', () => {
     await act(async () => router.navigate(-1));
     expect(hook().draft).toBe('one');
   });
+
+  it('writes nothing once the address has moved on before the pause ends (a tab clicked while typing)', async () => {
+    vi.useFakeTimers();
+    const { router, hook } = renderAt('/?page=3');
+    act(() => hook().setDraft('surv'));
+    // The browser's address changes at the click; the page stays shown while the next one loads.
+    window.history.pushState({}, '', '/elsewhere');
+    try {
+      await act(async () => vi.advanceTimersByTime(300));
+      expect(router.state.location.search).toBe('?page=3');
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
+  });
 });

@@ -61,7 +61,12 @@ export function useSearchParamInput(name: string, { debounceMs = SEARCH_DEBOUNCE
 
   useEffect(() => {
     if (draft.trim() === value) return;
-    const timer = window.setTimeout(() => apply(draft), debounceMs);
+    // A click elsewhere (a tab) moves the address on while this page still shows, its next page
+    // loading: writing the parameter then would send the user back here.
+    const typedAt = window.location.pathname;
+    const timer = window.setTimeout(() => {
+      if (window.location.pathname === typedAt) apply(draft);
+    }, debounceMs);
     return () => window.clearTimeout(timer);
   }, [draft, value, apply, debounceMs]);
 
