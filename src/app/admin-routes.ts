@@ -33,6 +33,24 @@ export const ADMIN_PAGES: AdminPage[] = [
     nav: false,
     load: () => import('../features/admin-users/admin-user-page').then((m) => m.AdminUserPage),
   },
+  {
+    path: 'database-hosts',
+    label: 'Database hosts',
+    nav: true,
+    load: () => import('../features/admin-database-hosts/admin-database-hosts-page').then((m) => m.AdminDatabaseHostsPage),
+  },
+  {
+    path: 'api-keys',
+    label: 'API keys',
+    nav: true,
+    load: () => import('../features/admin-api-keys/admin-api-keys-page').then((m) => m.AdminApiKeysPage),
+  },
+  {
+    path: 'settings',
+    label: 'Settings',
+    nav: true,
+    load: () => import('../features/admin-settings/admin-settings-page').then((m) => m.AdminSettingsPage),
+  },
 ];
 
 export const adminPageHref = (page: AdminPage): string => (page.path ? `/admin/${page.path}` : '/admin');

@@ -74,9 +74,11 @@ export const mailSettingsInput = z.object({
 });
 export type MailSettingsInput = z.infer<typeof mailSettingsInput>;
 
+export const panelNameSchema = line('panel name', PANEL_NAME_MAX).check(z.minLength(1, 'The panel name field is required.'));
+
 /** Every field may be left out (unchanged); `mail: null` removes the stored mail settings. */
 export const settingsUpdateSchema = z.object({
-  panel_name: z.optional(line('panel name', PANEL_NAME_MAX).check(z.minLength(1, 'The panel name field is required.'))),
+  panel_name: z.optional(panelNameSchema),
   require_two_factor: z.optional(z.enum(TWO_FACTOR_LEVELS, { error: 'The require two factor must be off, admins or everyone.' })),
   mail: z.optional(z.nullable(mailSettingsInput)),
 });
