@@ -41,16 +41,16 @@ test('an admin adds a database host after a refused connection test, and deletes
     await page.goto('/admin/database-hosts');
     await page.getByRole('button', { name: 'Add database host' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add database host' });
-    await dialog.getByLabel('Name').fill(user);
-    await dialog.getByLabel('Host').fill('127.0.0.1');
-    await dialog.getByLabel('Port').fill(String(MARIADB_PORT));
-    await dialog.getByLabel('Username').fill(user);
-    await dialog.getByLabel('Password').fill('not-the-password');
-    await dialog.getByLabel('Max databases').fill('5');
+    await dialog.getByLabel('Name', { exact: true }).fill(user);
+    await dialog.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await dialog.getByLabel('Port', { exact: true }).fill(String(MARIADB_PORT));
+    await dialog.getByLabel('Username', { exact: true }).fill(user);
+    await dialog.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await dialog.getByLabel('Max databases', { exact: true }).fill('5');
     await dialog.getByRole('button', { name: 'Add host' }).click();
     await expect(dialog.getByText(`127.0.0.1:${MARIADB_PORT} refused the username or password (${user}).`)).toBeVisible();
 
-    await dialog.getByLabel('Password').fill(password);
+    await dialog.getByLabel('Password', { exact: true }).fill(password);
     await dialog.getByRole('button', { name: 'Add host' }).click();
     await expect(dialog).toBeHidden();
     const row = page.getByRole('list', { name: 'Database hosts' }).getByRole('listitem').filter({ hasText: user });
@@ -108,13 +108,13 @@ test('an admin renames the panel, which the header and the title show, and names
   const before = await panelName(page);
   const name = `Panel ${randomBytes(3).toString('hex')}`;
   try {
-    await page.getByLabel('Panel name').fill(name);
+    await page.getByRole('textbox', { name: 'Panel name' }).fill(name);
     await page.getByRole('button', { name: 'Save name' }).click();
-    await expect(page.getByText('Saved.')).toBeVisible();
+    await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
     await page.reload();
     await expect(page.getByRole('banner').getByText(name)).toBeVisible();
     await expect(page).toHaveTitle(`Settings · Admin · ${name}`);
-    await page.getByLabel('Panel name').fill(before);
+    await page.getByRole('textbox', { name: 'Panel name' }).fill(before);
     await page.getByRole('button', { name: 'Save name' }).click();
     await expect(page.getByRole('banner').getByText(before, { exact: true })).toBeVisible();
   } finally {
@@ -136,7 +136,7 @@ test('with two-factor required of everyone, a new user lands on its setup until 
   try {
     await page.getByRole('radio', { name: /^Everyone/ }).check();
     await page.getByRole('button', { name: 'Save requirement' }).click();
-    await expect(page.getByText('Saved.')).toBeVisible();
+    await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
 
     const userPage = await other.newPage();
     await signIn(userPage, makeUser());
@@ -146,7 +146,7 @@ test('with two-factor required of everyone, a new user lands on its setup until 
 
     await page.getByRole('radio', { name: /^Not required/ }).check();
     await page.getByRole('button', { name: 'Save requirement' }).click();
-    await expect(page.getByText('Saved.')).toBeVisible();
+    await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
     await userPage.goto('/');
     await expect(userPage).toHaveURL(/\/$/);
   } finally {
