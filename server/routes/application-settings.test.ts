@@ -112,6 +112,21 @@ describe('the panel settings', () => {
     }
   });
 
+  it('sends password-reset mail through stored settings on a panel without SMTP_URL', async ({ panel, admin }) => {
+    const capture = await startMailCapture();
+    try {
+      expect((await panel.app.inject({ url: '/auth/password/status' })).json()).toEqual({ data: { mail: false } });
+      const mail = { host: '127.0.0.1', port: capture.port, encryption: 'none', from_address: 'panel@example.com' };
+      expect((await patch(panel, admin.session, { mail })).statusCode).toBe(200);
+      expect((await panel.app.inject({ url: '/auth/password/status' })).json()).toEqual({ data: { mail: true } });
+      const asked = await panel.app.inject({ method: 'POST', url: '/auth/password', payload: { email: 'root@example.com' } });
+      expect(asked.statusCode, asked.body).toBeLessThan(300);
+      expect((await capture.next('root@example.com')).text).toContain('/auth/password/reset/');
+    } finally {
+      await capture.close();
+    }
+  });
+
   it('says there is no mail server when neither settings nor SMTP_URL name one', async ({ panel, admin }) => {
     const res = await panel.app.inject({ method: 'POST', url: `${URL}/mail/test`, headers: admin.session });
     expect(res.statusCode).toBe(400);
