@@ -41,6 +41,10 @@ import { applicationNodeRoutes } from './routes/application-nodes';
 import { applicationServerRoutes } from './routes/application-servers';
 import { applicationOverviewRoutes } from './routes/application-overview';
 import { applicationActivityRoutes } from './routes/application-activity';
+import { applicationSettingsRoutes, panelInfoRoutes } from './routes/application-settings';
+import { applicationDatabaseHostRoutes } from './routes/application-database-hosts';
+import { applicationApiKeyRoutes } from './routes/application-api-keys';
+import { registerTwoFactorPolicy } from './http/two-factor-policy';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -126,7 +130,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // API nodes call.
   await app.register(async (api) => {
     registerAuthentication(api, deps);
+    registerTwoFactorPolicy(api, deps);
     await registerApiRateLimit(api, deps.config.apiRateLimit, '/api/client');
+    await panelInfoRoutes(api, deps);
     await authRoutes(api, deps);
     await passwordResetRoutes(api, deps);
     await accountRoutes(api);
@@ -155,6 +161,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationServerRoutes(application, deps);
     await applicationOverviewRoutes(application, deps);
     await applicationActivityRoutes(application, deps);
+    await applicationSettingsRoutes(application, deps);
+    await applicationDatabaseHostRoutes(application, deps);
+    await applicationApiKeyRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -3,6 +3,7 @@ import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-sch
 import type { ApiKeysTable } from './schema-keys';
 import type { LocationsTable, NodesTable } from './schema-nodes';
 import type { ServerTransfersTable } from './schema-transfers';
+import type { SettingsTable } from './schema-settings';
 
 export type { ApiKeysTable, ApiKeyType } from './schema-keys';
 export type { LocationsTable, NodesTable } from './schema-nodes';
@@ -268,6 +269,7 @@ export interface Database {
   tasks: TasksTable;
   schedule_runs: ScheduleRunsTable;
   server_transfers: ServerTransfersTable;
+  settings: SettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -214,7 +214,7 @@ function stringField(body: unknown, field: string): string {
 
 const alreadyEnabled = () => badRequest('Two-factor authentication is already enabled on this account.');
 
-function apiKeyResource(key: Omit<KeySummary, 'key_type'>) {
+function apiKeyResource(key: Omit<KeySummary, 'key_type' | 'permissions'>) {
   return {
     object: 'api_key' as const,
     attributes: {

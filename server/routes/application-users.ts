@@ -14,7 +14,7 @@ import { adminActivity, logActivities, logActivity, serverActivity, type Activit
 import { serversOwnedBy } from '../services/application-server-items';
 import { createAccount, deleteAccount, updateAccount } from '../services/admin-users';
 import type { Caller } from '../services/authentication';
-import { createMailer } from '../services/mail';
+import { panelMailer } from '../services/panel-settings';
 import { issueResetToken, resetLink } from '../services/password-reset';
 
 /*
@@ -91,7 +91,6 @@ export async function boundUser(deps: AppDeps, param: unknown): Promise<UserRow>
 
 export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
-  const mail = createMailer(config, () => undefined);
   const box = loadSecretBox(config.dataDir);
   const bound = (request: FastifyRequest) => boundUser(deps, (request.params as { user: string }).user);
   const log = (caller: Caller, request: FastifyRequest, event: ActivityInput['event'] & `admin:${string}`, user: UserRow, properties = {}) =>
@@ -142,7 +141,7 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     if (invite) {
       // Without mail the admin makes the link with POST …/password-reset and passes it on.
       const link = resetLink(mailedOrigin(request, config), await issueResetToken(db, user, now), user.email, 'invite');
-      void mail
+      void (await panelMailer(db, config, box))
         .send(accountCreatedMail(config.appName, user.email, link))
         .catch((error: unknown) => request.log.error({ err: error }, 'invitation not sent'));
     }
@@ -181,6 +180,7 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
 
   await adminRoute(app, userEndpoints.passwordReset, { bind: bound })(async ({ request, caller, bound: user }) => {
     const link = resetLink(mailedOrigin(request, config), await issueResetToken(db, user, clock.now()), user.email);
+    const mail = await panelMailer(db, config, box);
     // Awaited, so `mailed` is true only when the mail left; otherwise the admin is given the link.
     const mailed =
       mail.enabled &&

@@ -7,7 +7,8 @@ import { mailedOrigin } from '../http/origin';
 import { userAgentOf } from '../http/request-context';
 import { recordAuthEvent } from '../services/login';
 import { passwordResetMail } from '../services/account-mail';
-import { createMailer } from '../services/mail';
+import { panelMailer } from '../services/panel-settings';
+import { loadSecretBox } from '../lib/secret-box';
 import { revokeUserTokens } from '../services/node-tokens';
 import { issueResetToken, resetLink, resetPassword } from '../services/password-reset';
 import { ipBucketKey } from '../lib/ip-bucket';
@@ -25,7 +26,13 @@ const ADDRESS_LIMIT = { max: 5, windowMs: 15 * 60_000 };
  */
 export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
-  const mail = createMailer(config, (m) => app.log.warn(m));
+  // Mail goes where the settings say now (an admin may change them), else SMTP_URL.
+  const box = loadSecretBox(config.dataDir);
+  if (!(await panelMailer(db, config, box)).enabled) {
+    app.log.warn(
+      'No mail server is set (admin settings or SMTP_URL): password-reset mail is not sent (npm run -s panel -- user:reset-link --email E prints a link).',
+    );
+  }
   const perIp = new SlidingWindowThrottle(clock, IP_LIMIT);
   const perAddress = new SlidingWindowThrottle(clock, ADDRESS_LIMIT);
 
@@ -42,7 +49,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
     perIp.hit(key);
   }
 
-  app.get(passwordResetEndpoints.status.path, async () => ({ data: { mail: mail.enabled } }));
+  app.get(passwordResetEndpoints.status.path, async () => ({ data: { mail: (await panelMailer(db, config, box)).enabled } }));
 
   app.post(passwordResetEndpoints.forgot.path, async (request, reply) => {
     throttleAddress(request);
@@ -51,6 +58,8 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
     guard(perAddress, addressKey);
     perAddress.hit(addressKey);
 
+    // Read for every address, known or not, so both answer alike.
+    const mail = await panelMailer(db, config, box);
     const user = await findUserByEmail(db, email);
     const token = await issueResetToken(db, user, clock.now());
     if (user) {

@@ -7,7 +7,8 @@ import { mailedOrigin } from '../http/origin';
 import type { ServerAccess } from '../services/access';
 import type { Caller } from '../services/authentication';
 import { accountCreatedMail } from '../services/account-mail';
-import { createMailer } from '../services/mail';
+import { panelMailer } from '../services/panel-settings';
+import { loadSecretBox } from '../lib/secret-box';
 import { issueResetToken, resetLink } from '../services/password-reset';
 import { findUserByEmail } from '../services/users';
 import { addSubuser, assertGrantable, changeSubuserPermissions, removeSubuser, subuserResource } from '../services/subusers';
@@ -24,7 +25,8 @@ const INVITE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
  */
 export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
-  const mail = createMailer(config, () => undefined);
+  // Mail goes where the settings say now (an admin may change them), else SMTP_URL.
+  const box = loadSecretBox(config.dataDir);
   const invites = new SlidingWindowThrottle(clock, INVITE_LIMIT);
   const authorize = (request: FastifyRequest, access: Parameters<typeof assertGrantable>[0]) => assertGrantable(access, request.body);
 
@@ -56,6 +58,7 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     const waitMs = invites.retryAfterMs(server.uuid);
     if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
     invites.hit(server.uuid);
+    const mail = await panelMailer(db, config, box);
     // Without mail only the inviter could receive a new account's set-password link, and whoever
     // holds that link owns the account (and every server later shared with the address): so no
     // account is made (issue 22 #10).

@@ -58,22 +58,42 @@ export function deleteApiKey(db: Db, identifier: string, owner?: { userId: numbe
 /** Every resource read-write: an application key's grants when none are named. */
 export const ALL_GRANTS: ApplicationGrants = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
 
+/** Access words as grant bits: `r` read, `w` write, `rw` both. */
+const ACCESS_BITS: Record<string, 1 | 2 | 3> = { r: 1, w: 2, rw: 3 };
+
+/**
+ * `{users: 'rw', servers: 'r'}` as grants: the one reading of an application key's permissions,
+ * for the CLI's `--permissions` and the admin area's form alike; null when a resource or an access
+ * is unknown. `none` (or '') grants nothing on that resource.
+ */
+export function grantsFromWords(words: Readonly<Record<string, string>>): ApplicationGrants | null {
+  const grants: ApplicationGrants = {};
+  for (const [resource, access] of Object.entries(words)) {
+    if (!isApplicationResource(resource)) return null;
+    if (access === 'none' || access === '') continue;
+    const bits = ACCESS_BITS[access];
+    if (bits === undefined) return null;
+    grants[resource] = bits;
+  }
+  return grants;
+}
+
 /**
  * `users:rw,servers:r` as grants (`r` read, `w` write, `rw` both); null when a resource or an
  * access is unknown.
  */
 export function parseGrants(text: string): ApplicationGrants | null {
-  const grants: ApplicationGrants = {};
-  for (const entry of text
+  const pairs = text
     .split(',')
     .map((e) => e.trim())
-    .filter(Boolean)) {
-    const [resource = '', access = ''] = entry.split(':');
-    const bits = { r: 1, w: 2, rw: 3 }[access];
-    if (!isApplicationResource(resource) || bits === undefined) return null;
-    grants[resource] = bits as 1 | 2 | 3;
-  }
-  return grants;
+    .filter(Boolean)
+    .map((entry) => {
+      const [resource = '', access = ''] = entry.split(':');
+      return [resource, access] as const;
+    });
+  // `none` is for the form; on the command line a resource is named only to grant it something.
+  if (pairs.some(([, access]) => access === '' || access === 'none')) return null;
+  return grantsFromWords(Object.fromEntries(pairs));
 }
 
 /** Grants as the CLI takes them: `{users: 'rw', servers: 'r'}`. */

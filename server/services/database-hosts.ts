@@ -39,6 +39,8 @@ export class DatabaseHostError extends Error {
     message: string,
     /** The host could not be reached at all (as opposed to refusing a statement). */
     readonly unreachable = false,
+    /** mysql2's or the socket's error code (ER_ACCESS_DENIED_ERROR, ECONNREFUSED), when there was one. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -62,7 +64,7 @@ export function hostError(error: unknown, context: string, secrets: readonly str
   let text = err.sqlMessage ?? err.message ?? String(error);
   for (const secret of secrets) if (secret) text = text.split(secret).join('***');
   const code = err.code ? ` (${err.code})` : '';
-  return new DatabaseHostError(`${context}: ${text}${code}`, err.code !== undefined && UNREACHABLE_CODES.has(err.code));
+  return new DatabaseHostError(`${context}: ${text}${code}`, err.code !== undefined && UNREACHABLE_CODES.has(err.code), err.code);
 }
 
 /** One admin connection to a host, for one use; errors come out as DatabaseHostError. */

@@ -4,6 +4,7 @@ import { TabNav } from '../components/ui/tab-nav';
 import { ADMIN_PAGES, adminPageHref } from './admin-routes';
 import { Boundary } from './bounded-outlet';
 import { NotFoundPage } from './not-found-page';
+import { pageTitle } from '../lib/panel-name';
 
 const routes: RouteObject[] = [
   ...ADMIN_PAGES.map((p): RouteObject => {
@@ -24,7 +25,7 @@ export function AdminLayout() {
   }, [pathname]);
   useEffect(() => {
     // A user's page titles itself with the user's name.
-    if (page?.nav !== false) document.title = `${page?.label ?? 'Not found'} · Admin · Aerie`;
+    if (page?.nav !== false) document.title = pageTitle(page?.label ?? 'Not found', 'Admin');
   }, [page]);
   const element = useRoutes(routes);
   return (

@@ -53,6 +53,24 @@ export const ADMIN_PAGES: AdminPage[] = [
     load: () => import('../features/admin-locations/admin-locations-page').then((m) => m.AdminLocationsPage),
   },
   {
+    path: 'database-hosts',
+    label: 'Database hosts',
+    nav: true,
+    load: () => import('../features/admin-database-hosts/admin-database-hosts-page').then((m) => m.AdminDatabaseHostsPage),
+  },
+  {
+    path: 'api-keys',
+    label: 'API keys',
+    nav: true,
+    load: () => import('../features/admin-api-keys/admin-api-keys-page').then((m) => m.AdminApiKeysPage),
+  },
+  {
+    path: 'settings',
+    label: 'Settings',
+    nav: true,
+    load: () => import('../features/admin-settings/admin-settings-page').then((m) => m.AdminSettingsPage),
+  },
+  {
     path: 'activity',
     label: 'Activity',
     nav: true,

@@ -3,10 +3,12 @@ import { cn } from '../components/ui/cn';
 import { BoundedOutlet } from './bounded-outlet';
 import { AccountMenu } from '../features/auth/account-menu';
 import { useAccount } from './require-auth';
+import { usePanelName } from '../lib/panel-name';
 
 /** The frame of every signed-in page: skip link, header with the account menu, content. */
 export function AppShell() {
   const account = useAccount();
+  const panelName = usePanelName();
   return (
     <div className="flex min-h-full flex-col">
       <a
@@ -18,8 +20,10 @@ export function AppShell() {
       <header className="sticky top-0 z-30 border-b border-zinc-800 bg-zinc-950/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-4 px-4">
           <Link to="/" className="flex items-center gap-2 font-semibold text-white">
-            <img src="/favicon.svg" alt="" className="size-7" />
-            <span>Aerie</span>
+            <img src="/favicon.svg" alt="" className="size-7 shrink-0" />
+            <span className="max-w-[8rem] truncate sm:max-w-xs" title={panelName}>
+              {panelName}
+            </span>
           </Link>
           <div className="flex items-center gap-2">
             {account.admin && (

@@ -2,6 +2,7 @@ import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '../components/ui/toast';
 import { serverDetailKey } from '../features/servers/query-keys';
 import { ApiError } from '../lib/http';
+import { redirectIfTwoFactorRequired } from '../lib/two-factor-required';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -20,6 +21,7 @@ export const queryClient = new QueryClient({
     // The server's own query (`meta.pageShowsLostAccess`) is never toasted for it; any other is
     // toasted only once a fresh look at the server shows the access is still there.
     onError: (error, query) => {
+      if (redirectIfTwoFactorRequired(error)) return;
       if (query.state.data === undefined || query.meta?.quiet) return;
       if (error instanceof ApiError && error.status === 401) return;
       if (!lostAccess(error)) return void toast.error(error.message);
@@ -35,6 +37,7 @@ export const queryClient = new QueryClient({
   mutationCache: new MutationCache({
     // Mutations show their errors where they were started; `meta.toastErrors` opts into a toast.
     onError: (error, _vars, _ctx, mutation) => {
+      if (redirectIfTwoFactorRequired(error)) return;
       if (mutation.meta?.toastErrors) toast.error(error.message);
     },
   }),

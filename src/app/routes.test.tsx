@@ -51,10 +51,11 @@ describe('AppRoutes', () => {
     const mock = stubFetch(() => apiError(401, 'Unauthenticated.'));
     renderApp('/server/abcd1234/activity');
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
-    // Only whether to offer "Forgot password?", which the panel answers signed in or not.
+    // Only whether to offer "Forgot password?" and the panel's name, which the panel answers signed in or not.
     const paths = () => mock.mock.calls.map(([input]) => new URL(String(input), 'http://localhost').pathname);
     await waitFor(() => expect(paths()).toContain('/auth/password/status'));
-    expect(paths()).toEqual(['/auth/password/status']);
+    await waitFor(() => expect(paths()).toContain('/api/panel'));
+    expect(paths().sort()).toEqual(['/api/panel', '/auth/password/status']);
   });
 
   it('sends a signed-out visitor of a server page to sign-in, keeping where they were going', async () => {

@@ -56,6 +56,8 @@ export interface KeySummary {
   key_type: ApiKeyType;
   description: string;
   allowed_ips: string[];
+  /** An application key's grants (`{}` for a client key, or when unreadable). */
+  permissions: KeyPermissions;
   last_used_at: string | null;
   created_at: string;
 }
@@ -64,12 +66,16 @@ export interface KeySummary {
 export async function listForUser(db: Db, userId: number, type: ApiKeyType): Promise<KeySummary[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['identifier', 'key_type', 'description', 'allowed_ips', 'last_used_at', 'created_at'])
+    .select(['identifier', 'key_type', 'description', 'allowed_ips', 'permissions', 'last_used_at', 'created_at'])
     .where('user_id', '=', userId)
     .where('key_type', '=', type)
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ ...r, allowed_ips: parseJsonColumn(r.allowed_ips, stringArray, []) }));
+  return rows.map((r) => ({
+    ...r,
+    allowed_ips: parseJsonColumn(r.allowed_ips, stringArray, []),
+    permissions: parseJsonColumn(r.permissions, permissionsColumn, {}),
+  }));
 }
 
 /** Deletes a key by its public identifier (of `owner` and its kind when given); false when there was none. */

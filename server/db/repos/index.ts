@@ -15,6 +15,7 @@ export * as schedules from './schedules';
 export * as servers from './servers';
 export * as serverTransfers from './server-transfers';
 export * as sessions from './sessions';
+export * as settings from './settings';
 export * as sshKeys from './ssh-keys';
 export * as subusers from './subusers';
 export * as users from './users';

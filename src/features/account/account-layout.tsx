@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { BoundedOutlet } from '../../app/bounded-outlet';
 import { TabNav } from '../../components/ui/tab-nav';
+import { pageTitle } from '../../lib/panel-name';
 
 const TABS = [
   { to: '/account', label: 'Profile', end: true },
@@ -18,7 +19,7 @@ export function AccountLayout() {
   // Each section its own title, so tabs, history and bookmarks tell them apart.
   const section = TABS.find((t) => pathname.replace(/\/+$/, '') === t.to)?.label ?? 'Account';
   useEffect(() => {
-    document.title = section === 'Account' ? 'Account · Aerie' : `${section} · Account · Aerie`;
+    document.title = section === 'Account' ? pageTitle('Account') : pageTitle(section, 'Account');
   }, [section]);
   return (
     <div className="space-y-5">

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { twoFactorDisableSchema, twoFactorEnableSchema } from '../../contract/account';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -6,6 +7,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { FormError, TextField } from '../../components/ui/field';
 import { useAccount } from '../../app/require-auth';
 import { useContractForm } from '../../lib/use-contract-form';
+import { TWO_FACTOR_REQUIRED_PARAM } from '../../lib/two-factor-required';
 import { useDisableTwoFactor, useEnableTwoFactor, useTwoFactorSetup } from './api';
 import { AccountForm } from './account-form';
 import { Notice } from './notice';
@@ -20,8 +22,15 @@ export function TwoFactorSection() {
   const on = useAccount().use_totp === true;
   const [tokens, setTokens] = useState<string[] | null>(null);
   const [turnedOff, setTurnedOff] = useState(false);
+  // Sent here because the panel requires two-factor authentication (`lib/two-factor-required.ts`).
+  const required = useSearchParams()[0].has(TWO_FACTOR_REQUIRED_PARAM);
   return (
     <Card title="Two-factor authentication">
+      {required && !on && (
+        <p role="alert" className="mb-4 rounded-md bg-amber-950/50 px-3 py-2 text-sm text-amber-200 ring-1 ring-inset ring-amber-800">
+          This panel requires two-factor authentication on your account. Set it up below to use the rest of the panel.
+        </p>
+      )}
       {on ? (
         <DisableForm onDone={() => setTurnedOff(true)} />
       ) : (

@@ -11,6 +11,7 @@ import { formatDateTime } from '../../lib/format';
 import { adminUserQueries } from './api';
 import { DeleteUserDialog, DisableTwoFactorDialog, PasswordLinkDialog, type PasswordLinkResult } from './user-action-dialogs';
 import { UserFormDialog } from './user-form-dialog';
+import { pageTitle } from '../../lib/panel-name';
 
 type Open = 'edit' | 'password' | 'two-factor' | 'delete' | null;
 
@@ -32,7 +33,7 @@ export function AdminUserPage() {
   const notice = createdNotice(location.state);
   const name = query.data?.username;
   useEffect(() => {
-    if (name) document.title = `${name} · Users · Admin · Aerie`;
+    if (name) document.title = pageTitle(name, 'Users', 'Admin');
   }, [name]);
 
   if (query.isPending) return <PageSpinner />;

@@ -14,6 +14,7 @@ import { useSlashFocus } from '../../lib/use-slash-focus';
 import { serverQueries } from './api';
 import { ServerRow } from './server-row';
 import { ServerListSkeleton } from './server-list-skeleton';
+import { pageTitle } from '../../lib/panel-name';
 
 /** `?page=` as a page number; anything odd is page 1. */
 function parsePage(raw: string | null): number {
@@ -35,7 +36,7 @@ export function ServerListPage() {
   // The box shows what is typed; the URL (and the query) follow it after a pause, from page 1.
   const search = useSearchParamInput('q', { reset: ['page'] });
   useEffect(() => {
-    document.title = 'Servers · Aerie';
+    document.title = pageTitle('Servers');
   }, []);
 
   useSlashFocus(searchRef);
