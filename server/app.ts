@@ -40,6 +40,7 @@ import { applicationLocationRoutes } from './routes/application-locations';
 import { applicationNodeRoutes } from './routes/application-nodes';
 import { applicationServerRoutes } from './routes/application-servers';
 import { applicationOverviewRoutes } from './routes/application-overview';
+import { applicationEggRoutes } from './routes/application-eggs';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -153,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationNodeRoutes(application, deps);
     await applicationServerRoutes(application, deps);
     await applicationOverviewRoutes(application, deps);
+    await applicationEggRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -7,6 +7,7 @@ export * as backups from './backups';
 export * as databaseHosts from './database-hosts';
 export * as eggs from './eggs';
 export * as locations from './locations';
+export * as nests from './nests';
 export * as nodes from './nodes';
 export * as nodeListing from './node-listing';
 export * as passwordResets from './password-resets';
