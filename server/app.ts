@@ -41,6 +41,7 @@ import { applicationNodeRoutes } from './routes/application-nodes';
 import { applicationServerRoutes } from './routes/application-servers';
 import { applicationOverviewRoutes } from './routes/application-overview';
 import { applicationEggRoutes } from './routes/application-eggs';
+import { applicationEggWriteRoutes } from './routes/application-egg-writes';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationServerRoutes(application, deps);
     await applicationOverviewRoutes(application, deps);
     await applicationEggRoutes(application, deps);
+    await applicationEggWriteRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -6,6 +6,7 @@ export * as apiKeys from './api-keys';
 export * as backups from './backups';
 export * as databaseHosts from './database-hosts';
 export * as eggs from './eggs';
+export * as eggWrites from './egg-writes';
 export * as locations from './locations';
 export * as nests from './nests';
 export * as nodes from './nodes';
