@@ -33,6 +33,18 @@ export const ADMIN_PAGES: AdminPage[] = [
     nav: false,
     load: () => import('../features/admin-users/admin-user-page').then((m) => m.AdminUserPage),
   },
+  {
+    path: 'eggs',
+    label: 'Eggs',
+    nav: true,
+    load: () => import('../features/admin-eggs/admin-eggs-page').then((m) => m.AdminEggsPage),
+  },
+  {
+    path: 'eggs/:nestId/:eggId',
+    label: 'Egg',
+    nav: false,
+    load: () => import('../features/admin-eggs/admin-egg-page').then((m) => m.AdminEggPage),
+  },
 ];
 
 export const adminPageHref = (page: AdminPage): string => (page.path ? `/admin/${page.path}` : '/admin');
