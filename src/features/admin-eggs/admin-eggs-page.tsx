@@ -8,6 +8,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { QueryList } from '../../components/ui/query-list';
 import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState } from '../../components/ui/states';
+import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { adminEggQueries, eggsOf, useImportEgg } from './api';
@@ -121,7 +122,7 @@ export function AdminEggsPage() {
                             </Link>
                             <p className="line-clamp-2 text-sm text-zinc-400">{egg.description ?? egg.author}</p>
                           </div>
-                          <Badge tone="neutral">{Object.keys(egg.docker_images).length} images</Badge>
+                          <Badge tone="neutral">{formatCount(Object.keys(egg.docker_images).length, 'image')}</Badge>
                         </li>
                       ))}
                     </ul>

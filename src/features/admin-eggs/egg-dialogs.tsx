@@ -40,12 +40,18 @@ export function EggFormDialog({
     >
       <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
       <TextAreaField label="Description" rows={2} error={errors.description?.message} {...form.register('description')} />
-      <TextAreaField label="Startup command" rows={2} className="font-mono" error={errors.startup?.message} {...form.register('startup')} />
+      <TextAreaField
+        label="Startup command"
+        rows={2}
+        className="[&_textarea]:font-mono"
+        error={errors.startup?.message}
+        {...form.register('startup')}
+      />
       <TextAreaField
         label="Docker images"
         rows={3}
         hint="One per line: Name|image reference."
-        className="font-mono"
+        className="[&_textarea]:font-mono"
         error={errors.images?.message}
         {...form.register('images')}
       />
@@ -53,8 +59,8 @@ export function EggFormDialog({
         <TextField label="Stop command" autoComplete="off" error={errors.config_stop?.message} {...form.register('config_stop')} />
         <TextAreaField
           label="Startup detection (JSON)"
-          rows={2}
-          className="font-mono"
+          rows={3}
+          className="[&_textarea]:font-mono"
           error={errors.config_startup?.message}
           {...form.register('config_startup')}
         />
@@ -125,7 +131,7 @@ export function VariableFormDialog({
         <TextField
           label="Environment variable"
           autoComplete="off"
-          className="font-mono"
+          className="[&_input]:font-mono"
           error={errors.env_variable?.message}
           {...form.register('env_variable')}
         />
@@ -135,7 +141,7 @@ export function VariableFormDialog({
         label="Rules"
         autoComplete="off"
         hint="Laravel rules, e.g. required|integer|between:1,100."
-        className="font-mono"
+        className="[&_input]:font-mono"
         error={errors.rules?.message}
         {...form.register('rules')}
       />

@@ -40,14 +40,14 @@ export function EggScriptForm({ eggRef, egg }: { eggRef: EggRef; egg: AdminEgg }
           <TextField
             label="Script container"
             autoComplete="off"
-            className="font-mono"
+            className="[&_input]:font-mono"
             error={errors.script_container?.message}
             {...form.register('script_container')}
           />
           <TextField
             label="Script entrypoint"
             autoComplete="off"
-            className="font-mono"
+            className="[&_input]:font-mono"
             error={errors.script_entry?.message}
             {...form.register('script_entry')}
           />
@@ -56,7 +56,7 @@ export function EggScriptForm({ eggRef, egg }: { eggRef: EggRef; egg: AdminEgg }
           label="Script"
           rows={12}
           spellCheck={false}
-          className="font-mono text-xs"
+          className="[&_textarea]:font-mono [&_textarea]:text-xs"
           error={errors.script_install?.message}
           {...form.register('script_install')}
         />
