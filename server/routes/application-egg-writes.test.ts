@@ -102,6 +102,17 @@ describe('the application API: egg and nest writes', () => {
     ]);
   });
 
+  it("shows a server's nest as its egg's nest", async ({ panel }) => {
+    const { admin, headers, nestId } = await setup(panel);
+    const egg = eggSchema.parse((await call(panel, 'POST', `/nests/${String(nestId)}/eggs`, headers, NEW_EGG)).json()).attributes;
+    const server = await panel.server(admin, { eggId: egg.id });
+    const view = await call(panel, 'GET', `/servers/${String(server.id)}?include=egg`, headers);
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.json().attributes).toMatchObject({ egg: egg.id, nest: nestId, relationships: { egg: { attributes: { nest: nestId } } } });
+    const list = await call(panel, 'GET', '/servers', headers);
+    expect(list.json().data.find((s: { attributes: { id: number } }) => s.attributes.id === server.id).attributes.nest).toBe(nestId);
+  });
+
   it('refuses to delete an egg servers use, saying how many', async ({ panel }) => {
     const { admin, headers } = await setup(panel);
     const egg = await panel.db.selectFrom('eggs').selectAll().orderBy('id').executeTakeFirstOrThrow();
