@@ -45,6 +45,8 @@ import { applicationSettingsRoutes, panelInfoRoutes } from './routes/application
 import { applicationDatabaseHostRoutes } from './routes/application-database-hosts';
 import { applicationApiKeyRoutes } from './routes/application-api-keys';
 import { registerTwoFactorPolicy } from './http/two-factor-policy';
+import { applicationEggRoutes } from './routes/application-eggs';
+import { applicationEggWriteRoutes } from './routes/application-egg-writes';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -164,6 +166,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationSettingsRoutes(application, deps);
     await applicationDatabaseHostRoutes(application, deps);
     await applicationApiKeyRoutes(application, deps);
+    await applicationEggRoutes(application, deps);
+    await applicationEggWriteRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

@@ -55,6 +55,7 @@ export async function applicationServerResource(
 ): Promise<{ object: 'server'; attributes: ApplicationServer }> {
   const location = await applicationServers.locationOfNode(deps.db, server.node_id);
   const { variables, environment } = await variablesOf(deps, server, location?.short);
+  const nest = (await eggs.findById(deps.db, server.egg_id))?.nest_id ?? undefined;
   const relationships: Record<string, Related> = {};
   for (const name of include) {
     if (!mayRead(caller, INCLUDE_RESOURCE[name])) {
@@ -66,7 +67,7 @@ export async function applicationServerResource(
   return {
     object: 'server',
     attributes: {
-      ...serverAttributes(server, environment),
+      ...serverAttributes(server, environment, nest),
       ...(include.length > 0 ? { relationships } : {}),
     },
   };
@@ -110,7 +111,7 @@ async function related(
           id: egg.id,
           uuid: egg.uuid,
           name: egg.name,
-          nest: NEST_ID,
+          nest: egg.nest_id ?? NEST_ID,
           docker_image: images[0] ?? '',
           docker_images: egg.docker_images,
           startup: egg.startup,

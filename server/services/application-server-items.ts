@@ -8,7 +8,7 @@ import type { ServerRow } from '../db/schema';
  * servers routes, a user's `include=servers` and a location's or node's `include=servers`.
  */
 
-// The reference's servers belong to a nest; Aerie's eggs are in no nest, so every one is in nest 1.
+// A server's nest is its egg's; an egg from before nests (020) is in the first one.
 export const NEST_ID = 1;
 
 export type ServerItem = { object: 'server'; attributes: ApplicationServer };
@@ -30,7 +30,7 @@ export function environmentOf(server: ServerRow, variables: readonly { env_varia
 }
 
 /** The attributes of a server, without relationships. */
-export function serverAttributes(server: ServerRow, environment: Record<string, string>): ApplicationServer {
+export function serverAttributes(server: ServerRow, environment: Record<string, string>, nest = NEST_ID): ApplicationServer {
   return {
     id: server.id,
     external_id: server.external_id,
@@ -53,7 +53,7 @@ export function serverAttributes(server: ServerRow, environment: Record<string, 
     user: server.owner_id,
     node: server.node_id,
     allocation: server.allocation_id,
-    nest: NEST_ID,
+    nest,
     egg: server.egg_id,
     container: {
       startup_command: server.startup,
@@ -71,20 +71,26 @@ export function serverAttributes(server: ServerRow, environment: Record<string, 
 /** Servers as items, in their order: their variables and locations read once for all. */
 export async function serverItems(db: Db, rows: readonly ServerRow[]): Promise<ServerItem[]> {
   const nodeIds = [...new Set(rows.map((s) => s.node_id))];
-  const [variables, values, places] = await Promise.all([
-    eggs.variablesOf(db, [...new Set(rows.map((s) => s.egg_id))]),
+  const eggIds = [...new Set(rows.map((s) => s.egg_id))];
+  const [variables, values, places, eggRows] = await Promise.all([
+    eggs.variablesOf(db, eggIds),
     serverRepo.variableValues(
       db,
       rows.map((s) => s.id),
     ),
     Promise.all(nodeIds.map(async (id) => [id, (await applicationServers.locationOfNode(db, id))?.short] as const)),
+    eggs.findByIds(db, eggIds),
   ]);
+  const nestOf = new Map(eggRows.map((e) => [e.id, e.nest_id ?? NEST_ID]));
   const locationOf = new Map(places);
   return rows.map((server) => {
     const own = variables
       .filter((v) => v.egg_id === server.egg_id)
       .map((v) => ({ env_variable: v.env_variable, value: values.get(`${server.id}:${v.id}`) ?? v.default_value }));
-    return { object: 'server', attributes: serverAttributes(server, environmentOf(server, own, locationOf.get(server.node_id))) };
+    return {
+      object: 'server',
+      attributes: serverAttributes(server, environmentOf(server, own, locationOf.get(server.node_id)), nestOf.get(server.egg_id)),
+    };
   });
 }
 

@@ -53,6 +53,18 @@ export const ADMIN_PAGES: AdminPage[] = [
     load: () => import('../features/admin-locations/admin-locations-page').then((m) => m.AdminLocationsPage),
   },
   {
+    path: 'eggs',
+    label: 'Eggs',
+    nav: true,
+    load: () => import('../features/admin-eggs/admin-eggs-page').then((m) => m.AdminEggsPage),
+  },
+  {
+    path: 'eggs/:nestId/:eggId',
+    label: 'Egg',
+    nav: false,
+    load: () => import('../features/admin-eggs/admin-egg-page').then((m) => m.AdminEggPage),
+  },
+  {
     path: 'database-hosts',
     label: 'Database hosts',
     nav: true,
