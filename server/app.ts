@@ -39,6 +39,7 @@ import { applicationUserRoutes } from './routes/application-users';
 import { applicationLocationRoutes } from './routes/application-locations';
 import { applicationNodeRoutes } from './routes/application-nodes';
 import { applicationServerRoutes } from './routes/application-servers';
+import { applicationServerTransferRoutes } from './routes/application-server-transfer';
 import { applicationOverviewRoutes } from './routes/application-overview';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationLocationRoutes(application, deps);
     await applicationNodeRoutes(application, deps);
     await applicationServerRoutes(application, deps);
+    await applicationServerTransferRoutes(application, deps);
     await applicationOverviewRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });

@@ -23,3 +23,4 @@ export * from './nodes';
 export * from './admin-servers';
 export * from './admin-server-writes';
 export * from './admin-server-databases';
+export * from './admin-server-transfer';
