@@ -33,6 +33,24 @@ export const ADMIN_PAGES: AdminPage[] = [
     nav: false,
     load: () => import('../features/admin-users/admin-user-page').then((m) => m.AdminUserPage),
   },
+  {
+    path: 'servers',
+    label: 'Servers',
+    nav: true,
+    load: () => import('../features/admin-servers/admin-servers-page').then((m) => m.AdminServersPage),
+  },
+  {
+    path: 'servers/new',
+    label: 'Create server',
+    nav: false,
+    load: () => import('../features/admin-servers/create-server-page').then((m) => m.CreateServerPage),
+  },
+  {
+    path: 'servers/:serverId',
+    label: 'Server',
+    nav: false,
+    load: () => import('../features/admin-servers/admin-server-page').then((m) => m.AdminServerPage),
+  },
 ];
 
 export const adminPageHref = (page: AdminPage): string => (page.path ? `/admin/${page.path}` : '/admin');

@@ -27,6 +27,7 @@ export const applicationServerTransferSchema = z.object({
   ),
 });
 export type ApplicationServerTransfer = z.infer<typeof applicationServerTransferSchema>;
+export type ApplicationServerTransferInput = z.input<typeof applicationServerTransferSchema>;
 
 export const TRANSFER_STATES = ['running', 'failed', 'done'] as const;
 export type TransferState = (typeof TRANSFER_STATES)[number];

@@ -1,0 +1,3 @@
+export function CreateServerPage() {
+  return null;
+}
