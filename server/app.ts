@@ -41,6 +41,8 @@ import { applicationNodeRoutes } from './routes/application-nodes';
 import { applicationServerRoutes } from './routes/application-servers';
 import { applicationServerTransferRoutes } from './routes/application-server-transfer';
 import { applicationOverviewRoutes } from './routes/application-overview';
+import { applicationEggRoutes } from './routes/application-eggs';
+import { applicationEggWriteRoutes } from './routes/application-egg-writes';
 import { ADMIN_ROUTE_PREFIX } from '../src/contract/endpoint';
 import { publicOrigin } from './http/origin';
 import { readableLogStream } from './lib/log-lines';
@@ -155,6 +157,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationServerRoutes(application, deps);
     await applicationServerTransferRoutes(application, deps);
     await applicationOverviewRoutes(application, deps);
+    await applicationEggRoutes(application, deps);
+    await applicationEggWriteRoutes(application, deps);
   });
   await app.register(async (remote) => remoteRoutes(remote, deps), { prefix: '/api/remote' });
 

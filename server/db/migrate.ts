@@ -18,6 +18,7 @@ import * as m016 from './migrations/016-application-keys';
 import * as m017 from './migrations/017-locations';
 import * as m018 from './migrations/018-node-settings';
 import * as m019 from './migrations/019-server-skip-scripts';
+import * as m020 from './migrations/020-nests';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017-locations': m017,
   '018-node-settings': m018,
   '019-server-skip-scripts': m019,
+  '020-nests': m020,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

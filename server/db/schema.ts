@@ -2,10 +2,12 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable, TasksTable } from './schema-schedules';
 import type { ApiKeysTable } from './schema-keys';
 import type { LocationsTable, NodesTable } from './schema-nodes';
+import type { EggsTable, EggVariablesTable, NestsTable } from './schema-eggs';
 import type { ServerTransfersTable } from './schema-transfers';
 
 export type { ApiKeysTable, ApiKeyType } from './schema-keys';
 export type { LocationsTable, NodesTable } from './schema-nodes';
+export type { EggsTable, EggVariablesTable, NestsTable } from './schema-eggs';
 
 /*
  * Table types for Kysely. SQLite has no booleans (0/1 integers) and no JSON type (TEXT holding
@@ -59,39 +61,6 @@ export interface LoginChallengesTable {
   user_id: number;
   expires_at: string;
   created_at: string;
-}
-
-export interface EggsTable {
-  id: Generated<number>;
-  uuid: string;
-  name: string;
-  startup: string;
-  /** JSON object: display name → image reference. */
-  docker_images: string;
-  /** JSON array of feature names. */
-  features: string;
-  /** JSON `{"done": "line" | ["line", …]}`: output that means the program has started. */
-  config_startup: Generated<string>;
-  /** How the program stops: a console line (`stop`), `^C`, or a signal name (`SIGTERM`). */
-  config_stop: Generated<string>;
-  /** The install script (create and reinstall), run with the volume at /mnt/server; null: none. */
-  script_install: Generated<string | null>;
-  /** The image the install script runs in (a Wings node's installer container). */
-  script_container: Generated<string>;
-  /** The script's interpreter in that image. */
-  script_entry: Generated<string>;
-}
-
-export interface EggVariablesTable {
-  id: Generated<number>;
-  egg_id: number;
-  name: string;
-  description: string;
-  env_variable: string;
-  default_value: string;
-  user_viewable: number;
-  user_editable: number;
-  rules: string;
 }
 
 export interface ServersTable {
@@ -251,6 +220,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   nodes: NodesTable;
   locations: LocationsTable;
+  nests: NestsTable;
   eggs: EggsTable;
   egg_variables: EggVariablesTable;
   servers: ServersTable;
@@ -282,6 +252,7 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NodeRow = Selectable<NodesTable>;
 export type LocationRow = Selectable<LocationsTable>;
+export type NestRow = Selectable<NestsTable>;
 export type EggRow = Selectable<EggsTable>;
 export type EggVariableRow = Selectable<EggVariablesTable>;
 export type BackupRow = Selectable<BackupsTable>;

@@ -5,7 +5,19 @@ import { allocationResource, fillStartup } from './server-view';
 const allocation: AllocationRow = { id: 1, node_id: 1, ip: '10.0.0.5', ip_alias: null, port: 25565, server_id: 1, notes: null };
 
 function variable(env: string, viewable = 1): EggVariableRow {
-  return { id: 1, egg_id: 1, name: env, description: '', env_variable: env, default_value: '', user_viewable: viewable, user_editable: 1, rules: '' };
+  return {
+    id: 1,
+    egg_id: 1,
+    name: env,
+    description: '',
+    env_variable: env,
+    default_value: '',
+    user_viewable: viewable,
+    user_editable: 1,
+    rules: '',
+    created_at: '',
+    updated_at: '',
+  };
 }
 
 describe('fillStartup', () => {

@@ -27,6 +27,7 @@ export type SubjectType =
   | 'node'
   | 'location'
   | 'egg'
+  | 'nest'
   | 'database_host'
   | 'api_key';
 
