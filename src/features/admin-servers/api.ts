@@ -9,6 +9,7 @@ import {
 import { applicationServerEndpoints, type ApplicationServer } from '../../contract/admin-servers';
 import { nodeEndpoints } from '../../contract/nodes';
 import { userEndpoints } from '../../contract/users';
+import { adminEggVariableListSchema, eggEndpoints, eggListSchema, nestEndpoints } from '../../contract/eggs';
 import { ApiError, call } from '../../lib/http';
 import { adminOverviewQueries } from '../admin-overview/api';
 
@@ -76,6 +77,28 @@ export const adminServerQueries = {
     queryOptions({
       queryKey: [...adminServerQueries.all(), 'nodes'] as const,
       queryFn: ({ signal }) => call(nodeEndpoints.list, { signal, query: { page: 1, per_page: 100 } }),
+    }),
+  /** Every egg of every nest (include=eggs), for the create form's picker. */
+  eggs: () =>
+    queryOptions({
+      queryKey: [...adminServerQueries.all(), 'eggs'] as const,
+      queryFn: async ({ signal }) => {
+        const nests = await call(nestEndpoints.list, { signal, query: { page: 1, per_page: 100, include: 'eggs' } });
+        return nests.data.flatMap((n) => {
+          const eggs = eggListSchema.safeParse(n.attributes.relationships?.eggs);
+          return eggs.success ? eggs.data.data.map((e) => ({ ...e.attributes, nestName: n.attributes.name })) : [];
+        });
+      },
+    }),
+  /** One egg's variables with their rules and defaults. */
+  eggVariables: (nest: number, egg: number) =>
+    queryOptions({
+      queryKey: [...adminServerQueries.all(), 'egg-variables', nest, egg] as const,
+      queryFn: async ({ signal }) => {
+        const found = await call(eggEndpoints.view, { signal, params: { nest: String(nest), egg: String(egg) }, query: { include: 'variables' } });
+        const variables = adminEggVariableListSchema.safeParse(found.attributes.relationships?.variables);
+        return variables.success ? variables.data.data.map((v) => v.attributes) : [];
+      },
     }),
   /** A node's free allocations (the reference's `filter[server_id]` with no server). */
   freeAllocations: (node: number) =>
