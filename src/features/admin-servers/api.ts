@@ -66,6 +66,16 @@ export const adminServerQueries = {
       },
       refetchInterval: (q) => (q.state.data?.state === 'running' ? 2000 : false),
     }),
+  /** A user's servers (the reference has no owner filter on servers; the user's include=servers is it). */
+  ofUser: (userId: string) =>
+    queryOptions({
+      queryKey: [...adminServerQueries.all(), 'of-user', userId] as const,
+      queryFn: async ({ signal }) => {
+        const user = await call(userEndpoints.view, { signal, params: { user: userId }, query: { include: 'servers' } });
+        const servers = user.attributes.relationships?.servers;
+        return servers && 'data' in servers ? servers.data.map((s) => s.attributes) : [];
+      },
+    }),
   /** Owners to pick from, by e-mail. */
   users: (email: string) =>
     queryOptions({

@@ -5,7 +5,17 @@ import { cn } from '../../components/ui/cn';
 import { addressOf, eggNameOf, nodeNameOf, ownerOf, statusLabel } from './server-relations';
 
 /** Servers as rows linking to their admin pages: owner, node, address, egg and a state badge (the servers list, a user's page). */
-export function ServerRows({ servers, label, busy, className }: { servers: ApplicationServer[]; label: string; busy?: boolean; className?: string }) {
+export function ServerRows({
+  servers,
+  label,
+  busy,
+  className,
+}: {
+  servers: readonly ApplicationServer[];
+  label: string;
+  busy?: boolean;
+  className?: string;
+}) {
   return (
     <ul
       aria-label={label}
