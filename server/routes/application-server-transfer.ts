@@ -4,11 +4,10 @@ import { panelOrigin } from '../config';
 import type { ServerTransferRow } from '../db/schema-transfers';
 import { nodes } from '../db/repos';
 import type { AppDeps } from '../deps';
-import { notFound, validationError } from '../http/errors';
+import { validationError } from '../http/errors';
 import { adminRoute } from '../http/routes';
 import { latestTransfer, startTransferTo } from '../services/server-transfers';
 import { boundServer } from './application-server-resource';
-import { RESOURCE_MISSING } from './application-users';
 import { serverEvent } from './application-server-writes';
 
 /*
@@ -67,7 +66,6 @@ export async function applicationServerTransferRoutes(app: FastifyInstance, deps
   )(async ({ request }) => {
     const server = await boundServer(deps, (request.params as { server: string }).server);
     const transfer = await latestTransfer(deps.db, server.id);
-    if (!transfer) throw notFound(RESOURCE_MISSING);
-    return transferResource(transfer);
+    return transfer ? transferResource(transfer) : { object: 'server_transfer' as const, attributes: null };
   });
 }

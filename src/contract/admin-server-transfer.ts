@@ -44,6 +44,8 @@ export const serverTransferAttributes = z.object({
 });
 export type ServerTransfer = z.infer<typeof serverTransferAttributes>;
 export const serverTransferSchema = item('server_transfer', serverTransferAttributes);
+/** The latest transfer; null attributes when the server never moved (a 404 is a panel without the route). */
+export const latestServerTransferSchema = z.object({ object: z.literal('server_transfer'), attributes: z.nullable(serverTransferAttributes) });
 
 const path = `${ADMIN_ROUTE_PREFIX}/servers/:server/transfer`;
 const row = { admin: true, resource: 'servers' } as const;
@@ -51,6 +53,6 @@ const row = { admin: true, resource: 'servers' } as const;
 export const applicationServerTransferEndpoints = {
   /** 202 with the transfer, running; 409 while another runs; 400 to the node it is on. */
   start: endpoint({ method: 'POST', path, body: applicationServerTransferSchema, response: serverTransferSchema, ...row }),
-  /** The server's latest transfer; 404 when it never had one. */
-  latest: endpoint({ method: 'GET', path, response: serverTransferSchema, ...row }),
+  /** The server's latest transfer, or null attributes when it never had one. */
+  latest: endpoint({ method: 'GET', path, response: latestServerTransferSchema, ...row }),
 };

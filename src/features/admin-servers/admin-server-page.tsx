@@ -38,7 +38,8 @@ export function AdminServerPage() {
   const dialog = (which: Exclude<Open, null>) => ({ open: open === which, onOpenChange: (o: boolean) => setOpen(o ? which : null) });
   const status = statusLabel(server);
   const owner = ownerOf(server);
-  const moving = transfer.data?.state === 'running';
+  const latest = typeof transfer.data === 'object' ? transfer.data : null;
+  const moving = latest?.state === 'running';
   const { limits, feature_limits: features, container } = server;
 
   return (
@@ -62,8 +63,8 @@ export function AdminServerPage() {
         <Button variant="secondary" onClick={() => setOpen('reinstall')}>
           Reinstall
         </Button>
-        {/* A panel without Aerie's transfer route answers its state with an error: no move offered there. */}
-        {!transfer.isError && (
+        {/* A panel without Aerie's transfer route (a Pterodactyl panel) offers no move. */}
+        {transfer.isSuccess && transfer.data !== 'unsupported' && (
           <Button variant="secondary" disabled={moving} onClick={() => setOpen('transfer')}>
             Transfer
           </Button>
@@ -75,7 +76,7 @@ export function AdminServerPage() {
           Force delete
         </Button>
       </div>
-      {transfer.data && <TransferStatus transfer={transfer.data} />}
+      {latest && <TransferStatus transfer={latest} />}
 
       <Card
         title="Details"

@@ -52,7 +52,10 @@ export const adminServerQueries = {
       queryFn: async ({ signal }) =>
         (await call(applicationServerEndpoints.view, { signal, params: { server: id }, query: { include: DETAIL_INCLUDE } })).attributes,
     }),
-  /** The latest transfer, or null: never moved, or a panel without Aerie's transfer route (404). */
+  /**
+   * The latest transfer (`null` when it never moved), or `unsupported`: a panel without Aerie's
+   * transfer route (a Pterodactyl panel's 404), where no transfer is offered.
+   */
   transfer: (id: string) =>
     queryOptions({
       queryKey: [...adminServerQueries.all(), 'transfer', id] as const,
@@ -60,11 +63,11 @@ export const adminServerQueries = {
         try {
           return (await call(applicationServerTransferEndpoints.latest, { signal, params: { server: id } })).attributes;
         } catch (error) {
-          if (error instanceof ApiError && error.status === 404) return null;
+          if (error instanceof ApiError && error.status === 404) return 'unsupported' as const;
           throw error;
         }
       },
-      refetchInterval: (q) => (q.state.data?.state === 'running' ? 2000 : false),
+      refetchInterval: (q) => (typeof q.state.data === 'object' && q.state.data?.state === 'running' ? 2000 : false),
     }),
   /** A user's servers (the reference has no owner filter on servers; the user's include=servers is it). */
   ofUser: (userId: string) =>
