@@ -9,7 +9,7 @@ import {
 import { applicationServerEndpoints, type ApplicationServer } from '../../contract/admin-servers';
 import { nodeEndpoints } from '../../contract/nodes';
 import { userEndpoints } from '../../contract/users';
-import { adminEggVariableListSchema, eggEndpoints, eggListSchema, nestEndpoints } from '../../contract/eggs';
+import { adminEggVariableListSchema, eggEndpoints, nestEndpoints } from '../../contract/eggs';
 import { ApiError, call } from '../../lib/http';
 import { adminOverviewQueries } from '../admin-overview/api';
 
@@ -91,16 +91,19 @@ export const adminServerQueries = {
       queryKey: [...adminServerQueries.all(), 'nodes'] as const,
       queryFn: ({ signal }) => call(nodeEndpoints.list, { signal, query: { page: 1, per_page: 100 } }),
     }),
-  /** Every egg of every nest (include=eggs), for the create form's picker. */
+  /** Every egg of every nest, for the create form's picker. */
   eggs: () =>
     queryOptions({
       queryKey: [...adminServerQueries.all(), 'eggs'] as const,
       queryFn: async ({ signal }) => {
-        const nests = await call(nestEndpoints.list, { signal, query: { page: 1, per_page: 100, include: 'eggs' } });
-        return nests.data.flatMap((n) => {
-          const eggs = eggListSchema.safeParse(n.attributes.relationships?.eggs);
-          return eggs.success ? eggs.data.data.map((e) => ({ ...e.attributes, nestName: n.attributes.name })) : [];
-        });
+        const nests = await call(nestEndpoints.list, { signal, query: { page: 1, per_page: 100 } });
+        const lists = await Promise.all(
+          nests.data.map(async ({ attributes: n }) => {
+            const eggs = await call(eggEndpoints.list, { signal, params: { nest: String(n.id) } });
+            return eggs.data.map((e) => ({ ...e.attributes, nestName: n.name }));
+          }),
+        );
+        return lists.flat();
       },
     }),
   /** One egg's variables with their rules and defaults. */
