@@ -39,6 +39,7 @@ import { applicationUserRoutes } from './routes/application-users';
 import { applicationLocationRoutes } from './routes/application-locations';
 import { applicationNodeRoutes } from './routes/application-nodes';
 import { applicationServerRoutes } from './routes/application-servers';
+import { applicationServerTransferRoutes } from './routes/application-server-transfer';
 import { applicationOverviewRoutes } from './routes/application-overview';
 import { applicationActivityRoutes } from './routes/application-activity';
 import { applicationSettingsRoutes, panelInfoRoutes } from './routes/application-settings';
@@ -161,6 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await applicationLocationRoutes(application, deps);
     await applicationNodeRoutes(application, deps);
     await applicationServerRoutes(application, deps);
+    await applicationServerTransferRoutes(application, deps);
     await applicationOverviewRoutes(application, deps);
     await applicationActivityRoutes(application, deps);
     await applicationSettingsRoutes(application, deps);

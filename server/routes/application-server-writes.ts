@@ -21,8 +21,12 @@ export function serverEvent(
   caller: Caller,
   event: ActivityEvent & `admin:server.${string}`,
   server: ServerRow,
+  more: Record<string, string> = {},
 ) {
-  return logActivity(deps.db, adminActivity(caller, request.ip, event, { name: server.name }, deps.clock.now(), [{ type: 'server', id: server.id }]));
+  return logActivity(
+    deps.db,
+    adminActivity(caller, request.ip, event, { name: server.name, ...more }, deps.clock.now(), [{ type: 'server', id: server.id }]),
+  );
 }
 
 const serverOf = (deps: AppDeps, request: FastifyRequest) => boundServer(deps, (request.params as { server: string }).server);

@@ -11,7 +11,7 @@ import { writeTransaction, type Db } from '../db';
 import { allocations, nodes, servers, serverTransfers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
 import type { ServerTransferRow } from '../db/schema-transfers';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors';
+import { badRequest, conflict, HttpError, notFound, validationError } from '../http/errors';
 import type { Clock } from '../lib/time';
 
 /*
@@ -65,18 +65,32 @@ export async function signTransferToken(target: NodeRow, key: string, serverUuid
 
 /** Starts moving `server` to the node named `targetName`; answers once the source has taken it on. */
 export async function startTransfer(deps: TransferDeps, serverId: number, targetName: string): Promise<ServerTransferRow> {
+  const target = await nodes.findByName(deps.db, targetName);
+  if (!target) throw badRequest(`There is no node named ${targetName}.`, 'DisplayException');
+  return startTransferTo(deps, serverId, target);
+}
+
+/**
+ * The target's ports an admin picked (the reference's admin form); without them the lowest free
+ * ports of its range are taken, one for every allocation the server holds.
+ */
+export interface ChosenPorts {
+  allocation: number;
+  additional: readonly number[];
+}
+
+/** Starts moving `server` to `target`; answers once the source has taken it on. */
+export async function startTransferTo(deps: TransferDeps, serverId: number, target: NodeRow, chosen?: ChosenPorts): Promise<ServerTransferRow> {
   const { db } = deps;
   const now = deps.clock.now();
   const server = await servers.findById(db, serverId);
   if (!server) throw notFound();
-  const target = await nodes.findByName(db, targetName);
-  if (!target) throw badRequest(`There is no node named ${targetName}.`, 'DisplayException');
   if (target.id === server.node_id) throw badRequest(SAME_NODE, 'DisplayException');
   const source = await nodes.findById(db, server.node_id);
   if (!source) throw notFound();
   const daemon = deps.daemons.forNode(source);
   if (!daemon.transfers) throw badRequest(`The node ${source.name} cannot send servers to another node.`, 'DisplayException');
-  const transfer = await reserve(deps, server, target, now);
+  const transfer = await reserve(deps, server, target, now, chosen);
   const token = await signTransferToken(target, deps.daemons.tokenOf(target), server.uuid, deps.panelOrigin, now);
   try {
     await daemon.transfers.send(server.uuid, { url: `${nodeConnection(target, deps.panelOrigin)}/api/transfers`, token: `Bearer ${token}` });
@@ -89,7 +103,7 @@ export async function startTransfer(deps: TransferDeps, serverId: number, target
 }
 
 /** The transfer row, the target's ports taken for every allocation the server holds, and the server marked as moving. */
-async function reserve(deps: TransferDeps, server: ServerRow, target: NodeRow, now: Date): Promise<ServerTransferRow> {
+async function reserve(deps: TransferDeps, server: ServerRow, target: NodeRow, now: Date, chosen?: ChosenPorts): Promise<ServerTransferRow> {
   const range = target.port_start !== null && target.port_end !== null ? { start: target.port_start, end: target.port_end } : deps.defaultPorts;
   const ip = target.allocation_ip ?? '127.0.0.1';
   return writeTransaction(deps.db, async (trx) => {
@@ -101,9 +115,16 @@ async function reserve(deps: TransferDeps, server: ServerRow, target: NodeRow, n
     if (!primary) throw badRequest('The server has no primary allocation to move.', 'DisplayException');
     const others = held.filter((a) => a !== primary);
     const take = () => takeFreePort(trx, { nodeId: target.id, ip, range, serverId: server.id });
-    const newPrimary = await take();
     const newOthers: number[] = [];
-    for (let i = 0; i < others.length; i += 1) newOthers.push((await take()).id);
+    let newPrimary: { id: number };
+    if (chosen) {
+      newPrimary = await takeChosen(trx, target, server.id, chosen.allocation, 'allocation_id');
+      const extra = [...new Set(chosen.additional)].filter((id) => id !== chosen.allocation);
+      for (const [i, id] of extra.entries()) newOthers.push((await takeChosen(trx, target, server.id, id, `allocation_additional.${i}`)).id);
+    } else {
+      newPrimary = await take();
+      for (let i = 0; i < others.length; i += 1) newOthers.push((await take()).id);
+    }
     await serverTransfers.setTransferring(trx, server.id, true, now);
     return serverTransfers.insert(trx, {
       serverId: server.id,
@@ -116,6 +137,15 @@ async function reserve(deps: TransferDeps, server: ServerRow, target: NodeRow, n
       now,
     });
   });
+}
+
+/** A free allocation of the target given to the server, or a 422 on `field` (the reference's `exists` rule). */
+async function takeChosen(trx: Db, target: NodeRow, serverId: number, id: number, field: string) {
+  const row = await allocations.findById(trx, id);
+  if (!row || row.node_id !== target.id || row.server_id !== null) {
+    throw validationError(field, `The selected ${field.replace(/[._]/g, ' ')} is invalid: it must be a free allocation of the node ${target.name}.`);
+  }
+  return allocations.assign(trx, id, serverId);
 }
 
 /**
@@ -170,6 +200,11 @@ async function deleteFromOldNode(deps: FinishDeps, node: NodeRow, uuid: string):
 /** The server's running transfer, if any (the remote API answers its target node too). */
 export function runningTransfer(db: Db, serverId: number): Promise<ServerTransferRow | undefined> {
   return serverTransfers.running(db, serverId);
+}
+
+/** The server's latest transfer, running or ended (the admin area shows it), if it ever had one. */
+export function latestTransfer(db: Db, serverId: number): Promise<ServerTransferRow | undefined> {
+  return serverTransfers.latestOfServer(db, serverId);
 }
 
 /** Why the server's last transfer failed, or null (shown by the CLI). */

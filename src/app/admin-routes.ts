@@ -34,6 +34,24 @@ export const ADMIN_PAGES: AdminPage[] = [
     load: () => import('../features/admin-users/admin-user-page').then((m) => m.AdminUserPage),
   },
   {
+    path: 'servers',
+    label: 'Servers',
+    nav: true,
+    load: () => import('../features/admin-servers/admin-servers-page').then((m) => m.AdminServersPage),
+  },
+  {
+    path: 'servers/new',
+    label: 'Create server',
+    nav: false,
+    load: () => import('../features/admin-servers/create-server-page').then((m) => m.CreateServerPage),
+  },
+  {
+    path: 'servers/:serverId',
+    label: 'Server',
+    nav: false,
+    load: () => import('../features/admin-servers/admin-server-page').then((m) => m.AdminServerPage),
+  },
+  {
     path: 'nodes',
     label: 'Nodes',
     nav: true,

@@ -23,6 +23,7 @@ export * from './nodes';
 export * from './admin-servers';
 export * from './admin-server-writes';
 export * from './admin-server-databases';
+export * from './admin-server-transfer';
 export * from './eggs';
 export * from './egg-fields';
 export * from './egg-file';

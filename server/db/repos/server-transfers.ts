@@ -40,6 +40,11 @@ export function running(db: Db, serverId: number): Promise<ServerTransferRow | u
   return db.selectFrom('server_transfers').selectAll().where('server_id', '=', serverId).where('successful', 'is', null).executeTakeFirst();
 }
 
+/** The server's latest transfer, whatever its outcome. */
+export function latestOfServer(db: Db, serverId: number): Promise<ServerTransferRow | undefined> {
+  return db.selectFrom('server_transfers').selectAll().where('server_id', '=', serverId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
 /** The running transfers from or to one node. */
 export function runningOfNode(db: Db, nodeId: number): Promise<ServerTransferRow[]> {
   return db

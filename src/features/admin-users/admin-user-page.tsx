@@ -8,6 +8,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
 import { formatDateTime } from '../../lib/format';
+import { adminServerQueries } from '../admin-servers/api';
 import { adminUserQueries } from './api';
 import { DeleteUserDialog, DisableTwoFactorDialog, PasswordLinkDialog, type PasswordLinkResult } from './user-action-dialogs';
 import { UserFormDialog } from './user-form-dialog';
@@ -28,6 +29,7 @@ export function AdminUserPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const query = useQuery(adminUserQueries.detail(userId));
+  const owned = useQuery(adminServerQueries.ofUser(userId));
   const [open, setOpen] = useState<Open>(null);
   const [link, setLink] = useState<PasswordLinkResult | null>(null);
   const notice = createdNotice(location.state);
@@ -108,6 +110,26 @@ export function AdminUserPage() {
           <DetailItem term="Created">{formatDateTime(user.created_at)}</DetailItem>
           <DetailItem term="Changed">{formatDateTime(user.updated_at)}</DetailItem>
         </DetailList>
+      </Card>
+
+      <Card title="Servers">
+        {owned.isError ? (
+          <p className="text-sm text-red-400">The servers could not be loaded: {owned.error.message}</p>
+        ) : owned.data?.length === 0 ? (
+          <p className="text-sm text-zinc-400">This user owns no server.</p>
+        ) : (
+          <ul aria-label="Servers of this user" className="divide-y divide-zinc-800/80">
+            {(owned.data ?? []).map((s) => (
+              <li key={s.uuid} className="flex flex-wrap items-center gap-2 py-2">
+                <Link to={`/admin/servers/${s.id}`} className="font-medium break-all text-sky-400 hover:text-sky-300">
+                  {s.name}
+                </Link>
+                {s.status === 'suspended' && <Badge tone="danger">Suspended</Badge>}
+                {s.status === 'installing' && <Badge tone="info">Installing</Badge>}
+              </li>
+            ))}
+          </ul>
+        )}
       </Card>
 
       <UserFormDialog user={user} {...dialog('edit')} />

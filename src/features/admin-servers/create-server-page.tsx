@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type * as z from 'zod/mini';
+import { Link, useNavigate } from 'react-router';
+import { applicationServerCreateSchema } from '../../contract/admin-server-writes';
+import { Button } from '../../components/ui/button';
+import { Checkbox } from '../../components/ui/checkbox';
+import { FormError, TextField } from '../../components/ui/field';
+import { SelectField } from '../../components/ui/select-field';
+import { applyApiErrors } from '../../lib/form-errors';
+import { useContractForm } from '../../lib/use-contract-form';
+import { adminServerQueries, useCreateServer } from './api';
+import { CreatePlacement } from './create-placement';
+import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';
+import { OwnerField } from './owner-field';
+
+type Input = z.input<typeof applicationServerCreateSchema>;
+const DEFAULTS: Input = {
+  name: '',
+  user: '',
+  egg: '',
+  docker_image: '',
+  startup: '',
+  environment: {},
+  limits: { memory: '1024', swap: '0', disk: '5120', io: '500', cpu: '100', threads: null },
+  feature_limits: { databases: '0', allocations: '0', backups: '0' },
+  skip_scripts: false,
+  start_on_completion: true,
+};
+
+/** A new server: owner, egg with its image and variables, limits, and where it runs (a node's free port, or any node of a location). */
+export function CreateServerPage() {
+  const navigate = useNavigate();
+  const create = useCreateServer();
+  const form = useContractForm(applicationServerCreateSchema, DEFAULTS);
+  const { errors } = form.formState;
+  const [message, setMessage] = useState<string | null>(null);
+  const eggs = useQuery(adminServerQueries.eggs());
+  const eggId = Number(form.watch('egg')) || 0;
+  const egg = eggs.data?.find((e) => e.id === eggId);
+  const variables = useQuery({ ...adminServerQueries.eggVariables(egg?.nest ?? 0, eggId), enabled: egg !== undefined });
+  const fields = [
+    'name',
+    'user',
+    'egg',
+    'docker_image',
+    'startup',
+    'allocation.default',
+    'deploy.locations',
+    ...['memory', 'swap', 'disk', 'io', 'cpu', 'threads'].map((k) => `limits.${k}`),
+    ...['databases', 'allocations', 'backups'].map((k) => `feature_limits.${k}`),
+    ...(variables.data ?? []).map((v) => `environment.${v.env_variable}`),
+  ] as const;
+
+  const pickEgg = (id: string) => {
+    const next = eggs.data?.find((e) => String(e.id) === id);
+    form.setValue('egg', id);
+    if (!next) return;
+    form.setValue('docker_image', next.docker_image);
+    form.setValue('startup', next.startup);
+    form.setValue('environment', {});
+  };
+  const submit = form.handleSubmit(async (body) => {
+    setMessage(null);
+    try {
+      const made = await create.mutateAsync({ body });
+      void navigate(`/admin/servers/${made.attributes.id}`);
+    } catch (error) {
+      setMessage(applyApiErrors(error, (name, e) => form.setError(name as never, e), { fields: fields as readonly string[] }));
+    }
+  });
+  const limitErrors = Object.fromEntries((['memory', 'swap', 'disk', 'io', 'cpu', 'threads'] as const).map((k) => [k, errors.limits?.[k]?.message]));
+  const featureErrors = Object.fromEntries((['databases', 'allocations', 'backups'] as const).map((k) => [k, errors.feature_limits?.[k]?.message]));
+
+  return (
+    <section aria-labelledby="create-server-heading" className="space-y-4">
+      <Link to="/admin/servers" className="text-sm font-medium text-sky-400 hover:text-sky-300">
+        ← All servers
+      </Link>
+      <h2 id="create-server-heading" className="text-lg font-semibold text-white">
+        Create server
+      </h2>
+      <form noValidate onSubmit={(e) => void submit(e)} className="flex max-w-3xl flex-col gap-4">
+        <FormError message={message} />
+        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <OwnerField register={form.register('user')} error={errors.user?.message} />
+        <TextField
+          label="Description"
+          autoComplete="off"
+          error={errors.description?.message}
+          {...form.register('description', { setValueAs: orNull })}
+        />
+        <CreatePlacement form={form} />
+        <fieldset className="flex flex-col gap-3">
+          <legend className="mb-2 text-sm font-semibold text-zinc-100">Egg</legend>
+          <SelectField label="Egg" error={errors.egg?.message} value={String(form.watch('egg'))} onChange={(e) => pickEgg(e.target.value)}>
+            <option value="">Choose an egg…</option>
+            {(eggs.data ?? []).map((e) => (
+              <option key={e.id} value={e.id}>{`${e.nestName} · ${e.name}`}</option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Image"
+            list="create-images"
+            autoComplete="off"
+            hint="One of the egg’s images, or any other."
+            error={errors.docker_image?.message}
+            {...form.register('docker_image')}
+          />
+          <datalist id="create-images">
+            {Object.entries(egg?.docker_images ?? {}).map(([name, image]) => (
+              <option key={image} value={image}>
+                {name}
+              </option>
+            ))}
+          </datalist>
+          <TextField label="Startup command" className="font-mono" autoComplete="off" error={errors.startup?.message} {...form.register('startup')} />
+          {(variables.data ?? []).map((v) => (
+            <TextField
+              key={`${eggId}-${v.env_variable}`}
+              label={`${v.name} (${v.env_variable})`}
+              placeholder={v.default_value}
+              hint={<span className="font-mono">{`${v.description ? `${v.description} · ` : ''}Rules: ${v.rules || 'none'}`}</span>}
+              autoComplete="off"
+              error={errors.environment?.[v.env_variable]?.message}
+              {...form.register(`environment.${v.env_variable}`, { value: v.default_value })}
+            />
+          ))}
+        </fieldset>
+        <LimitFields
+          register={(key: LimitKey) => form.register(`limits.${key}`, key === 'threads' ? { setValueAs: orNull } : undefined)}
+          errors={limitErrors}
+        />
+        <FeatureFields register={(key: FeatureKey) => form.register(`feature_limits.${key}`, { setValueAs: orNull })} errors={featureErrors} />
+        <label className="flex items-start gap-2 text-sm text-zinc-200">
+          <Checkbox className="mt-0.5" {...form.register('skip_scripts')} />
+          <span>Skip the egg’s install script</span>
+        </label>
+        <label className="flex items-start gap-2 text-sm text-zinc-200">
+          <Checkbox className="mt-0.5" {...form.register('start_on_completion')} />
+          <span>Start it once installed</span>
+        </label>
+        <div>
+          <Button type="submit" loading={create.isPending}>
+            Create server
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

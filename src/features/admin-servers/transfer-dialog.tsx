@@ -1,0 +1,89 @@
+import { useQuery } from '@tanstack/react-query';
+import { applicationServerTransferSchema, type ApplicationServerTransferInput } from '../../contract/admin-server-transfer';
+import { type ApplicationServer } from '../../contract/admin-servers';
+import { MutationDialog } from '../../components/ui/mutation-dialog';
+import { SelectField } from '../../components/ui/select-field';
+import { useContractForm } from '../../lib/use-contract-form';
+import { adminServerQueries, useTransferServer } from './api';
+
+const FIELDS = ['node_id', 'allocation_id', 'allocation_additional'] as const;
+const orUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * Moving the server to another node: its files are sent there while it is stopped, and it comes
+ * back on the new node's ports. The primary port is one of the target's free ones, or the lowest
+ * free port of its range when none is picked.
+ */
+export function TransferDialog({ server, open, onOpenChange }: { server: ApplicationServer; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const transfer = useTransferServer();
+  const nodes = useQuery({ ...adminServerQueries.nodes(), enabled: open });
+  const defaultValues: ApplicationServerTransferInput = { node_id: '', allocation_additional: [] };
+  const form = useContractForm(applicationServerTransferSchema, defaultValues);
+  const { errors } = form.formState;
+  const nodeId = Number(form.watch('node_id')) || 0;
+  const free = useQuery({ ...adminServerQueries.freeAllocations(nodeId), enabled: open && nodeId > 0 });
+  const targets = (nodes.data?.data ?? []).map((n) => n.attributes).filter((n) => n.id !== server.node);
+  const ports = free.data?.data.map((a) => a.attributes) ?? [];
+
+  return (
+    <MutationDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Transfer server"
+      description={
+        <>
+          <span className="font-medium break-all text-zinc-100">{server.name}</span> is stopped and its files are copied to the node you pick; once
+          they arrive it lives there, on the ports below, and is deleted from its current node. If the copy fails it stays where it is, unchanged. Its
+          owner cannot use it while it moves.
+        </>
+      }
+      submitLabel="Transfer"
+      form={form}
+      defaultValues={defaultValues}
+      mutation={transfer}
+      errorFields={{ fields: FIELDS }}
+      onSubmit={(body, signal) => transfer.mutateAsync({ server, body, signal })}
+    >
+      <SelectField label="Node" error={errors.node_id?.message} {...form.register('node_id')}>
+        <option value="">Choose a node…</option>
+        {targets.map((n) => (
+          <option key={n.id} value={n.id}>
+            {n.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Primary port"
+        error={errors.allocation_id?.message}
+        hint={
+          nodeId && !free.isPending && ports.length === 0
+            ? 'This node has no free allocations listed: the lowest free port of its range is taken.'
+            : undefined
+        }
+        {...form.register('allocation_id', { setValueAs: orUndefined })}
+      >
+        <option value="">The lowest free port of the node’s range</option>
+        {ports.map((a) => (
+          <option key={a.id} value={a.id}>
+            {`${a.alias ?? a.ip}:${a.port}`}
+          </option>
+        ))}
+      </SelectField>
+      {ports.length > 1 && (
+        <SelectField
+          label="Additional ports"
+          multiple
+          hint="Only these come along beside the primary port; hold Ctrl or Shift to pick several. Picked with no primary port, they are ignored."
+          error={errors.allocation_additional?.message}
+          {...form.register('allocation_additional')}
+        >
+          {ports.map((a) => (
+            <option key={a.id} value={a.id}>
+              {`${a.alias ?? a.ip}:${a.port}`}
+            </option>
+          ))}
+        </SelectField>
+      )}
+    </MutationDialog>
+  );
+}
