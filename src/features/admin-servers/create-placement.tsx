@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { UseFormReturn } from 'react-hook-form';
 import type * as z from 'zod/mini';
 import type { applicationServerCreateSchema } from '../../contract/admin-server-writes';
-import { SelectField } from '../../components/ui/select-field';
+import { SelectField } from '../../components/ui/field';
 import { adminServerQueries } from './api';
 
 type Form = UseFormReturn<z.input<typeof applicationServerCreateSchema>, unknown, z.output<typeof applicationServerCreateSchema>>;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { SearchInput } from '../../components/ui/search-input';
-import { SelectField } from '../../components/ui/select-field';
+import { SelectField } from '../../components/ui/field';
 import { adminServerQueries } from './api';
 
 /**

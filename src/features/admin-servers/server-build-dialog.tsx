@@ -4,7 +4,7 @@ import { applicationServerBuildSchema } from '../../contract/admin-server-writes
 import { type ApplicationServer } from '../../contract/admin-servers';
 import { Checkbox } from '../../components/ui/checkbox';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
-import { SelectField } from '../../components/ui/select-field';
+import { SelectField } from '../../components/ui/field';
 import { useContractForm } from '../../lib/use-contract-form';
 import { adminServerQueries, useChangeBuild } from './api';
 import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';

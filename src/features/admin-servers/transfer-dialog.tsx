@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { applicationServerTransferSchema, type ApplicationServerTransferInput } from '../../contract/admin-server-transfer';
 import { type ApplicationServer } from '../../contract/admin-servers';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
-import { SelectField } from '../../components/ui/select-field';
+import { SelectField } from '../../components/ui/field';
 import { useContractForm } from '../../lib/use-contract-form';
 import { adminServerQueries, useTransferServer } from './api';
 
