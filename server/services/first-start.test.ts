@@ -54,7 +54,7 @@ describe('where a start listens and what it seeds', () => {
     expect(forced.demo?.accounts).toHaveLength(2);
   });
 
-  test('gives a non-demo first start a root admin with a random password, once', async ({ start, database }) => {
+  test('gives a non-demo first start a root admin with a random password, once, and the built-in eggs', async ({ start, database }) => {
     const first = await start({ seedDemo: false });
     expect(first.host).toBe('0.0.0.0');
     expect(first.admin).toMatchObject(FIRST_ADMIN);
@@ -64,6 +64,8 @@ describe('where a start listens and what it seeds', () => {
     expect(row?.root_admin).toBe(1);
     expect(await verifyPassword(row?.password_hash ?? '', password)).toBe(true);
     expect(row?.password_hash).not.toContain(password);
+    // The admin area can make a first server: its egg list is not empty.
+    expect((await database.selectFrom('eggs').select('name').orderBy('id').execute()).map((e) => e.name)).toEqual(['Demo game', 'Paper']);
 
     expect(await start({ seedDemo: false })).toEqual({ host: '0.0.0.0' });
   });

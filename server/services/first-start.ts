@@ -5,6 +5,7 @@ import { randomAlnum } from '../lib/crypto';
 import type { NodeDaemons } from './node-daemons';
 import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo, type DemoSummary } from './demo';
 import { createUser, findUserByEmail, verifyPassword } from './users';
+import { ensureDefaultEgg } from './servers';
 
 /*
  * What a start does to an empty or demo panel, and where it listens. Demo accounts have published
@@ -59,6 +60,8 @@ export async function firstStart(db: Db, nodes: NodeDaemons, config: Config, now
   }
   if (seeding) return { host, demo: await seedDemo(db, nodes, now, config.allocationPorts) };
   if (!empty) return { host };
+  // The built-in eggs, so the admin area can create a first server without the CLI having made one.
+  await ensureDefaultEgg(db);
   const password = randomAlnum(24);
   await createUser(db, { ...FIRST_ADMIN, password, admin: true, firstName: 'Root', lastName: 'Admin' }, now);
   return { host, admin: { ...FIRST_ADMIN, password } };
