@@ -3,12 +3,10 @@ import { test, expect } from './fixtures';
 // The admin area's servers: an admin creates one for a user, suspends it (the user sees it
 // suspended), lifts that, changes its memory and deletes it, all from the browser.
 
-test('an admin creates, suspends, unsuspends, resizes and deletes a server for a user', async ({ page, browser, makeUser, makeServer, signIn }) => {
+test('an admin creates, suspends, unsuspends, resizes and deletes a server for a user', async ({ page, browser, makeUser, signIn }) => {
   test.setTimeout(120_000);
   const admin = makeUser({ admin: true });
   const owner = makeUser();
-  // The panel makes its demo egg with its first server (services/servers.ts ensureDefaultEgg).
-  makeServer(admin.email);
   await signIn(page, admin);
   await page.goto('/admin/servers');
   await page.getByRole('link', { name: 'Create server' }).click();

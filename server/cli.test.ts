@@ -227,6 +227,8 @@ describe('admin CLI commands', () => {
           key_type: 'account',
           description: 'ci',
           allowed_ips: ['10.0.0.0/8', '203.0.113.4'],
+          // An account key holds no application grants.
+          permissions: {},
           last_used_at: null,
           created_at: '2026-03-01T12:00:00.000Z',
         },

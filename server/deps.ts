@@ -12,5 +12,5 @@ export interface AppDeps {
   nodes: NodeDaemons;
   clock: Clock;
   /** What each remote node last answered to the panel's health check (`services/node-health.ts`). */
-  nodeHealth?: Pick<NodeHealthMonitor, 'get'>;
+  nodeHealth?: Pick<NodeHealthMonitor, 'get' | 'refresh'>;
 }

@@ -8,7 +8,8 @@ import { activityResource, type ActivityResource, type ActivityViewer } from './
 
 /*
  * What the admin area opens on. Node health is what the panel's monitor last heard (the same
- * checks `node:list` makes), never a fresh round: the page must not wait up to 3 s per dead node.
+ * checks `node:list` makes), never a fresh round awaited: the page must not wait up to 3 s per
+ * dead node.
  */
 
 export const PANEL_VERSION: string = packageJson.version;
@@ -38,9 +39,13 @@ export async function adminOverview(deps: AppDeps, viewer: ActivityViewer): Prom
     nodes.usage(deps.db),
     activity.latestByPrefix(deps.db, 'admin:', ADMIN_OVERVIEW_ACTIVITY),
   ]);
+  const views = rows.map((node) => nodeView(deps, node, used.get(node.id)));
+  // A node not known to answer is asked again soon, so the next look (the page polls faster
+  // meanwhile) tells whether the node just started answers.
+  if (views.some((node) => node.reachable !== true)) deps.nodeHealth?.refresh();
   return {
     panel_version: PANEL_VERSION,
-    nodes: rows.map((node) => nodeView(deps, node, used.get(node.id))),
+    nodes: views,
     activity: latest.map((row) => activityResource(row, viewer, true)),
   };
 }

@@ -43,4 +43,58 @@ describe('the health of remote nodes', () => {
       reason: 'connect ECONNREFUSED',
     });
   });
+
+  test('asks again when someone looks, at most once in 5 seconds, and not before a round has ended', async ({ panel }) => {
+    await createNode(panel.db, panel.nodes, {
+      name: 'eu-3',
+      fqdn: 'eu-3.example.com',
+      scheme: 'https',
+      daemonPort: 8080,
+      sftpPort: 2022,
+      ports: null,
+      ip: null,
+      memory: 0,
+      disk: 0,
+    });
+    let asked = 0;
+    let answered = () => undefined as void;
+    const monitor = nodeHealthMonitor({
+      db: panel.db,
+      daemons: panel.nodes,
+      now: () => panel.clock.now(),
+      intervalMs: 3_600_000,
+      check: async () => {
+        asked += 1;
+        await new Promise<void>((resolve) => (answered = resolve));
+        return { reachable: true, version: '1.11.13' };
+      },
+    });
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+    monitor.start();
+    await settled();
+    expect(asked).toBe(1);
+    panel.clock.advance(10_000);
+    // A round still running is not started twice.
+    monitor.refresh();
+    await settled();
+    expect(asked).toBe(1);
+    answered();
+    await settled();
+    monitor.refresh();
+    await settled();
+    expect(asked).toBe(2);
+    answered();
+    await settled();
+    // Within 5 seconds of the last round's start: nothing new.
+    panel.clock.advance(4_000);
+    monitor.refresh();
+    await settled();
+    expect(asked).toBe(2);
+    panel.clock.advance(2_000);
+    monitor.refresh();
+    await settled();
+    expect(asked).toBe(3);
+    answered();
+    monitor.stop();
+  });
 });

@@ -27,9 +27,16 @@ export interface NodeHealthMonitor {
   get(nodeId: number): NodeHealthView | undefined;
   /** One round now: every remote node asked at once. */
   checkAll(): Promise<void>;
+  /**
+   * A round soon, unless one started in the last few seconds: when someone looks at a node not
+   * known to answer (just created, just started), rather than leaving it unknown for up to 30 s.
+   */
+  refresh(): void;
   start(): void;
   stop(): void;
 }
+
+const REFRESH_AFTER_MS = 5_000;
 
 export interface NodeHealthOptions {
   db: Db;
@@ -45,6 +52,7 @@ export function nodeHealthMonitor(options: NodeHealthOptions): NodeHealthMonitor
   const last = new Map<number, NodeHealthView>();
   let timer: NodeJS.Timeout | null = null;
   let round: Promise<void> | null = null;
+  let roundStarted = 0;
 
   async function checkOne(node: NodeRow, baseUrl: string): Promise<void> {
     const answer = await check(baseUrl, daemons.tokenOf(node));
@@ -67,7 +75,9 @@ export function nodeHealthMonitor(options: NodeHealthOptions): NodeHealthMonitor
 
   // One round at a time: a slow node (3 s timeout each) never stacks rounds up.
   const tick = () => {
-    round ??= checkAll()
+    if (round) return;
+    roundStarted = now().getTime();
+    round = checkAll()
       .catch(() => undefined)
       .finally(() => {
         round = null;
@@ -77,6 +87,9 @@ export function nodeHealthMonitor(options: NodeHealthOptions): NodeHealthMonitor
   return {
     get: (nodeId) => last.get(nodeId),
     checkAll,
+    refresh() {
+      if (now().getTime() - roundStarted >= REFRESH_AFTER_MS) tick();
+    },
     start() {
       if (timer) return;
       tick();

@@ -9,8 +9,9 @@ export const adminOverviewQueries = {
     queryOptions({
       queryKey: adminOverviewQueries.all(),
       queryFn: async ({ signal }): Promise<AdminOverview> => (await call(adminOverviewEndpoints.overview, { signal })).attributes,
-      // Node health changes on the panel's 30 s checks: as often is enough here.
-      refetchInterval: 30_000,
+      // Node health changes on the panel's 30 s checks: as often is enough here, unless a node is
+      // not known to answer (just created or started), which the panel asks again on each look.
+      refetchInterval: (query) => (query.state.data?.nodes.some((node) => node.reachable !== true) ? 5_000 : 30_000),
     }),
 };
 
