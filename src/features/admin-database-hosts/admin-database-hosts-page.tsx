@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import type { DatabaseHost } from '../../contract/admin-database-hosts';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -12,14 +11,14 @@ import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { adminDatabaseHostQueries, useDeleteDatabaseHost, useTestDatabaseHost } from './api';
 import { HostFormDialog } from './host-form-dialog';
+import { usePageParam } from '../../lib/use-page-param';
 
 const usage = (h: DatabaseHost) =>
   h.max_databases === null ? `${formatCount(h.databases, 'database')}, no limit` : `${h.databases} of ${formatCount(h.max_databases, 'database')}`;
 
 /** Database hosts: usage per host, add (tested first), test the stored account, edit, delete while empty. */
 export function AdminDatabaseHostsPage() {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [page, setPage] = usePageParam();
   const query = useQuery(adminDatabaseHostQueries.list(page));
   const meta = query.data?.meta.pagination;
   const [editing, setEditing] = useState<DatabaseHost | 'new' | null>(null);
@@ -102,20 +101,7 @@ export function AdminDatabaseHostsPage() {
                 </li>
               ))}
             </ul>
-            {meta && (
-              <Pagination
-                meta={meta}
-                onPage={(n) =>
-                  setParams((prev) => {
-                    const p = new URLSearchParams(prev);
-                    if (n > 1) p.set('page', String(n));
-                    else p.delete('page');
-                    return p;
-                  })
-                }
-                label="Database host pages"
-              />
-            )}
+            {meta && <Pagination meta={meta} onPage={setPage} label="Database host pages" />}
           </>
         )}
       </QueryList>

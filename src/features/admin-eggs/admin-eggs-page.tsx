@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
@@ -10,22 +10,17 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
+import { usePageParam } from '../../lib/use-page-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { adminEggQueries, eggsOf, useImportEgg } from './api';
-
-const pageOf = (raw: string | null) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 1 ? n : 1;
-};
 
 /**
  * The nests and their eggs, searched by egg name (`?q=`), a page of nests at a time (`?page=`);
  * an egg file (PTDL_v2 or Pelican) is imported into a nest from here. "/" jumps to the search box.
  */
 export function AdminEggsPage() {
-  const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const page = pageOf(params.get('page'));
+  const [page, setPage] = usePageParam();
   const search = useSearchParamInput('q', { reset: ['page'] });
   const searchRef = useRef<HTMLInputElement>(null);
   useSlashFocus(searchRef);
@@ -130,20 +125,7 @@ export function AdminEggsPage() {
                 </section>
               );
             })}
-            {query.data && (
-              <Pagination
-                meta={query.data.meta.pagination}
-                onPage={(n) =>
-                  setParams((prev) => {
-                    const p = new URLSearchParams(prev);
-                    if (n > 1) p.set('page', String(n));
-                    else p.delete('page');
-                    return p;
-                  })
-                }
-                label="Nest pages"
-              />
-            )}
+            {query.data && <Pagination meta={query.data.meta.pagination} onPage={setPage} label="Nest pages" />}
           </>
         )}
       </QueryList>

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import type { Location } from '../../contract/locations';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
@@ -10,13 +9,9 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
+import { usePageParam } from '../../lib/use-page-param';
 import { adminLocationQueries } from './api';
 import { DeleteLocationDialog, LocationFormDialog } from './location-dialogs';
-
-const pageOf = (raw: string | null) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 1 ? n : 1;
-};
 
 /** How many nodes the location holds, from `include=nodes` (null when the key may not read nodes). */
 function nodeCount(location: Location): number | null {
@@ -28,8 +23,7 @@ type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; location: Location }
 
 /** The locations nodes are grouped in: searched by short code (`?q=`), paged (`?page=`); create, edit, delete. */
 export function AdminLocationsPage() {
-  const [params, setParams] = useSearchParams();
-  const page = pageOf(params.get('page'));
+  const [page, setPage] = usePageParam();
   const search = useSearchParamInput('q', { reset: ['page'] });
   const [open, setOpen] = useState<Open>(null);
   const query = useQuery(adminLocationQueries.list({ page, search: search.value }));
@@ -102,20 +96,7 @@ export function AdminLocationsPage() {
                 );
               })}
             </ul>
-            {meta && (
-              <Pagination
-                meta={meta}
-                onPage={(n) =>
-                  setParams((prev) => {
-                    const p = new URLSearchParams(prev);
-                    if (n > 1) p.set('page', String(n));
-                    else p.delete('page');
-                    return p;
-                  })
-                }
-                label="Location list pages"
-              />
-            )}
+            {meta && <Pagination meta={meta} onPage={setPage} label="Location list pages" />}
           </>
         )}
       </QueryList>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { OverviewNode } from '../../contract/admin-overview';
 import type { Node } from '../../contract/nodes';
 import { Button } from '../../components/ui/button';
@@ -11,14 +11,10 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
+import { usePageParam } from '../../lib/use-page-param';
 import { adminOverviewQueries, NodeHealthList, type HealthNode } from '../admin-overview/api';
 import { adminNodeQueries } from './api';
 import { NodeFormDialog } from './node-form-dialog';
-
-const pageOf = (raw: string | null) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 1 ? n : 1;
-};
 
 /**
  * A node of the list with its health: the application API says what it offers and what its servers
@@ -43,9 +39,8 @@ function withHealth(node: Node, health: OverviewNode | undefined): HealthNode {
 
 /** The panel's nodes with their live health, searched by name (`?q=`), paged (`?page=`); each links to its page. */
 export function AdminNodesPage() {
-  const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const page = pageOf(params.get('page'));
+  const [page, setPage] = usePageParam();
   const search = useSearchParamInput('q', { reset: ['page'] });
   const [creating, setCreating] = useState(false);
   const query = useQuery(adminNodeQueries.list({ page, search: search.value }));
@@ -95,20 +90,7 @@ export function AdminNodesPage() {
             <Card title="Health" className={query.isPlaceholderData ? 'opacity-60' : undefined}>
               <NodeHealthList nodes={nodes} now={new Date(overview.dataUpdatedAt || Date.now())} href={(n) => `/admin/nodes/${String(n.id)}`} />
             </Card>
-            {meta && (
-              <Pagination
-                meta={meta}
-                onPage={(n) =>
-                  setParams((prev) => {
-                    const p = new URLSearchParams(prev);
-                    if (n > 1) p.set('page', String(n));
-                    else p.delete('page');
-                    return p;
-                  })
-                }
-                label="Node list pages"
-              />
-            )}
+            {meta && <Pagination meta={meta} onPage={setPage} label="Node list pages" />}
           </>
         )}
       </QueryList>

@@ -8,6 +8,7 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
+import { usePageParam } from '../../lib/use-page-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { adminServerQueries, SERVER_SEARCH_FIELDS, type ServerSearchField } from './api';
 import { ServerRows } from './server-rows';
@@ -17,8 +18,7 @@ const isField = (v: string | null): v is ServerSearchField => v !== null && v in
 /** Every server on every node: searched by one column at a time (`/` focuses the search), paged, each a link to its page. */
 export function AdminServersPage() {
   const [params, setParams] = useSearchParams();
-  const n = Number(params.get('page'));
-  const page = Number.isInteger(n) && n > 1 ? n : 1;
+  const [page, setPage] = usePageParam();
   const byParam = params.get('by');
   const by: ServerSearchField = isField(byParam) ? byParam : 'name';
   const search = useSearchParamInput('q', { reset: ['page'] });
@@ -106,9 +106,7 @@ export function AdminServersPage() {
               busy={query.isPlaceholderData}
               className={cn(query.isPlaceholderData && 'opacity-60')}
             />
-            {meta && (
-              <Pagination meta={meta} onPage={(n) => set((p) => (n > 1 ? p.set('page', String(n)) : p.delete('page')))} label="Server list pages" />
-            )}
+            {meta && <Pagination meta={meta} onPage={setPage} label="Server list pages" />}
           </>
         )}
       </QueryList>

@@ -10,14 +10,10 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
+import { usePageParam } from '../../lib/use-page-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { adminUserQueries, type UserSearchField } from './api';
 import { UserFormDialog } from './user-form-dialog';
-
-const pageOf = (raw: string | null) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 1 ? n : 1;
-};
 
 /**
  * The panel's accounts: searched by e-mail or username (`?q=`, `?by=`), a page at a time (`?page=`),
@@ -26,7 +22,7 @@ const pageOf = (raw: string | null) => {
 export function AdminUsersPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const page = pageOf(params.get('page'));
+  const [page, setPage] = usePageParam();
   const by: UserSearchField = params.get('by') === 'username' ? 'username' : 'email';
   const search = useSearchParamInput('q', { reset: ['page'] });
   const searchRef = useRef<HTMLInputElement>(null);
@@ -123,9 +119,7 @@ export function AdminUsersPage() {
                 </li>
               ))}
             </ul>
-            {meta && (
-              <Pagination meta={meta} onPage={(n) => set((p) => (n > 1 ? p.set('page', String(n)) : p.delete('page')))} label="User list pages" />
-            )}
+            {meta && <Pagination meta={meta} onPage={setPage} label="User list pages" />}
           </>
         )}
       </QueryList>

@@ -10,17 +10,12 @@ import { Switch } from '../../components/ui/switch';
 import { cn } from '../../components/ui/cn';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
+import { pageFromParam } from '../../lib/use-page-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { serverQueries } from './api';
 import { ServerRow } from './server-row';
 import { ServerListSkeleton } from './server-list-skeleton';
 import { pageTitle } from '../../lib/panel-name';
-
-/** `?page=` as a page number; anything odd is page 1. */
-function parsePage(raw: string | null): number {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 1 ? n : 1;
-}
 
 /**
  * The dashboard: the servers the user can reach. All of its state lives in the URL (`?q=`,
@@ -29,7 +24,7 @@ function parsePage(raw: string | null): number {
 export function ServerListPage() {
   const account = useAccount();
   const [params, setParams] = useSearchParams();
-  const page = parsePage(params.get('page'));
+  const page = pageFromParam(params.get('page'));
   const all = account.admin && params.get('all') === '1';
   const searchRef = useRef<HTMLInputElement>(null);
 
