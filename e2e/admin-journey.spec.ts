@@ -50,12 +50,20 @@ test('an admin creates a node, a user and a server in the browser; the user sign
   const [daemonPort, sftpPort, gamePort] = [await freePort(), await freePort(), await freePort()];
   await signIn(page, admin);
 
-  // The node.
+  // The node, in a location of its own: servers other specs deploy to the panel's location never land on it.
+  await page.goto('/admin/locations');
+  await page.getByRole('button', { name: 'Create location' }).click();
+  const locationDialog = page.getByRole('dialog', { name: 'Create location' });
+  const short = `journey-${suffix}`;
+  await locationDialog.getByLabel('Short code', { exact: true }).fill(short);
+  await locationDialog.getByRole('button', { name: 'Create location' }).click();
+  await expect(locationDialog).toBeHidden();
   await page.goto('/admin/nodes');
   await page.getByRole('button', { name: 'Create node' }).click();
   const nodeDialog = page.getByRole('dialog', { name: 'Create node' });
   const nodeName = `journey-${suffix}`;
   await nodeDialog.getByLabel('Name', { exact: true }).fill(nodeName);
+  await nodeDialog.getByLabel('Location', { exact: true }).selectOption({ label: short });
   await nodeDialog.getByLabel('FQDN', { exact: true }).fill('127.0.0.1');
   await nodeDialog.getByLabel('Scheme', { exact: true }).selectOption('http');
   await nodeDialog.getByLabel('Daemon port', { exact: true }).fill(String(daemonPort));

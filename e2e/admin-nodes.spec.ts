@@ -142,10 +142,11 @@ test('the nodes, node, locations and activity pages pass an axe audit and do not
       await page.goto(url);
       await expect(page.getByRole('list', { name: ready })).toBeVisible();
       expect(await axeProblems(page), `${url} at ${String(size.width)} px`).toEqual([]);
-      const widths = await page.evaluate<{ scroll: number; inner: number }>(
-        '({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })',
+      // With what sticks out named, for a failure to say where to look.
+      const widths = await page.evaluate<{ scroll: number; inner: number; out: string[] }>(
+        `({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth, out: [...document.querySelectorAll('main *')].filter((e) => { if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false; for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible' && a.getBoundingClientRect().right <= window.innerWidth + 1) return false; return true; }).slice(0, 4).map((e) => e.tagName + ' ' + String(e.className).slice(0, 80) + ' "' + (e.textContent || '').slice(0, 50) + '"') })`,
       );
-      expect(widths.scroll, `${url} scrolls sideways at ${String(size.width)} px`).toBeLessThanOrEqual(widths.inner);
+      expect(widths.scroll, `${url} scrolls sideways at ${String(size.width)} px: ${widths.out.join(' | ')}`).toBeLessThanOrEqual(widths.inner);
     }
   }
 });

@@ -10,6 +10,7 @@ import { CliError, runCli, type CliDeps } from './cli/commands';
 import { verifyPassword } from './services/users';
 import { test } from './test/fixtures';
 import { cliFailure, cliRunner } from './test/cli-support';
+import { entryCommand } from './test/bundle';
 
 const it = test
   .extend('deps', async ({ tempDir, database }): Promise<CliDeps> => {
@@ -309,6 +310,10 @@ describe('admin CLI commands', () => {
 });
 
 describe('admin CLI process', () => {
+  // The first test runs the CLI as `npm run -s panel` does (tsx); the others from the run's bundle
+  // of the same code (server/test/vitest-global-setup.ts), which starts several times faster.
+  const cliCommand = (args: readonly string[]) => entryCommand('server/cli.ts', process.env.AERIE_CLI_BUNDLE, args);
+
   it('prints one JSON object as its last line, and a one-line error otherwise', ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     const tsx = path.resolve('node_modules/.bin/tsx');
@@ -330,8 +335,7 @@ describe('admin CLI process', () => {
     { timeout: 90_000 },
     ({ tempDir: dataDir }) => {
       const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-      const tsx = path.resolve('node_modules/.bin/tsx');
-      const cli = (...args: string[]) => spawnSync(tsx, ['server/cli.ts', ...args], { env, encoding: 'utf8' });
+      const cli = (...args: string[]) => spawnSync(...cliCommand(args), { env, encoding: 'utf8' });
       for (const args of [['help'], ['--help'], ['-h']]) {
         const r = cli(...args);
         expect([r.status, r.stderr]).toEqual([0, '']);
@@ -352,15 +356,14 @@ describe('admin CLI process', () => {
 
   it('user:password reads the new password from standard input, never from its arguments', { timeout: 60_000 }, ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-    const tsx = path.resolve('node_modules/.bin/tsx');
-    execFileSync(tsx, ['server/cli.ts', 'user:create', '--email', 'r@example.com', '--username', 'r', '--password', 'first-password'], { env });
-    const out = execFileSync(tsx, ['server/cli.ts', 'user:password', '--email', 'r@example.com'], {
+    execFileSync(...cliCommand(['user:create', '--email', 'r@example.com', '--username', 'r', '--password', 'first-password']), { env });
+    const out = execFileSync(...cliCommand(['user:password', '--email', 'r@example.com']), {
       env,
       encoding: 'utf8',
       input: 'second-password\n',
     });
     expect(JSON.parse(out.trim().split('\n').pop() ?? '')).toMatchObject({ email: 'r@example.com', sessions_ended: 0 });
-    const refused = spawnSync(tsx, ['server/cli.ts', 'user:password', '--email', 'r@example.com', '--password', 'x'], {
+    const refused = spawnSync(...cliCommand(['user:password', '--email', 'r@example.com', '--password', 'x']), {
       env,
       encoding: 'utf8',
       input: '',
@@ -371,9 +374,8 @@ describe('admin CLI process', () => {
 
   it('activity:import reads the entries from standard input with --file -', { timeout: 60_000 }, ({ tempDir: dataDir }) => {
     const env = { ...process.env, PANEL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-    const tsx = path.resolve('node_modules/.bin/tsx');
     const cli = (args: string[], input?: string) => {
-      const out = execFileSync(tsx, ['server/cli.ts', ...args], { env, encoding: 'utf8', input });
+      const out = execFileSync(...cliCommand(args), { env, encoding: 'utf8', input });
       return JSON.parse(out.trim().split('\n').pop() ?? '') as Record<string, unknown>;
     };
     cli(['user:create', '--email', 'q@example.com', '--username', 'q', '--password', 'pw-123456']);

@@ -16,6 +16,10 @@ export function e2eDataDir(): string {
  * as its last line. A failing command throws with the CLI's own message.
  */
 export function runPanelCli<T = Record<string, unknown>>(args: readonly string[]): T {
+  // Specs add nodes of their own (the admin pages', a second node's), some never started: a
+  // server goes to the panel's own node unless its test names another, never to whichever of
+  // those placement would choose at that moment.
+  if (args[0] === 'server:create' && !args.includes('--node')) args = [...args, '--node', 'local'];
   let stdout: string;
   try {
     // The bundle made by global-setup.ts when there is one (same code, faster start), else tsx.

@@ -6,6 +6,7 @@ import { notFound } from '../http/errors';
 import { paginatedList } from '../http/pagination';
 import { adminRoute } from '../http/routes';
 import { createApplicationServer } from '../services/application-server-create';
+import { toHttpError } from '../http/daemon-errors';
 import { applicationServerResource, boundServer, includesOf } from './application-server-resource';
 import { applicationDatabaseRoutes } from './application-server-databases';
 import { applicationServerWriteRoutes, serverEvent } from './application-server-writes';
@@ -65,7 +66,10 @@ export async function applicationServerRoutes(app: FastifyInstance, deps: AppDep
     app,
     create,
   )(async ({ request, reply, caller, body }) => {
-    const server = await createApplicationServer(deps.db, deps.nodes, body, deps.config.allocationPorts, deps.clock.now());
+    // A node that does not answer is said as such (the daemon refusals' mapping), not as a 500.
+    const server = await createApplicationServer(deps.db, deps.nodes, body, deps.config.allocationPorts, deps.clock.now()).catch((error: unknown) => {
+      throw toHttpError(error);
+    });
     await serverEvent(deps, request, caller, 'admin:server.create', server);
     reply.status(201);
     return applicationServerResource(deps, server, caller);

@@ -3,13 +3,16 @@ import path from 'node:path';
 import { bundleEntry } from './bundle';
 
 /**
- * Bundles Aerie's node once per Vitest run: the node tests start it a few dozen times, and each
- * start through tsx cost about two seconds of CPU. Test workers find it through AERIE_NODE_BUNDLE
- * (they are forked after this runs); without it they run tsx.
+ * Bundles Aerie's node and the admin CLI once per Vitest run: the node tests start the node a few
+ * dozen times, the CLI's process tests the CLI a dozen, and each start through tsx cost two to
+ * four seconds of CPU. Test workers find them through AERIE_NODE_BUNDLE and AERIE_CLI_BUNDLE (they
+ * are forked after this runs); without them they run tsx.
  */
 export default function setup(): () => void {
   const dir = path.resolve('.tmp', `vitest-${process.pid}`);
-  const bundle = path.join(dir, 'node.mjs');
-  if (bundleEntry('server/node-main.ts', bundle)) process.env.AERIE_NODE_BUNDLE = bundle;
+  const node = path.join(dir, 'node.mjs');
+  if (bundleEntry('server/node-main.ts', node)) process.env.AERIE_NODE_BUNDLE = node;
+  const cli = path.join(dir, 'cli.mjs');
+  if (bundleEntry('server/cli.ts', cli)) process.env.AERIE_CLI_BUNDLE = cli;
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -25,7 +25,7 @@ export function AppShell() {
               {panelName}
             </span>
           </Link>
-          <div className="flex items-center gap-2">
+          <div className="flex min-w-0 items-center gap-2">
             {account.admin && (
               <NavLink
                 to="/admin"

@@ -53,7 +53,11 @@ export function NodeHealthList({ nodes, now, href }: { nodes: readonly HealthNod
       {nodes.map((node) => {
         const state = health(node);
         return (
-          <li key={node.uuid} aria-label={node.name} className="grid gap-3 py-3 first:pt-0 last:pb-0 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)]">
+          <li
+            key={node.uuid}
+            aria-label={node.name}
+            className="grid grid-cols-[minmax(0,1fr)] gap-3 py-3 first:pt-0 last:pb-0 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)]"
+          >
             <div className="min-w-0">
               <p className="flex flex-wrap items-center gap-2 font-medium text-zinc-100">
                 {href ? (
