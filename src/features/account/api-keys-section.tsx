@@ -5,7 +5,7 @@ import { apiKeyCreateSchema, type ApiKey } from '../../contract/account';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { CopyButton } from '../../components/ui/copy-button';
+import { OneTimeSecret } from '../../components/ui/one-time-secret';
 import { TextAreaField, TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { EmptyState } from '../../components/ui/states';
@@ -51,26 +51,15 @@ export function ApiKeysSection() {
         A key acts as you on the client API: send it as <code className="text-zinc-200">Authorization: Bearer &lt;key&gt;</code>.
       </p>
       {secret && (
-        <div role="status" className="mb-4 space-y-2 rounded-md bg-amber-950/50 p-3 ring-1 ring-inset ring-amber-800">
-          <p className="text-sm font-medium text-amber-200">Copy this key now: it is not shown again.</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code data-testid="api-key-secret" className="font-mono text-sm break-all text-zinc-100">
-              {secret}
-            </code>
-            <CopyButton value={secret} label="Copy key" />
-          </div>
-          <Button
-            size="sm"
-            variant="secondary"
-            onClick={() => {
-              setSecret(null);
-              // "Done" goes away with the secret: focus goes to the button that made it, not to <body>.
-              newKeyButton.current?.focus();
-            }}
-          >
-            Done
-          </Button>
-        </div>
+        <OneTimeSecret
+          secret={secret}
+          testId="api-key-secret"
+          className="mb-4"
+          onDone={() => {
+            setSecret(null);
+            newKeyButton.current?.focus();
+          }}
+        />
       )}
       <QueryList query={query} items={query.data} empty={<EmptyState title="No API keys yet" />}>
         {(keys) => (

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ApplicationKey } from '../../contract/admin-api-keys';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { CopyButton } from '../../components/ui/copy-button';
+import { OneTimeSecret } from '../../components/ui/one-time-secret';
 import { QueryList } from '../../components/ui/query-list';
 import { EmptyState } from '../../components/ui/states';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
@@ -38,25 +38,14 @@ export function AdminApiKeysPage() {
       </div>
 
       {secret && (
-        <div role="status" className="space-y-2 rounded-md bg-amber-950/50 p-3 ring-1 ring-amber-800 ring-inset">
-          <p className="text-sm font-medium text-amber-200">Copy this key now: it is not shown again.</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code data-testid="application-key-secret" className="font-mono text-sm break-all text-zinc-100">
-              {secret}
-            </code>
-            <CopyButton value={secret} label="Copy key" />
-          </div>
-          <Button
-            size="sm"
-            variant="secondary"
-            onClick={() => {
-              setSecret(null);
-              newKeyButton.current?.focus();
-            }}
-          >
-            Done
-          </Button>
-        </div>
+        <OneTimeSecret
+          secret={secret}
+          testId="application-key-secret"
+          onDone={() => {
+            setSecret(null);
+            newKeyButton.current?.focus();
+          }}
+        />
       )}
 
       <QueryList
