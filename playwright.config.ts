@@ -35,6 +35,24 @@ process.env.E2E_MAIL_FILE ??= path.join(DATA_DIR, 'e2e-mail.jsonl');
 // panel and the CLI the tests run (which inherits this environment) must share a wide one.
 process.env.PANEL_ALLOCATION_PORTS ??= '25565-35565';
 
+const CHROMIUM = {
+  ...devices['Desktop Chrome'],
+  // With executablePath set Playwright never looks in ~/.cache/ms-playwright.
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
@@ -56,23 +74,17 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        // With executablePath set Playwright never looks in ~/.cache/ms-playwright.
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-dev-shm-usage',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--disable-quic',
-            '--no-first-run',
-          ],
-        },
-      },
+      testIgnore: '**/*.panel-wide.spec.ts',
+      teardown: 'panel-wide',
+      use: CHROMIUM,
+    },
+    {
+      // Tests of settings every page sees (the panel's name, 2FA required of everyone): alone,
+      // after every other spec (chromium's teardown), so that none of those sees them. A run of
+      // chosen specs runs these two too, unless given --no-deps.
+      name: 'panel-wide',
+      testMatch: '**/*.panel-wide.spec.ts',
+      use: CHROMIUM,
     },
   ],
   webServer: {
