@@ -148,6 +148,8 @@ describe('two-factor', () => {
     const { secret, image_url_data } = twoFactorSetupSchema.parse(setup.json()).data;
     expect(image_url_data).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     expect(image_url_data).toContain(secret);
+    // The authenticator lists it under the panel's name (APP_NAME until an admin sets one).
+    expect(new URL(image_url_data).searchParams.get('issuer')).toBe('Aerie');
     // Not active yet: sign-in needs no code.
     expect((await login(panel, new CookieJar(), 'ann')).json().data.complete).toBe(true);
 

@@ -4,6 +4,7 @@ import { TOTP } from 'otpauth';
 import { accountEndpoints, MAX_API_KEYS, type ActivityEvent } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { sshKeys, users } from '../db/repos';
+import { readSettings } from '../services/panel-settings';
 import type { KeySummary } from '../db/repos/api-keys';
 import { badRequest, HttpError, notFound, tooManyRequests, validationError } from '../http/errors';
 import { paginatedList } from '../http/pagination';
@@ -104,7 +105,9 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
   )(async ({ caller: { user } }) => {
     const secret = newTotpSecret();
     if (user.use_totp === 1 || !(await users.setPendingTotpSecret(db, user.id, box.seal(secret), clock.now()))) throw alreadyEnabled();
-    const uri = new TOTP({ issuer: config.appName, label: user.email, secret, algorithm: 'SHA1', digits: 6, period: 30 }).toString();
+    // The authenticator app lists the account under the panel's name, as the admin set it.
+    const { panelName } = await readSettings(db, config.appName);
+    const uri = new TOTP({ issuer: panelName, label: user.email, secret, algorithm: 'SHA1', digits: 6, period: 30 }).toString();
     return { data: { image_url_data: uri, secret } };
   });
 

@@ -41,7 +41,7 @@ export async function applicationSettingsRoutes(app: FastifyInstance, deps: AppD
   )(async ({ caller }) => {
     const mailer = await panelMailer(db, config, box);
     if (!mailer.enabled) throw badRequest('No mail server is configured: set the mail settings (or SMTP_URL) first.', 'DisplayException');
-    const { panelName } = await readSettings(db, config.appName);
+    const { panelName } = mailer;
     try {
       await mailer.send({
         to: caller.user.email,

@@ -164,6 +164,23 @@ describe('POST /api/application/users/:id/password-reset', () => {
     expect(resetLinkIn(mail).origin).toBe('https://panel.example.com');
   });
 
+  it('mails speak in the panel name the admin set, not APP_NAME', async ({ mailPanel, smtp }) => {
+    const admin = await mailPanel.user({ admin: true });
+    const user = await mailPanel.user({ email: 'ann@example.com' });
+    const headers = await mailPanel.applicationHeaders(admin);
+    const renamed = await mailPanel.app.inject({
+      method: 'PATCH',
+      url: '/api/application/settings',
+      headers: await mailPanel.sessionHeaders(admin),
+      payload: { panel_name: 'Acme Hosting' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await call(mailPanel, 'POST', `/users/${user.id}/password-reset`, headers);
+    const mail = await smtp.next('ann@example.com');
+    expect(mail.subject).toBe('Acme Hosting: reset your password');
+    expect(mail.text).toContain('An administrator of Acme Hosting sent you a link');
+  });
+
   it('a user created without a password is mailed an invitation whose link sets it', async ({ mailPanel, smtp }) => {
     const admin = await mailPanel.user({ admin: true });
     const payload = { email: 'invited@example.com', username: 'invited', first_name: 'In', last_name: 'Vited' };

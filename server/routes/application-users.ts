@@ -141,8 +141,9 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     if (invite) {
       // Without mail the admin makes the link with POST …/password-reset and passes it on.
       const link = resetLink(mailedOrigin(request, config), await issueResetToken(db, user, now), user.email, 'invite');
-      void (await panelMailer(db, config, box))
-        .send(accountCreatedMail(config.appName, user.email, link))
+      const mail = await panelMailer(db, config, box);
+      void mail
+        .send(accountCreatedMail(mail.panelName, user.email, link))
         .catch((error: unknown) => request.log.error({ err: error }, 'invitation not sent'));
     }
     reply.status(201);
@@ -184,7 +185,7 @@ export async function applicationUserRoutes(app: FastifyInstance, deps: AppDeps)
     // Awaited, so `mailed` is true only when the mail left; otherwise the admin is given the link.
     const mailed =
       mail.enabled &&
-      (await mail.send(passwordResetMail(config.appName, user.email, link, 'admin')).then(
+      (await mail.send(passwordResetMail(mail.panelName, user.email, link, 'admin')).then(
         () => true,
         (error: unknown) => {
           request.log.error({ err: error }, 'password link not sent');

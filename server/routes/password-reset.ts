@@ -66,7 +66,7 @@ export async function passwordResetRoutes(app: FastifyInstance, deps: AppDeps): 
       const link = resetLink(mailedOrigin(request, config), token, user.email);
       // Not awaited: a known address must not answer measurably later than an unknown one.
       mail
-        .send(passwordResetMail(config.appName, user.email, link))
+        .send(passwordResetMail(mail.panelName, user.email, link))
         .catch((error: unknown) => request.log.error({ err: error }, 'password-reset mail not sent'));
     }
     // The SPA fetched an XSRF cookie to send this; a browser with no session should not keep it,

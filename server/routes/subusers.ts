@@ -82,8 +82,8 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     if (!created) {
       // An existing account is told, as the reference panel's "added to server" notice does.
       if (mail.enabled) {
-        void send(`${config.appName}: you were added to a server`, [
-          `You have been added as a subuser of the server "${server.name}" on ${config.appName}, with the permissions its owner chose.`,
+        void send(`${mail.panelName}: you were added to a server`, [
+          `You have been added as a subuser of the server "${server.name}" on ${mail.panelName}, with the permissions its owner chose.`,
           '',
           `Open it here: ${origin}/server/${server.uuid.slice(0, 8)}`,
         ]);
@@ -93,7 +93,7 @@ export async function subuserRoutes(app: FastifyInstance, deps: AppDeps): Promis
     // A new account (mail is on, checked above): its set-password link goes only to the address.
     const link = resetLink(origin, await issueResetToken(db, user, now), user.email, 'invite');
     void mail
-      .send(accountCreatedMail(config.appName, user.email, link, ` to share the server "${server.name}"`))
+      .send(accountCreatedMail(mail.panelName, user.email, link, ` to share the server "${server.name}"`))
       .catch((error: unknown) => request.log.error({ err: error }, 'subuser mail not sent'));
     return resource;
   });

@@ -166,10 +166,15 @@ export function smtpOf(mail: StoredMail | null, box: SecretBox): SmtpSettings | 
   };
 }
 
+/** A mailer with the panel's name in force when it was made, which its mails speak in. */
+export type PanelMailer = Mailer & { readonly panelName: string };
+
 /**
  * The mailer in force now: the stored settings, else SMTP_URL. Callers that send mail should ask
- * for it when they send, since an admin may change the settings at any time.
+ * for it when they send, since an admin may change the settings (and the name) at any time.
  */
-export async function panelMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'appName'>, box: SecretBox): Promise<Mailer> {
-  return mailerFor(config, smtpOf((await readSettings(db, config.appName)).mail, box));
+export async function panelMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'appName'>, box: SecretBox): Promise<PanelMailer> {
+  const settings = await readSettings(db, config.appName);
+  const mailer = mailerFor(config, smtpOf(settings.mail, box));
+  return { enabled: mailer.enabled, send: (message) => mailer.send(message), panelName: settings.panelName };
 }
