@@ -3,7 +3,8 @@ import type { AppDeps } from '../deps';
 import { allocations, applicationServers, eggs, nodeListing, nodes, servers, subusers, users } from '../db/repos';
 import type { ServerRow } from '../db/schema';
 import { panelOrigin } from '../config';
-import { environmentOf, NEST_ID, serverAttributes } from '../services/application-server-items';
+import { environmentOf, serverAttributes } from '../services/application-server-items';
+import { eggResource } from './application-egg-resources';
 import { allocationResource, locationResource, mayRead, nodeResource, NULL_RESOURCE } from './application-resources';
 import { notFound } from '../http/errors';
 import type { Caller } from '../services/authentication';
@@ -103,20 +104,7 @@ async function related(
       );
     case 'egg': {
       const egg = await eggs.findById(deps.db, server.egg_id);
-      if (!egg) return NULL_RESOURCE;
-      const images = Object.values(egg.docker_images);
-      return {
-        object: 'egg',
-        attributes: {
-          id: egg.id,
-          uuid: egg.uuid,
-          name: egg.name,
-          nest: egg.nest_id ?? NEST_ID,
-          docker_image: images[0] ?? '',
-          docker_images: egg.docker_images,
-          startup: egg.startup,
-        },
-      };
+      return egg ? eggResource(egg) : NULL_RESOURCE;
     }
     case 'variables':
       return list(

@@ -113,6 +113,9 @@ describe('reading servers', () => {
     expect(rel.allocations.data[0].attributes).toMatchObject({ id: a.allocation_id, assigned: true });
     expect(rel.variables.data.map((v: { attributes: { env_variable: string } }) => v.attributes.env_variable)).toContain('SERVER_JARFILE');
     expect(rel.location.attributes.short).toBe('eu-west');
+    // The whole egg, as the nests' own route shows it.
+    const { nest, id: eggId } = rel.egg.attributes as { nest: number; id: number };
+    expect(rel.egg).toEqual((await call('GET', `/nests/${nest}/eggs/${eggId}`)).json());
     expect(rel.bogus).toBeUndefined();
     // A key that may not read users gets the user withheld, as the reference.
     const narrow = await panel.applicationHeaders(admin, { servers: 1 });
