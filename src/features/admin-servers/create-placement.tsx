@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { UseFormReturn } from 'react-hook-form';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import type * as z from 'zod/mini';
 import type { applicationServerCreateSchema } from '../../contract/admin-server-writes';
 import { SelectField } from '../../components/ui/field';
@@ -23,7 +23,8 @@ export function CreatePlacement({ form }: { form: Form }) {
   const all = (nodes.data?.data ?? []).map((n) => n.attributes);
   const node = all.find((n) => n.id === nodeId);
   const neighbours = all.filter((n) => n.id !== nodeId && node?.location_id != null && n.location_id === node.location_id).length;
-  const primary = form.watch('allocation.default');
+  // useWatch, not watch: it also hears `allocation` being set as a whole.
+  const primary = useWatch({ control: form.control, name: 'allocation.default' });
   const first = ports[0]?.id;
   const { errors } = form.formState;
 
@@ -55,7 +56,9 @@ export function CreatePlacement({ form }: { form: Form }) {
       : first !== undefined
         ? 'One of the node’s free allocations; the first is taken unless you pick another.'
         : `This node lists no free allocations: the lowest free port of a node in its location is taken${
-            neighbours ? `, and the location holds ${neighbours} other node${neighbours === 1 ? '' : 's'}, so the server may land on one of those. Add allocations to this node to place it here for certain` : ''
+            neighbours
+              ? `, and the location holds ${neighbours} other node${neighbours === 1 ? '' : 's'}, so the server may land on one of those. Add allocations to this node to place it here for certain`
+              : ''
           }.`;
 
   return (

@@ -90,7 +90,14 @@ export function EggFields({ choice, egg, image, imageError, startup, startupErro
           </optgroup>
         ))}
       </SelectField>
-      <TextField label="Image" list={listId} autoComplete="off" hint="One of the egg’s images from the list, or any other image." error={imageError} {...image} />
+      <TextField
+        label="Image"
+        list={listId}
+        autoComplete="off"
+        hint="One of the egg’s images from the list, or any other image."
+        error={imageError}
+        {...image}
+      />
       <datalist id={listId}>
         {Object.entries(choice.egg?.docker_images ?? {}).map(([name, ref]) => (
           <option key={ref} value={ref}>

@@ -38,7 +38,13 @@ export function ServerStartupDialog({
   const { errors } = form.formState;
   const eggId = Number(form.watch('egg')) || 0;
   const choice = useEggChoice(eggId, (values) => form.setValue('environment', values), current);
-  const fields = ['startup', 'image', 'egg', 'skip_scripts', ...choice.variables.map((v): `environment.${string}` => `environment.${v.env}`)] as const;
+  const fields = [
+    'startup',
+    'image',
+    'egg',
+    'skip_scripts',
+    ...choice.variables.map((v): `environment.${string}` => `environment.${v.env}`),
+  ] as const;
 
   // The server's own egg brings back its own image and command; another egg, that egg's.
   const pickEgg = (id: string) => {
