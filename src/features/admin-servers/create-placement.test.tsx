@@ -20,20 +20,32 @@ const stubPanel = () =>
     variables: { 1: [eggVariable(1, 'MOTD', { name: 'Message', default_value: 'Hello', rules: 'required|string' })] },
   });
 
-async function fillTheRest() {
-  const user = userEvent.setup();
-  await user.type(screen.getByLabelText('Name'), 'Made');
-  const owner = screen.getByLabelText('Owner');
-  await within(owner).findByRole('option', { name: 'ann@example.test (ann)' });
-  await user.selectOptions(owner, 'ann@example.test (ann)');
-  const egg = screen.getByLabelText('Egg');
-  await within(egg).findByRole('option', { name: 'Demo game' });
-  await user.selectOptions(egg, 'Demo game');
-  expect(await screen.findByLabelText(/Message/)).toHaveValue('Hello');
-  return user;
+type User = ReturnType<typeof userEvent.setup>;
+const optionsOf = (select: HTMLElement) =>
+  within(select)
+    .getAllByRole('option')
+    .map((o) => o.textContent);
+
+/** Picks `option` of the select labelled `label` once it is offered. */
+async function pick(user: User, label: string, option: string) {
+  const select = await screen.findByLabelText(label);
+  await within(select).findByRole('option', { name: option });
+  await user.selectOptions(select, option);
+  return select;
 }
 
-const render = () =>
+/** Fills what placement does not, creates, and returns the request sent. */
+async function create(user: User, panel: ReturnType<typeof stubPanel>) {
+  await user.type(screen.getByLabelText('Name'), 'Made');
+  await pick(user, 'Owner', 'ann@example.test (ann)');
+  await pick(user, 'Egg', 'Demo game');
+  expect(await screen.findByLabelText(/Message/)).toHaveValue('Hello');
+  fireEvent.click(screen.getByRole('button', { name: 'Create server' }));
+  expect(await screen.findByText('Made it')).toBeInTheDocument();
+  return panel.writes()[0];
+}
+
+const render = () => {
   renderRoutes(
     [
       { path: '/admin/servers/new', element: <CreateServerPage /> },
@@ -41,38 +53,26 @@ const render = () =>
     ],
     '/admin/servers/new',
   );
+  return userEvent.setup();
+};
 
 describe('CreateServerPage placement', () => {
   it('takes the node’s first free port as primary, offers the others as extra ports, and sends both', async () => {
     const panel = stubPanel();
-    render();
-    const user = userEvent.setup();
-    const node = await screen.findByLabelText('Node');
-    await within(node).findByRole('option', { name: 'Frankfurt 1' });
-    await user.selectOptions(node, 'Frankfurt 1');
+    const user = render();
+    await pick(user, 'Node', 'Frankfurt 1');
     const primary = screen.getByLabelText('Primary port');
     await waitFor(() => expect(primary).toHaveValue('11'));
     expect(screen.getByText(/the first is taken unless you pick another/)).toBeInTheDocument();
     const extra = screen.getByLabelText('Extra ports');
-    expect(
-      within(extra)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['127.0.0.1:25566', '127.0.0.1:25567']);
+    expect(optionsOf(extra)).toEqual(['127.0.0.1:25566', '127.0.0.1:25567']);
 
     // An extra port picked as primary stops being an extra one, and the old primary is offered instead.
     await user.selectOptions(extra, ['127.0.0.1:25566', '127.0.0.1:25567']);
     await user.selectOptions(primary, '127.0.0.1:25566');
-    expect(
-      within(extra)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['127.0.0.1:25565', '127.0.0.1:25567']);
+    expect(optionsOf(extra)).toEqual(['127.0.0.1:25565', '127.0.0.1:25567']);
 
-    await fillTheRest();
-    fireEvent.click(screen.getByRole('button', { name: 'Create server' }));
-    expect(await screen.findByText('Made it')).toBeInTheDocument();
-    const [sent] = panel.writes();
+    const sent = await create(user, panel);
     expect(sent?.path).toBe('/api/application/servers');
     expect(sent?.body).toMatchObject({ allocation: { default: 12, additional: [13] }, egg: 1, user: 5, environment: { MOTD: 'Hello' } });
     expect(sent?.body).not.toHaveProperty('deploy');
@@ -80,11 +80,8 @@ describe('CreateServerPage placement', () => {
 
   it('deploys over the location of a node that lists no free allocations, saying when other nodes share it', async () => {
     const panel = stubPanel();
-    render();
-    const user = userEvent.setup();
-    const node = await screen.findByLabelText('Node');
-    await within(node).findByRole('option', { name: 'Lonely' });
-    await user.selectOptions(node, 'Lonely');
+    const user = render();
+    const node = await pick(user, 'Node', 'Lonely');
     expect(
       await screen.findByText('This node lists no free allocations: the lowest free port of a node in its location is taken.'),
     ).toBeInTheDocument();
@@ -93,10 +90,7 @@ describe('CreateServerPage placement', () => {
     expect(screen.getByLabelText('Primary port')).toBeDisabled();
     expect(screen.queryByLabelText('Extra ports')).not.toBeInTheDocument();
 
-    await fillTheRest();
-    fireEvent.click(screen.getByRole('button', { name: 'Create server' }));
-    expect(await screen.findByText('Made it')).toBeInTheDocument();
-    const [sent] = panel.writes();
+    const sent = await create(user, panel);
     expect(sent?.body).toMatchObject({ deploy: { locations: [3], dedicated_ip: false, port_range: [] } });
     expect(sent?.body).not.toHaveProperty('allocation');
   });
