@@ -1,4 +1,5 @@
-import { test, expect } from './fixtures';
+import type { Page } from '@playwright/test';
+import { test, expect, type E2eUser } from './fixtures';
 import { xsrfHeaders } from './support/hostile';
 
 // The admin area's servers: an admin creates one for a user, suspends it (the user sees it
@@ -9,6 +10,15 @@ import { xsrfHeaders } from './support/hostile';
 // be one the extra-port test made for itself.
 test.describe.configure({ mode: 'serial' });
 
+/** On the create form: the new server's name, and its owner found by e-mail. */
+async function nameAndOwner(page: Page, name: string, owner: E2eUser) {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('searchbox', { name: 'Find the owner by e-mail' }).fill(owner.email);
+  const ownerSelect = page.getByLabel('Owner', { exact: true });
+  await expect(ownerSelect.locator('option', { hasText: owner.email })).toHaveCount(1);
+  await ownerSelect.selectOption({ label: `${owner.email} (${owner.username})` });
+}
+
 test('an admin creates, suspends, unsuspends, resizes and deletes a server for a user', async ({ page, browser, makeUser, signIn }) => {
   test.setTimeout(120_000);
   const admin = makeUser({ admin: true });
@@ -17,11 +27,7 @@ test('an admin creates, suspends, unsuspends, resizes and deletes a server for a
   await page.goto('/admin/servers');
   await page.getByRole('link', { name: 'Create server' }).click();
   const name = `made-${Date.now().toString(36)}`;
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByRole('searchbox', { name: 'Find the owner by e-mail' }).fill(owner.email);
-  const ownerSelect = page.getByLabel('Owner', { exact: true });
-  await expect(ownerSelect.locator('option', { hasText: owner.email })).toHaveCount(1);
-  await ownerSelect.selectOption({ label: `${owner.email} (${owner.username})` });
+  await nameAndOwner(page, name, owner);
   const nodeSelect = page.getByLabel('Node', { exact: true });
   await expect(nodeSelect.locator('option')).not.toHaveCount(1);
   // The panel's own node: other specs add nodes that are not running.
@@ -95,11 +101,7 @@ test('an admin creates a server with an extra port, and its owner’s Network pa
   expect(made.status()).toBe(204);
 
   const name = `ports-${Date.now().toString(36)}`;
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByRole('searchbox', { name: 'Find the owner by e-mail' }).fill(owner.email);
-  const ownerSelect = page.getByLabel('Owner', { exact: true });
-  await expect(ownerSelect.locator('option', { hasText: owner.email })).toHaveCount(1);
-  await ownerSelect.selectOption({ label: `${owner.email} (${owner.username})` });
+  await nameAndOwner(page, name, owner);
   await page.getByLabel('Node', { exact: true }).selectOption({ label: 'local' });
   const primarySelect = page.getByLabel('Primary port', { exact: true });
   await expect(primarySelect.locator('option', { hasText: primary })).toHaveCount(1);

@@ -9,7 +9,7 @@ import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useCreateServer } from './api';
 import { CreatePlacement } from './create-placement';
-import { EggFields, findEgg, useEggChoice } from './egg-fields';
+import { EggFields, findEgg, useEggChoice, type EggField } from './egg-fields';
 import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';
 import { OwnerField } from './owner-field';
 
@@ -26,6 +26,9 @@ const DEFAULTS: Input = {
   skip_scripts: false,
   start_on_completion: true,
 };
+
+// The create body calls the startup body's `image` `docker_image`.
+const named = (field: EggField) => (field === 'image' ? 'docker_image' : field);
 
 /** A new server: owner, egg with its image and variables, limits, and where it runs (a node's free port, or any node of a location). */
 export function CreateServerPage() {
@@ -94,12 +97,8 @@ export function CreateServerPage() {
           <EggFields
             choice={choice}
             egg={{ value: String(form.watch('egg')), onChange: pickEgg, error: errors.egg?.message }}
-            image={form.register('docker_image')}
-            imageError={errors.docker_image?.message}
-            startup={form.register('startup')}
-            startupError={errors.startup?.message}
-            variable={(env) => form.register(`environment.${env}`)}
-            variableError={(env) => errors.environment?.[env]?.message}
+            register={(field) => form.register(named(field))}
+            error={(field) => form.getFieldState(named(field), form.formState).error?.message}
           />
         </fieldset>
         <LimitFields

@@ -61,20 +61,19 @@ export function useEggChoice(
   return { nests, egg, variables };
 }
 
+/** The fields EggFields binds, as the startup body names them (the create form calls the image `docker_image`). */
+export type EggField = 'image' | 'startup' | `environment.${string}`;
+
 export interface EggFieldsProps {
   choice: EggChoice;
   egg: { value: string; onChange: (id: string) => void; error?: string };
-  image: UseFormRegisterReturn;
-  imageError?: string;
-  startup: UseFormRegisterReturn;
-  startupError?: string;
-  variable: (env: string) => UseFormRegisterReturn;
-  variableError: (env: string) => string | undefined;
+  register: (field: EggField) => UseFormRegisterReturn;
+  error: (field: EggField) => string | undefined;
   /** Shown between the egg's own fields and its variables. */
   children?: ReactNode;
 }
 
-export function EggFields({ choice, egg, image, imageError, startup, startupError, variable, variableError, children }: EggFieldsProps) {
+export function EggFields({ choice, egg, register, error, children }: EggFieldsProps) {
   const listId = useId();
   return (
     <>
@@ -95,8 +94,8 @@ export function EggFields({ choice, egg, image, imageError, startup, startupErro
         list={listId}
         autoComplete="off"
         hint="One of the egg’s images from the list, or any other image."
-        error={imageError}
-        {...image}
+        error={error('image')}
+        {...register('image')}
       />
       <datalist id={listId}>
         {Object.entries(choice.egg?.docker_images ?? {}).map(([name, ref]) => (
@@ -105,7 +104,7 @@ export function EggFields({ choice, egg, image, imageError, startup, startupErro
           </option>
         ))}
       </datalist>
-      <TextAreaField label="Startup command" rows={2} error={startupError} {...startup} />
+      <TextAreaField label="Startup command" rows={2} error={error('startup')} {...register('startup')} />
       {children}
       {choice.variables.length > 0 && (
         <fieldset className="flex flex-col gap-3">
@@ -126,8 +125,8 @@ export function EggFields({ choice, egg, image, imageError, startup, startupErro
                 </>
               }
               autoComplete="off"
-              error={variableError(v.env)}
-              {...variable(v.env)}
+              error={error(`environment.${v.env}`)}
+              {...register(`environment.${v.env}`)}
             />
           ))}
         </fieldset>

@@ -73,12 +73,8 @@ export function ServerStartupDialog({
       <EggFields
         choice={choice}
         egg={{ value: String(form.watch('egg')), onChange: pickEgg, error: errors.egg?.message }}
-        image={form.register('image')}
-        imageError={errors.image?.message}
-        startup={form.register('startup')}
-        startupError={errors.startup?.message}
-        variable={(env) => form.register(`environment.${env}`)}
-        variableError={(env) => errors.environment?.[env]?.message}
+        register={(field) => form.register(field)}
+        error={(field) => form.getFieldState(field, form.formState).error?.message}
       >
         <label className="flex items-start gap-2 text-sm text-zinc-200">
           <Checkbox className="mt-0.5" {...form.register('skip_scripts')} />
