@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { servers } from '../db/repos';
+import { findEgg } from '../services/servers';
 import { it } from '../test/fixtures';
 import { eventually } from '../test/game-support';
 import { billing } from '../test/application-support';
@@ -150,6 +151,26 @@ describe('details, build and startup', () => {
     const held = await panel.daemon.configuration(server.uuid);
     expect(held.settings.environment).toMatchObject({ MAX_PLAYERS: '42', MOTD: 'Welcome' });
     expect(held.settings.invocation).toBe('node demo-game.mjs');
+  });
+
+  it('checks the environment of a change of egg with the new egg’s rules, its variables starting from their defaults', async ({ panel }) => {
+    const { call, server } = await made(panel);
+    const paper = await findEgg(panel.db, 'Paper');
+    if (!paper) throw new Error('no Paper egg');
+    const url = `/servers/${server.id}/startup`;
+    // The demo game's MAX_PLAYERS means nothing to Paper; its jar file must end in .jar.
+    const bad = await call('PATCH', url, { environment: { MAX_PLAYERS: 10, SERVER_JARFILE: 'server.zip' }, egg: paper.id, skip_scripts: false });
+    expect(bad.statusCode).toBe(422);
+    expect(fields(bad)).toEqual(['environment.SERVER_JARFILE']);
+    expect((await call('GET', `/servers/${server.id}`)).json().attributes.egg).not.toBe(paper.id);
+
+    const ok = await call('PATCH', url, { environment: { BUILD_NUMBER: '42' }, egg: paper.id, skip_scripts: false });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().attributes.egg).toBe(paper.id);
+    expect(ok.json().attributes.container.environment).toEqual(
+      expect.objectContaining({ SERVER_JARFILE: 'server.jar', MINECRAFT_VERSION: 'latest', BUILD_NUMBER: '42' }),
+    );
+    expect(ok.json().attributes.container.environment).not.toHaveProperty('MAX_PLAYERS');
   });
 });
 

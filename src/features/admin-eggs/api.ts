@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EggVariableWrite } from '../../contract/egg-fields';
 import { eggWriteEndpoints, type EggScript, type EggUpdate } from '../../contract/egg-writes';
-import { eggEndpoints, nestEndpoints, type AdminEgg, type AdminEggVariable } from '../../contract/eggs';
+import { eggEndpoints, eggListSchema, nestEndpoints, type AdminEgg, type AdminEggVariable } from '../../contract/eggs';
 import { call } from '../../lib/http';
 
 /*
@@ -35,10 +35,10 @@ export const adminEggQueries = {
     }),
 };
 
-/** The eggs `include=eggs` put under a nest. */
+/** The eggs `include=eggs` put under a nest, parsed with the egg's contract (none when absent). */
 export function eggsOf(relationships: AdminEgg['relationships']): AdminEgg[] {
-  const eggs = relationships?.eggs;
-  return eggs && 'data' in eggs && Array.isArray(eggs.data) ? eggs.data.map((e) => e.attributes as unknown as AdminEgg) : [];
+  const eggs = eggListSchema.safeParse(relationships?.eggs);
+  return eggs.success ? eggs.data.data.map((e) => e.attributes) : [];
 }
 
 function useRefresh() {

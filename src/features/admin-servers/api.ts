@@ -9,8 +9,9 @@ import {
 import { applicationServerEndpoints, type ApplicationServer } from '../../contract/admin-servers';
 import { nodeEndpoints } from '../../contract/nodes';
 import { userEndpoints } from '../../contract/users';
-import { adminEggVariableListSchema, eggEndpoints, nestEndpoints } from '../../contract/eggs';
+import { adminEggVariableListSchema, eggEndpoints, nestEndpoints, type AdminEgg } from '../../contract/eggs';
 import { ApiError, call } from '../../lib/http';
+import { eggsOf } from '../admin-eggs/api';
 import { adminOverviewQueries } from '../admin-overview/api';
 
 /*
@@ -28,6 +29,13 @@ export interface ServerListParams {
   by: ServerSearchField;
   /** Only this user's servers (the user page): the reference has no owner filter, so its include is read. */
   owner?: number;
+}
+
+/** A nest and its eggs, as the egg pickers group them. */
+export interface NestEggs {
+  id: number;
+  name: string;
+  eggs: AdminEgg[];
 }
 
 // What the list and the page show beside the server: names rather than ids.
@@ -91,19 +99,13 @@ export const adminServerQueries = {
       queryKey: [...adminServerQueries.all(), 'nodes'] as const,
       queryFn: ({ signal }) => call(nodeEndpoints.list, { signal, query: { page: 1, per_page: 100 } }),
     }),
-  /** Every egg of every nest, for the create form's picker. */
+  /** The nests with their eggs (one request, `include=eggs`), for the egg pickers. */
   eggs: () =>
     queryOptions({
       queryKey: [...adminServerQueries.all(), 'eggs'] as const,
-      queryFn: async ({ signal }) => {
-        const nests = await call(nestEndpoints.list, { signal, query: { page: 1, per_page: 100 } });
-        const lists = await Promise.all(
-          nests.data.map(async ({ attributes: n }) => {
-            const eggs = await call(eggEndpoints.list, { signal, params: { nest: String(n.id) } });
-            return eggs.data.map((e) => ({ ...e.attributes, nestName: n.name }));
-          }),
-        );
-        return lists.flat();
+      queryFn: async ({ signal }): Promise<NestEggs[]> => {
+        const nests = await call(nestEndpoints.list, { signal, query: { page: 1, per_page: 100, include: 'eggs' } });
+        return nests.data.map(({ attributes: n }) => ({ id: n.id, name: n.name, eggs: eggsOf(n.relationships) }));
       },
     }),
   /** One egg's variables with their rules and defaults. */

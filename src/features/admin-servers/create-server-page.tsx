@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { Link, useNavigate } from 'react-router';
 import { applicationServerCreateSchema } from '../../contract/admin-server-writes';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import { FormError, SelectField, TextField } from '../../components/ui/field';
+import { FormError, TextField } from '../../components/ui/field';
 import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
-import { adminServerQueries, useCreateServer } from './api';
+import { useCreateServer } from './api';
 import { CreatePlacement } from './create-placement';
+import { EggFields, findEgg, useEggChoice, type EggField } from './egg-fields';
 import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';
 import { OwnerField } from './owner-field';
 
@@ -27,6 +27,9 @@ const DEFAULTS: Input = {
   start_on_completion: true,
 };
 
+// The create body calls the startup body's `image` `docker_image`.
+const named = (field: EggField) => (field === 'image' ? 'docker_image' : field);
+
 /** A new server: owner, egg with its image and variables, limits, and where it runs (a node's free port, or any node of a location). */
 export function CreateServerPage() {
   const navigate = useNavigate();
@@ -34,10 +37,8 @@ export function CreateServerPage() {
   const form = useContractForm(applicationServerCreateSchema, DEFAULTS);
   const { errors } = form.formState;
   const [message, setMessage] = useState<string | null>(null);
-  const eggs = useQuery(adminServerQueries.eggs());
   const eggId = Number(form.watch('egg')) || 0;
-  const egg = eggs.data?.find((e) => e.id === eggId);
-  const variables = useQuery({ ...adminServerQueries.eggVariables(egg?.nest ?? 0, eggId), enabled: egg !== undefined });
+  const choice = useEggChoice(eggId, (values) => form.setValue('environment', values));
   const fields = [
     'name',
     'user',
@@ -45,14 +46,15 @@ export function CreateServerPage() {
     'docker_image',
     'startup',
     'allocation.default',
+    'allocation.additional',
     'deploy.locations',
     ...['memory', 'swap', 'disk', 'io', 'cpu', 'threads'].map((k) => `limits.${k}`),
     ...['databases', 'allocations', 'backups'].map((k) => `feature_limits.${k}`),
-    ...(variables.data ?? []).map((v) => `environment.${v.env_variable}`),
+    ...choice.variables.map((v) => `environment.${v.env}`),
   ] as const;
 
   const pickEgg = (id: string) => {
-    const next = eggs.data?.find((e) => String(e.id) === id);
+    const next = findEgg(choice.nests, id);
     form.setValue('egg', id);
     if (!next) return;
     form.setValue('docker_image', next.docker_image);
@@ -92,39 +94,12 @@ export function CreateServerPage() {
         <CreatePlacement form={form} />
         <fieldset className="flex flex-col gap-3">
           <legend className="mb-2 text-sm font-semibold text-zinc-100">Egg</legend>
-          <SelectField label="Egg" error={errors.egg?.message} value={String(form.watch('egg'))} onChange={(e) => pickEgg(e.target.value)}>
-            <option value="">Choose an egg…</option>
-            {(eggs.data ?? []).map((e) => (
-              <option key={e.id} value={e.id}>{`${e.nestName} · ${e.name}`}</option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Image"
-            list="create-images"
-            autoComplete="off"
-            hint="One of the egg’s images, or any other."
-            error={errors.docker_image?.message}
-            {...form.register('docker_image')}
+          <EggFields
+            choice={choice}
+            egg={{ value: String(form.watch('egg')), onChange: pickEgg, error: errors.egg?.message }}
+            register={(field) => form.register(named(field))}
+            error={(field) => form.getFieldState(named(field), form.formState).error?.message}
           />
-          <datalist id="create-images">
-            {Object.entries(egg?.docker_images ?? {}).map(([name, image]) => (
-              <option key={image} value={image}>
-                {name}
-              </option>
-            ))}
-          </datalist>
-          <TextField label="Startup command" className="font-mono" autoComplete="off" error={errors.startup?.message} {...form.register('startup')} />
-          {(variables.data ?? []).map((v) => (
-            <TextField
-              key={`${eggId}-${v.env_variable}`}
-              label={`${v.name} (${v.env_variable})`}
-              placeholder={v.default_value}
-              hint={<span className="font-mono">{`${v.description ? `${v.description} · ` : ''}Rules: ${v.rules || 'none'}`}</span>}
-              autoComplete="off"
-              error={errors.environment?.[v.env_variable]?.message}
-              {...form.register(`environment.${v.env_variable}`, { value: v.default_value })}
-            />
-          ))}
         </fieldset>
         <LimitFields
           register={(key: LimitKey) => form.register(`limits.${key}`, key === 'threads' ? { setValueAs: orNull } : undefined)}

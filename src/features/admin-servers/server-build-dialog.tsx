@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { applicationServerBuildSchema } from '../../contract/admin-server-writes';
 import { type ApplicationServer } from '../../contract/admin-servers';
@@ -6,7 +5,8 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { SelectField } from '../../components/ui/field';
 import { useContractForm } from '../../lib/use-contract-form';
-import { adminServerQueries, useChangeBuild } from './api';
+import { useChangeBuild } from './api';
+import { PortOptions, PortsField, useFreePorts } from './free-ports';
 import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';
 import { allocationsOf } from './server-relations';
 
@@ -40,8 +40,7 @@ export function ServerBuildDialog({
 }) {
   const change = useChangeBuild();
   const held = allocationsOf(server);
-  const free = useQuery({ ...adminServerQueries.freeAllocations(server.node), enabled: open });
-  const ports = free.data?.data.map((a) => a.attributes) ?? [];
+  const { ports } = useFreePorts(server.node, open);
   const { limits, feature_limits: features } = server;
   const defaultValues: Input = {
     allocation: server.allocation === null ? '' : String(server.allocation),
@@ -92,38 +91,23 @@ export function ServerBuildDialog({
       <fieldset className="grid gap-3 sm:grid-cols-3">
         <legend className="mb-2 text-sm font-semibold text-zinc-100">Ports</legend>
         <SelectField label="Primary port" error={errors.allocation?.message} {...form.register('allocation')}>
-          {held.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.address}
-            </option>
-          ))}
+          <PortOptions ports={held} />
         </SelectField>
-        <SelectField
+        <PortsField
           label="Add ports"
-          multiple
+          ports={ports}
           hint={ports.length ? 'The node’s free allocations; Ctrl or Shift picks several.' : 'The node has no free allocations listed.'}
           error={errors.add_allocations?.message}
           {...form.register('add_allocations')}
-        >
-          {ports.map((a) => (
-            <option key={a.id} value={a.id}>{`${a.alias ?? a.ip}:${a.port}`}</option>
-          ))}
-        </SelectField>
-        <SelectField
+        />
+        <PortsField
           label="Remove ports"
-          multiple
+          ports={held}
+          except={server.allocation}
           hint="Not the primary one."
           error={errors.remove_allocations?.message}
           {...form.register('remove_allocations')}
-        >
-          {held
-            .filter((a) => a.id !== server.allocation)
-            .map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.address}
-              </option>
-            ))}
-        </SelectField>
+        />
       </fieldset>
     </MutationDialog>
   );

@@ -83,7 +83,9 @@ export interface ServerVariable {
   description: string;
   env: string;
   rules: string;
+  /** The server's value (a new server's: the egg's default). */
   value: string;
+  defaultValue: string;
 }
 
 /** The egg's variables with the server's values and their rules (include=variables). */
@@ -99,6 +101,7 @@ export function variablesOf(server: ApplicationServer): ServerVariable[] {
         env,
         rules: text(v, 'rules') ?? '',
         value: text(v, 'server_value') ?? text(v, 'default_value') ?? '',
+        defaultValue: text(v, 'default_value') ?? '',
       },
     ];
   });

@@ -5,6 +5,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { SelectField } from '../../components/ui/field';
 import { useContractForm } from '../../lib/use-contract-form';
 import { adminServerQueries, useTransferServer } from './api';
+import { PortOptions, PortsField, useFreePorts } from './free-ports';
 
 const FIELDS = ['node_id', 'allocation_id', 'allocation_additional'] as const;
 const orUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -21,9 +22,9 @@ export function TransferDialog({ server, open, onOpenChange }: { server: Applica
   const form = useContractForm(applicationServerTransferSchema, defaultValues);
   const { errors } = form.formState;
   const nodeId = Number(form.watch('node_id')) || 0;
-  const free = useQuery({ ...adminServerQueries.freeAllocations(nodeId), enabled: open && nodeId > 0 });
+  const { ports, loading } = useFreePorts(nodeId, open);
+  const primary = form.watch('allocation_id');
   const targets = (nodes.data?.data ?? []).map((n) => n.attributes).filter((n) => n.id !== server.node);
-  const ports = free.data?.data.map((a) => a.attributes) ?? [];
 
   return (
     <MutationDialog
@@ -56,33 +57,24 @@ export function TransferDialog({ server, open, onOpenChange }: { server: Applica
         label="Primary port"
         error={errors.allocation_id?.message}
         hint={
-          nodeId && !free.isPending && ports.length === 0
+          nodeId && !loading && ports.length === 0
             ? 'This node has no free allocations listed: the lowest free port of its range is taken.'
             : undefined
         }
         {...form.register('allocation_id', { setValueAs: orUndefined })}
       >
         <option value="">The lowest free port of the node’s range</option>
-        {ports.map((a) => (
-          <option key={a.id} value={a.id}>
-            {`${a.alias ?? a.ip}:${a.port}`}
-          </option>
-        ))}
+        <PortOptions ports={ports} />
       </SelectField>
       {ports.length > 1 && (
-        <SelectField
+        <PortsField
           label="Additional ports"
-          multiple
+          ports={ports}
+          except={primary}
           hint="Only these come along beside the primary port; hold Ctrl or Shift to pick several. Picked with no primary port, they are ignored."
           error={errors.allocation_additional?.message}
           {...form.register('allocation_additional')}
-        >
-          {ports.map((a) => (
-            <option key={a.id} value={a.id}>
-              {`${a.alias ?? a.ip}:${a.port}`}
-            </option>
-          ))}
-        </SelectField>
+        />
       )}
     </MutationDialog>
   );
