@@ -128,8 +128,9 @@ describe('ListPage', () => {
 
   it('makes a linked row one link named by its title, to the row’s page', () => {
     const { router } = show('/fruits');
-    const link = within(screen.getAllByRole('listitem')[0] ?? document.body).getByRole('link');
-    expect(link).toHaveAccessibleName('apple');
+    const link = screen.getByRole('link', { name: 'apple' });
+    expect(rows()[0]).toContainElement(link);
+    expect(within(screen.getByRole('list', { name: 'Fruits' })).getAllByRole('link')).toHaveLength(2);
     fireEvent.click(link);
     expect(router.state.location.pathname).toBe('/fruits/apple');
   });
