@@ -6,7 +6,7 @@ import { useChoiceParam, useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
 import { Button } from './button';
 import { ListPage, ListSearch } from './list-page';
-import { ListRow, RowList } from './row-list';
+import { ListRow, RowActions, RowList } from './row-list';
 import { EmptyState } from './states';
 
 afterEach(cleanup);
@@ -42,7 +42,13 @@ function FruitsPage({ fruits, linked }: { fruits: readonly string[]; linked: boo
               <ListRow key={f} to={`/fruits/${f}`} title={f} details={<p>Fresh</p>} />
             ) : (
               <ListRow key={f} label={f} title={f}>
-                <Button aria-label={`Eat ${f}`}>Eat</Button>
+                <RowActions
+                  of={f}
+                  actions={[
+                    { label: 'Eat', onClick: () => undefined },
+                    { label: 'Peel', name: `Peel the ${f}`, disabled: true, onClick: () => undefined },
+                  ]}
+                />
               </ListRow>
             ),
           )}
@@ -135,10 +141,11 @@ describe('ListPage', () => {
     expect(router.state.location.pathname).toBe('/fruits/apple');
   });
 
-  it('names a row without a link by its label, with no link in it', () => {
+  it('names a row without a link by its label, with no link in it, and each of its buttons with the row', () => {
     show('/fruits', { linked: false });
     const apple = screen.getByRole('listitem', { name: 'apple' });
     expect(within(apple).queryByRole('link')).not.toBeInTheDocument();
-    expect(within(apple).getByRole('button', { name: 'Eat apple' })).toBeInTheDocument();
+    expect(within(apple).getByRole('button', { name: 'Eat apple' })).toBeEnabled();
+    expect(within(apple).getByRole('button', { name: 'Peel the apple' })).toBeDisabled();
   });
 });

@@ -5,6 +5,7 @@ import type { ListSearch as ListSearchState } from '../../lib/use-list-search';
 import { Pagination } from './pagination';
 import { QueryList } from './query-list';
 import { SearchInput } from './search-input';
+import { EmptyState } from './states';
 
 export interface ListPaging {
   meta: PaginationMeta | undefined;
@@ -27,7 +28,10 @@ export interface ListPageProps<T> {
   search?: ReactNode;
   query: { isPending: boolean; isError: boolean; error: unknown };
   items: readonly T[] | undefined;
+  /** What shows when there is nothing at all. */
   empty: ReactNode;
+  /** The applied search: with it, an empty list says that nothing matches it. */
+  searched?: string;
   paging?: ListPaging;
   children: (items: readonly T[]) => ReactNode;
   /** The page's dialogs, at the end of its section. */
@@ -49,6 +53,7 @@ export function ListPage<T>({
   query,
   items,
   empty,
+  searched,
   paging,
   children,
   dialogs,
@@ -74,7 +79,7 @@ export function ListPage<T>({
       </div>
       {notice}
       {search}
-      <QueryList query={query} items={items} empty={empty}>
+      <QueryList query={query} items={items} empty={searched ? <EmptyState title={`No ${title.toLowerCase()} match “${searched}”`} /> : empty}>
         {(list) => (
           <>
             {children(list)}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Button } from './button';
 import { cn } from './cn';
 
 /** A list's rows in one panel; `busy` while a page or search is loading over the shown one. */
@@ -46,5 +47,26 @@ export function ListRow({ title, to, label, details, children }: ListRowProps) {
       </div>
       {children}
     </li>
+  );
+}
+
+export interface RowAction {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  /** The button's name when "<label> <row>" does not read well ("Test connection to main"). */
+  name?: string;
+}
+
+/** A row's buttons (Edit, Delete…), each named with the row it acts on ("Edit eu"). */
+export function RowActions({ of, actions }: { of: string; actions: readonly RowAction[] }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      {actions.map((a) => (
+        <Button key={a.label} size="sm" variant="secondary" disabled={a.disabled} onClick={a.onClick} aria-label={a.name ?? `${a.label} ${of}`}>
+          {a.label}
+        </Button>
+      ))}
+    </div>
   );
 }

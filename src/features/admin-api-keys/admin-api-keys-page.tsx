@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { OneTimeSecret } from '../../components/ui/one-time-secret';
 import { ListPage } from '../../components/ui/list-page';
-import { RowList, ListRow } from '../../components/ui/row-list';
+import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
 import { adminApiKeyQueries, useRevokeApplicationKey } from './api';
@@ -98,9 +98,7 @@ export function AdminApiKeysPage() {
                 </>
               }
             >
-              <Button size="sm" variant="secondary" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.description}`}>
-                Revoke
-              </Button>
+              <RowActions of={k.description} actions={[{ label: 'Revoke', onClick: () => setRevoking(k) }]} />
             </ListRow>
           ))}
         </RowList>

@@ -3,11 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { DatabaseHost } from '../../contract/admin-database-hosts';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { cn } from '../../components/ui/cn';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ListPage, ListSearch } from '../../components/ui/list-page';
-import { ListRow, RowList } from '../../components/ui/row-list';
-import { EmptyState } from '../../components/ui/states';
+import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
+import { CheckResult, EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useListSearch } from '../../lib/use-list-search';
 import { adminDatabaseHostQueries, useDeleteDatabaseHost, useTestDatabaseHost } from './api';
@@ -44,29 +43,12 @@ export function AdminDatabaseHostsPage() {
       title="Database hosts"
       noun="host"
       action={<Button onClick={() => setEditing('new')}>Add database host</Button>}
-      notice={
-        tested && (
-          <p
-            role={tested.ok ? 'status' : 'alert'}
-            className={cn(
-              'rounded-md px-3 py-2 text-sm ring-1 ring-inset',
-              tested.ok ? 'bg-emerald-950/60 text-emerald-200 ring-emerald-900' : 'bg-red-950/60 text-red-200 ring-red-900',
-            )}
-          >
-            {tested.message}
-          </p>
-        )
-      }
+      notice={tested && <CheckResult ok={tested.ok}>{tested.message}</CheckResult>}
       search={<ListSearch search={search} label="Search by name" />}
       query={query}
       items={query.data?.data}
-      empty={
-        search.value ? (
-          <EmptyState title={`No database hosts match “${search.value}”`} />
-        ) : (
-          <EmptyState title="No database hosts yet">Add a MariaDB or MySQL server for servers’ databases.</EmptyState>
-        )
-      }
+      empty={<EmptyState title="No database hosts yet">Add a MariaDB or MySQL server for servers’ databases.</EmptyState>}
+      searched={search.value}
       paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Database host pages' }}
       dialogs={
         <>
@@ -117,23 +99,14 @@ export function AdminDatabaseHostsPage() {
                 </>
               }
             >
-              <div className="flex flex-wrap gap-2">
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={test.isPending}
-                  onClick={() => void runTest(h)}
-                  aria-label={`Test connection to ${h.name}`}
-                >
-                  Test connection
-                </Button>
-                <Button size="sm" variant="secondary" onClick={() => setEditing(h)} aria-label={`Edit ${h.name}`}>
-                  Edit
-                </Button>
-                <Button size="sm" variant="secondary" onClick={() => setDeleting(h)} aria-label={`Delete ${h.name}`}>
-                  Delete
-                </Button>
-              </div>
+              <RowActions
+                of={h.name}
+                actions={[
+                  { label: 'Test connection', name: `Test connection to ${h.name}`, disabled: test.isPending, onClick: () => void runTest(h) },
+                  { label: 'Edit', onClick: () => setEditing(h) },
+                  { label: 'Delete', onClick: () => setDeleting(h) },
+                ]}
+              />
             </ListRow>
           ))}
         </RowList>

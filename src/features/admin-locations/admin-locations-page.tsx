@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Location } from '../../contract/locations';
 import { Button } from '../../components/ui/button';
 import { ListPage, ListSearch } from '../../components/ui/list-page';
-import { ListRow, RowList } from '../../components/ui/row-list';
+import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { useListSearch } from '../../lib/use-list-search';
@@ -38,13 +38,8 @@ export function AdminLocationsPage() {
       search={<ListSearch search={search} label="Search by short code" />}
       query={query}
       items={query.data?.data}
-      empty={
-        search.value ? (
-          <EmptyState title={`No locations match “${search.value}”`} />
-        ) : (
-          <EmptyState title="No locations yet">Create one to put nodes in.</EmptyState>
-        )
-      }
+      empty={<EmptyState title="No locations yet">Create one to put nodes in.</EmptyState>}
+      searched={search.value}
       paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Location list pages' }}
       dialogs={
         <>
@@ -70,14 +65,13 @@ export function AdminLocationsPage() {
                   </p>
                 }
               >
-                <div className="flex gap-2">
-                  <Button variant="secondary" size="sm" aria-label={`Edit ${l.short}`} onClick={() => setOpen({ kind: 'edit', location: l })}>
-                    Edit
-                  </Button>
-                  <Button variant="secondary" size="sm" aria-label={`Delete ${l.short}`} onClick={() => setOpen({ kind: 'delete', location: l })}>
-                    Delete
-                  </Button>
-                </div>
+                <RowActions
+                  of={l.short}
+                  actions={[
+                    { label: 'Edit', onClick: () => setOpen({ kind: 'edit', location: l }) },
+                    { label: 'Delete', onClick: () => setOpen({ kind: 'delete', location: l }) },
+                  ]}
+                />
               </ListRow>
             );
           })}

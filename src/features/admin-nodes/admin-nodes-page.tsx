@@ -56,13 +56,8 @@ export function AdminNodesPage() {
       search={<ListSearch search={search} label="Search by name" />}
       query={query}
       items={items}
-      empty={
-        search.value ? (
-          <EmptyState title={`No nodes match “${search.value}”`} />
-        ) : (
-          <EmptyState title="No nodes yet">The panel makes its own node at its first start; add machines as nodes here.</EmptyState>
-        )
-      }
+      empty={<EmptyState title="No nodes yet">The panel makes its own node at its first start; add machines as nodes here.</EmptyState>}
+      searched={search.value}
       paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Node list pages' }}
       dialogs={
         <NodeFormDialog

@@ -33,13 +33,8 @@ export function AdminServersPage() {
       search={<ListSearch search={search} label={`Search by ${fieldName}`} field={{ value: by, choices: SERVER_SEARCH_FIELDS, onChange: setBy }} />}
       query={query}
       items={query.data?.data}
-      empty={
-        search.value ? (
-          <EmptyState title={`No servers match “${search.value}”`} />
-        ) : (
-          <EmptyState title="No servers yet">Create one, or let your billing system do it through the application API.</EmptyState>
-        )
-      }
+      empty={<EmptyState title="No servers yet">Create one, or let your billing system do it through the application API.</EmptyState>}
+      searched={search.value}
       paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Server list pages' }}
     >
       {(servers) => <ServerRows servers={servers.map((s) => s.attributes)} label="Servers" busy={query.isPlaceholderData} />}

@@ -41,13 +41,8 @@ export function AdminUsersPage() {
       }
       query={query}
       items={query.data?.data}
-      empty={
-        search.value ? (
-          <EmptyState title={`No users match “${search.value}”`} />
-        ) : (
-          <EmptyState title="No users yet">Create one, or let your billing system do it through the application API.</EmptyState>
-        )
-      }
+      empty={<EmptyState title="No users yet">Create one, or let your billing system do it through the application API.</EmptyState>}
+      searched={search.value}
       paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'User list pages' }}
       dialogs={
         <UserFormDialog
