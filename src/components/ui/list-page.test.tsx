@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderRoutes } from '../../test/render-routes';
 import { useChoiceParam, useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
@@ -119,6 +119,14 @@ describe('ListPage', () => {
     expect(rows().map((r) => r.textContent)).toEqual(['bananaFresh', 'cherryFresh']);
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(router.state.location.search).toBe('');
+  });
+
+  it('shows the last page for a page past the end (rows deleted, an old link), replacing the address', async () => {
+    const { router } = show('/fruits?q=a&page=9');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=a&page=2'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(rows().map((r) => r.textContent)).toEqual(['bananaFresh', 'damsonFresh']);
+    expect(screen.queryByText(/No fruits/)).not.toBeInTheDocument();
   });
 
   it('focuses the search on "/" from the page, but not while typing in another field', () => {

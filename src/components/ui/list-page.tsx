@@ -1,15 +1,16 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { Pagination as PaginationMeta } from '../../contract/envelope';
 import { formatCount } from '../../lib/format';
 import type { ListSearch as ListSearchState } from '../../lib/use-list-search';
 import { Pagination } from './pagination';
 import { QueryList } from './query-list';
 import { SearchInput } from './search-input';
+import { PageSpinner } from './spinner';
 import { EmptyState } from './states';
 
 export interface ListPaging {
   meta: PaginationMeta | undefined;
-  onPage: (page: number) => void;
+  onPage: (page: number, options?: { replace?: boolean }) => void;
   /** The page navigation's name ("User list pages"). */
   label: string;
 }
@@ -26,7 +27,7 @@ export interface ListPageProps<T> {
   /** Between the heading and the search: a result, a secret shown once, an error. */
   notice?: ReactNode;
   search?: ReactNode;
-  query: { isPending: boolean; isError: boolean; error: unknown };
+  query: { isPending: boolean; isError: boolean; error: unknown; isPlaceholderData?: boolean };
   items: readonly T[] | undefined;
   /** What shows when there is nothing at all. */
   empty: ReactNode;
@@ -58,7 +59,17 @@ export function ListPage<T>({
   children,
   dialogs,
 }: ListPageProps<T>) {
-  const total = paging?.meta?.total ?? 0;
+  const meta = paging?.meta;
+  const total = meta?.total ?? 0;
+  // A page past the end (rows were deleted, an old link): the last page is shown instead.
+  const lastPage = meta?.total_pages ?? 1;
+  const beyond = meta !== undefined && total > 0 && meta.current_page > lastPage;
+  const pastEnd = beyond && !query.isPlaceholderData;
+  const onPage = paging?.onPage;
+  useEffect(() => {
+    if (pastEnd) onPage?.(lastPage, { replace: true });
+  }, [pastEnd, lastPage, onPage]);
+  const nothing = beyond ? <PageSpinner /> : searched ? <EmptyState title={`No ${title.toLowerCase()} match “${searched}”`} /> : empty;
   return (
     <section aria-labelledby={headingId} className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -79,11 +90,11 @@ export function ListPage<T>({
       </div>
       {notice}
       {search}
-      <QueryList query={query} items={items} empty={searched ? <EmptyState title={`No ${title.toLowerCase()} match “${searched}”`} /> : empty}>
+      <QueryList query={query} items={items} empty={nothing}>
         {(list) => (
           <>
             {children(list)}
-            {paging?.meta && <Pagination meta={paging.meta} onPage={paging.onPage} label={paging.label} />}
+            {meta && paging && <Pagination meta={meta} onPage={paging.onPage} label={paging.label} />}
           </>
         )}
       </QueryList>
