@@ -14,7 +14,7 @@ function scriptsLoaded(page: Page): string[] {
   return urls;
 }
 
-test('a root admin opens Admin from the header and sees the overview and the users list', async ({ page, makeUser, signIn }) => {
+test('a root admin opens Admin from the header, sees the overview, and finds and opens a user by keyboard', async ({ page, makeUser, signIn }) => {
   const admin = makeUser({ admin: true });
   const other = makeUser();
   await signIn(page, admin);
@@ -27,10 +27,26 @@ test('a root admin opens Admin from the header and sees the overview and the use
 
   await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Users' }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
-  await page.getByRole('searchbox', { name: 'Search by e-mail' }).fill(other.email);
+  // By keyboard, as every admin list: "/" focuses the search, Tab goes on to the first row's link.
   const list = page.getByRole('list', { name: 'Users' });
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Search by e-mail' })).toBeFocused();
+  await page.keyboard.type(other.email);
   await expect(list.getByRole('listitem')).toHaveCount(1);
-  await list.getByRole('link', { name: other.username }).click();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Clear the search' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('combobox', { name: 'Search in' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  const link = list.getByRole('link', { name: other.username });
+  await expect(link).toBeFocused();
+  // The ring is drawn round the row (the link's ::after covers it), for keyboard focus.
+  const ring = await link.evaluate((el) =>
+    el.matches(':focus-visible') ? el.ownerDocument.defaultView?.getComputedStyle(el, '::after').boxShadow : 'none',
+  );
+  expect(ring).toMatch(/rgb/);
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 2, name: other.username })).toBeVisible();
   await expect(page.getByText(other.email)).toBeVisible();
 });

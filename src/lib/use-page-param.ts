@@ -9,18 +9,22 @@ export function pageFromParam(raw: string | null): number {
 
 /**
  * A paged list's page, kept in the URL (`?page=`, absent on page 1) so a reload, a shared link or
- * Back shows the same page: the page number and the setter the list's pagination calls.
+ * Back shows the same page: the page number and the setter the list's pagination calls (`replace`
+ * corrects the address without a new history entry).
  */
-export function usePageParam(): [number, (page: number) => void] {
+export function usePageParam(): [number, (page: number, options?: { replace?: boolean }) => void] {
   const [params, setParams] = useSearchParams();
   const setPage = useCallback(
-    (page: number) =>
-      setParams((prev) => {
-        const p = new URLSearchParams(prev);
-        if (page > 1) p.set('page', String(page));
-        else p.delete('page');
-        return p;
-      }),
+    (page: number, options?: { replace?: boolean }) =>
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          if (page > 1) p.set('page', String(page));
+          else p.delete('page');
+          return p;
+        },
+        { replace: options?.replace },
+      ),
     [setParams],
   );
   return [pageFromParam(params.get('page')), setPage];

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../lib/http';
+import { cn } from './cn';
 
 /** What to say for an API failure that replaces a whole page; a 403, 404 or 409 says what happened and what to do. */
 export function describeError(error: unknown): { title: string; detail: string } {
@@ -49,5 +50,21 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
       <p className="font-medium text-zinc-200">{title}</p>
       {children && <div className="mt-2 text-sm text-zinc-400">{children}</div>}
     </div>
+  );
+}
+
+/** What a check said (a connection test, a test mail): read out politely when it passed, at once when it failed. */
+export function CheckResult({ ok, children, className }: { ok: boolean; children: ReactNode; className?: string }) {
+  return (
+    <p
+      role={ok ? 'status' : 'alert'}
+      className={cn(
+        'rounded-md px-3 py-2 text-sm ring-1 ring-inset',
+        ok ? 'bg-emerald-950/60 text-emerald-200 ring-emerald-900' : 'bg-red-950/60 text-red-200 ring-red-900',
+        className,
+      )}
+    >
+      {children}
+    </p>
   );
 }

@@ -4,14 +4,18 @@ import type { ApplicationKey } from '../../contract/admin-api-keys';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { OneTimeSecret } from '../../components/ui/one-time-secret';
-import { QueryList } from '../../components/ui/query-list';
+import { ListPage } from '../../components/ui/list-page';
+import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
 import { adminApiKeyQueries, useRevokeApplicationKey } from './api';
 import { KeyCreateDialog } from './key-create-dialog';
 import { describePermissions } from './key-permissions';
 
-/** Your application keys: create (the secret shown once), see what each may do and when it was last used, revoke. */
+/**
+ * Your application keys: create (the secret shown once), see what each may do and when it was last
+ * used, revoke. At most 25, so one page with no search, as the reference's key lists.
+ */
 export function AdminApiKeysPage() {
   const query = useQuery(adminApiKeyQueries.list());
   const [creating, setCreating] = useState(false);
@@ -22,43 +26,66 @@ export function AdminApiKeysPage() {
   const now = new Date();
 
   return (
-    <section aria-labelledby="admin-keys-heading" className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="admin-keys-heading" className="text-lg font-semibold text-white">
-            Application API keys
-          </h2>
-          <p className="text-sm text-zinc-400">
-            Keys for <code className="text-zinc-200">/api/application</code>, as billing systems use them. Only your own keys are listed.
-          </p>
-        </div>
+    <ListPage
+      headingId="admin-keys-heading"
+      title="Application API keys"
+      description={
+        <>
+          Keys for <code className="text-zinc-200">/api/application</code>, as billing systems use them. Only your own keys are listed.
+        </>
+      }
+      action={
         <Button ref={newKeyButton} onClick={() => setCreating(true)}>
           New key
         </Button>
-      </div>
-
-      {secret && (
-        <OneTimeSecret
-          secret={secret}
-          testId="application-key-secret"
-          onDone={() => {
-            setSecret(null);
-            newKeyButton.current?.focus();
-          }}
-        />
-      )}
-
-      <QueryList
-        query={query}
-        items={query.data}
-        empty={<EmptyState title="No application keys yet">Create one for your billing system.</EmptyState>}
-      >
-        {(keys) => (
-          <ul aria-label="Application keys" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-            {keys.map((k) => (
-              <li key={k.identifier} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
-                <div className="min-w-0 space-y-1 text-sm">
-                  <p className="font-medium break-words text-zinc-100">{k.description}</p>
+      }
+      notice={
+        secret && (
+          <OneTimeSecret
+            secret={secret}
+            testId="application-key-secret"
+            onDone={() => {
+              setSecret(null);
+              newKeyButton.current?.focus();
+            }}
+          />
+        )
+      }
+      query={query}
+      items={query.data}
+      empty={<EmptyState title="No application keys yet">Create one for your billing system.</EmptyState>}
+      dialogs={
+        <>
+          <KeyCreateDialog
+            open={creating}
+            onOpenChange={setCreating}
+            onCreated={(key, token) => setSecret(token.startsWith('ptla_') ? token : `${key.identifier}${token}`)}
+          />
+          <ConfirmDialog
+            open={revoking !== null}
+            onOpenChange={(o) => {
+              if (!o) setRevoking(null);
+            }}
+            title="Revoke application key"
+            description={
+              revoking ? `“${revoking.description}” (${revoking.identifier}) stops working at once, for everything that uses it.` : undefined
+            }
+            confirmLabel="Revoke"
+            danger
+            mutation={revoke}
+            onConfirm={(signal) => (revoking ? revoke.mutateAsync({ identifier: revoking.identifier, signal }) : undefined)}
+          />
+        </>
+      }
+    >
+      {(keys) => (
+        <RowList label="Application keys">
+          {keys.map((k) => (
+            <ListRow
+              key={k.identifier}
+              title={k.description}
+              details={
+                <>
                   <p className="font-mono text-xs break-all text-zinc-400">{k.identifier}</p>
                   <p className="text-xs text-zinc-300">{describePermissions(k.permissions)}</p>
                   <p className="text-xs text-zinc-400">
@@ -68,39 +95,14 @@ export function AdminApiKeysPage() {
                       {formatRelativeTime(k.created_at, now)}
                     </time>
                   </p>
-                </div>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  className="self-start sm:self-auto"
-                  onClick={() => setRevoking(k)}
-                  aria-label={`Revoke ${k.description}`}
-                >
-                  Revoke
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </QueryList>
-
-      <KeyCreateDialog
-        open={creating}
-        onOpenChange={setCreating}
-        onCreated={(key, token) => setSecret(token.startsWith('ptla_') ? token : `${key.identifier}${token}`)}
-      />
-      <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(o) => {
-          if (!o) setRevoking(null);
-        }}
-        title="Revoke application key"
-        description={revoking ? `“${revoking.description}” (${revoking.identifier}) stops working at once, for everything that uses it.` : undefined}
-        confirmLabel="Revoke"
-        danger
-        mutation={revoke}
-        onConfirm={(signal) => (revoking ? revoke.mutateAsync({ identifier: revoking.identifier, signal }) : undefined)}
-      />
-    </section>
+                </>
+              }
+            >
+              <RowActions of={k.description} actions={[{ label: 'Revoke', onClick: () => setRevoking(k) }]} />
+            </ListRow>
+          ))}
+        </RowList>
+      )}
+    </ListPage>
   );
 }

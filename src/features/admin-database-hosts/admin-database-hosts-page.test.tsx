@@ -38,10 +38,11 @@ function stubPanel() {
       });
     if (call.method === 'POST')
       return refusal('Nothing accepts connections at db.example.com:3306: is MariaDB or MySQL running there and listening on that port?');
+    const hosts = [host].filter((h) => h.name.includes(url.searchParams.get('filter[name]') ?? ''));
     return json(200, {
       object: 'list',
-      data: [{ object: 'database_host', attributes: host }],
-      meta: { pagination: { total: 1, count: 1, per_page: 50, current_page: 1, total_pages: 1, links: {} } },
+      data: hosts.map((h) => ({ object: 'database_host', attributes: h })),
+      meta: { pagination: { total: hosts.length, count: hosts.length, per_page: 50, current_page: 1, total_pages: 1, links: {} } },
     });
   });
   return calls;
@@ -75,5 +76,17 @@ describe('AdminDatabaseHostsPage', () => {
       max_databases: null,
       node: null,
     });
+  });
+
+  it('searches hosts by name through the URL, saying when none matches', async () => {
+    const calls = stubPanel();
+    const { router } = renderRoutes([{ path: '/admin/database-hosts', element: <AdminDatabaseHostsPage /> }], '/admin/database-hosts?q=backup');
+    expect(await screen.findByText('No database hosts match “backup”')).toBeInTheDocument();
+    expect(calls.map((c) => new URL(c.path, 'http://panel.test').searchParams.get('filter[name]'))).toContain('backup');
+    const box = screen.getByRole('searchbox', { name: 'Search by name' });
+    fireEvent.change(box, { target: { value: 'mai' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(router.state.location.search).toBe('?q=mai');
+    expect(await screen.findByRole('list', { name: 'Database hosts' })).toHaveTextContent('main');
   });
 });

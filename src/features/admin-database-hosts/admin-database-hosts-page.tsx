@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { DatabaseHost } from '../../contract/admin-database-hosts';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { cn } from '../../components/ui/cn';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { Pagination } from '../../components/ui/pagination';
-import { QueryList } from '../../components/ui/query-list';
-import { EmptyState } from '../../components/ui/states';
+import { ListPage, ListSearch } from '../../components/ui/list-page';
+import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
+import { CheckResult, EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
+import { useListSearch } from '../../lib/use-list-search';
 import { adminDatabaseHostQueries, useDeleteDatabaseHost, useTestDatabaseHost } from './api';
 import { HostFormDialog } from './host-form-dialog';
 import { usePageParam } from '../../lib/use-page-param';
@@ -16,11 +16,11 @@ import { usePageParam } from '../../lib/use-page-param';
 const usage = (h: DatabaseHost) =>
   h.max_databases === null ? `${formatCount(h.databases, 'database')}, no limit` : `${h.databases} of ${formatCount(h.max_databases, 'database')}`;
 
-/** Database hosts: usage per host, add (tested first), test the stored account, edit, delete while empty. */
+/** Database hosts, searched by name (`?q=`, "/" focuses it) and paged (`?page=`): usage per host, add (tested first), test the stored account, edit, delete while empty. */
 export function AdminDatabaseHostsPage() {
   const [page, setPage] = usePageParam();
-  const query = useQuery(adminDatabaseHostQueries.list(page));
-  const meta = query.data?.meta.pagination;
+  const search = useListSearch();
+  const query = useQuery(adminDatabaseHostQueries.list({ page, search: search.value }));
   const [editing, setEditing] = useState<DatabaseHost | 'new' | null>(null);
   const [deleting, setDeleting] = useState<DatabaseHost | null>(null);
   const [tested, setTested] = useState<{ id: number; ok: boolean; message: string } | null>(null);
@@ -38,100 +38,79 @@ export function AdminDatabaseHostsPage() {
   }
 
   return (
-    <section aria-labelledby="admin-dbhosts-heading" className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex flex-wrap items-baseline gap-x-3">
-          <h2 id="admin-dbhosts-heading" className="text-lg font-semibold text-white">
-            Database hosts
-          </h2>
-          <p className="text-sm text-zinc-400">{meta && meta.total > 0 ? formatCount(meta.total, 'host') : ''}</p>
-        </div>
-        <Button onClick={() => setEditing('new')}>Add database host</Button>
-      </div>
-
-      {tested && (
-        <p
-          role={tested.ok ? 'status' : 'alert'}
-          className={cn(
-            'rounded-md px-3 py-2 text-sm ring-1 ring-inset',
-            tested.ok ? 'bg-emerald-950/60 text-emerald-200 ring-emerald-900' : 'bg-red-950/60 text-red-200 ring-red-900',
-          )}
-        >
-          {tested.message}
-        </p>
-      )}
-
-      <QueryList
-        query={query}
-        items={query.data?.data}
-        empty={<EmptyState title="No database hosts yet">Add a MariaDB or MySQL server for servers’ databases.</EmptyState>}
-      >
-        {(hosts) => (
-          <>
-            <ul aria-label="Database hosts" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-              {hosts.map(({ attributes: h }) => (
-                <li key={h.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between">
-                  <div className="min-w-0 space-y-1 text-sm">
-                    <p className="font-medium break-all text-zinc-100">{h.name}</p>
-                    <p className="font-mono text-xs break-all text-zinc-400">
-                      {h.username}@{h.host}:{h.port}
-                    </p>
-                    <div className="flex flex-wrap gap-2">
-                      <Badge tone={h.max_databases !== null && h.databases >= h.max_databases ? 'warning' : 'neutral'}>{usage(h)}</Badge>
-                      {h.node !== null && <Badge tone="info">Node {h.node}</Badge>}
-                    </div>
-                  </div>
+    <ListPage
+      headingId="admin-dbhosts-heading"
+      title="Database hosts"
+      noun="host"
+      action={<Button onClick={() => setEditing('new')}>Add database host</Button>}
+      notice={tested && <CheckResult ok={tested.ok}>{tested.message}</CheckResult>}
+      search={<ListSearch search={search} label="Search by name" />}
+      query={query}
+      items={query.data?.data}
+      empty={<EmptyState title="No database hosts yet">Add a MariaDB or MySQL server for servers’ databases.</EmptyState>}
+      searched={search.value}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Database host pages' }}
+      dialogs={
+        <>
+          <HostFormDialog
+            key={editing === null ? 'closed' : editing === 'new' ? 'new' : editing.id}
+            host={editing === 'new' ? null : editing}
+            open={editing !== null}
+            onOpenChange={(o) => {
+              if (!o) setEditing(null);
+            }}
+          />
+          <ConfirmDialog
+            open={deleting !== null}
+            onOpenChange={(o) => {
+              if (!o) setDeleting(null);
+            }}
+            title="Delete database host"
+            description={
+              deleting
+                ? deleting.databases > 0
+                  ? `${deleting.name} still holds ${formatCount(deleting.databases, 'database')}: the panel refuses to delete it until they are gone.`
+                  : `${deleting.name} is removed from the panel. Nothing on the MariaDB server itself is touched.`
+                : undefined
+            }
+            confirmLabel="Delete"
+            danger
+            mutation={remove}
+            onConfirm={(signal) => (deleting ? remove.mutateAsync({ host: deleting, signal }) : undefined)}
+          />
+        </>
+      }
+    >
+      {(hosts) => (
+        <RowList label="Database hosts" busy={query.isPlaceholderData}>
+          {hosts.map(({ attributes: h }) => (
+            <ListRow
+              key={h.id}
+              title={h.name}
+              details={
+                <>
+                  <p className="font-mono text-xs break-all text-zinc-400">
+                    {h.username}@{h.host}:{h.port}
+                  </p>
                   <div className="flex flex-wrap gap-2">
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      disabled={test.isPending}
-                      onClick={() => void runTest(h)}
-                      aria-label={`Test connection to ${h.name}`}
-                    >
-                      Test connection
-                    </Button>
-                    <Button size="sm" variant="secondary" onClick={() => setEditing(h)} aria-label={`Edit ${h.name}`}>
-                      Edit
-                    </Button>
-                    <Button size="sm" variant="secondary" onClick={() => setDeleting(h)} aria-label={`Delete ${h.name}`}>
-                      Delete
-                    </Button>
+                    <Badge tone={h.max_databases !== null && h.databases >= h.max_databases ? 'warning' : 'neutral'}>{usage(h)}</Badge>
+                    {h.node !== null && <Badge tone="info">Node {h.node}</Badge>}
                   </div>
-                </li>
-              ))}
-            </ul>
-            {meta && <Pagination meta={meta} onPage={setPage} label="Database host pages" />}
-          </>
-        )}
-      </QueryList>
-
-      <HostFormDialog
-        key={editing === null ? 'closed' : editing === 'new' ? 'new' : editing.id}
-        host={editing === 'new' ? null : editing}
-        open={editing !== null}
-        onOpenChange={(o) => {
-          if (!o) setEditing(null);
-        }}
-      />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(o) => {
-          if (!o) setDeleting(null);
-        }}
-        title="Delete database host"
-        description={
-          deleting
-            ? deleting.databases > 0
-              ? `${deleting.name} still holds ${formatCount(deleting.databases, 'database')}: the panel refuses to delete it until they are gone.`
-              : `${deleting.name} is removed from the panel. Nothing on the MariaDB server itself is touched.`
-            : undefined
-        }
-        confirmLabel="Delete"
-        danger
-        mutation={remove}
-        onConfirm={(signal) => (deleting ? remove.mutateAsync({ host: deleting, signal }) : undefined)}
-      />
-    </section>
+                </>
+              }
+            >
+              <RowActions
+                of={h.name}
+                actions={[
+                  { label: 'Test connection', name: `Test connection to ${h.name}`, disabled: test.isPending, onClick: () => void runTest(h) },
+                  { label: 'Edit', onClick: () => setEditing(h) },
+                  { label: 'Delete', onClick: () => setDeleting(h) },
+                ]}
+              />
+            </ListRow>
+          ))}
+        </RowList>
+      )}
+    </ListPage>
   );
 }

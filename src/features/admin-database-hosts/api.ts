@@ -7,10 +7,12 @@ import { call } from '../../lib/http';
 
 export const adminDatabaseHostQueries = {
   all: () => ['admin', 'database-hosts'] as const,
-  list: (page: number) =>
+  /** A page of hosts, those whose name holds `search` when given. */
+  list: (p: { page: number; search: string }) =>
     queryOptions({
-      queryKey: [...adminDatabaseHostQueries.all(), 'list', page] as const,
-      queryFn: ({ signal }) => call(databaseHostEndpoints.list, { signal, query: { page } }),
+      queryKey: [...adminDatabaseHostQueries.all(), 'list', p] as const,
+      queryFn: ({ signal }) =>
+        call(databaseHostEndpoints.list, { signal, query: { page: p.page, ...(p.search ? { 'filter[name]': p.search } : {}) } }),
       placeholderData: keepPreviousData,
     }),
   /** The nodes a host may be linked to (the first hundred). */

@@ -1,17 +1,15 @@
 import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
-import { Pagination } from '../../components/ui/pagination';
-import { QueryList } from '../../components/ui/query-list';
-import { SearchInput } from '../../components/ui/search-input';
+import { ListPage, ListSearch } from '../../components/ui/list-page';
+import { ListRow, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
-import { useSearchParamInput } from '../../lib/use-search-param';
+import { useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
-import { useSlashFocus } from '../../lib/use-slash-focus';
 import { adminEggQueries, eggsOf, useImportEgg } from './api';
 
 /**
@@ -21,9 +19,7 @@ import { adminEggQueries, eggsOf, useImportEgg } from './api';
 export function AdminEggsPage() {
   const navigate = useNavigate();
   const [page, setPage] = usePageParam();
-  const search = useSearchParamInput('q', { reset: ['page'] });
-  const searchRef = useRef<HTMLInputElement>(null);
-  useSlashFocus(searchRef);
+  const search = useListSearch();
   const query = useQuery(adminEggQueries.nests(page));
   const importEgg = useImportEgg();
   const fileRef = useRef<HTMLInputElement>(null);
@@ -46,11 +42,10 @@ export function AdminEggsPage() {
   };
 
   return (
-    <section aria-labelledby="admin-eggs-heading" className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="admin-eggs-heading" className="text-lg font-semibold text-white">
-          Eggs
-        </h2>
+    <ListPage
+      headingId="admin-eggs-heading"
+      title="Eggs"
+      action={
         <div className="flex flex-wrap items-end gap-2">
           <label className="flex items-center gap-2 text-sm text-zinc-300">
             <span>Import into</span>
@@ -79,56 +74,41 @@ export function AdminEggsPage() {
             onChange={(e) => void onFile(e.target.files?.[0])}
           />
         </div>
-      </div>
-      <FormError message={importEgg.error ? `The egg file was refused: ${importEgg.error.message}` : null} />
-
-      <SearchInput
-        ref={searchRef}
-        label="Search eggs by name"
-        placeholder="Search eggs by name…"
-        value={search.draft}
-        onValueChange={search.setDraft}
-        onCommit={search.commit}
-        aria-keyshortcuts="/"
-        className="sm:max-w-md"
-      />
-
-      <QueryList query={query} items={query.data?.data} empty={<EmptyState title="No nests yet" />}>
-        {(list) => (
-          <>
-            {list.map(({ attributes: nest }) => {
-              const eggs = eggsOf(nest.relationships).filter((e) => !needle || e.name.toLowerCase().includes(needle));
-              return (
-                <section key={nest.id} aria-label={`Nest ${nest.name}`} className="space-y-2">
-                  <h3 className="text-sm font-semibold tracking-wide text-zinc-300 uppercase">{nest.name}</h3>
-                  {nest.description && <p className="text-sm text-zinc-400">{nest.description}</p>}
-                  {eggs.length === 0 ? (
-                    <p className="text-sm text-zinc-500">{needle ? 'No egg of this nest matches.' : 'No eggs in this nest.'}</p>
-                  ) : (
-                    <ul aria-label={`Eggs of ${nest.name}`} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-                      {eggs.map((egg) => (
-                        <li key={egg.id} className="relative flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-zinc-800/40">
-                          <div className="min-w-0 flex-1 basis-48">
-                            <Link
-                              to={`/admin/eggs/${nest.id}/${egg.id}`}
-                              className="font-medium break-all text-zinc-100 after:absolute after:inset-0 focus-visible:outline-none focus-visible:after:rounded-lg focus-visible:after:ring-2 focus-visible:after:ring-sky-500"
-                            >
-                              {egg.name}
-                            </Link>
-                            <p className="line-clamp-2 text-sm text-zinc-400">{egg.description ?? egg.author}</p>
-                          </div>
-                          <Badge tone="neutral">{formatCount(Object.keys(egg.docker_images).length, 'image')}</Badge>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </section>
-              );
-            })}
-            {query.data && <Pagination meta={query.data.meta.pagination} onPage={setPage} label="Nest pages" />}
-          </>
-        )}
-      </QueryList>
-    </section>
+      }
+      notice={<FormError message={importEgg.error ? `The egg file was refused: ${importEgg.error.message}` : null} />}
+      search={<ListSearch search={search} label="Search eggs by name" />}
+      query={query}
+      items={query.data?.data}
+      empty={<EmptyState title="No nests yet" />}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Nest pages' }}
+    >
+      {(list) =>
+        list.map(({ attributes: nest }) => {
+          const eggs = eggsOf(nest.relationships).filter((e) => !needle || e.name.toLowerCase().includes(needle));
+          return (
+            <section key={nest.id} aria-label={`Nest ${nest.name}`} className="space-y-2">
+              <h3 className="text-sm font-semibold tracking-wide text-zinc-300 uppercase">{nest.name}</h3>
+              {nest.description && <p className="text-sm text-zinc-400">{nest.description}</p>}
+              {eggs.length === 0 ? (
+                <p className="text-sm text-zinc-500">{needle ? 'No egg of this nest matches.' : 'No eggs in this nest.'}</p>
+              ) : (
+                <RowList label={`Eggs of ${nest.name}`} busy={query.isPlaceholderData}>
+                  {eggs.map((egg) => (
+                    <ListRow
+                      key={egg.id}
+                      to={`/admin/eggs/${nest.id}/${egg.id}`}
+                      title={egg.name}
+                      details={<p className="line-clamp-2 text-sm text-zinc-400">{egg.description ?? egg.author}</p>}
+                    >
+                      <Badge tone="neutral">{formatCount(Object.keys(egg.docker_images).length, 'image')}</Badge>
+                    </ListRow>
+                  ))}
+                </RowList>
+              )}
+            </section>
+          );
+        })
+      }
+    </ListPage>
   );
 }

@@ -5,12 +5,9 @@ import type { OverviewNode } from '../../contract/admin-overview';
 import type { Node } from '../../contract/nodes';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Pagination } from '../../components/ui/pagination';
-import { QueryList } from '../../components/ui/query-list';
-import { SearchInput } from '../../components/ui/search-input';
+import { ListPage, ListSearch } from '../../components/ui/list-page';
 import { EmptyState } from '../../components/ui/states';
-import { formatCount } from '../../lib/format';
-import { useSearchParamInput } from '../../lib/use-search-param';
+import { useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
 import { adminOverviewQueries, NodeHealthList, type HealthNode } from '../admin-overview/api';
 import { adminNodeQueries } from './api';
@@ -37,70 +34,45 @@ function withHealth(node: Node, health: OverviewNode | undefined): HealthNode {
   };
 }
 
-/** The panel's nodes with their live health, searched by name (`?q=`), paged (`?page=`); each links to its page. */
+/** The panel's nodes with their live health, searched by name (`?q=`, "/" focuses it), paged (`?page=`); each links to its page. */
 export function AdminNodesPage() {
   const navigate = useNavigate();
   const [page, setPage] = usePageParam();
-  const search = useSearchParamInput('q', { reset: ['page'] });
+  const search = useListSearch();
   const [creating, setCreating] = useState(false);
   const query = useQuery(adminNodeQueries.list({ page, search: search.value }));
   const overview = useQuery(adminOverviewQueries.overview());
-  const meta = query.data?.meta.pagination;
   const items = useMemo(() => {
     const health = new Map((overview.data?.nodes ?? []).map((n) => [n.id, n]));
     return query.data?.data.map(({ attributes: node }) => withHealth(node, health.get(node.id)));
   }, [query.data, overview.data]);
 
   return (
-    <section aria-labelledby="admin-nodes-heading" className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex flex-wrap items-baseline gap-x-3">
-          <h2 id="admin-nodes-heading" className="text-lg font-semibold text-white">
-            Nodes
-          </h2>
-          <p role="status" aria-live="polite" className="text-sm text-zinc-400">
-            {meta && meta.total > 0 ? formatCount(meta.total, 'node') : ''}
-          </p>
-        </div>
-        <Button onClick={() => setCreating(true)}>Create node</Button>
-      </div>
-
-      <SearchInput
-        label="Search by name"
-        placeholder="Search by name…"
-        value={search.draft}
-        onValueChange={search.setDraft}
-        onCommit={search.commit}
-        className="sm:max-w-md"
-      />
-
-      <QueryList
-        query={query}
-        items={items}
-        empty={
-          search.value ? (
-            <EmptyState title={`No nodes match “${search.value}”`} />
-          ) : (
-            <EmptyState title="No nodes yet">The panel makes its own node at its first start; add machines as nodes here.</EmptyState>
-          )
-        }
-      >
-        {(nodes) => (
-          <>
-            <Card title="Health" className={query.isPlaceholderData ? 'opacity-60' : undefined}>
-              <NodeHealthList nodes={nodes} now={new Date(overview.dataUpdatedAt || Date.now())} href={(n) => `/admin/nodes/${String(n.id)}`} />
-            </Card>
-            {meta && <Pagination meta={meta} onPage={setPage} label="Node list pages" />}
-          </>
-        )}
-      </QueryList>
-
-      <NodeFormDialog
-        node={null}
-        open={creating}
-        onOpenChange={setCreating}
-        onCreated={(node) => void navigate(`/admin/nodes/${String(node.id)}`, { state: { created: true } })}
-      />
-    </section>
+    <ListPage
+      headingId="admin-nodes-heading"
+      title="Nodes"
+      noun="node"
+      action={<Button onClick={() => setCreating(true)}>Create node</Button>}
+      search={<ListSearch search={search} label="Search by name" />}
+      query={query}
+      items={items}
+      empty={<EmptyState title="No nodes yet">The panel makes its own node at its first start; add machines as nodes here.</EmptyState>}
+      searched={search.value}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Node list pages' }}
+      dialogs={
+        <NodeFormDialog
+          node={null}
+          open={creating}
+          onOpenChange={setCreating}
+          onCreated={(node) => void navigate(`/admin/nodes/${String(node.id)}`, { state: { created: true } })}
+        />
+      }
+    >
+      {(nodes) => (
+        <Card title="Health" className={query.isPlaceholderData ? 'opacity-60' : undefined}>
+          <NodeHealthList nodes={nodes} now={new Date(overview.dataUpdatedAt || Date.now())} href={(n) => `/admin/nodes/${String(n.id)}`} />
+        </Card>
+      )}
+    </ListPage>
   );
 }

@@ -3,8 +3,8 @@ import * as z from 'zod/mini';
 import { mailSettingsInput, SMTP_ENCRYPTIONS, type PanelSettings } from '../../contract/admin-settings';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { cn } from '../../components/ui/cn';
 import { TextField } from '../../components/ui/field';
+import { CheckResult } from '../../components/ui/states';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useSendTestMail, useUpdateSettings } from './api';
 import { SettingsForm } from './settings-form';
@@ -131,15 +131,9 @@ export function MailSettingsCard({ settings }: { settings: PanelSettings }) {
         </div>
       </SettingsForm>
       {result && (
-        <p
-          role={result.ok ? 'status' : 'alert'}
-          className={cn(
-            'mt-3 rounded-md px-3 py-2 text-sm ring-1 ring-inset',
-            result.ok ? 'bg-emerald-950/60 text-emerald-200 ring-emerald-900' : 'bg-red-950/60 text-red-200 ring-red-900',
-          )}
-        >
+        <CheckResult ok={result.ok} className="mt-3">
           {result.text}
-        </p>
+        </CheckResult>
       )}
     </Card>
   );

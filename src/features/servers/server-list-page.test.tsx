@@ -125,6 +125,17 @@ describe('ServerListPage', () => {
     expect(await screen.findByText(/Page 2 of 2/)).toBeInTheDocument();
   });
 
+  it('shows the last page for a page past the end, replacing the address', async () => {
+    stubFetch((url) => {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return json(200, listDocument(page > 2 ? [] : [makeServer()], { page, total: 60 }));
+    });
+    const router = renderList('/?page=7');
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(await screen.findByText(/Page 2 of 2/)).toBeInTheDocument();
+  });
+
   it('lets a root admin show every server on the panel', async () => {
     const fetch = stubFetch(() => json(200, listDocument([makeServer()])));
     const router = renderList('/', { ...testAccount, admin: true });

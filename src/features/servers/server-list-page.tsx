@@ -10,7 +10,7 @@ import { Switch } from '../../components/ui/switch';
 import { cn } from '../../components/ui/cn';
 import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
-import { pageFromParam } from '../../lib/use-page-param';
+import { usePageParam } from '../../lib/use-page-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { serverQueries } from './api';
 import { ServerRow } from './server-row';
@@ -24,7 +24,7 @@ import { pageTitle } from '../../lib/panel-name';
 export function ServerListPage() {
   const account = useAccount();
   const [params, setParams] = useSearchParams();
-  const page = pageFromParam(params.get('page'));
+  const [page, setPage] = usePageParam();
   const all = account.admin && params.get('all') === '1';
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -47,7 +47,7 @@ export function ServerListPage() {
     });
   }
   function goToPage(next: number) {
-    update((p) => (next > 1 ? p.set('page', String(next)) : p.delete('page')));
+    setPage(next);
     window.scrollTo({ top: 0 });
   }
 
@@ -55,17 +55,8 @@ export function ServerListPage() {
   const lastPage = meta?.total_pages ?? 0;
   const pastEnd = !list.isPlaceholderData && meta !== undefined && meta.total > 0 && page > lastPage;
   useEffect(() => {
-    if (!pastEnd) return;
-    setParams(
-      (prev) => {
-        const p = new URLSearchParams(prev);
-        if (lastPage > 1) p.set('page', String(lastPage));
-        else p.delete('page');
-        return p;
-      },
-      { replace: true },
-    );
-  }, [pastEnd, lastPage, setParams]);
+    if (pastEnd) setPage(lastPage, { replace: true });
+  }, [pastEnd, lastPage, setPage]);
 
   const searching = search.value !== '';
   const stale = list.isPlaceholderData || (list.isFetching && search.pending);
