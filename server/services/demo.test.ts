@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { fixedClock } from '../lib/time';
 import { localDaemon } from './local-node';
 import { test } from '../test/fixtures';
+import { freePort } from '../test/node-support';
 import { nodeDaemons } from './node-daemons';
 import { loadSecretBox } from '../lib/secret-box';
 import { DEMO_ACCOUNTS, isPanelEmpty, seedDemo } from './demo';
@@ -93,7 +94,9 @@ it(
   'puts the servers on the demo game egg, its program in each volume, so one starts at once',
   { timeout: 30_000 },
   async ({ database: db, daemon, nodes }) => {
-    await seedDemo(db, nodes, now);
+    // Ports of its own: a test in another worker may be running a server on the default range's.
+    const start = await freePort();
+    await seedDemo(db, nodes, now, { start, end: start + 99 });
     const servers = await db
       .selectFrom('servers')
       .innerJoin('eggs', 'eggs.id', 'servers.egg_id')

@@ -11,6 +11,15 @@ import type { DaemonEvent, NodeDaemon, ServerConfiguration } from '../capabiliti
 import { describeNodeDaemon } from '../../test/daemon-contract';
 import { WingsNode } from '.';
 
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /*
  * The daemon contract suite against this client driving Aerie's node as its own process
  * (`npm run -s node -- --config config.yml`), over Wings' API both ways. The panel's side of the
@@ -145,6 +154,9 @@ async function startStandalone(): Promise<Standalone> {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       process.kill(-child.pid, 'SIGTERM');
       await exited;
+      // npm may exit before the node it ran, which still writes its logs as it stops: the whole
+      // group is gone before its folder is removed.
+      for (let i = 0; i < 100 && groupAlive(child.pid); i += 1) await new Promise((r) => setTimeout(r, 50));
     }
     panel.closeAllConnections();
     await new Promise<void>((resolve) => panel.close(() => resolve()));
