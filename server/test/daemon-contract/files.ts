@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_MESSAGE } from '../../daemon/types';
-import { gatedStream, MiB, names, newServer, outcome, put, refusal, settle, text, uploads, type DaemonUnderTest } from './support';
+import { gatedStream, MiB, names, newServer, outcome, put, refusal, text, uploads, type DaemonUnderTest } from './support';
 
 /* The file capability as the panel relies on it, whatever the node. */
 
@@ -73,7 +73,7 @@ export function describeFiles(under: () => DaemonUnderTest): void {
       const broken = gatedStream();
       const failing = daemon.files.write(s, 'a/b/c.txt', broken.stream, { maxBytes: MiB });
       broken.push('partial');
-      await settle();
+      await broken.taken();
       broken.fail(new Error('connection reset'));
       expect(await outcome(failing)).not.toBe('ok');
       expect(await text(daemon, s, 'a/b/c.txt')).toBe('second');
@@ -114,7 +114,7 @@ export function describeFiles(under: () => DaemonUnderTest): void {
       const slow = gatedStream();
       const first = daemon.files.write(s, 'same.txt', slow.stream, { maxBytes: MiB });
       slow.push('fir');
-      await settle();
+      await slow.taken();
       await put(daemon, s, 'same.txt', 'second');
       await daemon.files.createDirectory(s, '/', 'made meanwhile');
       expect(await text(daemon, s, 'same.txt')).toBe('second');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatedStream, MiB, names, newServer, outcome, put, settle, testConfiguration, uploads, type DaemonUnderTest } from './support';
+import { gatedStream, MiB, names, newServer, outcome, put, testConfiguration, uploads, type DaemonUnderTest } from './support';
 
 /*
  * The disk limit comes from the configuration the node holds (`build.disk_space`, MiB, 0 =
@@ -32,7 +32,7 @@ export function describeQuota(under: () => DaemonUnderTest): void {
       const b = gatedStream();
       const first = daemon.files.upload(s, '/', uploads({ filename: 'a.bin', content: a.stream }), { maxBytes: MiB });
       a.push(Buffer.alloc(600 * 1024));
-      await settle();
+      await a.taken();
       // Meanwhile the server's other writes complete, within what the arriving body leaves.
       await daemon.files.createDirectory(s, '/', 'dir');
       await put(daemon, s, 'dir/small.txt', 'fits');
@@ -54,7 +54,7 @@ export function describeQuota(under: () => DaemonUnderTest): void {
       const gone = gatedStream();
       const upload = daemon.files.upload(s, '/', uploads({ filename: 'gone.bin', content: gone.stream }), { maxBytes: MiB });
       gone.push(Buffer.alloc(900 * 1024));
-      await settle();
+      await gone.taken();
       expect(await outcome(put(daemon, s, 'big.bin', Buffer.alloc(300 * 1024)))).toBe('no_space');
       gone.fail(new Error('the client went away'));
       expect(await outcome(upload)).not.toBe('ok');

@@ -52,7 +52,7 @@ export function describeServers(under: () => DaemonUnderTest): void {
       const slow = gatedStream();
       const running = daemon.files.write(s, 'upload.bin', slow.stream, { maxBytes: MiB });
       slow.push('up');
-      await settle();
+      await slow.taken();
       const reinstalled = recordEvents(daemon).next('install.completed');
       await daemon.servers.reinstall(s);
       await reinstalled;

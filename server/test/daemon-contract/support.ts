@@ -85,11 +85,23 @@ export const put = (daemon: NodeDaemon, server: string, file: string, content: s
   daemon.files.write(server, file, Buffer.from(content), { maxBytes: 16 * MiB });
 
 /** A stream the test feeds by hand, to hold an operation mid-way. */
-export function gatedStream(): { stream: Readable; push(chunk: string | Buffer): void; end(): void; fail(error: Error): void } {
+export function gatedStream(): {
+  stream: Readable;
+  push(chunk: string | Buffer): void;
+  /** Resolves once the daemon has read all that was pushed (and the callbacks that follow ran). */
+  taken(): Promise<void>;
+  end(): void;
+  fail(error: Error): void;
+} {
   const stream = new Readable({ read: () => undefined });
   return {
     stream,
     push: (chunk) => void stream.push(Buffer.from(chunk)),
+    taken: async () => {
+      // A loaded machine may take longer than any fixed pause to reach the body: wait for the read.
+      for (let i = 0; i < 2000 && stream.readableLength > 0; i += 1) await new Promise((r) => setTimeout(r, 5));
+      await settle();
+    },
     end: () => void stream.push(null),
     fail: (error) => void stream.destroy(error),
   };
