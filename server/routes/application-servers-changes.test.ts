@@ -186,6 +186,36 @@ describe('reinstall, suspension and deletion', () => {
     expect(events.map((e) => e.event)).toEqual(['admin:server.create', 'admin:server.reinstall', 'admin:server.suspend']);
   });
 
+  it('a creation the node does not answer leaves no server, and its allocation free, as the reference rolls back', async ({ panel }) => {
+    const { call, body } = await billing(panel);
+    const owner = await panel.user();
+    const node = await panel.db
+      .insertInto('nodes')
+      .values({
+        uuid: randomUUID(),
+        name: 'silent',
+        fqdn: '127.0.0.1',
+        sftp_port: 2022,
+        maintenance_mode: 0,
+        daemon_base_url: 'http://127.0.0.1:9',
+        ...panel.nodes.newCredentials(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const allocation = await panel.db
+      .insertInto('allocations')
+      .values({ node_id: node.id, ip: '127.0.0.1', port: 47_001, server_id: null, notes: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const before = await panel.db.selectFrom('servers').select('id').execute();
+    const refused = await call('POST', '/servers', { ...body({ user: owner.id, deploy: undefined }), allocation: { default: allocation.id } });
+    expect(refused.statusCode, refused.body).toBeGreaterThanOrEqual(500);
+    expect(refused.json().errors[0].code).not.toBe('InternalServerError');
+    expect(await panel.db.selectFrom('servers').select('id').execute()).toEqual(before);
+    const after = await panel.db.selectFrom('allocations').selectAll().where('id', '=', allocation.id).executeTakeFirstOrThrow();
+    expect(after.server_id).toBeNull();
+  });
+
   it('deletes by force what a node that does not answer still holds', async ({ panel }) => {
     const { call, egg } = await billing(panel);
     const owner = await panel.user();

@@ -211,7 +211,12 @@ export async function installServer(db: Db, daemon: NodeDaemon, server: ServerRo
   try {
     await daemon.servers.create(server.uuid);
   } catch (error) {
-    await servers.setStatus(db, server.id, 'install_failed', now);
+    // As the reference's ServerCreationService: a node that refuses the creation or cannot be
+    // reached leaves no server behind (a billing module retries the whole order), and whatever
+    // the node may have begun is removed where it can be. A failing install script is not this:
+    // the node reports it, and the server stays, install_failed.
+    await daemon.servers.delete(server.uuid).catch(() => undefined);
+    await servers.remove(db, server.id);
     throw error;
   } finally {
     unsubscribe();
