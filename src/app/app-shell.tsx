@@ -2,6 +2,7 @@ import { Link, NavLink } from 'react-router';
 import { cn } from '../components/ui/cn';
 import { BoundedOutlet } from './bounded-outlet';
 import { AccountMenu } from '../features/auth/account-menu';
+import { PaletteHost } from '../features/palette/palette-host';
 import { useAccount } from './require-auth';
 import { usePanelName } from '../lib/panel-name';
 
@@ -26,6 +27,7 @@ export function AppShell() {
             </span>
           </Link>
           <div className="flex min-w-0 items-center gap-2">
+            <PaletteHost />
             {account.admin && (
               <NavLink
                 to="/admin"
