@@ -78,8 +78,9 @@ function PaletteBody({ openServer, onChoose }: { openServer: OpenServer | null; 
   const list = useQuery(serverQueries.list({ page: 1, search, scope: 'member', perPage: SERVER_RESULTS }));
   const servers = useMemo(() => list.data?.data.map((s) => s.attributes) ?? [], [list.data]);
   const items = useMemo(
-    () => paletteItems({ query: search, open: openServer, servers, recent, admin: account.admin }),
-    [search, openServer, servers, recent, account.admin],
+    // What is typed filters pages and actions at once (Enter right after typing runs what shows); servers follow their search.
+    () => paletteItems({ query: query.trim(), open: openServer, servers, recent, admin: account.admin }),
+    [query, openServer, servers, recent, account.admin],
   );
   const [active, setActive] = useState(0);
   const [activeFor, setActiveFor] = useState(items);
