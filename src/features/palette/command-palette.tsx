@@ -3,7 +3,7 @@ import { Fragment, useDeferredValue, useId, useMemo, useState, type KeyboardEven
 import { useQuery } from '@tanstack/react-query';
 import { matchPath, useLocation, useNavigate } from 'react-router';
 import { useAccount } from '../../app/require-auth';
-import { useReturnFocus } from '../../components/ui/dialog';
+import { ModalFrame } from '../../components/ui/dialog';
 import { cn } from '../../components/ui/cn';
 import { SearchIcon } from '../../components/ui/search-input';
 import { toast } from '../../components/ui/toast';
@@ -33,7 +33,6 @@ function useOpenServer(): OpenServer | null {
  * Enter choose; Escape closes and focus goes back where it was.
  */
 export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const focusHandlers = useReturnFocus();
   const navigate = useNavigate();
   const openServer = useOpenServer();
   // Here, not in the body: the body unmounts as the palette closes, and the power call outlives it.
@@ -50,22 +49,18 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
     }
   }
   return (
-    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60" />
-        <RadixDialog.Content
-          {...focusHandlers}
-          data-palette=""
-          className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 flex-col overflow-hidden rounded-lg bg-zinc-900 shadow-xl ring-1 ring-zinc-700 focus:outline-none"
-        >
-          <RadixDialog.Title className="sr-only">Command palette</RadixDialog.Title>
-          <RadixDialog.Description className="sr-only">
-            Type to find a server, a page or an action; the arrow keys move through the results and Enter chooses one.
-          </RadixDialog.Description>
-          {open && <PaletteBody openServer={openServer} onChoose={run} />}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <ModalFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      data-palette=""
+      className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 flex-col overflow-hidden rounded-lg bg-zinc-900 shadow-xl ring-1 ring-zinc-700 focus:outline-none"
+    >
+      <RadixDialog.Title className="sr-only">Command palette</RadixDialog.Title>
+      <RadixDialog.Description className="sr-only">
+        Type to find a server, a page or an action; the arrow keys move through the results and Enter chooses one.
+      </RadixDialog.Description>
+      {open && <PaletteBody openServer={openServer} onChoose={run} />}
+    </ModalFrame>
   );
 }
 

@@ -115,14 +115,14 @@ function serverItem(server: Server): PaletteItem {
   };
 }
 
-/** Every word typed appears in the item's label or detail (any case). */
+/** Every word typed starts a word of the item's label or detail (any case): "file" finds "New file", not "Profile". */
 export function matches(query: string, item: Pick<PaletteItem, 'label' | 'detail'>): boolean {
-  const text = `${item.label} ${item.detail ?? ''}`.toLowerCase();
+  const words = `${item.label} ${item.detail ?? ''}`.toLowerCase().split(/[^\p{L}\p{N}]+/u);
   return query
     .toLowerCase()
-    .split(/\s+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
-    .every((word) => text.includes(word));
+    .every((typed) => words.some((word) => word.startsWith(typed)));
 }
 
 /** The items to show, in section order, recent ones first. */
