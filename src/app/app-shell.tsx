@@ -33,7 +33,7 @@ export function AppShell() {
                 to="/admin"
                 className={({ isActive }) =>
                   cn(
-                    'inline-flex min-h-9 items-center rounded-md px-3 text-sm font-medium',
+                    'inline-flex min-h-9 shrink-0 items-center rounded-md px-3 text-sm font-medium',
                     isActive ? 'bg-zinc-800 text-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
                   )
                 }

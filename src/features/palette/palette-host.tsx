@@ -72,7 +72,7 @@ export function PaletteHost() {
         aria-keyshortcuts={ariaKeys(PALETTE_KEYS)}
         onPointerEnter={() => void loadPalette()}
         onClick={() => show('palette')}
-        className="inline-flex min-h-9 min-w-9 items-center justify-center gap-2 rounded-md px-2 text-sm text-zinc-300 ring-1 ring-zinc-700 hover:bg-zinc-800 hover:text-white sm:min-w-52 sm:justify-start sm:px-3"
+        className="inline-flex min-h-9 min-w-9 shrink-0 items-center justify-center gap-2 rounded-md px-2 text-sm text-zinc-300 ring-1 ring-zinc-700 hover:bg-zinc-800 hover:text-white sm:min-w-52 sm:justify-start sm:px-3"
       >
         <SearchIcon className="text-zinc-400" />
         <span className="hidden sm:inline">Search or jump…</span>

@@ -13,9 +13,9 @@ export function ShortcutSheet({ open, onOpenChange }: { open: boolean; onOpenCha
             <h3 className="mb-2 text-xs font-semibold tracking-wide text-zinc-400 uppercase">{group.title}</h3>
             <dl className="divide-y divide-zinc-800/80">
               {group.shortcuts.map((s) => (
-                <div key={s.description} className="flex items-baseline justify-between gap-4 py-1.5">
-                  <dt className="text-sm text-zinc-200">{s.description}</dt>
-                  <dd className="flex shrink-0 flex-wrap justify-end gap-1">
+                <div key={s.description} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-1.5">
+                  <dt className="min-w-40 flex-1 text-sm text-zinc-200">{s.description}</dt>
+                  <dd className="ml-auto flex flex-wrap justify-end gap-1">
                     {s.keys.map((combo, i) => (
                       <Fragment key={combo.join('+')}>
                         {i > 0 && <span className="text-xs text-zinc-500">/</span>}
