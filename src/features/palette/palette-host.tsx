@@ -4,7 +4,7 @@ import { ariaKeys, isTyping, keyLabel, useShortcuts, type ShortcutGroup } from '
 
 /*
  * The palette and the shortcut sheet stay out of the first load: their code comes on the first
- * ⌘K or "?" (or once the browser is idle, so the first ⌘K opens at once).
+ * ⌘K or "?", or (the palette) once the page has loaded and the browser is idle, so the first ⌘K opens at once.
  */
 const loadPalette = () => import('./command-palette');
 const loadSheet = () => import('./shortcut-sheet');
@@ -12,6 +12,7 @@ const CommandPalette = lazy(() => loadPalette().then((m) => ({ default: m.Comman
 const ShortcutSheet = lazy(() => loadSheet().then((m) => ({ default: m.ShortcutSheet })));
 
 const PALETTE_KEYS = ['Mod', 'K'] as const;
+const PRELOAD_AFTER_MS = 4000;
 const EVERYWHERE: ShortcutGroup = {
   title: 'Everywhere',
   shortcuts: [
@@ -52,11 +53,15 @@ export function PaletteHost() {
       }
     }
     window.addEventListener('keydown', onKey, true);
-    // Safari has no requestIdleCallback: it loads on the first use there.
-    const idle =
-      'requestIdleCallback' in window ? window.requestIdleCallback(() => void loadPalette().catch(() => undefined), { timeout: 5000 }) : null;
+    // Some seconds after the page has loaded, when the browser is idle, so it never competes with the
+    // page's own first load (Safari has no requestIdleCallback: there it loads on the first use).
+    let idle: number | null = null;
+    const later = window.setTimeout(() => {
+      if ('requestIdleCallback' in window) idle = window.requestIdleCallback(() => void loadPalette().catch(() => undefined), { timeout: 5000 });
+    }, PRELOAD_AFTER_MS);
     return () => {
       window.removeEventListener('keydown', onKey, true);
+      window.clearTimeout(later);
       if (idle !== null) window.cancelIdleCallback(idle);
     };
   }, []);
