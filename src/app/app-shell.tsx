@@ -2,6 +2,7 @@ import { Link, NavLink } from 'react-router';
 import { cn } from '../components/ui/cn';
 import { BoundedOutlet } from './bounded-outlet';
 import { AccountMenu } from '../features/auth/account-menu';
+import { PaletteHost } from '../features/palette/palette-host';
 import { useAccount } from './require-auth';
 import { usePanelName } from '../lib/panel-name';
 
@@ -26,12 +27,13 @@ export function AppShell() {
             </span>
           </Link>
           <div className="flex min-w-0 items-center gap-2">
+            <PaletteHost />
             {account.admin && (
               <NavLink
                 to="/admin"
                 className={({ isActive }) =>
                   cn(
-                    'inline-flex min-h-9 items-center rounded-md px-3 text-sm font-medium',
+                    'inline-flex min-h-9 shrink-0 items-center rounded-md px-3 text-sm font-medium',
                     isActive ? 'bg-zinc-800 text-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
                   )
                 }

@@ -1,15 +1,17 @@
 import { useEffect, type RefObject } from 'react';
+import { isTyping, useShortcuts, type ShortcutGroup } from './shortcuts';
+
+const SLASH: ShortcutGroup = { title: 'This page', shortcuts: [{ keys: [['/']], description: 'Focus the search box' }] };
 
 /**
  * "/" jumps to a page's search box, as in most list UIs: not while typing in a field, and not
- * while a dialog is open (its own fields come first).
+ * while a dialog is open (its own fields come first). The "?" sheet lists it.
  */
 export function useSlashFocus(target: RefObject<HTMLElement | null>): void {
+  useShortcuts(SLASH);
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
-      if (event.key !== '/' || event.metaKey || event.ctrlKey || event.altKey) return;
-      const el = event.target;
-      if (el instanceof HTMLElement && (el.isContentEditable || el.closest('input, textarea, select, [contenteditable="true"]'))) return;
+      if (event.key !== '/' || event.metaKey || event.ctrlKey || event.altKey || isTyping(event)) return;
       if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
       event.preventDefault();
       target.current?.focus();

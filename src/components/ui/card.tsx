@@ -1,11 +1,31 @@
 import { useId, type ReactNode } from 'react';
 import { cn } from './cn';
 
-/** A titled panel: a region named by its heading, with optional actions beside the title. */
-export function Card({ title, actions, children, className }: { title: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+/**
+ * A titled panel: a region named by its heading, with optional actions beside the title. With an
+ * `id` it is a target that a jump can focus (not a Tab stop).
+ */
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+  id,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  id?: string;
+}) {
   const headingId = useId();
   return (
-    <section aria-labelledby={headingId} className={cn('min-w-0 rounded-lg bg-zinc-900/70 p-4 ring-1 ring-zinc-800 sm:p-5', className)}>
+    <section
+      id={id}
+      tabIndex={id ? -1 : undefined}
+      aria-labelledby={headingId}
+      className={cn('min-w-0 rounded-lg bg-zinc-900/70 p-4 ring-1 ring-zinc-800 focus:outline-none focus-visible:ring-sky-500 sm:p-5', className)}
+    >
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id={headingId} className="text-sm font-semibold tracking-wide text-zinc-200 uppercase">
           {title}

@@ -30,18 +30,7 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
         {label}
       </label>
       <div className="relative">
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 20 20"
-          fill="currentColor"
-          className={cn('pointer-events-none absolute top-1/2 size-4 -translate-y-1/2 text-zinc-500', size === 'sm' ? 'left-2.5' : 'left-3')}
-        >
-          <path
-            fillRule="evenodd"
-            d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.45 4.39l3.08 3.08a.75.75 0 1 1-1.06 1.06l-3.08-3.08A7 7 0 0 1 2 9Z"
-            clipRule="evenodd"
-          />
-        </svg>
+        <SearchIcon className={cn('pointer-events-none absolute top-1/2 -translate-y-1/2', size === 'sm' ? 'left-2.5' : 'left-3')} />
         <input
           ref={ref}
           id={inputId}
@@ -87,3 +76,16 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
     </div>
   );
 });
+
+/** The magnifier of every search box (and of the header's palette button). */
+export function SearchIcon({ className }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className={cn('size-4 shrink-0 text-zinc-500', className)}>
+      <path
+        fillRule="evenodd"
+        d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.45 4.39l3.08 3.08a.75.75 0 1 1-1.06 1.06l-3.08-3.08A7 7 0 0 1 2 9Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}

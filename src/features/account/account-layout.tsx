@@ -3,15 +3,7 @@ import { useLocation } from 'react-router';
 import { BoundedOutlet } from '../../app/bounded-outlet';
 import { TabNav } from '../../components/ui/tab-nav';
 import { pageTitle } from '../../lib/panel-name';
-
-const TABS = [
-  { to: '/account', label: 'Profile', end: true },
-  { to: '/account/password', label: 'Password' },
-  { to: '/account/two-factor', label: 'Two-factor' },
-  { to: '/account/api-keys', label: 'API keys' },
-  { to: '/account/ssh-keys', label: 'SSH keys' },
-  { to: '/account/activity', label: 'Activity' },
-] as const;
+import { ACCOUNT_SECTIONS as TABS } from './sections';
 
 /** The account area: one tab per section, each with its own URL for deep links. */
 export function AccountLayout() {

@@ -123,3 +123,5 @@ export const useRemoveSshKey = () =>
       call(accountEndpoints.sshKeyRemove, { signal, body: { fingerprint } }),
     ['ssh-keys'],
   );
+
+export { ACCOUNT_SECTIONS } from './sections';

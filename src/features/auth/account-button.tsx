@@ -1,6 +1,6 @@
 /** The header's account button face, shared by the plain button and the loaded menu's trigger. */
 export const ACCOUNT_BUTTON =
-  'flex min-h-9 max-w-[40vw] sm:max-w-[60vw] items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-zinc-200 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800';
+  'flex min-h-9 min-w-0 max-w-[40vw] sm:max-w-[60vw] items-center gap-2 rounded-md px-2 py-1 text-sm font-medium text-zinc-200 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800';
 
 export function AccountButtonContent({ username }: { username: string }) {
   return (

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { json } from '../../test/server-test-fixtures';
+import { json, renderServerRoutes } from '../../test/server-test-fixtures';
+import { BackupsPage } from './backups-page';
 import { DONE, LOCKED, openMenu, renderBackups, row, setUpBackupsTests, stubPanel } from '../../test/backups-test-support';
 
 setUpBackupsTests();
@@ -9,6 +10,19 @@ setUpBackupsTests();
 const render = renderBackups;
 
 describe('BackupsPage: the list and its actions', () => {
+  it('opens the create dialog when the URL asks for it (the command palette’s “Create backup”), and not at the limit', async () => {
+    stubPanel({ backups: [DONE] });
+    const { router } = renderServerRoutes('/server/abcd1234/backups?open=create-backup', { backups: () => <BackupsPage /> });
+    expect(await screen.findByRole('dialog', { name: 'Create backup' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+
+    cleanup();
+    stubPanel();
+    renderServerRoutes('/server/abcd1234/backups?open=create-backup', { backups: () => <BackupsPage /> });
+    await screen.findByRole('list', { name: 'Backups' });
+    expect(screen.getByRole('button', { name: 'Create backup' })).toBeDisabled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
   it('shows each backup with its state: size, checksum and time when done, Running, Failed, Locked', async () => {
     stubPanel();
     render();

@@ -10,6 +10,7 @@ import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { formatCount } from '../../lib/format';
 import { PermissionHint, useCan } from '../../lib/permissions';
+import { usePageIntent } from '../../lib/use-page-intent';
 import { useBlockingCondition, useServer, useServerRef } from '../servers/api';
 import { backupQueries, hasFailed, isRunning, useDeleteBackup, useDownloadBackup, useToggleLock } from './api';
 import { BackupRow, type BackupActions } from './backup-row';
@@ -53,6 +54,8 @@ export function BackupsPage() {
   const throttle = query.data?.meta.backup_throttle;
   const now = useNowUntil(throttle?.available_at);
   const blocked = createBlockedBy(used, limit, blocking?.reason ?? null, throttle, now);
+  // The command palette's "Create backup": the dialog the button opens, once the button would be enabled.
+  usePageIntent('create-backup', canCreate && query.data !== undefined && blocked === null, () => setCreating(true));
   const actions: BackupActions = {
     download: (b) => download.mutate(b),
     restore: setRestoreOf,

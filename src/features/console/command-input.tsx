@@ -1,5 +1,14 @@
 import { useState, type KeyboardEvent } from 'react';
 import { loadHistory, pushHistory, step } from './command-history';
+import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
+
+const COMMAND_KEYS: ShortcutGroup = {
+  title: 'Console',
+  shortcuts: [
+    { keys: [['Enter']], description: 'Send the command (in the command field)' },
+    { keys: [['↑'], ['↓']], description: 'Earlier / later commands sent to this server' },
+  ],
+};
 
 /**
  * The command line below the terminal: Enter sends, ↑/↓ walk this server's history (kept in the
@@ -14,6 +23,7 @@ export function CommandInput({
   onSend: (command: string) => boolean;
   disabledReason: string | null;
 }) {
+  useShortcuts(COMMAND_KEYS);
   const [value, setValue] = useState('');
   const [history, setHistory] = useState(() => loadHistory(serverUuid));
   const [index, setIndex] = useState(history.length);

@@ -5,6 +5,7 @@ import type { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import type { ConsoleSocket, OutputEvent } from './socket-client';
+import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
 
 /*
  * The terminal: xterm.js showing the socket's output, read-only (commands have their own field).
@@ -28,6 +29,17 @@ const LINE_END = '\x1b]8;;\x1b\\\x1b[0m';
  */
 const IGNORED_MODES = new Set([9, 1000, 1001, 1002, 1003, 47, 1047, 1049]);
 
+/** What the "?" sheet lists for the terminal (the keys handled below). */
+const TERMINAL_KEYS: ShortcutGroup = {
+  title: 'Console',
+  shortcuts: [
+    { keys: [['Mod', 'F']], description: 'Search the output (while the console has focus)' },
+    { keys: [['Enter'], ['Shift', 'Enter']], description: 'Next / previous match (in the search box)' },
+    { keys: [['Escape']], description: 'Close the search' },
+    { keys: [['Mod', 'C']], description: 'Copy the selected output' },
+  ],
+};
+
 const THEME = {
   background: '#09090b',
   foreground: '#e4e4e7',
@@ -38,6 +50,7 @@ const THEME = {
 };
 
 export function Terminal({ socket }: { socket: ConsoleSocket }) {
+  useShortcuts(TERMINAL_KEYS);
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<XTerm | null>(null);
   const search = useRef<SearchAddon | null>(null);

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FormError } from '../../components/ui/field';
 import { PermissionHint } from '../../lib/permissions';
+import { isMac, useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
 import { Spinner } from '../../components/ui/spinner';
 import { useBlockingCondition, type ServerRef } from '../servers/api';
 import { fileQueries, useDownloadFile, useWriteFile } from './api';
@@ -19,7 +20,7 @@ import { useUnsavedGuard } from './use-unsaved-guard';
 
 const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.CodeEditor })));
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const EDITOR_KEYS: ShortcutGroup = { title: 'Editor', shortcuts: [{ keys: [['Mod', 'S']], description: 'Save the file' }] };
 
 interface Props {
   server: ServerRef;
@@ -44,6 +45,7 @@ export function FileEditor({ server, file, isNew }: Props) {
   if (initial === null && contents.isFetchedAfterMount && contents.data !== undefined) setInitial(contents.data);
   const binary = initial !== null && initial.includes('\u0000');
   const readOnly = !canSave || binary || blocked !== null;
+  useShortcuts(EDITOR_KEYS, !readOnly);
 
   const [dirty, setDirty] = useState(false);
   const editor = useRef<EditorHandle | null>(null);

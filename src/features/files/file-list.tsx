@@ -7,6 +7,24 @@ import { FileRow, ROW_HEIGHT, type RowSelectEvent } from './file-row';
 import { selectAll, selectRange, toggle, EMPTY_SELECTION, type Selection } from './selection';
 import type { Sort, SortKey } from './sort';
 import { canActOnSelection, type FilePermissions } from './use-file-permissions';
+import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
+
+/** What the "?" sheet lists for the list (the keys `onKeyDown` handles below). */
+const LIST_KEYS: ShortcutGroup = {
+  title: 'File list',
+  shortcuts: [
+    { keys: [['↑'], ['↓']], description: 'Move between files (Shift extends the selection)' },
+    { keys: [['Home'], ['End'], ['PageUp'], ['PageDown']], description: 'First / last file, a page up or down' },
+    { keys: [['Space']], description: 'Select or unselect the file' },
+    { keys: [['Enter']], description: 'Open the file or folder' },
+    { keys: [['Backspace']], description: 'Go up to the parent folder' },
+    { keys: [['Mod', 'A']], description: 'Select every file' },
+    { keys: [['Escape']], description: 'Clear the selection' },
+    { keys: [['F2']], description: 'Rename' },
+    { keys: [['Delete']], description: 'Delete the selected files' },
+    { keys: [['Shift', 'F10'], ['ContextMenu']], description: 'Open the file’s menu' },
+  ],
+};
 
 interface Props {
   entries: readonly FileObject[];
@@ -31,6 +49,7 @@ interface Props {
  * Delete deletes, Ctrl/Cmd+A selects all, Escape clears, the context-menu key opens the row menu.
  */
 export function FileList(p: Props) {
+  useShortcuts(LIST_KEYS);
   const { entries, selection, onSelectionChange } = p;
   const body = useRef<HTMLDivElement>(null);
   const initialIndex = p.initialName

@@ -33,6 +33,22 @@ const rowNames = () =>
     .map((r) => r.getAttribute('aria-label'));
 
 describe('FileManager', () => {
+  it('opens the new-file dialog when the URL asks for it (the command palette’s “New file”), once, and drops the ask from the URL', async () => {
+    stubList({ '/plugins': [fileEntry('a.yml')] });
+    const { router } = renderFiles(`/server/${SERVER.identifier}/files/plugins?open=new-file`);
+    expect(await screen.findByRole('dialog', { name: 'New file' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(router.state.location.pathname).toBe(`/server/${SERVER.identifier}/files/plugins`);
+  });
+
+  it('ignores the ask for a new file without file.create', async () => {
+    stubList({ '/': ROOT });
+    const { router } = renderFiles(`/server/${SERVER.identifier}/files?open=new-file`, ['file.read', 'file.read-content']);
+    await screen.findByRole('row', { name: 'plugins' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(router.state.location.search).toBe('?open=new-file');
+  });
+
   it('lists folders first, then files by name, asking for the directory in the URL', async () => {
     const mock = stubList({ '/plugins/my dir': [fileEntry('a.yml')], '/': ROOT });
     renderFiles('/server/abcd1234/files/plugins/my%20dir');

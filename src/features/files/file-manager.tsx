@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { formatCount, formatNumber } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
+import { usePageIntent } from '../../lib/use-page-intent';
 import { ActionStatus } from './action-status';
 import { serverQueries, useBlockingCondition, type ServerRef } from '../servers/api';
 import { fileQueries, useCompressFiles, useCopyFile, useDecompressFile, useDownloadFile } from './api';
@@ -80,6 +81,8 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   );
 
   const [dialog, setDialog] = useState<DialogState>(null);
+  // The command palette's "New file": the same dialog as the toolbar's button, once the names it checks are known.
+  usePageIntent('new-file', perms.create && perms.readContent && list.data !== undefined, () => setDialog({ kind: 'new-file' }));
   const bg = useBackgroundActions();
   const uploads = useUploads(server);
   const { mutateAsync: copyFile } = useCopyFile(server);

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { serverEndpoints, settingsEndpoints, type RenameServer, type Server } from '../../contract/servers';
+import { serverEndpoints, settingsEndpoints, type RenameServer, type Server, type serverMetaSchema } from '../../contract/servers';
+import { ALL_PERMISSIONS_MARKER } from '../../contract/permissions';
+import type { z } from 'zod';
 import { consoleEndpoints } from '../../contract/websocket';
 import { call } from '../../lib/http';
 import { isSettling, serverConditions, type ServerCondition } from './server-state';
@@ -82,6 +84,15 @@ export const serverQueries = {
 };
 
 /**
+ * The caller's permission strings on a server, from its detail's `meta` (what the server layout
+ * provides to its pages, and what the command palette offers actions by). The reference SPA's
+ * rule: owners hold everything (and the `admin.` extras reported beside it, such as seeing installs).
+ */
+export function memberPermissions(meta: z.infer<typeof serverMetaSchema>): readonly string[] {
+  return meta.is_server_owner ? [ALL_PERMISSIONS_MARKER, ...meta.user_permissions.filter((p) => p.startsWith('admin.'))] : meta.user_permissions;
+}
+
+/**
  * After a change to a server seen from anywhere (rename, reinstall…): everything under its key
  * root, whichever id a page used, and the lists that show it.
  */
@@ -140,4 +151,5 @@ export function useBlockingCondition(): ServerCondition | null {
 }
 
 export { primaryAddress } from './server-list-format';
+export { serverConditions } from './server-state';
 export { allocationAddress } from './server-allocations-card';

@@ -11,7 +11,7 @@ import { flattenCatalogue, ServerPermissionsProvider } from '../../lib/permissio
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
 import { accountQueries } from '../account/api';
-import { serverQueries } from './api';
+import { memberPermissions, serverQueries } from './api';
 import { ServerHeader } from './server-header';
 import { ServerNav } from './server-nav';
 import { serverConditions } from './server-state';
@@ -30,16 +30,7 @@ export function ServerLayout() {
   const page = useCurrentPage();
   const pageLabel = page && page.path !== '' ? page.label : null;
   const meta = query.data?.meta;
-  // The reference SPA's rule: owners hold everything (and the `admin.` extras reported beside it, such as seeing installs).
-  const permissions = useMemo<readonly string[]>(
-    () =>
-      meta
-        ? meta.is_server_owner
-          ? [ALL_PERMISSIONS_MARKER, ...meta.user_permissions.filter((p) => p.startsWith('admin.'))]
-          : meta.user_permissions
-        : [],
-    [meta],
-  );
+  const permissions = useMemo<readonly string[]>(() => (meta ? memberPermissions(meta) : []), [meta]);
   // Only a subuser sees permission hints, so only a subuser loads what they say.
   const subuser = meta !== undefined && !permissions.includes(ALL_PERMISSIONS_MARKER);
   const catalogue = useQuery({ ...accountQueries.permissionCatalogue(), enabled: subuser });

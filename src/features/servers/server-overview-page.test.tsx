@@ -10,9 +10,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function open(server = makeServer(), permissions = ['*'], owner = true) {
+async function open(server = makeServer(), permissions = ['*'], owner = true, path = '/server/abcd1234/overview') {
   stubFetch(() => json(200, serverDocument(server, { is_server_owner: owner, user_permissions: permissions })));
-  renderServerRoutes('/server/abcd1234/overview');
+  renderServerRoutes(path);
   await screen.findByRole('heading', { level: 1 });
 }
 
@@ -36,6 +36,20 @@ describe('ServerOverviewPage', () => {
     expect(sftp.getByText(/SFTP is not available on this server.s node right now/)).toBeInTheDocument();
     expect(sftp.queryByText(/sftp:\/\//)).toBeNull();
     expect(sftp.queryByRole('link', { name: 'Open in SFTP client' })).toBeNull();
+  });
+
+  it('brings the SFTP card into view with focus when the URL asks for it (the command palette’s “SFTP details”)', async () => {
+    // jsdom does not scroll.
+    const original = Element.prototype.scrollIntoView;
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      await open(makeServer(), ['*'], true, '/server/abcd1234/overview?open=sftp');
+      await vi.waitFor(() => expect(screen.getByRole('region', { name: 'SFTP' })).toHaveFocus());
+      expect(scrolled).toHaveBeenCalledTimes(1);
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
   });
 
   it('links to an SFTP client with the username and to the account SSH keys', async () => {

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Server } from '../../contract/servers';
 import { useAccount } from '../../app/require-auth';
 import { Can, PermissionHint, useCan } from '../../lib/permissions';
+import { usePageIntent } from '../../lib/use-page-intent';
 import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
 import { useServer } from './api';
@@ -59,6 +60,8 @@ function AboutCard({ server }: { server: Server }) {
   );
 }
 
+const SFTP_CARD_ID = 'sftp';
+
 /** SFTP logins use `<username>.<identifier>` with the account password (the reference panel's scheme). */
 export function SftpCard({ server }: { server: Server }) {
   const account = useAccount();
@@ -66,8 +69,14 @@ export function SftpCard({ server }: { server: Server }) {
   const host = ip.includes(':') && !ip.startsWith('[') ? `[${ip}]` : ip;
   const address = `sftp://${host}:${port}`;
   const username = `${account.username}.${server.identifier}`;
+  // The command palette's "SFTP details" lands here: the card comes into view with focus.
+  usePageIntent('sftp', true, () => {
+    const card = document.getElementById(SFTP_CARD_ID);
+    card?.scrollIntoView({ block: 'center' });
+    card?.focus({ preventScroll: true });
+  });
   return (
-    <Card title="SFTP">
+    <Card title="SFTP" id={SFTP_CARD_ID}>
       <Can
         permission="file.sftp"
         fallback={
