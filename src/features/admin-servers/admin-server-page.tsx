@@ -112,7 +112,7 @@ export function AdminServerPage() {
         <DetailList>
           <DetailItem term="Memory">{formatMemoryLimit(limits.memory)}</DetailItem>
           <DetailItem term="Swap">{formatSwapLimit(limits.swap)}</DetailItem>
-          <DetailItem term="Disk">{limits.disk === 0 ? 'No limit' : `${limits.disk} MiB`}</DetailItem>
+          <DetailItem term="Disk">{formatMemoryLimit(limits.disk)}</DetailItem>
           <DetailItem term="CPU">{formatCpuLimit(limits.cpu)}</DetailItem>
           <DetailItem term="Threads">{limits.threads || 'Any'}</DetailItem>
           <DetailItem term="Block I/O weight">{limits.io}</DetailItem>
