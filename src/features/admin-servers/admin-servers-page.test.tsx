@@ -67,6 +67,14 @@ describe('AdminServerPage', () => {
     expect(within(card).queryByText(/MiB/)).not.toBeInTheDocument();
   });
 
+  it('gives each feature limit a row of its own', async () => {
+    stubPanel();
+    render('/admin/servers/1');
+    await screen.findByRole('heading', { name: 'Limits and ports' });
+    for (const term of ['Databases', 'Allocations', 'Backups'])
+      expect(screen.getByText(term, { exact: true }).nextElementSibling?.textContent).toMatch(/^(\d+|No limit)$/);
+  });
+
   it('shows a variable’s rules, and the server’s refusal under that variable', async () => {
     stubPanel();
     render('/admin/servers/1');
