@@ -56,8 +56,12 @@ const short = z
   .check(z.trim(), z.minLength(1, 'The short field is required.'), z.maxLength(60, 'The short must be between 1 and 60 characters.'));
 const long = z.nullable(
   z
-    .string({ error: 'The long must be a string.' })
-    .check(z.minLength(1, 'The long must be between 1 and 191 characters.'), z.maxLength(191, 'The long must be between 1 and 191 characters.')),
+    // `long` is the description: the messages say so, as the form labels it.
+    .string({ error: 'The description must be a string.' })
+    .check(
+      z.minLength(1, 'The description must be between 1 and 191 characters.'),
+      z.maxLength(191, 'The description must be between 1 and 191 characters.'),
+    ),
 );
 /** Creating or changing a location: the reference's update needs the same fields as its create. */
 export const locationCreateSchema = z.object({ short, long: z.optional(long) });
