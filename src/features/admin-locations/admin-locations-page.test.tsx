@@ -80,6 +80,8 @@ describe('AdminLocationsPage', () => {
     const eu = await screen.findByRole('listitem', { name: 'eu' });
     expect(eu).toHaveTextContent('Frankfurt · 2 nodes');
     expect(screen.getByRole('listitem', { name: 'us' })).toHaveTextContent('No description · 0 nodes');
+    // Each name and description is isolated (<bdi>), so a right-to-left override in one stays inside it.
+    expect([...eu.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['eu', 'Frankfurt']);
   });
 
   it('creates one, putting the panel’s refusal under its field', async () => {
