@@ -52,8 +52,8 @@ export const includeQuerySchema = z.object({ include: includeField });
 
 // The reference's `Location::$validationRules`: short 1-60 and unique, long 1-191 or null.
 const short = z
-  .string({ error: 'The short field is required.' })
-  .check(z.trim(), z.minLength(1, 'The short field is required.'), z.maxLength(60, 'The short must be between 1 and 60 characters.'));
+  .string({ error: 'The short code field is required.' })
+  .check(z.trim(), z.minLength(1, 'The short code field is required.'), z.maxLength(60, 'The short code must be between 1 and 60 characters.'));
 const long = z.nullable(
   z
     // `long` is the description: the messages say so, as the form labels it.
