@@ -99,6 +99,8 @@ describe('the application API: locations', () => {
     const clash = await call(panel, 'PATCH', `/locations/${id}`, headers, { short: 'b' });
     expect(clash.statusCode).toBe(422);
     expect(clash.json().errors[0].meta.source_field).toBe('short');
+    // Said as the form labels the field.
+    expect(clash.json().errors[0].detail).toBe('The short code has already been taken.');
     expect((await call(panel, 'PATCH', `/locations/${id}`, headers, { long: 'no short' })).statusCode).toBe(422);
     expect((await call(panel, 'PATCH', '/locations/999', headers, { short: 'c' })).statusCode).toBe(404);
     const events = await panel.db.selectFrom('activity_logs').select('event').where('event', '=', 'admin:location.update').execute();

@@ -14,7 +14,7 @@ export const DEFAULT_LOCATION = 'default';
 
 async function checkShortFree(db: Db, short: string, exceptId?: number): Promise<void> {
   const holder = await locations.findByShort(db, short);
-  if (holder && holder.id !== exceptId) throw validationError('short', 'The short has already been taken.', 'unique');
+  if (holder && holder.id !== exceptId) throw validationError('short', 'The short code has already been taken.', 'unique');
 }
 
 export async function createLocation(db: Db, input: LocationCreate, now: Date): Promise<LocationRow> {

@@ -19,9 +19,13 @@ function whole(field: string, min: number, max = LIMIT_MAX) {
   const message = `The ${field} must be a whole number between ${min} and ${max}.`;
   return z
     .pipe(
-      z.union([z.int(), z.string().check(z.regex(/^-?\d{1,10}$/))], {
-        error: (i) => (i.input === undefined ? `The ${field} field is required.` : message),
-      }),
+      // An empty box is a missing value, as Laravel's ConvertEmptyStringsToNull makes it.
+      z.union(
+        [z.int(), z.string().check(z.regex(/^-?\d{1,10}$/, { error: (i) => (i.input === '' ? `The ${field} field is required.` : message) }))],
+        {
+          error: (i) => (i.input === undefined ? `The ${field} field is required.` : message),
+        },
+      ),
       z.transform(Number),
     )
     .check(z.gte(min, message), z.lte(max, message));

@@ -52,12 +52,16 @@ export const includeQuerySchema = z.object({ include: includeField });
 
 // The reference's `Location::$validationRules`: short 1-60 and unique, long 1-191 or null.
 const short = z
-  .string({ error: 'The short field is required.' })
-  .check(z.trim(), z.minLength(1, 'The short field is required.'), z.maxLength(60, 'The short must be between 1 and 60 characters.'));
+  .string({ error: 'The short code field is required.' })
+  .check(z.trim(), z.minLength(1, 'The short code field is required.'), z.maxLength(60, 'The short code must be between 1 and 60 characters.'));
 const long = z.nullable(
   z
-    .string({ error: 'The long must be a string.' })
-    .check(z.minLength(1, 'The long must be between 1 and 191 characters.'), z.maxLength(191, 'The long must be between 1 and 191 characters.')),
+    // `long` is the description: the messages say so, as the form labels it.
+    .string({ error: 'The description must be a string.' })
+    .check(
+      z.minLength(1, 'The description must be between 1 and 191 characters.'),
+      z.maxLength(191, 'The description must be between 1 and 191 characters.'),
+    ),
 );
 /** Creating or changing a location: the reference's update needs the same fields as its create. */
 export const locationCreateSchema = z.object({ short, long: z.optional(long) });

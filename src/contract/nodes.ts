@@ -132,7 +132,13 @@ export const deployableQuerySchema = z.object({
  * take (uuid, daemon tokens, description, ...) are dropped.
  */
 export const nodeWriteSchema = z.object({
-  name: z.string({ error: 'The name field is required.' }).check(z.regex(/^[\w .-]{1,100}$/, 'The name format is invalid.')),
+  // The reference's rule (regex:/^([\w .-]{1,100})$/), with a message that says what it allows.
+  name: z
+    .string({ error: 'The name field is required.' })
+    .check(
+      z.minLength(1, 'The name field is required.'),
+      z.regex(/^[\w .-]{1,100}$/, 'The name may hold only letters, digits, spaces, dots, dashes and underscores, up to 100 of them.'),
+    ),
   location_id: z.int({ error: 'The location id field is required.' }).check(z.gte(1, 'The selected location id is invalid.')),
   fqdn: z
     .string({ error: 'The fqdn field is required.' })

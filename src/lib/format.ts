@@ -28,6 +28,11 @@ export function formatMiB(mib: number, locale?: string): string {
   return formatBytes(mib * 1024 * 1024, locale);
 }
 
+/** A node's memory or disk given to servers against its total (MiB); a total of 0 is "none set", not zero bytes. */
+export function formatAllocated(allocatedMiB: number, totalMiB: number, locale?: string): string {
+  return `${formatMiB(allocatedMiB, locale)} ${totalMiB > 0 ? `of ${formatMiB(totalMiB, locale)}` : 'allocated (no total set)'}`;
+}
+
 /** Memory and disk limits: 0 means no limit. */
 export function formatMemoryLimit(mib: number, locale?: string): string {
   return mib === 0 ? 'Unlimited' : formatMiB(mib, locale);

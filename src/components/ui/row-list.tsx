@@ -38,10 +38,12 @@ export function ListRow({ title, to, label, details, children }: ListRowProps) {
             to={to}
             className="font-medium break-all text-zinc-100 after:absolute after:inset-0 focus-visible:outline-none focus-visible:after:rounded-lg focus-visible:after:ring-2 focus-visible:after:ring-sky-500"
           >
-            {title}
+            <bdi>{title}</bdi>
           </Link>
         ) : (
-          <p className="font-medium break-words text-zinc-100">{title}</p>
+          <p className="font-medium break-words text-zinc-100">
+            <bdi>{title}</bdi>
+          </p>
         )}
         {details}
       </div>

@@ -52,6 +52,14 @@ describe('describeActivity', () => {
     expect(describeActivity('server:settings.reinstall', {})).toBeNull();
   });
 
+  it('tells an admin’s password link apart from other changes to the account', () => {
+    const email = 'sam@example.com';
+    expect(describeActivity('admin:user.update', { email, changed: ['password_link'], password_link: 'shown' })).toBe(
+      'Made a password link for sam@example.com (shown)',
+    );
+    expect(describeActivity('admin:user.update', { email, changed: ['first_name'] })).toBe('Changed the account sam@example.com');
+  });
+
   it('returns null for unknown events and missing properties', () => {
     expect(describeActivity('server:made.up', {})).toBeNull();
     expect(describeActivity('server:console.command', {})).toBeNull();

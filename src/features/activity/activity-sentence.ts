@@ -95,7 +95,8 @@ const SENTENCES: Record<ActivityEvent, Template> = {
   'server:subuser.update': 'Updated the subuser permissions for :email',
   'server:subuser.delete': 'Removed :email as a subuser',
   'admin:user.create': 'Created the account :email',
-  'admin:user.update': 'Changed the account :email',
+  // A password link is logged as an account change; it says which (`password_link`: mailed or shown to the admin).
+  'admin:user.update': ['Made a password link for :email (:password_link)', 'Changed the account :email'],
   'admin:user.delete': 'Deleted the account :email',
   'admin:user.two-factor.delete': 'Turned off two-factor authentication for :email',
   'admin:location.create': 'Created the location :short',

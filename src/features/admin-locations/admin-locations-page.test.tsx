@@ -52,7 +52,7 @@ function stubPanel() {
     }
     const b = body as { short: string; long?: string | null };
     if (method === 'POST') {
-      if (locations.some((l) => l.short === b.short)) return refusal(422, 'The short has already been taken.', 'short');
+      if (locations.some((l) => l.short === b.short)) return refusal(422, 'The short code has already been taken.', 'short');
       const made = location(3, b.short, b.long ?? null, 0);
       locations = [...locations, made];
       return json(201, { object: 'location', attributes: made, meta: { resource: 'http://panel.test/api/application/locations/3' } });
@@ -80,6 +80,8 @@ describe('AdminLocationsPage', () => {
     const eu = await screen.findByRole('listitem', { name: 'eu' });
     expect(eu).toHaveTextContent('Frankfurt · 2 nodes');
     expect(screen.getByRole('listitem', { name: 'us' })).toHaveTextContent('No description · 0 nodes');
+    // Each name and description is isolated (<bdi>), so a right-to-left override in one stays inside it.
+    expect([...eu.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['eu', 'Frankfurt']);
   });
 
   it('creates one, putting the panel’s refusal under its field', async () => {
@@ -90,7 +92,7 @@ describe('AdminLocationsPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Create location' });
     fireEvent.change(within(dialog).getByLabelText('Short code'), { target: { value: 'eu' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create location' }));
-    expect(await within(dialog).findByText('The short has already been taken.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('The short code has already been taken.')).toBeInTheDocument();
     fireEvent.change(within(dialog).getByLabelText('Short code'), { target: { value: 'ap' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create location' }));
     await waitFor(() => expect(items()).toHaveLength(3));

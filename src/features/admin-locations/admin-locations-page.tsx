@@ -60,7 +60,8 @@ export function AdminLocationsPage() {
                 title={l.short}
                 details={
                   <p className="text-sm break-words text-zinc-400">
-                    {l.long ?? 'No description'}
+                    {/* Isolated: a right-to-left override in it must not reorder the node count after it. */}
+                    <bdi>{l.long ?? 'No description'}</bdi>
                     {nodes !== null && ` · ${formatCount(nodes, 'node')}`}
                   </p>
                 }

@@ -37,6 +37,22 @@ describe('AdminNodePage', () => {
     expect(await screen.findByText("The panel's own node runs inside the panel: it has no config.yml.")).toBeInTheDocument();
   });
 
+  it('says a node without a memory or disk total has none set, not a total of 0 B', async () => {
+    stubNodesPanel();
+    render('/admin/nodes/1');
+    const memory = await screen.findByText('Memory', { selector: 'dt' });
+    expect(memory.nextElementSibling).toHaveTextContent(/^1 GiB allocated \(no total set\)$/);
+    expect(screen.getByText('Disk', { selector: 'dt' }).nextElementSibling).toHaveTextContent(/^0 B allocated \(no total set\)$/);
+    expect(screen.queryByText(/of 0 B/)).not.toBeInTheDocument();
+  });
+
+  it('shows a node’s memory and disk against its totals, with over-allocation', async () => {
+    stubNodesPanel();
+    render('/admin/nodes/2');
+    const memory = await screen.findByText('Memory', { selector: 'dt' });
+    expect(memory.nextElementSibling).toHaveTextContent(/^2 GiB of 8 GiB · no over-allocation$/);
+  });
+
   it('adds a range of ports as the API takes them, and shows a refusal in the dialog', async () => {
     const panel = stubNodesPanel();
     render('/admin/nodes/2');

@@ -8,7 +8,7 @@ import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
-import { formatDateTime, formatMiB } from '../../lib/format';
+import { formatAllocated, formatDateTime } from '../../lib/format';
 import { adminNodeQueries, useDeleteNode } from './api';
 import { NodeAllocations } from './node-allocations';
 import { NodeConfigCard } from './node-config-card';
@@ -86,10 +86,12 @@ function NodeDetails({ node }: { node: Node }) {
         </DetailItem>
         <DetailItem term="SFTP port">{node.daemon_sftp}</DetailItem>
         <DetailItem term="Memory">
-          {formatMiB(node.allocated_resources.memory)} of {formatMiB(node.memory)} · {overallocate(node.memory_overallocate)}
+          {formatAllocated(node.allocated_resources.memory, node.memory)}
+          {node.memory > 0 && ` · ${overallocate(node.memory_overallocate)}`}
         </DetailItem>
         <DetailItem term="Disk">
-          {formatMiB(node.allocated_resources.disk)} of {formatMiB(node.disk)} · {overallocate(node.disk_overallocate)}
+          {formatAllocated(node.allocated_resources.disk, node.disk)}
+          {node.disk > 0 && ` · ${overallocate(node.disk_overallocate)}`}
         </DetailItem>
         <DetailItem term="Upload size">{node.upload_size} MiB</DetailItem>
         <DetailItem term="Data directory">

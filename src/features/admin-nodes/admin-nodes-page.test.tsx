@@ -61,7 +61,10 @@ describe('AdminNodesPage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Create node' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create node' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create node' }));
-    expect(await within(dialog).findByText('The name format is invalid.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('The name field is required.')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: '<img src=x>' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create node' }));
+    expect(await within(dialog).findByText(/^The name may hold only letters, digits, spaces, dots, dashes and underscores/)).toBeInTheDocument();
     expect(panel.writes()).toEqual([]);
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'wings-2' } });
     fireEvent.change(within(dialog).getByLabelText('FQDN'), { target: { value: 'wings-2.example.test' } });

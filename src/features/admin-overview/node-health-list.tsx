@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { OverviewNode } from '../../contract/admin-overview';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
-import { formatCount, formatMiB, formatRelativeTime } from '../../lib/format';
+import { formatAllocated, formatCount, formatRelativeTime } from '../../lib/format';
 
 /** A node as the list shows it; `servers` null where the panel does not say (the nodes page without the overview). */
 export type HealthNode = Omit<OverviewNode, 'servers'> & { servers: number | null };
@@ -19,9 +19,7 @@ function Usage({ label, allocated, total }: { label: string; allocated: number; 
     <div className="min-w-0">
       <div className="flex items-baseline justify-between gap-2 text-xs">
         <span className="text-zinc-400">{label}</span>
-        <span className="text-zinc-200">
-          {formatMiB(allocated)} {total > 0 ? `of ${formatMiB(total)}` : 'allocated (no total set)'}
-        </span>
+        <span className="text-zinc-200">{formatAllocated(allocated, total)}</span>
       </div>
       {percent !== null && (
         <div

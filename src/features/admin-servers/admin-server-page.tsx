@@ -112,14 +112,14 @@ export function AdminServerPage() {
         <DetailList>
           <DetailItem term="Memory">{formatMemoryLimit(limits.memory)}</DetailItem>
           <DetailItem term="Swap">{formatSwapLimit(limits.swap)}</DetailItem>
-          <DetailItem term="Disk">{limits.disk === 0 ? 'No limit' : `${limits.disk} MiB`}</DetailItem>
+          <DetailItem term="Disk">{formatMemoryLimit(limits.disk)}</DetailItem>
           <DetailItem term="CPU">{formatCpuLimit(limits.cpu)}</DetailItem>
           <DetailItem term="Threads">{limits.threads || 'Any'}</DetailItem>
           <DetailItem term="Block I/O weight">{limits.io}</DetailItem>
           <DetailItem term="Out of memory">{limits.oom_disabled ? 'Keeps running' : 'Killed'}</DetailItem>
-          <DetailItem term="Databases · Allocations · Backups">
-            {`${limit(features.databases)} · ${limit(features.allocations)} · ${limit(features.backups)}`}
-          </DetailItem>
+          <DetailItem term="Databases">{limit(features.databases)}</DetailItem>
+          <DetailItem term="Allocations">{limit(features.allocations)}</DetailItem>
+          <DetailItem term="Backups">{limit(features.backups)}</DetailItem>
           <DetailItem term="Ports">
             <span className="font-mono break-all">
               {allocationsOf(server)

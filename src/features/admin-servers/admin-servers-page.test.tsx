@@ -57,6 +57,24 @@ describe('AdminServerPage', () => {
     expect(screen.queryByRole('button', { name: 'Transfer' })).not.toBeInTheDocument();
   });
 
+  it('shows memory and disk limits in the same units (the client area’s), not one in GiB and the other in MiB', async () => {
+    stubPanel();
+    render('/admin/servers/1');
+    const limits = await screen.findByRole('heading', { name: 'Limits and ports' });
+    const card = limits.closest('section') ?? document.body;
+    expect(within(card).getByText('Memory').nextElementSibling).toHaveTextContent('1 GiB');
+    expect(within(card).getByText('Disk').nextElementSibling).toHaveTextContent('5 GiB');
+    expect(within(card).queryByText(/MiB/)).not.toBeInTheDocument();
+  });
+
+  it('gives each feature limit a row of its own', async () => {
+    stubPanel();
+    render('/admin/servers/1');
+    await screen.findByRole('heading', { name: 'Limits and ports' });
+    for (const term of ['Databases', 'Allocations', 'Backups'])
+      expect(screen.getByText(term, { exact: true }).nextElementSibling?.textContent).toMatch(/^(\d+|No limit)$/);
+  });
+
   it('shows a variable’s rules, and the server’s refusal under that variable', async () => {
     stubPanel();
     render('/admin/servers/1');

@@ -94,4 +94,18 @@ describe('CreateServerPage placement', () => {
     expect(sent?.body).toMatchObject({ deploy: { locations: [3], dedicated_ip: false, port_range: [] } });
     expect(sent?.body).not.toHaveProperty('allocation');
   });
+
+  it('says in words what an empty form lacks: the owner, the node and the egg, sending nothing', async () => {
+    const panel = stubPanel();
+    const user = render();
+    await screen.findByRole('option', { name: 'Frankfurt 1' });
+    await user.click(screen.getByRole('button', { name: 'Create server' }));
+    expect(await screen.findByText('The user field is required.')).toBeInTheDocument();
+    expect(screen.getByText('The egg field is required.')).toBeInTheDocument();
+    expect(screen.getByText('Choose the node the server runs on.')).toBeInTheDocument();
+    expect(screen.queryByText('Invalid input')).not.toBeInTheDocument();
+    expect(screen.queryByText(/allocation\.default/)).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Node')).toHaveAttribute('aria-invalid', 'true');
+    expect(panel.writes()).toEqual([]);
+  });
 });

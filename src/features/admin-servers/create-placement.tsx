@@ -27,6 +27,9 @@ export function CreatePlacement({ form }: { form: Form }) {
   const primary = useWatch({ control: form.control, name: 'allocation.default' });
   const first = ports[0]?.id;
   const { errors } = form.formState;
+  // Without a node no port can be picked: the contract's missing `allocation.default` is said on the node.
+  const portMissing = errors.allocation?.default?.message;
+  const nodeError = !nodeId && portMissing ? 'Choose the node the server runs on.' : errors.deploy?.locations?.message;
 
   // Once the node's free allocations are known: the first of them, else deployment over its location.
   useEffect(() => {
@@ -72,7 +75,7 @@ export function CreatePlacement({ form }: { form: Form }) {
           form.setValue('allocation', undefined);
           form.setValue('deploy', undefined);
         }}
-        error={errors.deploy?.locations?.message}
+        error={nodeError}
       >
         <option value="">Choose a node…</option>
         {all.map((n) => (
@@ -86,7 +89,7 @@ export function CreatePlacement({ form }: { form: Form }) {
         disabled={!nodeId || loading || first === undefined}
         value={first === undefined ? '' : String(primary ?? '')}
         onChange={(e) => pickPrimary(e.target.value)}
-        error={errors.allocation?.default?.message}
+        error={nodeId ? portMissing : undefined}
         hint={hint}
       >
         {first === undefined ? <option value="">Any free port</option> : <PortOptions ports={ports} />}

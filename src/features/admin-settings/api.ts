@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { adminSettingsEndpoints, type SettingsUpdate } from '../../contract/admin-settings';
 import { call } from '../../lib/http';
 import { panelQueries } from '../../lib/panel-name';
@@ -13,6 +13,11 @@ export const adminSettingsQueries = {
       queryFn: async ({ signal }) => (await call(adminSettingsEndpoints.view, { signal })).attributes,
     }),
 };
+
+/** True once the settings say no mail goes out (false while unknown, so nothing claims either way too early). */
+export function usePanelSendsNoMail(): boolean {
+  return useQuery(adminSettingsQueries.settings()).data?.mail_source === 'none';
+}
 
 export function useUpdateSettings() {
   const client = useQueryClient();

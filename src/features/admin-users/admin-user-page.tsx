@@ -9,6 +9,7 @@ import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
 import { formatDateTime } from '../../lib/format';
 import { adminServerQueries } from '../admin-servers/api';
+import { usePanelSendsNoMail } from '../admin-settings/api';
 import { adminUserQueries } from './api';
 import { DeleteUserDialog, DisableTwoFactorDialog, PasswordLinkDialog, type PasswordLinkResult } from './user-action-dialogs';
 import { UserFormDialog } from './user-form-dialog';
@@ -17,8 +18,10 @@ import { pageTitle } from '../../lib/panel-name';
 type Open = 'edit' | 'password' | 'two-factor' | 'delete' | null;
 
 /** What the users page says it did on the way here (a user just created). */
-function createdNotice(state: unknown): string | null {
+function createdNotice(state: unknown, noMail: boolean): string | null {
   const created = typeof state === 'object' && state !== null && 'created' in state ? state.created : null;
+  if (created === 'invited' && noMail)
+    return 'The user was created without a password. This panel sends no mail: use “Password link” to get a link to set one, and pass it on.';
   if (created === 'invited') return 'The user was created and sent an invitation e-mail with a link to set a password.';
   return created === 'created' ? 'The user was created with the password you chose.' : null;
 }
@@ -32,7 +35,7 @@ export function AdminUserPage() {
   const owned = useQuery(adminServerQueries.ofUser(userId));
   const [open, setOpen] = useState<Open>(null);
   const [link, setLink] = useState<PasswordLinkResult | null>(null);
-  const notice = createdNotice(location.state);
+  const notice = createdNotice(location.state, usePanelSendsNoMail());
   const name = query.data?.username;
   useEffect(() => {
     if (name) document.title = pageTitle(name, 'Users', 'Admin');

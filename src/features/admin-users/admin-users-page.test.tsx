@@ -46,12 +46,17 @@ const refusal = (status: number, detail: string, field?: string) =>
     ],
   });
 
-/** A fake application API: ann (with two-factor and a server) and bob. */
+/** A fake application API: ann (with two-factor and a server) and bob; `mailed`: the panel sends mail. */
 function stubPanel({ mailed = false }: { mailed?: boolean } = {}) {
   let users = [user(1, 'ann', { '2fa': true }), user(2, 'bob')];
   const calls: FetchCall[] = [];
   stubFetch((url, call) => {
     calls.push(call);
+    if (url.pathname === '/api/application/settings')
+      return json(200, {
+        object: 'settings',
+        attributes: { panel_name: 'Aerie', require_two_factor: 'off', mail: null, mail_source: mailed ? 'environment' : 'none' },
+      });
     const path = url.pathname.replace('/api/application/users', '');
     const { method, body } = call;
     if (method === 'GET' && path === '') {
@@ -135,7 +140,7 @@ describe('AdminUsersPage', () => {
   });
 
   it('creates a user: the schema’s message under a field, the server’s under its field, then an invitation without a password', async () => {
-    const panel = stubPanel();
+    const panel = stubPanel({ mailed: true });
     const { router } = render('/admin/users');
     fireEvent.click(await screen.findByRole('button', { name: 'Create user' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create user' });
@@ -165,6 +170,23 @@ describe('AdminUsersPage', () => {
       external_id: null,
       root_admin: false,
     });
+  });
+
+  it('does not promise an invitation e-mail when the panel sends no mail: it points to the password link', async () => {
+    stubPanel({ mailed: false });
+    const { router } = render('/admin/users');
+    fireEvent.click(await screen.findByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create user' });
+    expect(await within(dialog).findByText(/this panel sends no mail, so you pass the link on/)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/invitation e-mail/)).not.toBeInTheDocument();
+    fireEvent.change(field(dialog, 'E-mail'), { target: { value: 'cleo@example.test' } });
+    fireEvent.change(field(dialog, 'Username'), { target: { value: 'cleo' } });
+    fireEvent.change(field(dialog, 'First name'), { target: { value: 'Cleo' } });
+    fireEvent.change(field(dialog, 'Last name'), { target: { value: 'Doe' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create user' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users/3'));
+    expect(await screen.findByText(/created without a password\. This panel sends no mail/)).toBeInTheDocument();
+    expect(screen.queryByText(/sent an invitation e-mail/)).not.toBeInTheDocument();
   });
 });
 

@@ -3,6 +3,7 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
+import { usePanelSendsNoMail } from '../admin-settings/api';
 import { useCreateUser, useUpdateUser } from './api';
 
 const FIELDS = ['email', 'username', 'first_name', 'last_name', 'password', 'external_id', 'root_admin', 'language'] as const;
@@ -25,12 +26,13 @@ export function UserFormDialog({
   user: User | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** `invited`: no password was given, so the new user was mailed a link to set one. */
+  /** `invited`: no password was given, so the new user is to get a link to set one (mailed, if the panel sends mail). */
   onCreated?: (user: User, invited: boolean) => void;
 }) {
   const create = useCreateUser();
   const update = useUpdateUser();
   const mutation = user ? update : create;
+  const noMail = usePanelSendsNoMail();
   const defaultValues: UserWrite = user
     ? {
         email: user.email,
@@ -72,7 +74,13 @@ export function UserFormDialog({
         label="Password"
         type="password"
         autoComplete="new-password"
-        hint={user ? 'Leave it empty to keep the current password.' : 'Leave it empty and an invitation e-mail is sent, with a link to set one.'}
+        hint={
+          user
+            ? 'Leave it empty to keep the current password.'
+            : noMail
+              ? 'Leave it empty to give them a link to set one: this panel sends no mail, so you pass the link on.'
+              : 'Leave it empty and an invitation e-mail is sent, with a link to set one.'
+        }
         error={errors.password?.message}
         {...form.register('password', { setValueAs: orUndefined })}
       />
