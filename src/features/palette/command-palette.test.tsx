@@ -43,7 +43,7 @@ function stubPanel(permissions: string[] | '*', calls: FetchCall[] = []) {
   return calls;
 }
 
-function renderAt(path: string) {
+function renderAt(path: string, account = testAccount) {
   return renderRoutes(
     [
       {
@@ -62,7 +62,7 @@ function renderAt(path: string) {
       },
     ],
     path,
-    (client) => client.setQueryData(accountQueries.me().queryKey, testAccount),
+    (client) => client.setQueryData(accountQueries.me().queryKey, account),
   );
 }
 
@@ -95,6 +95,20 @@ describe('CommandPalette', () => {
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/server/ffff0000'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('searches every server on the panel for a root admin, and their own servers for everyone else', async () => {
+    for (const admin of [true, false]) {
+      const calls = stubPanel('*');
+      renderAt('/', { ...testAccount, admin });
+      const { input } = await openPalette();
+      await userEvent.type(input, 'crea');
+      await waitFor(() => expect(optionNames()[0]).toContain('Creative'));
+      const searched = calls.filter((c) => c.path.includes('filter%5B*%5D=crea'));
+      expect(searched.length).toBeGreaterThan(0);
+      expect(searched.every((c) => c.path.includes('type=admin-all'))).toBe(admin);
+      cleanup();
+    }
   });
 
   it('closes on Escape and gives focus back to what had it', async () => {

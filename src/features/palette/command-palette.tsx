@@ -70,7 +70,9 @@ function PaletteBody({ openServer, onChoose }: { openServer: OpenServer | null; 
   const search = useDeferredValue(query.trim());
   const [recent, setRecent] = useState(() => loadRecent(account.id));
   // The server list's search (the API's filter[*]: name, identifier, address, port), first page only.
-  const list = useQuery(serverQueries.list({ page: 1, search, scope: 'member', perPage: SERVER_RESULTS }));
+  // A root admin's search reaches every server on the panel, as their list's "Show all servers" does.
+  const scope = account.admin && search !== '' ? 'admin-all' : 'member';
+  const list = useQuery(serverQueries.list({ page: 1, search, scope, perPage: SERVER_RESULTS }));
   const servers = useMemo(() => list.data?.data.map((s) => s.attributes) ?? [], [list.data]);
   const items = useMemo(
     // What is typed filters pages and actions at once (Enter right after typing runs what shows); servers follow their search.
