@@ -92,11 +92,12 @@ describe('placing a new server', () => {
   it('gives the server the lowest free port of its own node’s range on the node’s address', async ({ panel, node }) => {
     await panel.server(await panel.user());
     const eu = await node({ name: 'eu-1', memory: 8192, ports: { start: 30000, end: 30010 }, ip: '10.0.0.7' });
-    // The node does not answer: the server is made there, its install reported failed.
+    // The node does not answer: the server was placed there, then rolled back (no server), and the
+    // allocation placement made for it is left free on the node.
     await expect(panel.server(await panel.user(), { node: 'eu-1' })).rejects.toThrow(/eu-1/);
-    const made = await panel.db.selectFrom('servers').selectAll().where('node_id', '=', eu.id).executeTakeFirstOrThrow();
-    const primary = await allocations.findById(panel.db, made.allocation_id ?? 0);
-    expect(primary).toMatchObject({ node_id: eu.id, ip: '10.0.0.7', port: 30000 });
+    expect(await panel.db.selectFrom('servers').selectAll().where('node_id', '=', eu.id).execute()).toEqual([]);
+    const made = await panel.db.selectFrom('allocations').selectAll().where('node_id', '=', eu.id).execute();
+    expect(made).toEqual([expect.objectContaining({ ip: '10.0.0.7', port: 30000, server_id: null })]);
   });
 
   it('“add allocation” takes the lowest free port of the server’s own node’s range, on the node’s address', async ({ panel }) => {
