@@ -343,11 +343,17 @@ test('keyboard: skip link first, then the header, the search box, and Enter open
   await expect(search).toBeFocused();
   expect(await focusIndicator(page)).toMatchObject({ visible: true });
 
-  // Without the skip link the search box comes right after the header's two controls.
+  // Without the skip link the search box comes right after the header's three controls.
   await page.goto('/');
   await expect(search).toBeVisible();
   await noTransitions(page);
-  const order: Locator[] = [skip, page.getByRole('link', { name: 'Aerie' }), page.getByRole('button', { name: owner.username }), search];
+  const order: Locator[] = [
+    skip,
+    page.getByRole('link', { name: 'Aerie' }),
+    page.getByRole('button', { name: 'Search or jump…' }),
+    page.getByRole('button', { name: owner.username }),
+    search,
+  ];
   for (const stop of order) {
     await page.keyboard.press('Tab');
     await expect(stop).toBeFocused();
