@@ -4,7 +4,7 @@ import { servers } from '../db/repos';
 import { findEgg } from '../services/servers';
 import { it } from '../test/fixtures';
 import { eventually } from '../test/game-support';
-import { billing } from '../test/application-support';
+import { billing, insertRemoteNode } from '../test/application-support';
 import type { TestPanel } from '../test/harness';
 
 /*
@@ -14,23 +14,6 @@ import type { TestPanel } from '../test/harness';
 
 type Failure = { errors: { code: string; detail: string; meta?: { source_field: string } }[] };
 const fields = (res: { json(): unknown }) => (res.json() as Failure).errors.map((e) => e.meta?.source_field);
-
-/** A node on a loopback port where nothing listens. */
-function silentNode(panel: TestPanel, name: string) {
-  return panel.db
-    .insertInto('nodes')
-    .values({
-      uuid: randomUUID(),
-      name,
-      fqdn: '127.0.0.1',
-      sftp_port: 2022,
-      maintenance_mode: 0,
-      daemon_base_url: 'http://127.0.0.1:9',
-      ...panel.nodes.newCredentials(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
 
 async function made(panel: TestPanel) {
   const setup = await billing(panel);
@@ -206,7 +189,7 @@ describe('reinstall, suspension and deletion', () => {
   it('a creation the node does not answer leaves no server, and its allocation free, as the reference rolls back', async ({ panel }) => {
     const { call, body } = await billing(panel);
     const owner = await panel.user();
-    const node = await silentNode(panel, 'silent');
+    const node = await insertRemoteNode(panel, 'silent');
     const allocation = await panel.db
       .insertInto('allocations')
       .values({ node_id: node.id, ip: '127.0.0.1', port: 47_001, server_id: null, notes: null })
@@ -224,7 +207,7 @@ describe('reinstall, suspension and deletion', () => {
   it('deletes by force what a node that does not answer still holds', async ({ panel }) => {
     const { call, egg } = await billing(panel);
     const owner = await panel.user();
-    const node = await silentNode(panel, 'gone');
+    const node = await insertRemoteNode(panel, 'gone');
     const uuid = randomUUID();
     const ts = panel.clock.now().toISOString();
     const row = await servers.insert(panel.db, {

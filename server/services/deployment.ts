@@ -21,7 +21,7 @@ export interface DeploymentRequest {
   locations: readonly number[];
   /** An address no server holds any port on. */
   dedicatedIp: boolean;
-  /** `25565` or `25565-25570`; none: any port. */
+  /** `25565` or `25565-25570`; none: every port is allowed. */
   portRanges: readonly string[];
   memory: number;
   disk: number;

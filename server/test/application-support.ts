@@ -1,4 +1,6 @@
 import { ensureDefaultNode, findEgg } from '../services/servers';
+import { randomUUID } from 'node:crypto';
+import type { NodeRow } from '../db/schema';
 import type { TestPanel } from './harness';
 
 /*
@@ -7,6 +9,24 @@ import type { TestPanel } from './harness';
  */
 
 type Headers = Record<string, string>;
+
+/** A remote node's row reached at `url` (a loopback port where nothing listens makes a silent node), with `extra` columns. */
+export function insertRemoteNode(panel: TestPanel, name: string, url = 'http://127.0.0.1:9', extra: Partial<NodeRow> = {}): Promise<NodeRow> {
+  return panel.db
+    .insertInto('nodes')
+    .values({
+      uuid: randomUUID(),
+      name,
+      fqdn: '127.0.0.1',
+      sftp_port: 2022,
+      maintenance_mode: 0,
+      daemon_base_url: url,
+      ...extra,
+      ...panel.nodes.newCredentials(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
 
 export async function billing(panel: TestPanel) {
   const admin = await panel.user({ admin: true });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Fastify from 'fastify';
 import type { ServerConfiguration } from '../daemon/capabilities';
@@ -7,6 +6,7 @@ import { nodes as nodeRepo, servers, serverTransfers } from '../db/repos';
 import type { NodeRow, ServerRow } from '../db/schema';
 import type { TransferDeps } from '../services/server-transfers';
 import { test } from './fixtures';
+import { insertRemoteNode } from './application-support';
 import { eventually } from './game-support';
 
 /*
@@ -20,23 +20,8 @@ export const PORTS = { start: 31300, end: 31399 };
 export const it = test.extend('t', async ({ panel, tempDir }, { onCleanup }) => {
   const owner = await panel.user({ admin: true });
   const server = await panel.server(owner);
-  const insertNode = async (name: string, url: string, ports = { start: 31310, end: 31319 }): Promise<NodeRow> =>
-    panel.db
-      .insertInto('nodes')
-      .values({
-        uuid: randomUUID(),
-        name,
-        fqdn: '127.0.0.1',
-        sftp_port: 2022,
-        maintenance_mode: 0,
-        daemon_base_url: url,
-        port_start: ports.start,
-        port_end: ports.end,
-        allocation_ip: '127.0.0.1',
-        ...panel.nodes.newCredentials(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const insertNode = (name: string, url: string, ports = { start: 31310, end: 31319 }): Promise<NodeRow> =>
+    insertRemoteNode(panel, name, url, { port_start: ports.start, port_end: ports.end, allocation_ip: '127.0.0.1' });
   const bearer = (node: NodeRow) => ({ authorization: `Bearer ${node.daemon_token_id}.${panel.nodes.tokenOf(node)}` });
   // The target's address is known once it listens; its row is made first for its key.
   const app = Fastify();

@@ -74,7 +74,7 @@ export async function usedAddresses(db: Db, nodeId: number): Promise<Set<string>
   return new Set(rows.map((r) => r.ip));
 }
 
-/** The disk limits (MiB) of the servers on each node that has any. */
+/** The disk limits (MiB) of the servers on each node that has some. */
 export async function committedDisk(db: Db): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('servers')

@@ -92,7 +92,7 @@ export function findByName(db: Db, name: string): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
-/** How many servers live on each node that has any. */
+/** How many servers live on each node that has some. */
 export async function serverCounts(db: Db): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('servers')
@@ -102,7 +102,7 @@ export async function serverCounts(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.node_id, Number(r.n)]));
 }
 
-/** The memory limits (MiB) of the servers on each node that has any; unlimited servers count 0. */
+/** The memory limits (MiB) of the servers on each node that has some; unlimited servers count 0. */
 export async function committedMemory(db: Db): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('servers')

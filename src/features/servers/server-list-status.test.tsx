@@ -92,7 +92,7 @@ describe('server list live status', () => {
     expect(resourceCalls()).toEqual([`/api/client/servers/${servers[0]?.uuid}/resources`]);
   });
 
-  it('says the node is unreachable when resources answers as any panel does for a dead node (502), and not for the others', async () => {
+  it('says the node is unreachable when resources answers as a panel does for a dead node (502), and not for the others', async () => {
     // Pterodactyl's answer when Wings does not answer: a 502 error document, no field of ours.
     const down = { errors: [{ code: 'HttpException', status: '502', detail: 'Bad Gateway' }] };
     render((url) => (url.pathname.includes('ffff') ? json(502, down) : json(200, stats('offline'))));
