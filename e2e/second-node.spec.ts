@@ -56,6 +56,10 @@ test.beforeAll(async ({ baseURL }) => {
     cwd: ROOT,
   });
   await nodeStarted(node, 45_000);
+  // The panel reads a node another process (the CLI) added into its pages' connect-src once its
+  // cache of node origins expires (5 s); a page loaded before that could never reach the node.
+  const origin = `ws://127.0.0.1:${daemonPort}`;
+  await expect.poll(async () => (await fetch(`${baseURL}/`)).headers.get('content-security-policy') ?? '', { timeout: 15_000 }).toContain(origin);
 });
 
 test.afterAll(async () => {
