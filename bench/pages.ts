@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Locator, Page, Request, Response } from '@playwright/test';
 import { signInThroughApi } from '../e2e/support/sign-in';
 import { ensureSpaBuilt } from '../server/lib/spa-build';
-import { libraryShare } from './chunks';
+import { chunkPackages, describePackages, libraryShare, type ChunkPackages } from './chunks';
 import { startBenchPanel, type BenchServer } from './panel';
 
 /*
@@ -230,14 +230,16 @@ function row(name: string, assets: readonly Asset[], budget?: number): string {
   return `  ${name.padEnd(30)} ${js.toFixed(1).padStart(7)} ${css.toFixed(1).padStart(7)} ${total.toFixed(1).padStart(8)} ${String(assets.length).padStart(6)}   ${verdict}`;
 }
 
-/** With AERIE_BENCH_CHUNKS=1: each file a page loaded, largest first. */
-function chunkLines(assets: readonly Asset[], shares?: Map<string, number>): string[] {
+/** With AERIE_BENCH_CHUNKS=1: each file a page loaded, largest first, with the packages in it. */
+function chunkLines(assets: readonly Asset[], chunks: Map<string, ChunkPackages> | undefined, heavy?: RegExp): string[] {
   if (process.env.AERIE_BENCH_CHUNKS !== '1') return [];
   return [...assets]
     .sort((a, b) => b.gz - a.gz)
     .map((a) => {
-      const share = shares?.get(a.file);
-      return `      ${(a.gz / 1024).toFixed(1).padStart(7)}  ${a.file}${share === undefined ? '' : `  (${Math.round(share * 100)}% heavy library)`}`;
+      const packages = chunks?.get(a.file);
+      const share = packages && heavy ? `  (${Math.round(libraryShare(packages, heavy) * 100)}% heavy library)` : '';
+      const names = packages ? `  ${describePackages(packages)}` : '';
+      return `      ${(a.gz / 1024).toFixed(1).padStart(7)}  ${a.file}${share}${names}`;
     });
 }
 
@@ -271,28 +273,29 @@ export async function benchPages(): Promise<string[]> {
       'Per-page JS and CSS: every script and stylesheet Chromium loads on a cold visit, gzip (zlib default level), KB',
       `  ${'page'.padEnd(30)} ${'JS'.padStart(7)} ${'CSS'.padStart(7)} ${'total'.padStart(8)} ${'files'.padStart(6)}   budget (JS + CSS)`,
     ];
+    const chunks = await chunkPackages().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    if (chunks instanceof Error) lines.push(`  (the chunks could not be mapped to packages: ${chunks.message.split('\n')[0]})`);
+    const known = chunks instanceof Error ? undefined : chunks;
     for (const spec of PAGES) {
       const assets = await load(browser, baseURL, storage, spec, ctx);
       if (!spec.heavy) {
-        lines.push(row(spec.name, assets, spec.budgetKb), ...chunkLines(assets));
+        lines.push(row(spec.name, assets, spec.budgetKb), ...chunkLines(assets, known));
         continue;
       }
-      const shares = await libraryShare(spec.heavy.packages).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-      if (shares instanceof Error) {
-        lines.push(
-          `  ${spec.name}, before ${spec.heavy.library}: skipped, the chunks could not be mapped to packages (${shares.message.split('\n')[0]})`,
-        );
-      } else {
-        const unknown = assets.filter((a) => a.kind === 'js' && !shares.has(a.file));
+      const heavy = spec.heavy.packages;
+      if (known) {
+        const unknown = assets.filter((a) => a.kind === 'js' && !known.has(a.file));
         if (unknown.length > 0) lines.push(`  (${unknown.length} loaded chunks are not in a fresh build: is dist/ stale?)`);
         // A chunk counts as the library's when most of its code is; the small rest of such a chunk goes with it.
-        const own = assets.filter((a) => a.kind === 'css' || (shares.get(a.file) ?? 0) <= 0.5);
+        const own = assets.filter((a) => {
+          const packages = known.get(a.file);
+          return a.kind === 'css' || !packages || libraryShare(packages, heavy) <= 0.5;
+        });
         lines.push(row(`${spec.name}, before ${spec.heavy.library}`, own, spec.budgetKb));
+      } else {
+        lines.push(`  ${spec.name}, before ${spec.heavy.library}: skipped, the chunks could not be mapped to packages`);
       }
-      lines.push(
-        row(`${spec.name}, with ${spec.heavy.library}`, assets, spec.heavy.budgetKb),
-        ...chunkLines(assets, shares instanceof Error ? undefined : shares),
-      );
+      lines.push(row(`${spec.name}, with ${spec.heavy.library}`, assets, spec.heavy.budgetKb), ...chunkLines(assets, known, heavy));
     }
     return lines;
   } finally {

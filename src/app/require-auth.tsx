@@ -1,10 +1,12 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { Account } from '../contract/account';
 import { accountQueries } from '../features/account/api';
 import { PageSpinner } from '../components/ui/spinner';
 import { ErrorState } from '../components/ui/states';
+import { preferredLocale } from '../lib/i18n/locales';
+import { changeLocale } from '../lib/i18n/runtime';
 import { signInPath } from './paths';
 
 const AccountContext = createContext<Account | null>(null);
@@ -20,6 +22,11 @@ export function useAccount(): Account {
 export function RequireAuth() {
   const location = useLocation();
   const me = useQuery(accountQueries.me());
+  const language = me.data?.language;
+  // The account's language, once it is known (see preferredLocale for an account left at `en`).
+  useEffect(() => {
+    if (language !== undefined) void changeLocale(preferredLocale(language));
+  }, [language]);
   if (me.isPending) return <PageSpinner />;
   if (me.isError) {
     if (me.error.status === 401) return <Navigate to={signInPath(location.pathname + location.search + location.hash)} replace />;
