@@ -18,7 +18,7 @@ import { RunHistory } from './run-history';
 import { RunNowButton, RunProgressPanel } from './run-now';
 import { ScheduleDialog } from './schedule-dialog';
 import { TaskList } from './task-list';
-import { pageTitle } from '../../lib/panel-name';
+import { DocumentTitle, pageTitle } from '../../lib/panel-name';
 
 /** /server/:id/schedules/:scheduleId: one schedule, its tasks, Run now and its runs. */
 export function SchedulePage() {
@@ -46,7 +46,7 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
 
   return (
     <section aria-labelledby="schedule-heading" className="space-y-5">
-      <title>{pageTitle(s.name, 'Schedules', serverName)}</title>
+      <DocumentTitle>{pageTitle(s.name, 'Schedules', serverName)}</DocumentTitle>
       <Link to={listHref} className="text-sm text-sky-400 hover:text-sky-300">
         ← Schedules
       </Link>

@@ -18,7 +18,7 @@ import { serverConditions } from './server-state';
 import { ServerUnavailable } from './server-unavailable';
 import { NODE_PAGES, NodeDownNotice, useNodeDown } from './node-status';
 import { useTransferProgress } from './transfer-progress';
-import { pageTitle } from '../../lib/panel-name';
+import { DocumentTitle, pageTitle } from '../../lib/panel-name';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -55,7 +55,7 @@ export function ServerLayout() {
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
   return (
     <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
-      {!page?.titledByPage && <title>{pageLabel ? pageTitle(pageLabel, server.name) : pageTitle(server.name)}</title>}
+      {!page?.titledByPage && <DocumentTitle>{pageLabel ? pageTitle(pageLabel, server.name) : pageTitle(server.name)}</DocumentTitle>}
       <div className="space-y-5">
         <ServerHeader server={server} adminView={adminView} nodeDown={nodeDown} transferNote={transferNote} />
         <ServerNav serverId={id} permissions={permissions} />
