@@ -87,7 +87,6 @@ describe('AdminOverviewPage', () => {
     await act(() => changeLocale('de'));
     const local = within(nodes).getByRole('listitem', { name: 'local' });
     expect(within(local).getByText('Erreichbar')).toBeInTheDocument();
-    expect(within(local).getByText('2 GiB von 4 GiB')).toBeInTheDocument();
     expect(within(local).getByRole('meter', { name: 'Arbeitsspeicher zugewiesen' })).toBeInTheDocument();
     expect(screen.getByText('Konto new@example.test erstellt')).toBeInTheDocument();
     expect(screen.queryByText('Reachable')).toBeNull();

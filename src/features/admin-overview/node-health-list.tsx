@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { OverviewNode } from '../../contract/admin-overview';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
-import { formatMiB, formatPercent, formatRelativeTime } from '../../lib/format';
+import { formatAllocated, formatPercent, formatRelativeTime } from '../../lib/format';
 import { useLocale } from '../../lib/i18n/catalog';
 import { useT } from './messages';
 
@@ -21,16 +21,11 @@ function Usage({ label, allocated, total }: { label: string; allocated: number; 
   const percent = total > 0 ? Math.round((allocated / total) * 100) : null;
   const t = useT();
   const locale = useLocale();
-  // A total of 0 is "none set", not zero bytes.
-  const figure =
-    total > 0
-      ? t('adminOverview.allocatedOf', { allocated: formatMiB(allocated, locale), total: formatMiB(total, locale) })
-      : t('adminOverview.allocatedNoTotal', { allocated: formatMiB(allocated, locale) });
   return (
     <div className="min-w-0">
       <div className="flex items-baseline justify-between gap-2 text-xs">
         <span className="text-zinc-400">{label}</span>
-        <span className="text-zinc-200">{figure}</span>
+        <span className="text-zinc-200">{formatAllocated(allocated, total, locale)}</span>
       </div>
       {percent !== null && (
         <div
