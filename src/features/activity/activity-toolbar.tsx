@@ -36,7 +36,7 @@ export function ActivityToolbar({
       <div
         role="group"
         aria-label={t('activity.sort')}
-        className="inline-flex shrink-0 self-start rounded-md bg-zinc-900 p-0.5 ring-1 ring-zinc-700 ring-inset sm:self-auto"
+        className="inline-flex shrink-0 flex-wrap self-start rounded-md bg-zinc-900 p-0.5 ring-1 ring-zinc-700 ring-inset sm:self-auto"
       >
         {(
           [

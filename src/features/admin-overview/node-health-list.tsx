@@ -23,7 +23,7 @@ function Usage({ label, allocated, total }: { label: string; allocated: number; 
   const locale = useLocale();
   return (
     <div className="min-w-0">
-      <div className="flex items-baseline justify-between gap-2 text-xs">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-2 text-xs">
         <span className="text-zinc-400">{label}</span>
         <span className="text-zinc-200">{formatAllocated(allocated, total, locale)}</span>
       </div>
