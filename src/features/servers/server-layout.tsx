@@ -19,6 +19,7 @@ import { ServerUnavailable } from './server-unavailable';
 import { NODE_PAGES, NodeDownNotice, useNodeDown } from './node-status';
 import { useTransferProgress } from './transfer-progress';
 import { DocumentTitle, pageTitle } from '../../lib/panel-name';
+import { usePageLabel } from '../../app/page-label';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -28,7 +29,8 @@ export function ServerLayout() {
   const id = useParams().id ?? '';
   const query = useQuery(serverQueries.detail(id));
   const page = useCurrentPage();
-  const pageLabel = page && page.path !== '' ? page.label : null;
+  const label = usePageLabel();
+  const pageLabel = page && page.path !== '' ? label(page) : null;
   const meta = query.data?.meta;
   const permissions = useMemo<readonly string[]>(() => (meta ? memberPermissions(meta) : []), [meta]);
   // Only a subuser sees permission hints, so only a subuser loads what they say.
@@ -61,9 +63,9 @@ export function ServerLayout() {
         <ServerNav serverId={id} permissions={permissions} />
         <RequireServerPermission permission={page?.permission ?? null}>
           {blocking && page && !worksUnavailable(page, server) ? (
-            <ServerUnavailable page={page.label} condition={blocking} />
+            <ServerUnavailable page={label(page)} condition={blocking} />
           ) : nodeDown && page && NODE_PAGES.includes(page.path) ? (
-            <NodeDownNotice page={page.label} server={server} />
+            <NodeDownNotice page={label(page)} server={server} />
           ) : (
             <BoundedOutlet />
           )}
