@@ -27,7 +27,7 @@ function FruitsPage({ fruits, linked }: { fruits: readonly string[]; linked: boo
     <ListPage
       headingId="fruits-heading"
       title="Fruits"
-      noun="fruit"
+      noun={(count) => (count === 1 ? '1 fruit' : `${count} fruits`)}
       action={<Button>Add fruit</Button>}
       search={<ListSearch search={search} label={`Search by ${by}`} field={{ value: by, choices: COLUMNS, onChange: setBy }} />}
       query={done}

@@ -1,6 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
 import type { Pagination as PaginationMeta } from '../../contract/envelope';
-import { formatCount } from '../../lib/format';
 import { useLocale } from '../../lib/i18n/catalog';
 import { useT } from '../messages';
 import type { ListSearch as ListSearchState } from '../../lib/use-list-search';
@@ -21,11 +20,8 @@ export interface ListPageProps<T> {
   /** The heading's id, which names the section. */
   headingId: string;
   title: string;
-  /**
-   * The total beside the heading, read out when it changes: a message for the count
-   * (`(n) => t('users.count', { count: n })`), or an English noun ("user") until the page has one.
-   */
-  noun?: string | ((total: number) => string);
+  /** The total beside the heading, read out when it changes: a message for the count (`(count) => t('users.count', { count })`). */
+  noun?: (total: number) => string;
   description?: ReactNode;
   /** The page's own controls, right of the heading (a create button). */
   action?: ReactNode;
@@ -79,7 +75,7 @@ export function ListPage<T>({
   // English writes the list's name in lower case inside a sentence; the others quote it as it is.
   const listName = locale === 'en' ? title.toLowerCase() : title;
   const nothing = beyond ? <PageSpinner /> : searched ? <EmptyState title={t('ui.list.noMatch', { title: listName, searched })} /> : empty;
-  const count = total === 0 || !noun ? '' : typeof noun === 'string' ? formatCount(total, noun, undefined, locale) : noun(total);
+  const count = total === 0 || !noun ? '' : noun(total);
   return (
     <section aria-labelledby={headingId} className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">

@@ -50,7 +50,7 @@ export function AdminDatabaseHostsPage() {
     <ListPage
       headingId="admin-dbhosts-heading"
       title={t('adminDatabaseHosts.title')}
-      noun="host"
+      noun={(count) => t('adminDatabaseHosts.listCount', { count })}
       action={<Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.add')}</Button>}
       notice={tested && <CheckResult ok={tested.ok}>{tested.message}</CheckResult>}
       search={<ListSearch search={search} label={t('adminDatabaseHosts.search')} />}

@@ -34,7 +34,7 @@ export function AdminLocationsPage() {
     <ListPage
       headingId="admin-locations-heading"
       title={t('adminLocations.title')}
-      noun="location"
+      noun={(count) => t('adminLocations.listCount', { count })}
       action={<Button onClick={() => setOpen({ kind: 'create' })}>{t('adminLocations.create')}</Button>}
       search={<ListSearch search={search} label={t('adminLocations.search')} />}
       query={query}

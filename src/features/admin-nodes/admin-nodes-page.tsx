@@ -53,7 +53,7 @@ export function AdminNodesPage() {
     <ListPage
       headingId="admin-nodes-heading"
       title={t('adminNodes.title')}
-      noun="node"
+      noun={(count) => t('adminNodes.listCount', { count })}
       action={<Button onClick={() => setCreating(true)}>{t('adminNodes.create')}</Button>}
       search={<ListSearch search={search} label={t('adminNodes.searchByName')} />}
       query={query}

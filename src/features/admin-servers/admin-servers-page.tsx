@@ -23,7 +23,7 @@ export function AdminServersPage() {
     <ListPage
       headingId="admin-servers-heading"
       title={t('adminServers.title')}
-      noun="server"
+      noun={(count) => t('adminServers.listCount', { count })}
       action={
         <Link
           to="/admin/servers/new"

@@ -32,7 +32,7 @@ export function AdminUsersPage() {
     <ListPage
       headingId="admin-users-heading"
       title={t('adminUsers.title')}
-      noun="user"
+      noun={(count) => t('adminUsers.listCount', { count })}
       action={<Button onClick={() => setCreating(true)}>{t('adminUsers.create')}</Button>}
       search={
         <ListSearch
