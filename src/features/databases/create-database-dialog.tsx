@@ -4,6 +4,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import type { ServerRef } from '../servers/api';
 import { useCreateDatabase } from './api';
+import { useT } from './messages';
 
 const defaultValues = { database: '', remote: '%' };
 
@@ -21,6 +22,7 @@ export function CreateDatabaseDialog({
   onCreated: (database: ServerDatabase) => void;
   onError: (error: unknown) => void;
 }) {
+  const t = useT();
   const create = useCreateDatabase(server);
   const form = useContractForm(createDatabaseSchema, defaultValues);
   const { errors } = form.formState;
@@ -29,9 +31,9 @@ export function CreateDatabaseDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="New database"
-      description="A MySQL-compatible database and a user of its own with a random password, for plugins, web maps and the like."
-      submitLabel="Create"
+      title={t('databases.new')}
+      description={t('databases.create.description')}
+      submitLabel={t('databases.create.submit')}
       form={form}
       defaultValues={defaultValues}
       mutation={create}
@@ -46,18 +48,18 @@ export function CreateDatabaseDialog({
       }}
     >
       <TextField
-        label="Database name"
+        label={t('databases.create.name')}
         autoComplete="off"
         spellCheck={false}
-        hint={`${DATABASE_NAME_RULE} The server's number is put in front of it.`}
+        hint={t('databases.create.nameHint', { rule: DATABASE_NAME_RULE })}
         error={errors.database?.message}
         {...form.register('database')}
       />
       <TextField
-        label="Connections from"
+        label={t('databases.field.remote')}
         autoComplete="off"
         spellCheck={false}
-        hint={`${DATABASE_REMOTE_RULE} % allows any address.`}
+        hint={t('databases.create.remoteHint', { rule: DATABASE_REMOTE_RULE })}
         error={errors.remote?.message}
         {...form.register('remote')}
       />

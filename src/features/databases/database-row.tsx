@@ -4,15 +4,16 @@ import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { PermissionHint } from '../../lib/permissions';
 import { connectionStrings, endpointOf, passwordOf } from './api';
+import { useT } from './messages';
 
 /** One labelled value with its copy button; a long one (`wide`) puts the button under it on a phone. */
-function Value({ label, value, wide = false }: { label: string; value: string; wide?: boolean }) {
+function Value({ label, copyLabel, value, wide = false }: { label: string; copyLabel: string; value: string; wide?: boolean }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-zinc-400">{label}</dt>
       <dd className={wide ? 'flex flex-col items-start gap-1 sm:flex-row sm:items-center sm:gap-2' : 'flex items-center gap-2'}>
         <span className="min-w-0 font-mono text-sm break-all text-zinc-100">{value}</span>
-        <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} className="shrink-0" />
+        <CopyButton value={value} label={copyLabel} className="shrink-0" />
       </dd>
     </div>
   );
@@ -49,6 +50,7 @@ export function DatabaseRow({
   /** Said in the details after a change (a rotation). */
   notice: string | null;
 }) {
+  const t = useT();
   const detailsId = useId();
   const password = canViewPassword ? passwordOf(d) : null;
   const shown = revealed ? password : null;
@@ -58,10 +60,10 @@ export function DatabaseRow({
     <li aria-label={d.name} className="px-4 py-3">
       <div className="flex flex-wrap items-start gap-x-6 gap-y-3">
         <dl className="grid min-w-0 flex-1 basis-full grid-cols-1 gap-x-6 gap-y-2 sm:basis-0 sm:grid-cols-2 lg:grid-cols-4">
-          <Value label="Name" value={d.name} wide />
-          <Value label="Endpoint" value={endpointOf(d)} />
-          <Value label="Connections from" value={d.connections_from} />
-          <Value label="Username" value={d.username} />
+          <Value label={t('databases.field.name')} copyLabel={t('databases.copy.name')} value={d.name} wide />
+          <Value label={t('databases.field.endpoint')} copyLabel={t('databases.copy.endpoint')} value={endpointOf(d)} />
+          <Value label={t('databases.field.remote')} copyLabel={t('databases.copy.remote')} value={d.connections_from} />
+          <Value label={t('databases.field.username')} copyLabel={t('databases.copy.username')} value={d.username} />
         </dl>
         <Button
           variant="secondary"
@@ -69,9 +71,9 @@ export function DatabaseRow({
           aria-expanded={expanded}
           aria-controls={detailsId}
           onClick={onToggle}
-          aria-label={`Details of ${d.name}`}
+          aria-label={t('databases.details.label', { name: d.name })}
         >
-          {expanded ? 'Hide details' : 'Details'}
+          {expanded ? t('databases.details.hide') : t('databases.details')}
         </Button>
       </div>
       {expanded && (
@@ -84,36 +86,36 @@ export function DatabaseRow({
           <dl className="space-y-2">
             {password !== null && (
               <div>
-                <dt className="text-xs text-zinc-400">Password</dt>
+                <dt className="text-xs text-zinc-400">{t('databases.field.password')}</dt>
                 <dd className="flex flex-wrap items-center gap-2">
                   <span className="basis-full font-mono text-sm break-all text-zinc-100 sm:basis-auto">{shown ?? '••••••••••••'}</span>
                   <Button variant="ghost" size="sm" onClick={() => onReveal(!revealed)}>
-                    {revealed ? 'Hide password' : 'Show password'}
+                    {revealed ? t('databases.password.hide') : t('databases.password.show')}
                   </Button>
-                  {shown !== null && <CopyButton value={shown} label="Copy password" />}
+                  {shown !== null && <CopyButton value={shown} label={t('databases.copy.password')} />}
                 </dd>
               </div>
             )}
-            <Value label="Connection URL" value={strings.url} wide />
-            <Value label="JDBC connection string" value={strings.jdbc} wide />
+            <Value label={t('databases.field.url')} copyLabel={t('databases.copy.url')} value={strings.url} wide />
+            <Value label={t('databases.field.jdbc')} copyLabel={t('databases.copy.jdbc')} value={strings.jdbc} wide />
           </dl>
           {/* 0 is the reference's "no limit of its own"; this panel always sets one. */}
-          {d.max_connections > 0 && <p className="text-xs text-zinc-400">At most {d.max_connections} connections at once.</p>}
+          {d.max_connections > 0 && <p className="text-xs text-zinc-400">{t('databases.maxConnections', { count: d.max_connections })}</p>}
           {!canViewPassword && (
             <div className="text-xs text-zinc-400">
-              The password is hidden from your account. <PermissionHint permission="database.view_password" className="mt-1" />
+              {t('databases.password.hidden')} <PermissionHint permission="database.view_password" className="mt-1" />
             </div>
           )}
           {(canRotate || canDelete) && (
             <div className="flex flex-wrap gap-2">
               {canRotate && (
                 <Button variant="secondary" size="sm" onClick={onRotate}>
-                  Rotate password
+                  {t('databases.rotate')}
                 </Button>
               )}
               {canDelete && (
                 <Button variant="ghost" size="sm" onClick={onDelete}>
-                  Delete database
+                  {t('databases.delete')}
                 </Button>
               )}
             </div>

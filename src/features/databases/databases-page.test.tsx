@@ -266,4 +266,18 @@ describe('DatabasesPage', () => {
     expect(screen.getByText('No databases yet')).toBeInTheDocument();
     expect(screen.getByText(/keeps the data of plugins, web maps/)).toBeInTheDocument();
   });
+
+  it('speaks German to an account set to German: count, copy buttons, details and the password controls', async () => {
+    stubPanel();
+    render({ ...testAccount, language: 'de' });
+    await screen.findByRole('list', { name: 'Datenbanken' });
+    expect(screen.getByText('1 von 2 belegt')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Neue Datenbank' })).toBeEnabled();
+    const item = row('s1_luckperms');
+    expect(within(item).getByRole('button', { name: 'Benutzername kopieren: u1_abc' })).toBeInTheDocument();
+    fireEvent.click(within(item).getByRole('button', { name: 'Details von s1_luckperms' }));
+    expect(within(item).getByRole('button', { name: 'Passwort anzeigen' })).toBeInTheDocument();
+    expect(within(item).getByRole('button', { name: 'Passwort erneuern' })).toBeInTheDocument();
+    expect(screen.queryByText(/used|Show password|Rotate password/)).toBeNull();
+  });
 });

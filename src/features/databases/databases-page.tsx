@@ -13,19 +13,21 @@ import { CreateDatabaseDialog } from './create-database-dialog';
 import { DatabaseRow } from './database-row';
 import { DeleteDatabaseDialog } from './delete-database-dialog';
 import { NoHostNotice } from './no-host-notice';
+import { useT } from './messages';
 
 /** Why "new database" cannot be used, or null when it can. A null limit is no limit, as on the panel. */
-function createBlockedBy(used: number, limit: number | null, canCreate: boolean, noHost: boolean): string | null {
-  if (!canCreate) return 'You do not have permission to create databases.';
-  if (limit === 0) return 'This server may not have databases.';
-  if (limit !== null && used >= limit) return 'The database limit of this server has been reached.';
-  if (noHost) return 'This panel has no database host to create it on.';
+function createBlockedBy(used: number, limit: number | null, canCreate: boolean, noHost: boolean) {
+  if (!canCreate) return 'databases.blocked.permission';
+  if (limit === 0) return 'databases.blocked.none';
+  if (limit !== null && used >= limit) return 'databases.blocked.limit';
+  if (noHost) return 'databases.blocked.noHost';
   return null;
 }
 
 /** The server's databases: what to connect with, passwords for those allowed, create, rotate, delete. */
 export function DatabasesPage() {
   const server = useServer();
+  const t = useT();
   const ref = useServerRef();
   const [canCreate, canRotate, canDelete, canViewPassword] = [
     useCan('database.create'),
@@ -49,7 +51,8 @@ export function DatabasesPage() {
   const noHost = refusedForHost || query.data?.meta?.has_database_host === false;
   const databases = (query.data?.data ?? []).map((d) => d.attributes);
   const limit = server.feature_limits.databases;
-  const blocked = createBlockedBy(databases.length, limit, canCreate, noHost);
+  const blockedBy = createBlockedBy(databases.length, limit, canCreate, noHost);
+  const blocked = blockedBy && t(blockedBy);
   const toggle = (set: ReadonlySet<string>, id: string, on: boolean) => {
     const next = new Set(set);
     if (on) next.add(id);
@@ -65,11 +68,13 @@ export function DatabasesPage() {
     <section aria-labelledby="databases-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="databases-heading" className="text-lg font-semibold text-white">
-          Databases
+          {t('databases.title')}
         </h2>
         <div className="flex items-center gap-3">
           {query.data && (
-            <span className="text-sm text-zinc-400">{limit === null ? `${databases.length} used` : `${databases.length} of ${limit} used`}</span>
+            <span className="text-sm text-zinc-400">
+              {limit === null ? t('databases.used', { count: databases.length }) : t('databases.usedOf', { count: databases.length, limit })}
+            </span>
           )}
           <Button
             onClick={() => setCreating(true)}
@@ -77,7 +82,7 @@ export function DatabasesPage() {
             title={blocked ?? undefined}
             aria-describedby={canCreate ? undefined : hintId}
           >
-            New database
+            {t('databases.new')}
           </Button>
         </div>
       </div>
@@ -90,15 +95,14 @@ export function DatabasesPage() {
         query={query}
         items={query.data ? databases : undefined}
         empty={
-          <EmptyState title="No databases yet">
-            A database keeps the data of plugins, web maps and permission systems.
+          <EmptyState title={t('databases.empty.title')}>
             {/* Not "create one" when the button beside it is off (no host, no permission, a limit of 0). */}
-            {blocked === null && " Create one, then paste its endpoint, username and password into the plugin's configuration."}
+            {blocked === null ? t('databases.empty.detailCreate') : t('databases.empty.detail')}
           </EmptyState>
         }
       >
         {(shown) => (
-          <ul aria-label="Databases" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          <ul aria-label={t('databases.title')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {shown.map((d) => (
               <DatabaseRow
                 key={d.id}
@@ -112,13 +116,7 @@ export function DatabasesPage() {
                 onReveal={(on) => setRevealed((s) => toggle(s, d.id, on))}
                 onRotate={() => setRotating(d)}
                 onDelete={() => setDeleting(d)}
-                notice={
-                  rotated?.id === d.id
-                    ? rotated.shown
-                      ? 'The password was changed: the new one is shown below. The old one no longer works.'
-                      : 'The password was changed. The old one no longer works.'
-                    : null
-                }
+                notice={rotated?.id === d.id ? (rotated.shown ? t('databases.rotated.shown') : t('databases.rotated.hidden')) : null}
               />
             ))}
           </ul>
@@ -139,13 +137,9 @@ export function DatabasesPage() {
         onOpenChange={(o) => {
           if (!o) setRotating(null);
         }}
-        title="Rotate password"
-        description={
-          rotating
-            ? `${rotating.name} gets a new random password at once. Whatever connects with the old one (plugins, web maps) fails until it is given the new one.`
-            : undefined
-        }
-        confirmLabel="Rotate"
+        title={t('databases.rotate')}
+        description={rotating ? t('databases.rotate.description', { name: rotating.name }) : undefined}
+        confirmLabel={t('databases.rotate.confirm')}
         mutation={rotate}
         onConfirm={async (signal) => {
           if (!rotating) return;

@@ -4,9 +4,11 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TypedConfirmField } from '../../components/ui/typed-confirm-field';
 import type { ServerRef } from '../servers/api';
 import { useDeleteDatabase } from './api';
+import { useT } from './messages';
 
 /** Drops a database and its user once the database's name has been typed. */
 export function DeleteDatabaseDialog({ server, database, onClose }: { server: ServerRef; database: ServerDatabase | null; onClose: () => void }) {
+  const t = useT();
   const remove = useDeleteDatabase(server);
   const [typed, setTyped] = useState('');
   const name = database?.name ?? '';
@@ -19,9 +21,9 @@ export function DeleteDatabaseDialog({ server, database, onClose }: { server: Se
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title="Delete database"
-      description={`${name} and everything in it are deleted for good, and its user can no longer sign in.`}
-      confirmLabel="Delete"
+      title={t('databases.delete')}
+      description={t('databases.delete.description', { name })}
+      confirmLabel={t('databases.delete.confirm')}
       danger
       confirmDisabled={typed !== name}
       mutation={remove}

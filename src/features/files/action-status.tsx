@@ -1,11 +1,13 @@
 import { Spinner } from '../../components/ui/spinner';
+import { useT } from './messages';
 import type { BackgroundAction } from './use-background-actions';
 
 /** Running copy/compress/decompress jobs, and the failures of those that did not work. */
 export function ActionStatus({ actions, onDismiss }: { actions: BackgroundAction[]; onDismiss: (id: number) => void }) {
+  const t = useT();
   if (actions.length === 0) return null;
   return (
-    <ul aria-label="Background actions" className="flex flex-col gap-2">
+    <ul aria-label={t('files.background.label')} className="flex flex-col gap-2">
       {actions.map((a) =>
         a.error ? (
           // The live-region role sits inside the item: a role on the <li> itself would break the list.
@@ -14,11 +16,9 @@ export function ActionStatus({ actions, onDismiss }: { actions: BackgroundAction
               role="alert"
               className="flex items-start justify-between gap-3 rounded-md bg-red-950/60 px-3 py-2 text-sm text-red-300 ring-1 ring-inset ring-red-900"
             >
-              <span className="min-w-0 break-words">
-                {a.label.replace(/…$/, '')} failed: {a.error}
-              </span>
+              <span className="min-w-0 break-words">{a.error}</span>
               <button type="button" onClick={() => onDismiss(a.id)} className="shrink-0 rounded text-xs font-medium text-red-200 hover:text-white">
-                Dismiss
+                {t('files.dismiss')}
               </button>
             </div>
           </li>

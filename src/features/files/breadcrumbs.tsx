@@ -1,12 +1,14 @@
 import { Link } from 'react-router';
+import { useT } from './messages';
 import { breadcrumbs, directoryHref } from './paths';
 
 /** Where you are: the root, then every folder down to the current one (which is not a link). */
 export function Breadcrumbs({ serverId, dir }: { serverId: string; dir: string }) {
+  const t = useT();
   const crumbs = breadcrumbs(dir);
   const linkClass = 'rounded px-1 text-sky-400 hover:text-sky-300 hover:underline';
   return (
-    <nav aria-label="Folder path" className="min-w-0">
+    <nav aria-label={t('files.breadcrumbs.label')} className="min-w-0">
       <ol className="flex flex-wrap items-center gap-x-0.5 gap-y-1 font-mono text-sm text-zinc-400">
         <li>
           {crumbs.length === 0 ? (

@@ -1,5 +1,6 @@
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import type { MutationState } from '../../components/ui/use-abortable-submit';
+import { useT } from './messages';
 
 const SHOWN = 15;
 
@@ -16,21 +17,22 @@ export function DeleteDialog({
   onConfirm: (names: string[], signal: AbortSignal) => Promise<unknown>;
 }) {
   const list = names ?? [];
-  const title = list.length === 1 ? `Delete “${list[0] ?? ''}”?` : `Delete ${list.length} items?`;
+  const t = useT();
+  const title = t('files.delete.title', { count: list.length, name: list[0] ?? '' });
   return (
     <ConfirmDialog
       open={names !== null}
       onOpenChange={onOpenChange}
       title={title}
-      description="Deleted files and folders cannot be recovered, and folders are deleted with everything in them."
-      confirmLabel="Delete"
+      description={t('files.delete.description')}
+      confirmLabel={t('files.delete')}
       danger
       mutation={mutation}
       onConfirm={(signal) => onConfirm(list, signal)}
     >
       {list.length > 1 && (
         <ul
-          aria-label="Items to delete"
+          aria-label={t('files.delete.listLabel')}
           className="max-h-60 overflow-y-auto rounded-md bg-zinc-950 px-3 py-2 font-mono text-sm text-zinc-300 ring-1 ring-zinc-800"
         >
           {list.slice(0, SHOWN).map((n) => (
@@ -38,7 +40,7 @@ export function DeleteDialog({
               {n}
             </li>
           ))}
-          {list.length > SHOWN && <li className="font-sans text-zinc-400">and {list.length - SHOWN} more</li>}
+          {list.length > SHOWN && <li className="font-sans text-zinc-400">{t('files.delete.more', { count: list.length - SHOWN })}</li>}
         </ul>
       )}
     </ConfirmDialog>

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { describeError } from '../../components/ui/states';
 import { formatBytes } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { ApiError } from '../../lib/http';
+import { useT } from './messages';
 
 /** Why a file could not be opened, with a way out: download it instead, or back to its folder. */
 export function EditorLoadError({
@@ -15,19 +17,19 @@ export function EditorLoadError({
   folderHref: string;
   onRetry: () => void;
 }) {
+  const t = useT();
+  const locale = useLocale();
   const status = error instanceof ApiError ? error.status : 0;
   const tooLarge = error instanceof ApiError && (error.code === 'FileSizeTooLargeException' || (status === 400 && /too large/i.test(error.message)));
   let title = describeError(error).title;
   let detail = describeError(error).detail;
   if (tooLarge) {
-    title = 'This file is too large to edit here';
+    title = t('files.editor.tooLargeTitle');
     const max = error.errors[0]?.meta?.max_bytes;
-    const limit =
-      max === undefined ? 'The panel opens only smaller files in the editor.' : `The panel opens files of up to ${formatBytes(max)} in the editor.`;
-    detail = `${limit} Download it to view or edit it on your computer.`;
+    detail = max === undefined ? t('files.editor.tooLargeDetailNoLimit') : t('files.editor.tooLargeDetail', { size: formatBytes(max, locale) });
   } else if (status === 404) {
-    title = 'This file does not exist';
-    detail = 'It may have been moved, renamed or deleted.';
+    title = t('files.editor.missingTitle');
+    detail = t('files.editor.missingDetail');
   }
   return (
     <div role="alert" className="mx-auto my-8 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
@@ -37,16 +39,16 @@ export function EditorLoadError({
         {/* Neither a download nor a retry helps with a refusal (403) or a server state (409). */}
         {onDownload && ![403, 404, 409].includes(status) && (
           <button type="button" onClick={onDownload} className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
-            Download
+            {t('files.download')}
           </button>
         )}
         {!tooLarge && ![403, 404, 409].includes(status) && (
           <button type="button" onClick={onRetry} className="text-sky-400 hover:text-sky-300">
-            Try again
+            {t('files.retry')}
           </button>
         )}
         <Link to={folderHref} className="text-sky-400 hover:text-sky-300">
-          Back to the folder
+          {t('files.editor.backToFolder')}
         </Link>
       </div>
     </div>

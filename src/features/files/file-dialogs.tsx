@@ -7,6 +7,7 @@ import { DeleteDialog } from './delete-dialog';
 import { NameDialog } from './name-dialog';
 import { baseName, editorHref, joinPath, nameProblem, newNameProblem, parentPath, relativePath } from './paths';
 import { moveProblem, renameProblem } from './move-rules';
+import { T, useT } from './messages';
 
 export type DialogState =
   | { kind: 'new-folder' }
@@ -26,12 +27,20 @@ interface Props {
   entries: readonly FileObject[];
 }
 
-const Path = ({ path }: { path: string }) => <span className="break-all font-mono text-zinc-300">{path}</span>;
+/** What the dialog would do, with the path it resolves to set apart (`<0>{path}</0>` in the message). */
+const Preview = ({
+  k,
+  path,
+}: {
+  k: 'files.newFolder.preview' | 'files.newFile.preview' | 'files.rename.preview' | 'files.move.preview';
+  path: string;
+}) => <T k={k} values={{ path }} components={{ 0: <span className="break-all font-mono text-zinc-300" /> }} />;
 
 /** The dialogs of the file manager; each runs its request and shows its own error. */
 export function FileDialogs({ state, onClose, onDone, server, dir, entries }: Props) {
   const serverId = server.routeId;
   const navigate = useNavigate();
+  const t = useT();
   const createFolder = useCreateFolder(server);
   const rename = useRenameFiles(server);
   const remove = useDeleteFiles(server);
@@ -48,18 +57,12 @@ export function FileDialogs({ state, onClose, onDone, server, dir, entries }: Pr
       <NameDialog
         open={state?.kind === 'new-folder'}
         onOpenChange={close}
-        title="New folder"
-        label="Folder name"
+        title={t('files.newFolder')}
+        label={t('files.newFolder.label')}
         initialValue=""
-        confirmLabel="Create folder"
-        validate={(v) => newNameProblem(v) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
-        preview={(v) =>
-          v.trim() ? (
-            <>
-              Creates <Path path={joinPath(dir, v.trim())} />
-            </>
-          ) : null
-        }
+        confirmLabel={t('files.newFolder.submit')}
+        validate={(v) => newNameProblem(v) ?? (taken(v) ? t('files.name.taken') : null)}
+        preview={(v) => (v.trim() ? <Preview k="files.newFolder.preview" path={joinPath(dir, v.trim())} /> : null)}
         request={{ schema: createFolderSchema, build: (name) => ({ root: dir, name }) }}
         requestFields={['name']}
         mutation={createFolder}
@@ -68,38 +71,28 @@ export function FileDialogs({ state, onClose, onDone, server, dir, entries }: Pr
       <NameDialog
         open={state?.kind === 'new-file'}
         onOpenChange={close}
-        title="New file"
-        description="The editor opens with an empty file; it is created when you save."
-        label="File name"
+        title={t('files.newFile')}
+        description={t('files.newFile.description')}
+        label={t('files.newFile.label')}
         initialValue=""
-        confirmLabel="Open editor"
-        validate={(v) => newNameProblem(v) ?? (taken(v) ? 'A file or folder with that name already exists.' : null)}
-        preview={(v) =>
-          v.trim() ? (
-            <>
-              Will be saved as <Path path={joinPath(dir, v.trim())} />
-            </>
-          ) : null
-        }
+        confirmLabel={t('files.newFile.submit')}
+        validate={(v) => newNameProblem(v) ?? (taken(v) ? t('files.name.taken') : null)}
+        preview={(v) => (v.trim() ? <Preview k="files.newFile.preview" path={joinPath(dir, v.trim())} /> : null)}
         onSubmit={(name) => navigate(editorHref(serverId, joinPath(dir, name), { isNew: true }))}
       />
       {state?.kind === 'rename' && (
         <NameDialog
           open
           onOpenChange={close}
-          title={`Rename “${state.name}”`}
-          description="Type a new name, or a path such as ../backup/name or /plugins/name to move it."
-          label="New name or path"
+          title={t('files.rename.title', { name: state.name })}
+          description={t('files.rename.description')}
+          label={t('files.rename.label')}
           initialValue={state.name}
           selectLength={state.name.lastIndexOf('.') > 0 ? state.name.lastIndexOf('.') : state.name.length}
-          confirmLabel="Rename"
+          confirmLabel={t('files.rename')}
           validate={(v) => nameProblem(v, { allowSlash: true }) ?? renameProblem(dir, state.name, v, folders.has(state.name))}
           preview={(v) =>
-            v.trim() && nameProblem(v, { allowSlash: true }) === null ? (
-              <>
-                New path: <Path path={joinPath(dir, v.trim())} />
-              </>
-            ) : null
+            v.trim() && nameProblem(v, { allowSlash: true }) === null ? <Preview k="files.rename.preview" path={joinPath(dir, v.trim())} /> : null
           }
           request={{
             schema: renameFilesSchema,
@@ -114,11 +107,11 @@ export function FileDialogs({ state, onClose, onDone, server, dir, entries }: Pr
         <NameDialog
           open
           onOpenChange={close}
-          title={state.names.length === 1 ? `Move “${state.names[0] ?? ''}”` : `Move ${state.names.length} items`}
-          description="Type the folder to move into, relative to this one (../) or from the root (/)."
-          label="Destination folder"
+          title={t('files.move.title', { count: state.names.length, name: state.names[0] ?? '' })}
+          description={t('files.move.description')}
+          label={t('files.move.label')}
           initialValue={dir}
-          confirmLabel="Move"
+          confirmLabel={t('files.move')}
           validate={(v) =>
             v.trim()
               ? moveProblem(
@@ -126,15 +119,9 @@ export function FileDialogs({ state, onClose, onDone, server, dir, entries }: Pr
                   state.names.filter((n) => folders.has(n)),
                   v,
                 )
-              : 'Enter a folder.'
+              : t('files.move.required')
           }
-          preview={(v) =>
-            v.trim() ? (
-              <>
-                Moves into <Path path={joinPath(dir, v.trim())} />
-              </>
-            ) : null
-          }
+          preview={(v) => (v.trim() ? <Preview k="files.move.preview" path={joinPath(dir, v.trim())} /> : null)}
           mutation={rename}
           onSubmit={(v, signal) => {
             const dest = joinPath(dir, v);

@@ -2,6 +2,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { ErrorState } from '../../components/ui/states';
 import { useServerRef } from '../servers/api';
 import { FileEditor } from './file-editor';
+import { useT } from './messages';
 import { pathFromSplat } from './paths';
 
 /**
@@ -13,6 +14,7 @@ export function FileEditorPage() {
   const server = useServerRef();
   const file = pathFromSplat(useParams()['*']);
   const [search] = useSearchParams();
-  if (file === '/') return <ErrorState error={new Error('No file was named in the address.')} />;
+  const t = useT();
+  if (file === '/') return <ErrorState error={new Error(t('files.editor.noFile'))} />;
   return <FileEditor key={file} server={server} file={file} isNew={search.get('new') === '1'} />;
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { toast } from '../../components/ui/toast';
@@ -14,13 +14,12 @@ import { fileQueries, useDownloadFile, useWriteFile } from './api';
 import type { EditorHandle } from './code-editor';
 import { EditorLoadError } from './editor-load-error';
 import { LANGUAGE_LABELS, languageIdFor } from './languages';
+import { useT } from './messages';
 import { baseName, directoryHref, editorHref, parentPath } from './paths';
 import { useFilePermissions } from './use-file-permissions';
 import { useUnsavedGuard } from './use-unsaved-guard';
 
 const CodeEditor = lazy(() => import('./code-editor').then((m) => ({ default: m.CodeEditor })));
-
-const EDITOR_KEYS: ShortcutGroup = { title: 'Editor', shortcuts: [{ keys: [['Mod', 'S']], description: 'Save the file' }] };
 
 interface Props {
   server: ServerRef;
@@ -31,6 +30,7 @@ interface Props {
 export function FileEditor({ server, file, isNew }: Props) {
   const { routeId: serverId } = server;
   const navigate = useNavigate();
+  const t = useT();
   const perms = useFilePermissions();
   // While the server is suspended, installing… the panel refuses reads and writes alike.
   const blocked = useBlockingCondition();
@@ -45,7 +45,11 @@ export function FileEditor({ server, file, isNew }: Props) {
   if (initial === null && contents.isFetchedAfterMount && contents.data !== undefined) setInitial(contents.data);
   const binary = initial !== null && initial.includes('\u0000');
   const readOnly = !canSave || binary || blocked !== null;
-  useShortcuts(EDITOR_KEYS, !readOnly);
+  const editorKeys = useMemo<ShortcutGroup>(
+    () => ({ title: t('files.editor.keysTitle'), shortcuts: [{ keys: [['Mod', 'S']], description: t('files.editor.keysSave') }] }),
+    [t],
+  );
+  useShortcuts(editorKeys, !readOnly);
 
   const [dirty, setDirty] = useState(false);
   const editor = useRef<EditorHandle | null>(null);
@@ -58,12 +62,12 @@ export function FileEditor({ server, file, isNew }: Props) {
     try {
       await write.mutateAsync({ file, content: text });
       handle.markSaved(doc);
-      toast.success(`Saved ${baseName(file)}`);
+      toast.success(t('files.editor.saved', { name: baseName(file) }));
       if (isNew) navigate(editorHref(serverId, file), { replace: true });
     } catch {
       // Shown from the mutation's own error, above the editor.
     }
-  }, [readOnly, write, file, isNew, navigate, serverId]);
+  }, [readOnly, write, file, isNew, navigate, serverId, t]);
 
   // Ctrl/Cmd+S anywhere on the page saves instead of opening the browser's "Save page" dialog.
   useEffect(() => {
@@ -98,17 +102,22 @@ export function FileEditor({ server, file, isNew }: Props) {
               {name}
             </span>
             {dirty && (
-              <span className="size-2.5 shrink-0 rounded-full bg-amber-400" role="img" aria-label="Unsaved changes" title="Unsaved changes" />
+              <span
+                className="size-2.5 shrink-0 rounded-full bg-amber-400"
+                role="img"
+                aria-label={t('files.editor.unsaved')}
+                title={t('files.editor.unsaved')}
+              />
             )}
           </h2>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {isNew && <Badge tone="info">New file</Badge>}
-          {readOnly && initial !== null && <Badge tone="warning">Read only</Badge>}
-          <Badge>{language ? LANGUAGE_LABELS[language] : 'Plain text'}</Badge>
+          {isNew && <Badge tone="info">{t('files.newFile')}</Badge>}
+          {readOnly && initial !== null && <Badge tone="warning">{t('files.editor.readOnly')}</Badge>}
+          <Badge>{language ? LANGUAGE_LABELS[language] : t('files.editor.plainText')}</Badge>
           {download && (
             <Button size="sm" variant="secondary" onClick={download} loading={downloadFile.isPending}>
-              Download
+              {t('files.download')}
             </Button>
           )}
           {!readOnly && (
@@ -119,20 +128,18 @@ export function FileEditor({ server, file, isNew }: Props) {
               disabled={initial === null}
               aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}
             >
-              Save <kbd className="hidden rounded bg-sky-900/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
+              {t('files.editor.save')} <kbd className="hidden rounded bg-sky-900/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
             </Button>
           )}
         </div>
       </div>
       {!canSave && <PermissionHint permission={isNew ? 'file.create' : ['file.create', 'file.update']} />}
-      {binary && (
-        <p className="text-sm text-amber-300">This looks like a binary file, so it is shown read-only: saving it as text would damage it.</p>
-      )}
+      {binary && <p className="text-sm text-amber-300">{t('files.editor.binary')}</p>}
       <FormError message={write.error?.message} />
       {blocked ? (
         <div role="status" className="mx-auto my-8 max-w-lg rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-          <h3 className="text-lg font-semibold text-white">This file cannot be opened right now</h3>
-          <p className="mt-2 text-sm text-zinc-400">Files cannot be read or saved because {blocked.reason}.</p>
+          <h3 className="text-lg font-semibold text-white">{t('files.editor.blockedTitle')}</h3>
+          <p className="mt-2 text-sm text-zinc-400">{t('files.editor.blockedDetail', { reason: blocked.reason })}</p>
         </div>
       ) : initial === null ? (
         contents.isError ? (
@@ -144,7 +151,7 @@ export function FileEditor({ server, file, isNew }: Props) {
           />
         ) : (
           <div className="flex min-h-80 items-center justify-center rounded-lg ring-1 ring-zinc-800">
-            <Spinner label="Opening file…" />
+            <Spinner label={t('files.editor.opening')} />
           </div>
         )
       ) : (
@@ -153,7 +160,7 @@ export function FileEditor({ server, file, isNew }: Props) {
           <Suspense
             fallback={
               <div className="flex min-h-80 items-center justify-center">
-                <Spinner label="Loading editor…" />
+                <Spinner label={t('files.editor.loading')} />
               </div>
             }
           >
@@ -161,7 +168,7 @@ export function FileEditor({ server, file, isNew }: Props) {
               initialDoc={initial}
               fileName={name}
               readOnly={readOnly}
-              label={`Contents of ${name}`}
+              label={t('files.editor.contentsLabel', { name })}
               onDirtyChange={setDirty}
               onReady={onReady}
             />
@@ -173,9 +180,9 @@ export function FileEditor({ server, file, isNew }: Props) {
         onOpenChange={(open) => {
           if (!open && blocker.state === 'blocked') blocker.reset();
         }}
-        title="Leave without saving?"
-        description={`Your changes to ${name} have not been saved and will be lost.`}
-        confirmLabel="Leave without saving"
+        title={t('files.editor.leaveTitle')}
+        description={t('files.editor.leaveDescription', { name })}
+        confirmLabel={t('files.editor.leaveConfirm')}
         danger
         onConfirm={() => {
           if (blocker.state === 'blocked') blocker.proceed();

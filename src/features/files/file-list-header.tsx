@@ -1,6 +1,7 @@
 import { Checkbox } from '../../components/ui/checkbox';
 import { cn } from '../../components/ui/cn';
 import { GRID_COLUMNS } from './file-row';
+import { useT } from './messages';
 import type { Sort, SortKey } from './sort';
 
 interface Props {
@@ -16,6 +17,7 @@ interface Props {
 
 /** The column headers: select-all box and sort buttons (state announced through aria-sort). */
 export function FileListHeader({ sort, onSort, allSelected, someSelected, onSelectAll, disabled, selectable }: Props) {
+  const t = useT();
   const column = (key: SortKey, label: string, className?: string) => {
     const active = sort.key === key;
     return (
@@ -23,9 +25,11 @@ export function FileListHeader({ sort, onSort, allSelected, someSelected, onSele
         <button
           type="button"
           onClick={() => onSort(key)}
-          className={cn('inline-flex items-center gap-1 rounded px-1 py-1 hover:text-white', active ? 'text-zinc-100' : 'text-zinc-400')}
+          title={label}
+          className={cn('inline-flex max-w-full items-center gap-1 rounded px-1 py-1 hover:text-white', active ? 'text-zinc-100' : 'text-zinc-400')}
         >
-          {label}
+          {/* A longer word (German "Geändert") truncates rather than pushing the arrow out of the column. */}
+          <span className="min-w-0 truncate">{label}</span>
           <span aria-hidden="true" className={cn('text-xs', active ? 'text-sky-400' : 'text-transparent')}>
             {active && sort.order === 'desc' ? '▼' : '▲'}
           </span>
@@ -40,21 +44,21 @@ export function FileListHeader({ sort, onSort, allSelected, someSelected, onSele
         <div role="columnheader" className="flex justify-center">
           {selectable ? (
             <Checkbox
-              aria-label="Select all"
+              aria-label={t('files.list.selectAll')}
               checked={allSelected}
               indeterminate={someSelected && !allSelected}
               disabled={disabled}
               onChange={(e) => onSelectAll(e.target.checked)}
             />
           ) : (
-            <span className="sr-only">Selection</span>
+            <span className="sr-only">{t('files.list.selection')}</span>
           )}
         </div>
-        {column('name', 'Name', '-ml-1')}
-        {column('size', 'Size', 'flex justify-end pr-2')}
-        {column('modified', 'Modified', 'hidden sm:block -ml-1')}
+        {column('name', t('files.list.name'), '-ml-1 min-w-0')}
+        {column('size', t('files.list.size'), 'flex min-w-0 justify-end pr-2')}
+        {column('modified', t('files.list.modified'), 'hidden min-w-0 sm:block -ml-1')}
         <div role="columnheader">
-          <span className="sr-only">Actions</span>
+          <span className="sr-only">{t('files.list.actions')}</span>
         </div>
       </div>
     </div>

@@ -8,23 +8,26 @@ import { selectAll, selectRange, toggle, EMPTY_SELECTION, type Selection } from 
 import type { Sort, SortKey } from './sort';
 import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
+import { useT } from './messages';
 
 /** What the "?" sheet lists for the list (the keys `onKeyDown` handles below). */
-const LIST_KEYS: ShortcutGroup = {
-  title: 'File list',
-  shortcuts: [
-    { keys: [['↑'], ['↓']], description: 'Move between files (Shift extends the selection)' },
-    { keys: [['Home'], ['End'], ['PageUp'], ['PageDown']], description: 'First / last file, a page up or down' },
-    { keys: [['Space']], description: 'Select or unselect the file' },
-    { keys: [['Enter']], description: 'Open the file or folder' },
-    { keys: [['Backspace']], description: 'Go up to the parent folder' },
-    { keys: [['Mod', 'A']], description: 'Select every file' },
-    { keys: [['Escape']], description: 'Clear the selection' },
-    { keys: [['F2']], description: 'Rename' },
-    { keys: [['Delete']], description: 'Delete the selected files' },
-    { keys: [['Shift', 'F10'], ['ContextMenu']], description: 'Open the file’s menu' },
-  ],
-};
+function listKeys(t: ReturnType<typeof useT>): ShortcutGroup {
+  return {
+    title: t('files.keys.title'),
+    shortcuts: [
+      { keys: [['↑'], ['↓']], description: t('files.keys.move') },
+      { keys: [['Home'], ['End'], ['PageUp'], ['PageDown']], description: t('files.keys.jump') },
+      { keys: [['Space']], description: t('files.keys.toggle') },
+      { keys: [['Enter']], description: t('files.keys.open') },
+      { keys: [['Backspace']], description: t('files.keys.parent') },
+      { keys: [['Mod', 'A']], description: t('files.keys.selectAll') },
+      { keys: [['Escape']], description: t('files.keys.clear') },
+      { keys: [['F2']], description: t('files.rename') },
+      { keys: [['Delete']], description: t('files.keys.delete') },
+      { keys: [['Shift', 'F10'], ['ContextMenu']], description: t('files.keys.menu') },
+    ],
+  };
+}
 
 interface Props {
   entries: readonly FileObject[];
@@ -49,7 +52,8 @@ interface Props {
  * Delete deletes, Ctrl/Cmd+A selects all, Escape clears, the context-menu key opens the row menu.
  */
 export function FileList(p: Props) {
-  useShortcuts(LIST_KEYS);
+  const t = useT();
+  useShortcuts(useMemo(() => listKeys(t), [t]));
   const { entries, selection, onSelectionChange } = p;
   const body = useRef<HTMLDivElement>(null);
   const initialIndex = p.initialName

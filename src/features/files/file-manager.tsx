@@ -5,7 +5,6 @@ import type { FileObject } from '../../contract/files';
 import { Button } from '../../components/ui/button';
 import { EmptyState, describeError } from '../../components/ui/states';
 import { Spinner } from '../../components/ui/spinner';
-import { formatCount, formatNumber } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
 import { usePageIntent } from '../../lib/use-page-intent';
@@ -25,6 +24,7 @@ import { filterEntries, nextSort, sortEntries, type Sort, type SortKey } from '.
 import { UploadList } from './upload-list';
 import { useBackgroundActions } from './use-background-actions';
 import { useFileDrop } from './use-file-drop';
+import { useT } from './messages';
 import { useFilePermissions } from './use-file-permissions';
 import { useUploads } from './use-uploads';
 
@@ -37,6 +37,7 @@ type SelectionUpdate = Selection | ((prev: Selection) => Selection);
 export function FileManager({ server, dir }: { server: ServerRef; dir: string }) {
   const { routeId: serverId } = server;
   const navigate = useNavigate();
+  const t = useT();
   const blocked = useBlockingCondition();
   // Nothing can be changed while the server is blocked: every control shows disabled instead.
   const allowed = useFilePermissions();
@@ -110,33 +111,36 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
       remove: (names) => setDialog({ kind: 'delete', names }),
       copy: (name) =>
         run(
-          `Copying ${name}…`,
+          t('files.copy.running', { name }),
           () => copyFile({ location: joinPath(dir, name) }),
-          () => `Copied ${name}`,
+          () => t('files.copy.done', { name }),
+          (error) => t('files.copy.failed', { name, error }),
         ),
       download: (name) => downloadFile(joinPath(dir, name)),
       compress: (names) =>
         run(
-          names.length === 1 ? `Compressing ${names[0] ?? ''}…` : `Compressing ${names.length} items…`,
+          t('files.compress.running', { count: names.length, name: names[0] ?? '' }),
           () => compressFiles({ root: dir, files: names }),
-          (archive) => `Created ${archive.name}`,
+          (archive) => t('files.compress.done', { name: archive.name }),
+          (error) => t('files.compress.failed', { count: names.length, name: names[0] ?? '', error }),
         ),
       decompress: (name) =>
         run(
-          `Extracting ${name}…`,
+          t('files.decompress.running', { name }),
           () => decompressFile({ root: dir, file: name }),
-          () => `Extracted ${name}`,
+          () => t('files.decompress.done', { name }),
+          (error) => t('files.decompress.failed', { name, error }),
         ),
     }),
-    [hrefFor, navigate, run, copyFile, downloadFile, compressFiles, decompressFile, dir],
+    [hrefFor, navigate, run, copyFile, downloadFile, compressFiles, decompressFile, dir, t],
   );
 
   const upload = useCallback(
     (files: File[], rejected: string[] = []) => {
       uploads.add(files, dir);
-      if (rejected.length) uploads.reject(rejected, dir, 'Folders cannot be uploaded; compress the folder and upload the archive.');
+      if (rejected.length) uploads.reject(rejected, dir, t('files.upload.folderRejected'));
     },
-    [uploads, dir],
+    [uploads, dir, t],
   );
   const drop = useFileDrop(perms.create, upload);
 
@@ -147,43 +151,41 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
   if (blocked) {
     body = (
       <div id="files-blocked" role="status" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-        <p className="font-semibold text-white">Files are unavailable</p>
-        <p className="mt-1 text-sm text-zinc-400">They cannot be listed or changed because {blocked.reason}.</p>
+        <p className="font-semibold text-white">{t('files.blocked.title')}</p>
+        <p className="mt-1 text-sm text-zinc-400">{t('files.blocked.detail', { reason: blocked.reason })}</p>
       </div>
     );
   } else if (list.isPending) {
     body = (
       <div className="flex min-h-48 items-center justify-center rounded-lg ring-1 ring-zinc-800">
-        <Spinner label="Loading folder…" />
+        <Spinner label={t('files.folder.loading')} />
       </div>
     );
   } else if (list.isError) {
     const { title, detail } = describeError(list.error);
     body = (
       <div role="alert" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-        <p className="font-semibold text-white">{list.error.status === 404 ? 'This folder does not exist' : title}</p>
-        <p className="mt-1 text-sm text-zinc-400">{list.error.status === 404 ? 'It may have been moved or deleted.' : detail}</p>
+        <p className="font-semibold text-white">{list.error.status === 404 ? t('files.folder.missingTitle') : title}</p>
+        <p className="mt-1 text-sm text-zinc-400">{list.error.status === 404 ? t('files.folder.missingDetail') : detail}</p>
         <div className="mt-4 flex justify-center gap-3">
           {/* Retrying cannot help with a refusal (403), a missing folder (404) or a server state (409). */}
           {![403, 404, 409].includes(list.error.status) && (
             <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-              Try again
+              {t('files.retry')}
             </Button>
           )}
           {dir !== '/' && (
             <Link to={directoryHref(serverId, '/')} className="self-center text-sm font-medium text-sky-400 hover:text-sky-300">
-              Go to the top folder
+              {t('files.folder.toTop')}
             </Link>
           )}
         </div>
       </div>
     );
   } else if (entries.length === 0) {
-    body = (
-      <EmptyState title="This folder is empty">{perms.create ? 'Create a file or folder, or drop files here to upload them.' : null}</EmptyState>
-    );
+    body = <EmptyState title={t('files.folder.emptyTitle')}>{perms.create ? t('files.folder.emptyHint') : null}</EmptyState>;
   } else if (visible.length === 0) {
-    body = <EmptyState title={`Nothing here matches “${deferredFilter.trim()}”`} />;
+    body = <EmptyState title={t('files.folder.noMatch', { filter: deferredFilter.trim() })} />;
   } else {
     body = (
       <FileList
@@ -199,7 +201,7 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
         onParent={() => dir !== '/' && navigate(directoryHref(serverId, parentPath(dir)))}
         initialName={nav.from}
         autoFocus={nav.moved}
-        label={`Files in ${dir}`}
+        label={t('files.list.label', { dir })}
       />
     );
   }
@@ -208,7 +210,7 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
     // Room below the list for the floating selection bar, so it never hides the last rows.
     <div className={selectedNames.length > 0 ? 'flex flex-col gap-3 pb-16' : 'flex flex-col gap-3'} {...drop.handlers}>
       <div className="flex flex-col gap-1">
-        <h2 className="text-xl font-semibold text-white">Files</h2>
+        <h2 className="text-xl font-semibold text-white">{t('files.title')}</h2>
         <Breadcrumbs serverId={serverId} dir={dir} />
       </div>
       <FileToolbar
@@ -229,15 +231,15 @@ export function FileManager({ server, dir }: { server: ServerRef; dir: string })
       {list.isSuccess && entries.length > 0 && (
         <p className="text-xs text-zinc-400" aria-live="polite">
           {visible.length === entries.length
-            ? formatCount(entries.length, 'item')
-            : `${formatNumber(visible.length)} of ${formatCount(entries.length, 'item')}`}
-          {list.isFetching && ' · refreshing…'}
+            ? t('files.folder.count', { count: entries.length })
+            : t('files.folder.countFiltered', { shown: visible.length, count: entries.length })}
+          {list.isFetching && ` ${t('files.folder.refreshing')}`}
         </p>
       )}
       {drop.dragging && (
         <div className="fixed inset-0 z-40 flex items-center justify-center bg-zinc-950/80 p-6">
           <div className="rounded-xl border-2 border-dashed border-sky-500 px-10 py-12 text-center text-sky-100">
-            <p className="text-lg font-semibold">Drop to upload</p>
+            <p className="text-lg font-semibold">{t('files.upload.drop')}</p>
             <p className="mt-1 break-all font-mono text-sm text-sky-300">{dir}</p>
           </div>
         </div>

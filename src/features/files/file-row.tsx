@@ -6,6 +6,8 @@ import { cn } from '../../components/ui/cn';
 import type { FileActions } from './file-actions';
 import { FileIcon } from './file-icon';
 import { formatBytes, formatDate } from './format';
+import { useLocale } from '../../lib/i18n/catalog';
+import { useT } from './messages';
 import { RowMenu } from './row-menu';
 import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
@@ -41,6 +43,8 @@ function fromInteractive(e: MouseEvent): boolean {
 /** One row of the file grid; memoised, so scrolling 10,000 entries re-renders only new rows. */
 export const FileRow = memo(function FileRow(p: Props) {
   const { entry } = p;
+  const t = useT();
+  const locale = useLocale();
   return (
     <div
       role="row"
@@ -71,7 +75,7 @@ export const FileRow = memo(function FileRow(p: Props) {
         {canActOnSelection(p.perms) && (
           <Checkbox
             tabIndex={-1}
-            aria-label={`Select ${entry.name}`}
+            aria-label={t('files.row.select', { name: entry.name })}
             checked={p.selected}
             onChange={(e) => {
               p.onActivate(p.index);
@@ -99,10 +103,10 @@ export const FileRow = memo(function FileRow(p: Props) {
         )}
       </div>
       <div role="gridcell" className="whitespace-nowrap pr-3 text-right tabular-nums text-zinc-400">
-        {entry.is_file ? formatBytes(entry.size) : <span className="sr-only">Folder</span>}
+        {entry.is_file ? formatBytes(entry.size, locale) : <span className="sr-only">{t('files.row.folder')}</span>}
       </div>
       <div role="gridcell" className="hidden truncate pr-3 text-zinc-400 sm:block">
-        <time dateTime={entry.modified_at}>{formatDate(entry.modified_at)}</time>
+        <time dateTime={entry.modified_at}>{formatDate(entry.modified_at, locale)}</time>
       </div>
       <div role="gridcell" className="flex justify-center">
         <RowMenu

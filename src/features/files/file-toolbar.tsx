@@ -2,6 +2,7 @@ import { useRef, type RefObject } from 'react';
 import { Button } from '../../components/ui/button';
 import { SearchInput } from '../../components/ui/search-input';
 import { PermissionHint } from '../../lib/permissions';
+import { useT } from './messages';
 import type { FilePermissions } from './use-file-permissions';
 
 interface Props {
@@ -21,9 +22,10 @@ const FILE_ACTION_PERMISSIONS = ['file.create', 'file.read-content', 'file.updat
 
 /** Name filter and the create/upload buttons the user may use. */
 export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms, disabledBy, onNewFolder, onNewFile, onUpload }: Props) {
+  const t = useT();
   const picker = useRef<HTMLInputElement>(null);
   if (disabledBy) {
-    const labels = perms.create ? ['New folder', ...(perms.readContent ? ['New file'] : []), 'Upload'] : [];
+    const labels = perms.create ? [t('files.newFolder'), ...(perms.readContent ? [t('files.newFile')] : []), t('files.upload')] : [];
     return (
       <div className="flex flex-wrap items-center gap-2">
         {labels.map((label) => (
@@ -39,8 +41,8 @@ export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms
       <SearchInput
         ref={filterRef}
         size="sm"
-        label="Filter by name"
-        placeholder="Filter by name  ( / )"
+        label={t('files.filter.label')}
+        placeholder={t('files.filter.placeholder')}
         aria-keyshortcuts="/"
         value={filter}
         onValueChange={onFilter}
@@ -50,22 +52,22 @@ export function FileToolbar({ filter, onFilter, onFilterCommit, filterRef, perms
       {perms.create && (
         <>
           <Button variant="secondary" size="sm" onClick={onNewFolder}>
-            New folder
+            {t('files.newFolder')}
           </Button>
           {perms.readContent && (
             <Button variant="secondary" size="sm" onClick={onNewFile}>
-              New file
+              {t('files.newFile')}
             </Button>
           )}
           <Button size="sm" onClick={() => picker.current?.click()}>
-            Upload
+            {t('files.upload')}
           </Button>
           <input
             ref={picker}
             type="file"
             multiple
             hidden
-            aria-label="Files to upload"
+            aria-label={t('files.upload.pickerLabel')}
             onChange={(e) => {
               const files = Array.from(e.target.files ?? []);
               e.target.value = '';

@@ -1,7 +1,7 @@
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
-/** 1536 → "1.5 KiB" (binary units, as the daemon's limits are). */
-export function formatBytes(bytes: number): string {
+/** 1536 → "1.5 KiB" (binary units, as the daemon's limits are), the number in `locale`'s way. */
+export function formatBytes(bytes: number, locale?: string): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   let value = bytes;
   let unit = 0;
@@ -10,13 +10,20 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+  const number = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
+  return `${number} ${UNITS[unit]}`;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormats = new Map<string | undefined, Intl.DateTimeFormat>();
 
-/** A timestamp in the user's locale and zone; the raw value when it cannot be parsed. */
-export function formatDate(iso: string): string {
+/** A timestamp in `locale` and the user's zone; the raw value when it cannot be parsed. */
+export function formatDate(iso: string, locale?: string): string {
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : dateFormat.format(t);
+  if (Number.isNaN(t)) return iso;
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateFormats.set(locale, format);
+  }
+  return format.format(t);
 }

@@ -4,6 +4,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import type { MutationState } from '../../components/ui/use-abortable-submit';
 import { TextField } from '../../components/ui/field';
 import { useContractForm } from '../../lib/use-contract-form';
+import { t } from './messages';
 
 interface Props {
   open: boolean;
@@ -95,5 +96,5 @@ export function NameDialog(p: Props) {
 function contractProblem(request: Props['request'], value: string): string | null {
   if (!request) return null;
   const result = request.schema.safeParse(request.build(value));
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Check this value.');
+  return result.success ? null : (result.error.issues[0]?.message ?? t('files.name.invalid'));
 }

@@ -1,3 +1,5 @@
+import { t } from './messages';
+
 /*
  * Volume paths as the SPA handles them: always absolute, `/`-separated, no trailing slash (except
  * the root itself), `.` and `..` resolved and clamped at the root. URLs carry each segment through
@@ -85,11 +87,11 @@ export function pathFromSplat(splat: string | undefined): string {
 /** Why a name typed into a dialog cannot be used, or null when it can. */
 export function nameProblem(name: string, options: { allowSlash?: boolean } = {}): string | null {
   const trimmed = name.trim();
-  if (!trimmed) return 'Enter a name.';
-  if (trimmed.includes('\0')) return 'A name may not contain NUL bytes.';
-  if (!options.allowSlash && trimmed.includes('/')) return 'A name may not contain “/”.';
-  if (segments(trimmed).length === 0) return 'Enter a name.';
-  if (trimmed.length > 4096) return 'The path may not be longer than 4096 characters.';
+  if (!trimmed) return t('files.name.required');
+  if (trimmed.includes('\0')) return t('files.name.nul');
+  if (!options.allowSlash && trimmed.includes('/')) return t('files.name.slash');
+  if (segments(trimmed).length === 0) return t('files.name.required');
+  if (trimmed.length > 4096) return t('files.name.tooLong');
   return null;
 }
 
@@ -103,5 +105,5 @@ export function newNameProblem(name: string): string | null {
     .trim()
     .split('/')
     .some((part) => part === '.' || part === '..');
-  return dots ? 'That name is not allowed: “.” and “..” cannot be part of a new name.' : nameProblem(name, { allowSlash: true });
+  return dots ? t('files.name.dots') : nameProblem(name, { allowSlash: true });
 }

@@ -2,6 +2,7 @@ import type { FileObject } from '../../contract/files';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '../../components/ui/dropdown-menu';
 import type { FileActions } from './file-actions';
 import { isArchive, isEditable } from './file-kinds';
+import { useT } from './messages';
 import type { FilePermissions } from './use-file-permissions';
 
 interface Props {
@@ -16,6 +17,7 @@ interface Props {
 
 /** The ⋯ menu of one row, holding only what the user's permissions allow (none: no button). */
 export function RowMenu({ entry, perms, actions, open, onOpenChange, tabbable }: Props) {
+  const t = useT();
   const file = entry.is_file;
   const canOpen = !file || (perms.readContent && isEditable(entry));
   const items = {
@@ -38,7 +40,7 @@ export function RowMenu({ entry, perms, actions, open, onOpenChange, tabbable }:
         <button
           type="button"
           tabIndex={tabbable ? 0 : -1}
-          aria-label={`Actions for ${entry.name}`}
+          aria-label={t('files.row.menu', { name: entry.name })}
           className="inline-flex size-9 items-center justify-center rounded-md text-zinc-400 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800"
         >
           <svg viewBox="0 0 24 24" className="size-5" fill="currentColor" aria-hidden="true">
@@ -49,17 +51,17 @@ export function RowMenu({ entry, perms, actions, open, onOpenChange, tabbable }:
         </button>
       }
     >
-      {items.open && <DropdownMenuItem onSelect={() => actions.open(entry)}>{file ? 'Edit' : 'Open'}</DropdownMenuItem>}
-      {items.rename && <DropdownMenuItem onSelect={() => actions.rename(entry.name)}>Rename or move</DropdownMenuItem>}
-      {items.copy && <DropdownMenuItem onSelect={() => actions.copy(entry.name)}>Copy</DropdownMenuItem>}
-      {items.download && <DropdownMenuItem onSelect={() => actions.download(entry.name)}>Download</DropdownMenuItem>}
-      {items.compress && <DropdownMenuItem onSelect={() => actions.compress([entry.name])}>Compress</DropdownMenuItem>}
-      {items.decompress && <DropdownMenuItem onSelect={() => actions.decompress(entry.name)}>Decompress</DropdownMenuItem>}
+      {items.open && <DropdownMenuItem onSelect={() => actions.open(entry)}>{file ? t('files.edit') : t('files.open')}</DropdownMenuItem>}
+      {items.rename && <DropdownMenuItem onSelect={() => actions.rename(entry.name)}>{t('files.renameOrMove')}</DropdownMenuItem>}
+      {items.copy && <DropdownMenuItem onSelect={() => actions.copy(entry.name)}>{t('files.copy')}</DropdownMenuItem>}
+      {items.download && <DropdownMenuItem onSelect={() => actions.download(entry.name)}>{t('files.download')}</DropdownMenuItem>}
+      {items.compress && <DropdownMenuItem onSelect={() => actions.compress([entry.name])}>{t('files.compress')}</DropdownMenuItem>}
+      {items.decompress && <DropdownMenuItem onSelect={() => actions.decompress(entry.name)}>{t('files.decompress')}</DropdownMenuItem>}
       {items.remove && (
         <>
           <DropdownMenuSeparator />
           <DropdownMenuItem danger onSelect={() => actions.remove([entry.name])}>
-            Delete
+            {t('files.delete')}
           </DropdownMenuItem>
         </>
       )}

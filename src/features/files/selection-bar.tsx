@@ -1,5 +1,6 @@
 import { Button } from '../../components/ui/button';
 import type { FileActions } from './file-actions';
+import { useT } from './messages';
 import { canActOnSelection, type FilePermissions } from './use-file-permissions';
 
 /** Mass actions on the selected entries; only those the user may run are shown. */
@@ -14,21 +15,22 @@ export function SelectionBar({
   actions: FileActions;
   onClear: () => void;
 }) {
+  const t = useT();
   // Without a mass action the user may run, a selection leads nowhere: nothing to offer.
   if (names.length === 0 || !canActOnSelection(perms)) return null;
   return (
     // Floats over the page's foot, so selecting never pushes the list down under the pointer.
     <div
       role="toolbar"
-      aria-label="Selected items"
+      aria-label={t('files.selection.label')}
       className="fixed inset-x-4 bottom-4 z-30 mx-auto flex max-w-3xl flex-wrap items-center gap-2 rounded-lg bg-sky-950/95 px-3 py-2 shadow-lg shadow-black/40 ring-1 ring-sky-800 backdrop-blur"
     >
       <span className="mr-auto basis-full text-sm font-medium text-sky-100 sm:basis-auto" aria-live="polite">
-        {names.length} selected
+        {t('files.selection.count', { count: names.length })}
       </span>
       {perms.update && (
         <Button variant="secondary" size="sm" onClick={() => actions.move(names)}>
-          Move
+          {t('files.move')}
         </Button>
       )}
       {perms.archive && (
@@ -42,16 +44,16 @@ export function SelectionBar({
             onClear();
           }}
         >
-          Compress
+          {t('files.compress')}
         </Button>
       )}
       {perms.delete && (
         <Button variant="danger" size="sm" onClick={() => actions.remove(names)}>
-          Delete
+          {t('files.delete')}
         </Button>
       )}
       <Button variant="ghost" size="sm" onClick={onClear}>
-        Clear selection
+        {t('files.selection.clear')}
       </Button>
     </div>
   );

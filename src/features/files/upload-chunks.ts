@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { chunkedUploadOffsetSchema, chunkedUploadStartSchema } from '../../contract/files';
 import { ApiError } from '../../lib/http';
 import { parseJsonOrUndefined } from '../../lib/json';
+import { t } from './messages';
 import { abortError, sendUploadRequest } from './upload-request';
 
 /*
@@ -31,7 +32,7 @@ export interface ChunkControl {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const oddAnswer = () => new ApiError(0, [{ code: 'HttpError', status: '0', detail: 'The node answered the upload with something unexpected.' }]);
+const oddAnswer = () => new ApiError(0, [{ code: 'HttpError', status: '0', detail: t('files.upload.oddAnswer') }]);
 
 function parse<S extends z.ZodMiniType>(schema: S, body: string): z.output<S> {
   const parsed = schema.safeParse(parseJsonOrUndefined(body));

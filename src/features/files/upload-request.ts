@@ -1,6 +1,7 @@
 import { errorDocumentSchema } from '../../contract/errors';
 import { parseJsonOrUndefined } from '../../lib/json';
 import { ApiError } from '../../lib/http';
+import { t } from './messages';
 
 /*
  * One request of an upload, through XMLHttpRequest because fetch reports no upload progress. The
@@ -21,8 +22,10 @@ export function toUploadError(status: number, body: string): ApiError {
   if (typeof json === 'object' && json !== null && 'error' in json && typeof json.error === 'string') {
     return new ApiError(status, [{ code: 'DaemonError', status: String(status), detail: json.error }]);
   }
-  if (status === 413) return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: 'The file is larger than the panel accepts.' }]);
-  return new ApiError(status, [{ code: 'HttpError', status: String(status), detail: `The upload failed (${status || 'network error'}).` }]);
+  if (status === 413) return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: t('files.upload.panelLimit') }]);
+  return new ApiError(status, [
+    { code: 'HttpError', status: String(status), detail: status ? t('files.upload.failedStatus', { status }) : t('files.upload.failedNetwork') },
+  ]);
 }
 
 export const stalledError = (): ApiError =>
@@ -30,7 +33,7 @@ export const stalledError = (): ApiError =>
     {
       code: 'Timeout',
       status: '0',
-      detail: `The upload stalled: nothing moved for ${UPLOAD_IDLE_MS / 60_000} minutes. Check your connection and try again.`,
+      detail: t('files.upload.stalled', { minutes: UPLOAD_IDLE_MS / 60_000 }),
     },
   ]);
 

@@ -1,5 +1,6 @@
 import { ApiError } from '../../lib/http';
 import type { UploadTarget } from './api';
+import { t } from './messages';
 import { sendChunked, type ChunkControl } from './upload-chunks';
 import { abortError, sendUploadRequest } from './upload-request';
 
@@ -16,7 +17,8 @@ export interface UploadHandle {
   abort: () => void;
 }
 
-const mebibytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1);
+/** Whole MiB, or to one decimal (the message formats the number in the language shown). */
+const mebibytes = (bytes: number) => Number((bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1));
 
 /** The refusal for a file bigger than the server's whole disk limit. */
 export function overDiskError(diskBytes: number): ApiError {
@@ -24,16 +26,16 @@ export function overDiskError(diskBytes: number): ApiError {
     {
       code: 'InsufficientDiskSpaceException',
       status: '400',
-      detail: `The file is larger than this server's whole disk limit (${mebibytes(diskBytes)} MiB).`,
+      detail: t('files.upload.overDisk', { size: mebibytes(diskBytes) }),
     },
   ]);
 }
 
 /** The refusal for a file over the node's limit, said before a byte is sent (issue 22 #5). */
 export function tooLargeError(maxBytes: number, sftpAddress: string | undefined): ApiError {
-  const mib = mebibytes(maxBytes);
-  const sftp = sftpAddress ? ` Upload it over SFTP instead (${sftpAddress}).` : ' Upload it over SFTP instead.';
-  return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail: `The file is larger than the ${mib} MiB upload limit.${sftp}` }]);
+  const size = mebibytes(maxBytes);
+  const detail = sftpAddress ? t('files.upload.overLimit', { size, address: sftpAddress }) : t('files.upload.overLimitNoSftp', { size });
+  return new ApiError(413, [{ code: 'PayloadTooLarge', status: '413', detail }]);
 }
 
 /**

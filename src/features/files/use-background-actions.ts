@@ -1,10 +1,12 @@
 import { useCallback, useState } from 'react';
 import { toast } from '../../components/ui/toast';
+import { t } from './messages';
 
 export interface BackgroundAction {
   id: number;
   /** "Compressing 3 items…" while it runs. */
   label: string;
+  /** What went wrong, said in full ("Compressing 3 items failed: …"), once it has failed. */
   error: string | null;
 }
 
@@ -17,7 +19,7 @@ let seq = 0;
 export function useBackgroundActions() {
   const [actions, setActions] = useState<BackgroundAction[]>([]);
 
-  const run = useCallback(<T>(label: string, work: () => Promise<T>, done: (result: T) => string) => {
+  const run = useCallback(<T>(label: string, work: () => Promise<T>, done: (result: T) => string, failed: (error: string) => string) => {
     seq += 1;
     const id = seq;
     setActions((list) => [...list, { id, label, error: null }]);
@@ -27,7 +29,7 @@ export function useBackgroundActions() {
         toast.success(done(result));
       },
       (err: unknown) => {
-        const message = err instanceof Error ? err.message : 'The action failed.';
+        const message = failed(err instanceof Error ? err.message : t('files.background.unknownError'));
         setActions((list) => list.map((a) => (a.id === id ? { ...a, error: message } : a)));
       },
     );

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/http';
 import { serverQueries, type ServerRef } from '../servers/api';
 import { fileQueries, uploadLink } from './api';
+import { t } from './messages';
 import { uploadFile, type UploadHandle } from './upload';
 
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'error';
@@ -96,7 +97,7 @@ export function useUploads(server: ServerRef) {
           },
           (err: unknown) => {
             if (err instanceof DOMException && err.name === 'AbortError') return;
-            patch(item.id, { status: 'error', error: err instanceof ApiError ? err.message : 'The upload failed.' });
+            patch(item.id, { status: 'error', error: err instanceof ApiError ? err.message : t('files.upload.failed') });
           },
         )
         .finally(() => {

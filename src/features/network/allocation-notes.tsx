@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Allocation } from '../../contract/network';
 import { useServerRef } from '../servers/api';
 import { useAllocationNotes } from './api';
+import { useT } from './messages';
 
 /** How long typing must pause before the notes are saved. */
 export const NOTES_SAVE_DELAY_MS = 800;
@@ -10,6 +11,7 @@ const MAX_NOTES = 256;
 /** The notes of one allocation, saved on their own after a pause in typing, with the outcome beside them. */
 export function AllocationNotes({ allocation, editable }: { allocation: Allocation; editable: boolean }) {
   const server = useServerRef();
+  const t = useT();
   const save = useAllocationNotes(server, allocation.id);
   const saved = allocation.notes ?? '';
   const [value, setValue] = useState(saved);
@@ -48,23 +50,25 @@ export function AllocationNotes({ allocation, editable }: { allocation: Allocati
     timer.current = setTimeout(send, NOTES_SAVE_DELAY_MS);
   }
 
-  const label = `Notes for ${allocation.ip}:${allocation.port}`;
+  const label = t('network.notes.label', { address: `${allocation.ip}:${allocation.port}` });
   return (
     <div className="mt-1 flex items-center gap-2">
       <input
         aria-label={label}
         value={value}
-        placeholder="Add a note"
+        placeholder={t('network.notes.placeholder')}
         maxLength={MAX_NOTES + 1}
         onChange={(e) => change(e.target.value)}
         aria-invalid={state === 'failed' || undefined}
         className="w-full max-w-md rounded-md bg-zinc-900 px-2 py-1 text-sm text-zinc-100 ring-1 ring-zinc-700 ring-inset placeholder:text-zinc-500 focus:ring-sky-600 focus:outline-none"
       />
       <span role="status" className="shrink-0 text-xs text-zinc-400">
-        {state === 'saving' && 'Saving…'}
-        {state === 'saved' && 'Saved'}
+        {state === 'saving' && t('network.notes.saving')}
+        {state === 'saved' && t('network.notes.saved')}
         {state === 'failed' && (
-          <span className="text-red-400">{value.length > MAX_NOTES ? `At most ${MAX_NOTES} characters` : (save.error?.message ?? 'Not saved')}</span>
+          <span className="text-red-400">
+            {value.length > MAX_NOTES ? t('network.notes.tooLong', { max: MAX_NOTES }) : (save.error?.message ?? t('network.notes.notSaved'))}
+          </span>
         )}
       </span>
     </div>

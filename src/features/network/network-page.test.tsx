@@ -1,14 +1,25 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { changeLocale } from '../../lib/i18n/runtime';
 import type { Allocation } from '../../contract/network';
-import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch, type FetchCall } from '../../test/server-test-fixtures';
+import {
+  apiError,
+  json,
+  makeServer,
+  renderServerRoutes,
+  serverDocument,
+  stubFetch,
+  testAccount,
+  type FetchCall,
+} from '../../test/server-test-fixtures';
 import { NetworkPage } from './network-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   vi.useRealTimers();
+  await changeLocale('en');
 });
 
 const BASE = '/api/client/servers/abcd1234-5678-4abc-8def-0123456789ab/network/allocations';
@@ -148,5 +159,19 @@ describe('NetworkPage', () => {
     const add = screen.getByRole('button', { name: 'Add allocation' });
     expect(add).toBeDisabled();
     expect(add).toHaveAccessibleDescription('Needs allocation.create, allocation.update and allocation.delete permissions');
+  });
+
+  it('speaks German to an account set to German: the count, the list, the buttons and the delete confirmation', async () => {
+    stubPanel();
+    renderServerRoutes('/server/abcd1234/network', { network: () => <NetworkPage /> }, { ...testAccount, language: 'de' });
+    await screen.findByRole('list', { name: 'Zuweisungen' });
+    expect(screen.getByRole('heading', { name: 'Netzwerk' })).toBeInTheDocument();
+    expect(screen.getByText('2 von 3 belegt')).toBeInTheDocument();
+    expect(within(row('play.example.test:25565')).getByText('Primär')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Notizen für 10.0.0.5:25566' })).toHaveValue('Query port');
+    expect(screen.queryByText(/Add allocation|used|Primary/)).toBeNull();
+    fireEvent.click(within(row('10.0.0.5:25566')).getByRole('button', { name: '10.0.0.5:25566 löschen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Zuweisung löschen' });
+    expect(dialog).toHaveTextContent('10.0.0.5:25566 geht an den Node zurück');
   });
 });

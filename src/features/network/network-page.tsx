@@ -11,18 +11,20 @@ import { PermissionHint, useCan } from '../../lib/permissions';
 import { allocationAddress, useServer, useServerRef } from '../servers/api';
 import { networkQueries, useCreateAllocation, useDeleteAllocation, useMakePrimary } from './api';
 import { AllocationNotes } from './allocation-notes';
+import { useT } from './messages';
 
 /** Why "add allocation" cannot be used, or null when it can. */
-function addBlockedBy(used: number, limit: number | null, canCreate: boolean): string | null {
-  if (!canCreate) return 'You do not have permission to add allocations.';
-  if (limit === null || limit === 0) return 'This server may not have additional allocations.';
-  if (used >= limit) return 'The allocation limit of this server has been reached.';
+function addBlockedBy(used: number, limit: number | null, canCreate: boolean) {
+  if (!canCreate) return 'network.blocked.permission';
+  if (limit === null || limit === 0) return 'network.blocked.none';
+  if (used >= limit) return 'network.blocked.limit';
   return null;
 }
 
 /** The server's addresses: notes, which one is primary, adding and giving back ports. */
 export function NetworkPage() {
   const server = useServer();
+  const t = useT();
   const ref = useServerRef();
   const query = useQuery(networkQueries.list(ref));
   const create = useCreateAllocation(ref);
@@ -33,7 +35,8 @@ export function NetworkPage() {
 
   const allocations = (query.data?.data ?? []).map((a) => a.attributes);
   const limit = server.feature_limits.allocations;
-  const blocked = addBlockedBy(allocations.length, limit, canCreate);
+  const blockedBy = addBlockedBy(allocations.length, limit, canCreate);
+  const blocked = blockedBy && t(blockedBy);
   const hintId = useId();
   // The row to focus once it is on screen: the one just added, or just made primary (its button
   // goes away, and "add" may go off at the limit; focus would fall to <body>).
@@ -50,13 +53,11 @@ export function NetworkPage() {
     <section aria-labelledby="network-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="network-heading" className="text-lg font-semibold text-white">
-          Network
+          {t('network.title')}
         </h2>
         <div className="flex items-center gap-3">
           {query.data && (
-            <span className="text-sm text-zinc-400">
-              {allocations.length} of {limit ?? allocations.length} used
-            </span>
+            <span className="text-sm text-zinc-400">{t('network.used', { count: allocations.length, limit: limit ?? allocations.length })}</span>
           )}
           <Button
             onClick={() =>
@@ -71,7 +72,7 @@ export function NetworkPage() {
             title={blocked ?? undefined}
             aria-describedby={canCreate ? undefined : hintId}
           >
-            Add allocation
+            {t('network.add')}
           </Button>
         </div>
       </div>
@@ -79,9 +80,9 @@ export function NetworkPage() {
       {/* One line for every network action the subuser lacks (add, and each row's notes, primary and delete). */}
       <PermissionHint id={hintId} permission={['allocation.create', 'allocation.update', 'allocation.delete']} />
 
-      <QueryList query={query} items={query.data ? allocations : undefined} empty={<EmptyState title="No allocations" />}>
+      <QueryList query={query} items={query.data ? allocations : undefined} empty={<EmptyState title={t('network.empty')} />}>
         {(shown) => (
-          <ul aria-label="Allocations" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          <ul aria-label={t('network.list')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {shown.map((a) => {
               const address = allocationAddress(a);
               return (
@@ -98,8 +99,8 @@ export function NetworkPage() {
                   <div className="min-w-0 flex-1 basis-full sm:basis-0">
                     <div className="flex flex-wrap items-center gap-2">
                       <code className="font-mono text-sm break-all text-zinc-100">{address}</code>
-                      <CopyButton value={address} label="Copy" />
-                      {a.is_default && <Badge tone="info">Primary</Badge>}
+                      <CopyButton value={address} label={t('network.copy')} />
+                      {a.is_default && <Badge tone="info">{t('network.primary')}</Badge>}
                     </div>
                     {a.ip_alias && a.ip_alias !== a.ip && <p className="mt-0.5 font-mono text-xs text-zinc-400">{a.ip}</p>}
                     <AllocationNotes allocation={a} editable={canUpdate} />
@@ -115,12 +116,12 @@ export function NetworkPage() {
                         }}
                         disabled={primary.isPending}
                       >
-                        Make primary
+                        {t('network.makePrimary')}
                       </Button>
                     )}
                     {canDelete && !a.is_default && (
-                      <Button variant="ghost" size="sm" onClick={() => setDeleting(a)} aria-label={`Delete ${address}`}>
-                        Delete
+                      <Button variant="ghost" size="sm" onClick={() => setDeleting(a)} aria-label={t('network.deleteLabel', { address })}>
+                        {t('network.delete')}
                       </Button>
                     )}
                   </div>
@@ -136,13 +137,9 @@ export function NetworkPage() {
         onOpenChange={(open) => {
           if (!open) setDeleting(null);
         }}
-        title="Delete allocation"
-        description={
-          deleting
-            ? `${allocationAddress(deleting)} goes back to the node and its notes are cleared. The server keeps using it until its next start.`
-            : undefined
-        }
-        confirmLabel="Delete"
+        title={t('network.deleteTitle')}
+        description={deleting ? t('network.deleteDescription', { address: allocationAddress(deleting) }) : undefined}
+        confirmLabel={t('network.delete')}
         danger
         mutation={remove}
         onConfirm={() => (deleting ? remove.mutateAsync(deleting) : undefined)}

@@ -5,6 +5,7 @@ import { Card } from '../../components/ui/card';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { call } from '../../lib/http';
 import { invalidateServer, useServer } from '../servers/api';
+import { T, useT } from './messages';
 
 /**
  * The container image, one of the egg's list (reference panel: hidden when the egg has one, and
@@ -12,6 +13,7 @@ import { invalidateServer, useServer } from '../servers/api';
  */
 export function ImageSelect({ images }: { images: Record<string, string> }) {
   const server = useServer();
+  const t = useT();
   const canChange = useCan('startup.docker-image');
   const qc = useQueryClient();
   const [saved, setSaved] = useState(false);
@@ -28,18 +30,15 @@ export function ImageSelect({ images }: { images: Record<string, string> }) {
   const custom = !entries.some(([, image]) => image === server.docker_image);
 
   return (
-    <Card title="Container image">
+    <Card title={t('startup.image.title')}>
       {custom ? (
         <p className="text-sm text-zinc-300">
-          <span className="font-mono break-all">{server.docker_image}</span>: an image an administrator set, not one of this egg&apos;s. Ask them to
-          change it.
+          <T k="startup.image.custom" values={{ image: server.docker_image }} components={{ 0: <span className="font-mono break-all" /> }} />
         </p>
       ) : (
         <div className="space-y-2">
           <label htmlFor="docker-image" className="block text-sm text-zinc-300">
-            {server.aerie_runtime
-              ? 'Image for a node that runs images; this node does not use it yet (see above).'
-              : 'Image the server runs in; a change applies at its next start.'}
+            {server.aerie_runtime ? t('startup.image.aerieHint') : t('startup.image.hint')}
           </label>
           <select
             id="docker-image"
@@ -60,7 +59,7 @@ export function ImageSelect({ images }: { images: Record<string, string> }) {
           </select>
           <PermissionHint id={hintId} permission="startup.docker-image" />
           <p role="status" className="text-xs text-zinc-400">
-            {change.isPending ? 'Saving…' : saved ? 'Saved.' : ''}
+            {change.isPending ? t('startup.saving') : saved ? t('startup.image.saved') : ''}
           </p>
           {change.isError && (
             <p role="alert" className="text-sm text-red-300">

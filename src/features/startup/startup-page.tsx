@@ -11,6 +11,7 @@ import { previewCommand } from './preview';
 import { ImageSelect } from './image-select';
 import { RuntimeNotice } from './runtime-notice';
 import { VariableField } from './variable-field';
+import { useT } from './messages';
 
 /**
  * The server's startup: the command it runs, updated as values are typed, and one field per
@@ -18,6 +19,7 @@ import { VariableField } from './variable-field';
  */
 export function StartupPage() {
   const server = useServerRef();
+  const t = useT();
   const query = useQuery(startupQueries.detail(server));
   const canUpdate = useCan('startup.update');
   const hintId = useId();
@@ -40,11 +42,11 @@ export function StartupPage() {
   return (
     <section aria-labelledby="startup-heading" className="space-y-4">
       <h2 id="startup-heading" className="text-lg font-semibold text-white">
-        Startup
+        {t('startup.title')}
       </h2>
-      <Card title="Startup command" actions={<CopyButton value={command} label="Copy startup command" />}>
+      <Card title={t('startup.command.title')} actions={<CopyButton value={command} label={t('startup.command.copy')} />}>
         <pre
-          aria-label="Startup command preview"
+          aria-label={t('startup.command.preview')}
           className="rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap text-zinc-200 ring-1 ring-zinc-800"
         >
           {command || '—'}
@@ -54,7 +56,7 @@ export function StartupPage() {
       <ImageSelect images={query.data.meta?.docker_images ?? {}} />
       {variables.length > 0 && <PermissionHint id={hintId} permission="startup.update" />}
       {variables.length === 0 ? (
-        <EmptyState title="No variables">This server&apos;s egg has no variables you can see.</EmptyState>
+        <EmptyState title={t('startup.noVariables.title')}>{t('startup.noVariables.detail')}</EmptyState>
       ) : (
         <div className="grid gap-4 md:grid-cols-2">
           {variables.map((v) => (

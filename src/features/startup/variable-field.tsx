@@ -5,6 +5,7 @@ import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
 import { Switch } from '../../components/ui/switch';
 import { ApiError } from '../../lib/http';
+import { t as translate, useT } from './messages';
 
 /** How long typing pauses before a value is saved. */
 export const SAVE_DELAY_MS = 600;
@@ -30,6 +31,7 @@ export interface VariableFieldProps {
  */
 export function VariableField({ variable, canUpdate, hintId, save, onDraft }: VariableFieldProps) {
   const id = useId();
+  const t = useT();
   const key = variable.env_variable;
   const readOnly = !variable.is_editable || !canUpdate;
   const [draft, setDraft] = useState(variable.server_value ?? '');
@@ -98,7 +100,7 @@ export function VariableField({ variable, canUpdate, hintId, save, onDraft }: Va
         onChange={(e) => change(e.target.value, 0)}
         className={inputClass(status)}
       >
-        {!choices.includes(draft) && <option value={draft}>{draft || '(none)'}</option>}
+        {!choices.includes(draft) && <option value={draft}>{draft || t('startup.variable.none')}</option>}
         {choices.map((c) => (
           <option key={c} value={c}>
             {c}
@@ -134,7 +136,7 @@ export function VariableField({ variable, canUpdate, hintId, save, onDraft }: Va
             {variable.name}
           </label>
         )}
-        {readOnly && <Badge>Read only</Badge>}
+        {readOnly && <Badge>{t('startup.variable.readOnly')}</Badge>}
       </div>
       {control}
       <p className="text-xs text-zinc-400">
@@ -145,7 +147,13 @@ export function VariableField({ variable, canUpdate, hintId, save, onDraft }: Va
         role={status.kind === 'failed' ? 'alert' : 'status'}
         className={cn('min-h-5 text-sm', status.kind === 'failed' ? 'text-red-400' : 'text-zinc-400')}
       >
-        {status.kind === 'saving' ? 'Saving…' : status.kind === 'saved' ? 'Saved' : status.kind === 'failed' ? status.message : ''}
+        {status.kind === 'saving'
+          ? t('startup.saving')
+          : status.kind === 'saved'
+            ? t('startup.variable.saved')
+            : status.kind === 'failed'
+              ? status.message
+              : ''}
       </p>
     </div>
   );
@@ -162,5 +170,5 @@ function inputClass(status: Status): string {
 /** The server's message for this variable's field, else the refusal's own. */
 function messageOf(error: unknown, key: string): string {
   if (error instanceof ApiError) return error.fieldErrors()[key] ?? error.message;
-  return error instanceof Error ? error.message : 'The value could not be saved.';
+  return error instanceof Error ? error.message : translate('startup.variable.saveFailed');
 }
