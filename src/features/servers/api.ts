@@ -153,3 +153,4 @@ export function useBlockingCondition(): ServerCondition | null {
 export { primaryAddress } from './server-list-format';
 export { serverConditions } from './server-state';
 export { allocationAddress } from './server-allocations-card';
+export { useServerPageLabel } from './server-page-label';

@@ -19,6 +19,7 @@ import { ServerUnavailable } from './server-unavailable';
 import { NODE_PAGES, NodeDownNotice, useNodeDown } from './node-status';
 import { useTransferProgress } from './transfer-progress';
 import { pageTitle } from '../../lib/panel-name';
+import { useServerPageLabel } from './server-page-label';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -28,7 +29,9 @@ export function ServerLayout() {
   const id = useParams().id ?? '';
   const query = useQuery(serverQueries.detail(id));
   const page = useCurrentPage();
-  const pageLabel = page && page.path !== '' ? page.label : null;
+  // (Its `useT` renders the frame again in a new language, so the server's conditions are read in it.)
+  const labelOf = useServerPageLabel();
+  const pageLabel = page && page.path !== '' ? labelOf(page) : null;
   const meta = query.data?.meta;
   const permissions = useMemo<readonly string[]>(() => (meta ? memberPermissions(meta) : []), [meta]);
   // Only a subuser sees permission hints, so only a subuser loads what they say.
@@ -61,9 +64,9 @@ export function ServerLayout() {
         <ServerNav serverId={id} permissions={permissions} />
         <RequireServerPermission permission={page?.permission ?? null}>
           {blocking && page && !worksUnavailable(page, server) ? (
-            <ServerUnavailable page={page.label} condition={blocking} />
+            <ServerUnavailable page={labelOf(page)} condition={blocking} />
           ) : nodeDown && page && NODE_PAGES.includes(page.path) ? (
-            <NodeDownNotice page={page.label} server={server} />
+            <NodeDownNotice page={labelOf(page)} server={server} />
           ) : (
             <BoundedOutlet />
           )}
