@@ -1,5 +1,4 @@
 import { useCallback } from 'react';
-import type { ServerPage } from '../../app/server-routes';
 import { useT } from './messages';
 
 type Key = Parameters<ReturnType<typeof useT>>[0];
@@ -21,8 +20,14 @@ const PAGE_LABELS: Readonly<Record<string, Key>> = {
   activity: 'servers.page.activity',
 };
 
+/** What is read of a server page (`ServerPage` in the route table, which imports this feature's pages). */
+interface PageRef {
+  path: string;
+  label: string;
+}
+
 /** A server page's name in the user's language: for its tab, the document title and what says it is unavailable. */
-export function useServerPageLabel(): (page: Pick<ServerPage, 'path' | 'label'>) => string {
+export function useServerPageLabel(): (page: PageRef) => string {
   const t = useT();
   return useCallback(
     (page) => {
