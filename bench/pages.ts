@@ -34,14 +34,13 @@ interface PageSpec {
   heavy?: { library: string; packages: RegExp; /** Budget for the whole page, the library included (gzip KB). */ budgetKb?: number };
 }
 
-const SERVER_PAGE_KB = 200;
+// Issue 26's targets. Every server page is measured before its own heavy library (xterm.js,
+// CodeMirror), which the page's figure with the library shows beside it.
+const SERVER_PAGE_KB = 150;
 
 export const PAGES: readonly PageSpec[] = [
-  // Under the first issue's 150 KB target. Every server page adds its route (a path, a lazy
-  // import and its preload list, about 0.2 KB) to the entry every page loads: 120 until the
-  // backups page, 125 to leave room for the pages still to come.
-  { name: 'sign-in', path: () => '/auth/login', signedIn: false, budgetKb: 125, ready: (p) => p.getByLabel('Username or email') },
-  { name: 'server list', path: () => '/', signedIn: true, budgetKb: 150, ready: (p) => p.getByRole('list', { name: 'Servers' }) },
+  { name: 'sign-in', path: () => '/auth/login', signedIn: false, budgetKb: 95, ready: (p) => p.getByLabel('Username or email') },
+  { name: 'server list', path: () => '/', signedIn: true, budgetKb: 120, ready: (p) => p.getByRole('list', { name: 'Servers' }) },
   {
     name: 'console',
     path: (c) => `/server/${c.server.identifier}`,
@@ -137,12 +136,12 @@ export const PAGES: readonly PageSpec[] = [
     ready: (p) => p.getByRole('list', { name: 'Activity entries' }),
   },
   // The QR library is loaded only once two-factor setup starts, so not by any of these.
-  { name: 'account', path: () => '/account', signedIn: true, budgetKb: 200, ready: (p) => p.getByLabel('New e-mail address') },
+  { name: 'account', path: () => '/account', signedIn: true, budgetKb: SERVER_PAGE_KB, ready: (p) => p.getByLabel('New e-mail address') },
   {
     name: 'account two-factor',
     path: () => '/account/two-factor',
     signedIn: true,
-    budgetKb: 200,
+    budgetKb: SERVER_PAGE_KB,
     ready: (p) => p.getByRole('button', { name: 'Enable' }),
   },
 ];

@@ -124,4 +124,4 @@ export const useRemoveSshKey = () =>
     ['ssh-keys'],
   );
 
-export { ACCOUNT_SECTIONS } from './sections';
+export { useAccountSections } from './sections';

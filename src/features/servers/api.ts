@@ -153,4 +153,3 @@ export function useBlockingCondition(): ServerCondition | null {
 export { primaryAddress } from './server-list-format';
 export { serverConditions } from './server-state';
 export { allocationAddress } from './server-allocations-card';
-export { useServerPageLabel } from './server-page-label';

@@ -67,10 +67,14 @@ describe('message catalogues', () => {
       it(`${name}: ${locale} has every key of English, no other, and the same placeholders`, () => {
         const translated = read(dir, locale);
         expect(Object.keys(translated).sort(), 'keys').toEqual(Object.keys(english).sort());
-        const differ = Object.keys(english).filter(
-          (key) => translated[key] !== undefined && shape(translated[key]).join() !== shape(english[key]).join(),
-        );
-        expect(differ, 'messages whose placeholders or tags differ from English').toEqual([]);
+        const differ = Object.entries(english).filter(([key, message]) => {
+          const translation = translated[key];
+          return translation !== undefined && shape(translation).join() !== shape(message).join();
+        });
+        expect(
+          differ.map(([key]) => key),
+          'messages whose placeholders or tags differ from English',
+        ).toEqual([]);
         const empty = Object.keys(translated).filter((key) => !translated[key]?.trim());
         expect(empty, 'empty translations').toEqual([]);
       });
