@@ -4,6 +4,7 @@ import { fileEndpoints } from '../../contract/files';
 import { ApiError, call } from '../../lib/http';
 import { followLink } from '../../lib/follow-link';
 import { serverQueries, type ServerRef } from '../servers/api';
+import { t } from './messages';
 
 /*
  * The backup endpoints. Keys sit under the server's key root (['server', routeId, 'backups', …]);
@@ -77,9 +78,8 @@ export function retryAfterSeconds(header: string): number | null {
 
 /** "Try again in 7 minutes." for a wait in seconds (the throttle's Retry-After). */
 export function retryHint(seconds: number): string {
-  if (seconds < 60) return `Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  if (seconds < 60) return t('backups.retry.seconds', { count: seconds });
+  return t('backups.retry.minutes', { count: Math.ceil(seconds / 60) });
 }
 
 /** A throttled create says when it may be tried again, in the message the dialog shows. */
@@ -87,7 +87,7 @@ function withRetryHint(error: unknown): never {
   const wait = error instanceof ApiError && error.status === 429 && error.retryAfter !== null ? retryAfterSeconds(error.retryAfter) : null;
   if (error instanceof ApiError && wait !== null) {
     const [first, ...rest] = error.errors;
-    const detail = `${first?.detail ?? 'Too many backups were started recently.'} ${retryHint(wait)}`;
+    const detail = `${first?.detail ?? t('backups.retry.tooMany')} ${retryHint(wait)}`;
     throw new ApiError(429, [{ code: first?.code ?? 'TooManyRequestsHttpException', status: '429', detail }, ...rest], error.retryAfter);
   }
   throw error;

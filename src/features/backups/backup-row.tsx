@@ -4,7 +4,11 @@ import { Badge } from '../../components/ui/badge';
 import { CopyButton } from '../../components/ui/copy-button';
 import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '../../components/ui/dropdown-menu';
 import { formatBytes, formatDateTime, formatRelativeTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { hasFailed, isProtected, isRunning } from './api';
+import { useT } from './messages';
+
+type T = ReturnType<typeof useT>;
 
 /** What the user may do to backups (their permissions) and, when something blocks the server, why not. */
 export interface BackupPermissions {
@@ -21,13 +25,11 @@ export interface BackupActions {
 }
 
 /** Why the archive cannot be used yet (download, restore), or null. */
-function archiveUnusable(b: Backup): string | null {
-  if (isRunning(b)) return 'The backup is still running.';
-  if (hasFailed(b)) return 'The backup failed; there is no archive.';
+function archiveUnusable(t: T, b: Backup): string | null {
+  if (isRunning(b)) return t('backups.row.stillRunning');
+  if (hasFailed(b)) return t('backups.row.noArchive');
   return null;
 }
-
-export const DELETE_LOCKED_REASON = 'Locked backups cannot be deleted. Unlock it first.';
 
 /** One backup: its name and state, size, checksum, when it was made, and its menu. */
 export function BackupRow({
@@ -41,46 +43,48 @@ export function BackupRow({
   actions: BackupActions;
   blocked: string | null;
 }) {
+  const t = useT();
+  const locale = useLocale();
   return (
     <li aria-label={b.name} className="flex items-start justify-between gap-3 px-4 py-3">
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium [overflow-wrap:anywhere] text-zinc-100">{b.name}</span>
           {/* A state, as Failed is: its progress is the operations tray's, the page's one progress element. */}
-          {isRunning(b) && <Badge tone="info">Running</Badge>}
-          {hasFailed(b) && <Badge tone="danger">Failed</Badge>}
+          {isRunning(b) && <Badge tone="info">{t('backups.state.running')}</Badge>}
+          {hasFailed(b) && <Badge tone="danger">{t('backups.state.failed')}</Badge>}
           {b.is_locked && (
             <Badge tone="warning">
               <svg viewBox="0 0 20 20" fill="currentColor" className="mr-1 size-3" aria-hidden="true">
                 <path d="M10 2a4 4 0 0 0-4 4v2H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h10a1 1 0 0 0 1-1V9a1 1 0 0 0-1-1h-1V6a4 4 0 0 0-4-4Zm-2 6V6a2 2 0 1 1 4 0v2H8Z" />
               </svg>
-              Locked
+              {t('backups.state.locked')}
             </Badge>
           )}
         </div>
         <dl className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-zinc-400">
           <div className="flex gap-1">
-            <dt>Created</dt>
+            <dt>{t('backups.row.created')}</dt>
             <dd>
-              <time dateTime={b.created_at} title={formatDateTime(b.created_at)}>
-                {formatRelativeTime(b.created_at)}
+              <time dateTime={b.created_at} title={formatDateTime(b.created_at, locale)}>
+                {formatRelativeTime(b.created_at, new Date(), locale)}
               </time>
             </dd>
           </div>
           {b.is_successful && (
             <div className="flex gap-1">
-              <dt>Size</dt>
-              <dd className="tabular-nums">{formatBytes(b.bytes)}</dd>
+              <dt>{t('backups.row.size')}</dt>
+              <dd className="tabular-nums">{formatBytes(b.bytes, locale)}</dd>
             </div>
           )}
           {b.checksum && (
             <div className="flex max-w-full min-w-0 items-center gap-1">
-              <dt>Checksum</dt>
+              <dt>{t('backups.row.checksum')}</dt>
               <dd className="flex min-w-0 items-center gap-1">
                 <code className="truncate font-mono" title={b.checksum}>
                   {b.checksum}
                 </code>
-                <CopyButton value={b.checksum} label="Copy checksum" className="shrink-0 py-0.5 whitespace-nowrap" />
+                <CopyButton value={b.checksum} label={t('backups.row.copyChecksum')} className="shrink-0 py-0.5 whitespace-nowrap" />
               </dd>
             </div>
           )}
@@ -103,16 +107,17 @@ function BackupMenu({
   actions: BackupActions;
   blocked: string | null;
 }) {
+  const t = useT();
   if (!can.download && !can.restore && !can.delete) return null;
-  const unusable = archiveUnusable(b);
+  const unusable = archiveUnusable(t, b);
   const restoreOff = unusable ?? blocked;
-  const deleteOff = isProtected(b) ? DELETE_LOCKED_REASON : blocked;
+  const deleteOff = isProtected(b) ? t('backups.row.deleteLocked') : blocked;
   return (
     <DropdownMenu
       trigger={
         <button
           type="button"
-          aria-label={`Actions for ${b.name}`}
+          aria-label={t('backups.row.actions', { name: b.name })}
           className="inline-flex size-9 shrink-0 items-center justify-center rounded-md text-zinc-400 hover:bg-zinc-800 hover:text-white data-[state=open]:bg-zinc-800"
         >
           <svg viewBox="0 0 24 24" className="size-5" fill="currentColor" aria-hidden="true">
@@ -123,13 +128,13 @@ function BackupMenu({
         </button>
       }
     >
-      {can.download && <Item label="Download" reason={unusable} onSelect={() => actions.download(b)} />}
-      {can.restore && <Item label="Restore" reason={restoreOff} onSelect={() => actions.restore(b)} />}
-      {can.delete && <Item label={b.is_locked ? 'Unlock' : 'Lock'} reason={blocked} onSelect={() => actions.toggleLock(b)} />}
+      {can.download && <Item label={t('backups.download')} reason={unusable} onSelect={() => actions.download(b)} />}
+      {can.restore && <Item label={t('backups.restore')} reason={restoreOff} onSelect={() => actions.restore(b)} />}
+      {can.delete && <Item label={t(b.is_locked ? 'backups.unlock' : 'backups.lock')} reason={blocked} onSelect={() => actions.toggleLock(b)} />}
       {can.delete && (
         <>
           <DropdownMenuSeparator />
-          <Item label="Delete" reason={deleteOff} danger onSelect={() => actions.remove(b)} />
+          <Item label={t('backups.delete')} reason={deleteOff} danger onSelect={() => actions.remove(b)} />
         </>
       )}
     </DropdownMenu>

@@ -8,7 +8,7 @@ import { OperationsTray } from '../../components/ui/operations-tray';
 import { Pagination } from '../../components/ui/pagination';
 import { PageSpinner } from '../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../components/ui/states';
-import { formatCount } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { usePageIntent } from '../../lib/use-page-intent';
 import { useBlockingCondition, useServer, useServerRef } from '../servers/api';
@@ -18,9 +18,12 @@ import { createBlockedBy, useNowUntil } from './create-blocked';
 import { CreateBackupDialog } from './create-backup-dialog';
 import { RestoreBackupDialog } from './restore-backup-dialog';
 import { useBackupEvents, useBackupOperations } from './use-backup-operations';
+import { useT } from './messages';
 
 /** The server's backups: their state as it changes, making one, and download, restore, lock and delete. */
 export function BackupsPage() {
+  const t = useT();
+  const locale = useLocale();
   const server = useServer();
   const ref = useServerRef();
   const blocking = useBlockingCondition();
@@ -53,7 +56,7 @@ export function BackupsPage() {
   const used = query.data?.meta.backup_count ?? (backups ?? []).filter((b) => !hasFailed(b)).length;
   const throttle = query.data?.meta.backup_throttle;
   const now = useNowUntil(throttle?.available_at);
-  const blocked = createBlockedBy(used, limit, blocking?.reason ?? null, throttle, now);
+  const blocked = createBlockedBy(used, limit, blocking?.reason ?? null, throttle, now, locale);
   // The command palette's "Create backup": the dialog the button opens, once the button would be enabled.
   usePageIntent('create-backup', canCreate && query.data !== undefined && blocked === null, () => setCreating(true));
   const actions: BackupActions = {
@@ -67,15 +70,15 @@ export function BackupsPage() {
     <section aria-labelledby="backups-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="backups-heading" className="text-lg font-semibold text-white">
-          Backups
+          {t('backups.title')}
         </h2>
         <div className="flex items-center gap-3">
           {query.data && limit !== 0 && (
-            <span className="text-sm text-zinc-400">{limit === null ? formatCount(used, 'backup') : `${used} of ${limit} used`}</span>
+            <span className="text-sm text-zinc-400">{limit === null ? t('backups.count', { count: used }) : t('backups.used', { used, limit })}</span>
           )}
           {canCreate && (
             <Button onClick={() => setCreating(true)} disabled={blocked !== null || !query.data} title={blocked ?? undefined}>
-              Create backup
+              {t('backups.create')}
             </Button>
           )}
         </div>
@@ -84,34 +87,33 @@ export function BackupsPage() {
       {/* One line for every backup action the subuser lacks (create, and each row's download, restore, lock and delete). */}
       <PermissionHint permission={['backup.create', 'backup.download', 'backup.restore', 'backup.delete']} />
 
-      <OperationsTray label="Backup operations" operations={tray.operations} />
+      <OperationsTray label={t('backups.operations')} operations={tray.operations} />
 
       {restoring && !query.data ? (
-        <EmptyState title="A backup is being restored">The list of backups shows again once the restore has finished.</EmptyState>
+        <EmptyState title={t('backups.restoring.title')}>{t('backups.restoring.body')}</EmptyState>
       ) : query.isPending ? (
         <PageSpinner />
       ) : query.isError && !query.data ? (
         <ErrorState error={query.error} />
       ) : !backups || backups.length === 0 ? (
-        <EmptyState title="No backups yet">
-          A backup is an archive of every file of this server, kept on its node, that you can download or restore the server from.{' '}
-          {canCreate && limit !== 0 ? 'Use “Create backup” to make the first one.' : ''}
+        <EmptyState title={t('backups.empty.title')}>
+          {t('backups.empty.body')} {canCreate && limit !== 0 ? t('backups.empty.create') : ''}
         </EmptyState>
       ) : (
         <>
-          <ul aria-label="Backups" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          <ul aria-label={t('backups.title')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {backups.map((b) => (
               <BackupRow
                 key={b.uuid}
                 backup={b}
                 can={{ download: canDownload, restore: canRestore, delete: canDelete }}
                 actions={actions}
-                blocked={blocking ? `Unavailable while ${blocking.reason}.` : null}
+                blocked={blocking ? t('backups.blocked', { reason: blocking.reason }) : null}
               />
             ))}
           </ul>
           {query.data?.meta.pagination && (
-            <Pagination label="Backup pages" meta={query.data.meta.pagination} onPage={(p) => setParams(p === 1 ? {} : { page: String(p) })} />
+            <Pagination label={t('backups.pages')} meta={query.data.meta.pagination} onPage={(p) => setParams(p === 1 ? {} : { page: String(p) })} />
           )}
         </>
       )}
@@ -123,9 +125,9 @@ export function BackupsPage() {
         onOpenChange={(open) => {
           if (!open) setDeleting(null);
         }}
-        title="Delete backup"
-        description={deleting ? `“${deleting.name}” is deleted from the node. This cannot be undone.` : undefined}
-        confirmLabel="Delete"
+        title={t('backups.delete.title')}
+        description={deleting ? t('backups.delete.description', { name: deleting.name }) : undefined}
+        confirmLabel={t('backups.delete')}
         danger
         mutation={remove}
         onConfirm={(signal) => (deleting ? remove.mutateAsync({ backup: deleting, signal }) : undefined)}

@@ -8,6 +8,7 @@ import { PermissionHint, useCan } from '../../lib/permissions';
 import { useContractForm } from '../../lib/use-contract-form';
 import type { ServerRef } from '../servers/api';
 import { backupQueries, IGNORE_FILE, useCreateBackup } from './api';
+import { useT } from './messages';
 
 /**
  * Name, ignored paths (the volume's `.pteroignore` to start with, when the user may read it) and,
@@ -24,6 +25,7 @@ export function CreateBackupDialog({
   onOpenChange: (open: boolean) => void;
   onCreated: (backup: Backup) => void;
 }) {
+  const t = useT();
   const canLock = useCan('backup.delete');
   const canReadFiles = useCan('file.read-content');
   const ignoreFile = useQuery({ ...backupQueries.ignoreFile(server), enabled: open && canReadFiles });
@@ -43,9 +45,9 @@ export function CreateBackupDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Create backup"
-      description="An archive of every file of the server, kept on its node. It runs in the background; the server keeps running."
-      submitLabel="Create"
+      title={t('backups.create')}
+      description={t('backups.createDialog.description')}
+      submitLabel={t('backups.createDialog.submit')}
       form={form}
       defaultValues={defaultValues}
       mutation={create}
@@ -61,16 +63,16 @@ export function CreateBackupDialog({
       }}
     >
       <TextField
-        label="Name"
+        label={t('backups.createDialog.name')}
         autoComplete="off"
-        placeholder="Backup at the current date and time"
-        hint="Leave it empty to name it after the date and time."
+        placeholder={t('backups.createDialog.namePlaceholder')}
+        hint={t('backups.createDialog.nameHint')}
         error={errors.name?.message}
         {...form.register('name')}
       />
       <div className="flex flex-col gap-1.5">
         <label htmlFor={ignoredId} className="text-sm font-medium text-zinc-200">
-          Ignored files
+          {t('backups.createDialog.ignored')}
         </label>
         <textarea
           id={ignoredId}
@@ -82,8 +84,8 @@ export function CreateBackupDialog({
           {...form.register('ignored')}
         />
         <p id={`${ignoredId}-hint`} className="text-xs text-zinc-400">
-          One pattern per line, as in .gitignore; matching files and folders are left out.
-          {loaded ? ` Filled in from ${IGNORE_FILE}.` : ''}
+          {t('backups.createDialog.ignoredHint')}
+          {loaded ? ` ${t('backups.createDialog.ignoredFrom', { file: IGNORE_FILE })}` : ''}
         </p>
         {errors.ignored?.message && (
           <p role="alert" className="text-sm text-red-400">
@@ -95,11 +97,11 @@ export function CreateBackupDialog({
         <Switch
           checked={form.watch('is_locked') ?? false}
           onCheckedChange={(checked) => form.setValue('is_locked', checked, { shouldDirty: true })}
-          label="Lock: it cannot be deleted until it is unlocked"
+          label={t('backups.createDialog.lock')}
         />
       ) : (
         <div className="space-y-1 text-sm text-zinc-400">
-          <p>Your account may not lock backups.</p>
+          <p>{t('backups.createDialog.noLock')}</p>
           <PermissionHint permission="backup.delete" />
         </div>
       )}

@@ -1,24 +1,25 @@
 import { useEffect, useState } from 'react';
 import type { BackupThrottleState } from '../../contract/backups';
+import { t } from './messages';
 
-/** "10 minutes", "1 hour", "90 seconds": the throttle's window in words. */
+/** "10 minutes", "an hour", "90 seconds": the throttle's window in words. */
 function windowInWords(seconds: number): string {
-  if (seconds % 3600 === 0) return seconds === 3600 ? 'an hour' : `${seconds / 3600} hours`;
-  if (seconds % 60 === 0) return seconds === 60 ? 'a minute' : `${seconds / 60} minutes`;
-  return `${seconds} seconds`;
+  if (seconds % 3600 === 0) return t('backups.window.hours', { count: seconds / 3600 });
+  if (seconds % 60 === 0) return t('backups.window.minutes', { count: seconds / 60 });
+  return t('backups.window.seconds', { count: seconds });
 }
 
 /** "14:05", or "14:05:30" when the seconds matter (a wait under two minutes). */
-function timeOf(at: number, now: number): string {
+function timeOf(at: number, now: number, locale: string | undefined): string {
   const seconds = at - now < 120_000;
-  return new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined }).format(at);
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined }).format(at);
 }
 
 /**
  * Why "Create backup" cannot be used now, or null when it can: the same rules, in the same order,
  * as the panel's answer to a create (the throttle's 429 before the limit's 400), so the button never
  * opens a dialog that is bound to be refused. `throttle` is the panel's `meta.backup_throttle`, an
- * Aerie extra: without it the 429 still says when to try again.
+ * Aerie extra: without it the 429 still says when to try again. In the language of the moment.
  */
 export function createBlockedBy(
   used: number,
@@ -26,14 +27,19 @@ export function createBlockedBy(
   blocking: string | null,
   throttle: BackupThrottleState | undefined = undefined,
   now: number = Date.now(),
+  locale?: string,
 ): string | null {
-  if (limit === 0) return 'Backups are disabled for this server.';
-  if (blocking) return `Backups cannot be made while ${blocking}.`;
+  if (limit === 0) return t('backups.createBlocked.disabled');
+  if (blocking) return t('backups.createBlocked.unavailable', { reason: blocking });
   const availableAt = throttle?.available_at ? Date.parse(throttle.available_at) : Number.NaN;
   if (throttle && availableAt > now) {
-    return `Only ${throttle.limit} backups may be started within ${windowInWords(throttle.period)}: the next one can start at ${timeOf(availableAt, now)}.`;
+    return t('backups.createBlocked.throttled', {
+      limit: throttle.limit,
+      window: windowInWords(throttle.period),
+      time: timeOf(availableAt, now, locale),
+    });
   }
-  if (limit !== null && used >= limit) return `This server has reached its limit of ${limit} backups. Delete one to make room.`;
+  if (limit !== null && used >= limit) return t('backups.createBlocked.limit', { limit });
   return null;
 }
 

@@ -5,13 +5,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TypedConfirmField } from '../../components/ui/typed-confirm-field';
 import type { ServerRef } from '../servers/api';
 import { useRestoreBackup } from './api';
-
-/** What a restore does, said before it is started. */
-export function restoreConsequence(name: string, truncate: boolean): string {
-  return truncate
-    ? `The server is stopped, every one of its files is deleted, then the files of “${name}” are written back. Files made since the backup are lost.`
-    : `The server is stopped, then the files of “${name}” are written over its files. Files not in the backup stay as they are.`;
-}
+import { useT } from './messages';
 
 /** Restores a backup once its name has been typed; "Delete all files first" wipes the volume before. */
 export function RestoreBackupDialog({
@@ -25,6 +19,7 @@ export function RestoreBackupDialog({
   onClose: () => void;
   onStarted: (backup: Backup) => void;
 }) {
+  const t = useT();
   const restore = useRestoreBackup(server);
   const [truncate, setTruncate] = useState(false);
   const [typed, setTyped] = useState('');
@@ -43,9 +38,10 @@ export function RestoreBackupDialog({
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title="Restore backup"
-      description={restoreConsequence(name, truncate)}
-      confirmLabel="Restore"
+      title={t('backups.restoreDialog.title')}
+      // What a restore does, said before it is started.
+      description={t(truncate ? 'backups.restoreDialog.truncated' : 'backups.restoreDialog.overwrite', { name })}
+      confirmLabel={t('backups.restore')}
       danger
       confirmDisabled={typed !== name}
       mutation={restore}
@@ -59,8 +55,8 @@ export function RestoreBackupDialog({
         <div className="flex items-start gap-2.5">
           <Checkbox id={truncateId} className="mt-0.5" checked={truncate} onChange={(e) => setTruncate(e.target.checked)} />
           <label htmlFor={truncateId} className="text-sm text-zinc-200">
-            Delete all files first
-            <span className="block text-xs text-zinc-400">Without it, files that are not in the backup are kept.</span>
+            {t('backups.restoreDialog.truncate')}
+            <span className="block text-xs text-zinc-400">{t('backups.restoreDialog.truncateHint')}</span>
           </label>
         </div>
         <TypedConfirmField expected={name} value={typed} onChange={setTyped} />

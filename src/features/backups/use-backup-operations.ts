@@ -3,13 +3,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Backup } from '../../contract/backups';
 import { SOCKET_EVENTS, socketBackupProgressSchema } from '../../contract/websocket';
 import type { Operation } from '../../components/ui/operations-tray';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatPercent } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { useCan } from '../../lib/permissions';
 import { activityQueries, type ActivityList } from '../activity/api';
 import { useServerSocketEvents } from '../console/api';
 import { serverQueries, type ServerRef } from '../servers/api';
 import { parseJsonOrUndefined } from '../../lib/json';
 import { BACKUP_POLL_MS, BACKUP_SLOW_POLL_MS, backupQueries, hasFailed, isRunning } from './api';
+import { useT } from './messages';
+
+type T = ReturnType<typeof useT>;
 
 interface RestoreState {
   name: string | null;
@@ -66,6 +70,8 @@ export function useBackupOperations(
   restoring: boolean,
   progress: ReadonlyMap<string, number> = new Map(),
 ) {
+  const t = useT();
+  const locale = useLocale();
   const client = useQueryClient();
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set());
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
@@ -108,26 +114,27 @@ export function useBackupOperations(
 
   const dismiss = (id: string) => setDismissed((d) => new Set([...d, id]));
   const operations: Operation[] = [];
-  if (restore) operations.push(restoreOperation(restore, outcome, () => setRestore(null)));
+  if (restore) operations.push(restoreOperation(t, restore, outcome, () => setRestore(null)));
   for (const b of backups ?? []) {
     if (!seen.has(b.uuid) || dismissed.has(b.uuid)) continue;
-    const title = `Backup “${b.name}”`;
-    const action = { label: 'Dismiss', ariaLabel: `Dismiss ${title}`, onClick: () => dismiss(b.uuid) };
+    const title = t('backups.op.backup', { name: b.name });
+    const action = dismissAction(t, title, () => dismiss(b.uuid));
     if (isRunning(b)) {
       // A percentage where the node tells how far it is (Aerie's node); an indeterminate bar elsewhere.
       const part = progress.get(b.uuid);
-      if (part === undefined) operations.push({ id: b.uuid, title, status: 'running', statusText: 'Running' });
+      if (part === undefined) operations.push({ id: b.uuid, title, status: 'running', statusText: t('backups.state.running') });
       else
         operations.push({
           id: b.uuid,
           title,
           status: 'running',
-          statusText: `Running, ${Math.round(part * 100)}%`,
+          statusText: t('backups.op.runningPercent', { percent: formatPercent(Math.round(part * 100), locale) }),
           progress: part,
           progressLabel: title,
         });
-    } else if (hasFailed(b)) operations.push({ id: b.uuid, title, status: 'error', statusText: 'Failed', message: 'The backup failed.', action });
-    else operations.push({ id: b.uuid, title, detail: formatBytes(b.bytes), status: 'done', statusText: 'Completed', action });
+    } else if (hasFailed(b))
+      operations.push({ id: b.uuid, title, status: 'error', statusText: t('backups.state.failed'), message: t('backups.op.backupFailed'), action });
+    else operations.push({ id: b.uuid, title, detail: formatBytes(b.bytes, locale), status: 'done', statusText: t('backups.op.completed'), action });
   }
   return { operations, startRestore, track };
 }
@@ -154,14 +161,18 @@ export function useBackupEvents(server: ServerRef): { pollMs: number; progress: 
   return { pollMs: live ? BACKUP_SLOW_POLL_MS : BACKUP_POLL_MS, progress };
 }
 
-function restoreOperation(restore: RestoreState, outcome: RestoreOutcome, dismiss: () => void): Operation {
-  const title = restore.name ? `Restore of “${restore.name}”` : 'Restore of a backup';
-  if (!restore.ended) return { id: 'restore', title, status: 'running', statusText: 'Restoring' };
-  const action = { label: 'Dismiss', ariaLabel: `Dismiss ${title}`, onClick: dismiss };
+function dismissAction(t: T, title: string, onClick: () => void) {
+  return { label: t('backups.op.dismiss'), ariaLabel: t('backups.op.dismissLabel', { title }), onClick };
+}
+
+function restoreOperation(t: T, restore: RestoreState, outcome: RestoreOutcome, dismiss: () => void): Operation {
+  const title = restore.name ? t('backups.op.restoreOf', { name: restore.name }) : t('backups.op.restoreOfBackup');
+  if (!restore.ended) return { id: 'restore', title, status: 'running', statusText: t('backups.op.restoring') };
+  const action = dismissAction(t, title, dismiss);
   if (outcome === 'failed') {
-    return { id: 'restore', title, status: 'error', statusText: 'Failed', message: 'The restore failed; the console says why.', action };
+    return { id: 'restore', title, status: 'error', statusText: t('backups.state.failed'), message: t('backups.op.restoreFailed'), action };
   }
   if (outcome === 'restored')
-    return { id: 'restore', title, status: 'done', statusText: 'Restored', message: 'The server can be started again.', action };
-  return { id: 'restore', title, status: 'done', statusText: 'Finished', message: 'The console and the activity log say how it went.', action };
+    return { id: 'restore', title, status: 'done', statusText: t('backups.op.restored'), message: t('backups.op.restoredMessage'), action };
+  return { id: 'restore', title, status: 'done', statusText: t('backups.op.finished'), message: t('backups.op.finishedMessage'), action };
 }

@@ -1,14 +1,7 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { loadHistory, pushHistory, step } from './command-history';
 import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
-
-const COMMAND_KEYS: ShortcutGroup = {
-  title: 'Console',
-  shortcuts: [
-    { keys: [['Enter']], description: 'Send the command (in the command field)' },
-    { keys: [['↑'], ['↓']], description: 'Earlier / later commands sent to this server' },
-  ],
-};
+import { useT } from './messages';
 
 /**
  * The command line below the terminal: Enter sends, ↑/↓ walk this server's history (kept in the
@@ -23,7 +16,18 @@ export function CommandInput({
   onSend: (command: string) => boolean;
   disabledReason: string | null;
 }) {
-  useShortcuts(COMMAND_KEYS);
+  const t = useT();
+  const keys = useMemo<ShortcutGroup>(
+    () => ({
+      title: t('console.title'),
+      shortcuts: [
+        { keys: [['Enter']], description: t('console.keys.send') },
+        { keys: [['↑'], ['↓']], description: t('console.keys.history') },
+      ],
+    }),
+    [t],
+  );
+  useShortcuts(keys);
   const [value, setValue] = useState('');
   const [history, setHistory] = useState(() => loadHistory(serverUuid));
   const [index, setIndex] = useState(history.length);
@@ -58,9 +62,9 @@ export function CommandInput({
         </span>
         <input
           type="text"
-          aria-label="Console command"
+          aria-label={t('console.command.label')}
           aria-describedby={disabledReason ? reasonId : undefined}
-          placeholder="Type a command and press Enter"
+          placeholder={t('console.command.placeholder')}
           disabled={disabledReason !== null}
           value={value}
           onChange={(e) => {

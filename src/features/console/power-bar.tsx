@@ -3,6 +3,7 @@ import type { PowerSignal, ProcessState } from '../../contract/websocket';
 import { Button } from '../../components/ui/button';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { usePowerAction } from './api';
+import { useT } from './messages';
 
 // The dialog library loads only when someone asks to kill a server, not with every console.
 const ConfirmDialog = lazy(() => import('../../components/ui/confirm-dialog').then((m) => ({ default: m.ConfirmDialog })));
@@ -24,6 +25,7 @@ export function PowerBar({
   /** Why Start alone cannot be offered now (the server's state is unknown), or null. */
   startBlocked?: string | null;
 }) {
+  const t = useT();
   const canStart = useCan('control.start');
   const canRestart = useCan('control.restart');
   const canStop = useCan('control.stop');
@@ -40,7 +42,7 @@ export function PowerBar({
   const stopping = status === 'stopping';
 
   return (
-    <div role="group" aria-label="Power" className="flex flex-wrap gap-2">
+    <div role="group" aria-label={t('console.power.label')} className="flex flex-wrap gap-2">
       {canStart && (
         <Button
           variant="primary"
@@ -49,7 +51,7 @@ export function PowerBar({
           disabled={blocked !== null || startBlocked !== null || (status !== null && status !== 'offline')}
           title={blocked ?? startBlocked ?? startError ?? undefined}
         >
-          Start
+          {t('console.power.start')}
         </Button>
       )}
       {canRestart && (
@@ -60,13 +62,13 @@ export function PowerBar({
           disabled={blocked !== null}
           title={blocked ?? undefined}
         >
-          Restart
+          {t('console.power.restart')}
         </Button>
       )}
       {canStop &&
         (stopping ? (
           <Button variant="danger" onClick={() => setConfirmKill(true)} loading={pending === 'kill'} disabled={blocked !== null}>
-            Kill
+            {t('console.power.kill')}
           </Button>
         ) : (
           <Button
@@ -76,7 +78,7 @@ export function PowerBar({
             disabled={blocked !== null || status === 'offline'}
             title={blocked ?? undefined}
           >
-            Stop
+            {t('console.power.stop')}
           </Button>
         ))}
       {hint}
@@ -85,9 +87,9 @@ export function PowerBar({
           <ConfirmDialog
             open
             onOpenChange={setConfirmKill}
-            title="Kill the server?"
-            description="Killing ends the server's processes at once, without saving: unsaved progress may be lost."
-            confirmLabel="Kill"
+            title={t('console.power.killTitle')}
+            description={t('console.power.killDescription')}
+            confirmLabel={t('console.power.kill')}
             danger
             mutation={power}
             onConfirm={() => power.mutateAsync('kill')}

@@ -43,7 +43,7 @@ export interface ConsoleSocketOptions {
 export interface ConsoleSocketSnapshot {
   connection: ConnectionState;
   /** Why the connection is in `error` (or why it is reconnecting). */
-  error: string | null;
+  error: SocketError | null;
   status: ProcessState | null;
   stats: SocketStats | null;
   /** The last `HISTORY_POINTS` stats, oldest first, for the charts; emptied when the server goes offline. */
@@ -52,9 +52,18 @@ export interface ConsoleSocketSnapshot {
 
 export const HISTORY_POINTS = 60;
 
-/** The reference panel's wording for a token the node refuses for any other reason. */
-export const BAD_CREDENTIALS = 'There was an error validating the credentials provided for the websocket. Please refresh the page.';
-export const ACCESS_LOST = 'You no longer have access to this server’s console.';
+/**
+ * Why the connection failed: one of the client's own reasons, which the page words in the user's
+ * language, or the message of a token request that failed.
+ */
+export type SocketError = { reason: 'bad-credentials' | 'access-lost' | 'connection-lost' } | { message: string };
+
+/** A token the node refuses for any other reason (the page uses the reference panel's wording). */
+export const BAD_CREDENTIALS: SocketError = { reason: 'bad-credentials' };
+export const ACCESS_LOST: SocketError = { reason: 'access-lost' };
+const CONNECTION_LOST: SocketError = { reason: 'connection-lost' };
+
+const failure = (err: unknown): SocketError => ({ message: err instanceof Error ? err.message : String(err) });
 
 /** The jwt errors that a fresh token fixes (the token ran out, or the user's rights changed). */
 const RENEWABLE_JWT_ERRORS = new Set(['jwt: exp claim is invalid', 'jwt: created too far in past (denylist)']);
@@ -161,7 +170,7 @@ export class ConsoleSocket {
     } catch (err) {
       if (generation !== this.generation) return;
       if (err instanceof SocketAccessLost) return this.fail(ACCESS_LOST);
-      return this.retry(err instanceof Error ? err.message : String(err));
+      return this.retry(failure(err));
     }
     if (generation !== this.generation) return;
     const socket = this.open(socketUrl(token.socket));
@@ -173,11 +182,11 @@ export class ConsoleSocket {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (!this.stopped && this.snapshot.connection !== 'error') this.retry('The connection to the server was lost.');
+      if (!this.stopped && this.snapshot.connection !== 'error') this.retry(CONNECTION_LOST);
     };
   }
 
-  private retry(reason: string): void {
+  private retry(reason: SocketError): void {
     if (this.stopped) return;
     this.drop();
     this.set({ connection: 'reconnecting', error: reason });
@@ -190,7 +199,7 @@ export class ConsoleSocket {
     }, delay);
   }
 
-  private fail(reason: string): void {
+  private fail(reason: SocketError): void {
     this.drop();
     this.set({ connection: 'error', error: reason, stats: null });
   }
@@ -204,7 +213,7 @@ export class ConsoleSocket {
     } catch (err) {
       if (this.stopped || this.socket !== socket) return;
       if (err instanceof SocketAccessLost) this.fail(ACCESS_LOST);
-      else this.retry(err instanceof Error ? err.message : String(err));
+      else this.retry(failure(err));
     }
   }
 

@@ -1,4 +1,5 @@
 import { formatBytes, formatPercent } from '../../lib/format';
+import { t as translate } from './messages';
 
 export type UsageLevel = 'normal' | 'warning' | 'danger';
 
@@ -25,14 +26,14 @@ export function formatUsage(bytes: number, limitMiB: number, locale?: string): s
   return `${formatBytes(bytes, locale)} / ${limitMiB > 0 ? formatBytes(limitMiB * 1024 * 1024, locale) : '∞'}`;
 }
 
-/** An uptime in ms: "45s", "12m 3s", "3h 4m", "2d 5h". */
-export function formatUptime(ms: number): string {
+/** An uptime in ms in its two largest units: "45s", "12m 3s", "3h 4m", "2d 5h" (`t`: a component's `useT()`). */
+export function formatUptime(ms: number, t = translate): string {
   const s = Math.floor(ms / 1000);
-  const d = Math.floor(s / 86_400);
-  const h = Math.floor((s % 86_400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  if (d > 0) return `${d}d ${h}h`;
-  if (h > 0) return `${h}h ${m}m`;
-  if (m > 0) return `${m}m ${s % 60}s`;
-  return `${s}s`;
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (days > 0) return t('console.uptime.days', { days, hours });
+  if (hours > 0) return t('console.uptime.hours', { hours, minutes });
+  if (minutes > 0) return t('console.uptime.minutes', { minutes, seconds: s % 60 });
+  return t('console.uptime.seconds', { seconds: s });
 }

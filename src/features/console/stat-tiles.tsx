@@ -4,7 +4,9 @@ import type { SocketStats } from '../../contract/websocket';
 import { CopyButton } from '../../components/ui/copy-button';
 import { cn } from '../../components/ui/cn';
 import { formatBytes } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { primaryAddress } from '../servers/api';
+import { useT } from './messages';
 import { Sparkline } from './sparkline';
 import { formatCpu, formatUptime, formatUsage, usageLevel, usagePercent, type UsageLevel } from './stat-format';
 
@@ -31,6 +33,8 @@ export function StatTiles({
   /** The connection is lost: no figure is known, and the server is not said to be offline. */
   unknown?: boolean;
 }) {
+  const t = useT();
+  const locale = useLocale();
   const { limits } = server;
   const address = primaryAddress(server);
   const cpuPct = stats && usagePercent(stats.cpu_absolute, limits.cpu);
@@ -38,18 +42,45 @@ export function StatTiles({
   const diskPct = stats && usagePercent(stats.disk_bytes, limits.disk * 1024 * 1024);
   const running = stats !== null && stats.state !== 'offline';
   return (
-    <ul aria-label="Resource usage" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
-      <Tile label="Address" value={address ?? 'None'} action={address ? <CopyButton value={address} label="Copy" /> : undefined} mono />
-      <Tile label="Uptime" value={running ? formatUptime(stats.uptime) : unknown ? 'Unknown' : 'Offline'} />
-      <Tile label="CPU" value={running ? formatCpu(stats.cpu_absolute, limits.cpu) : '—'} level={usageLevel(cpuPct ?? null)}>
-        <Sparkline values={history.map((s) => s.cpu_absolute)} max={limits.cpu || undefined} label="CPU over the last minute" />
+    <ul aria-label={t('console.stats.label')} className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
+      <Tile
+        label={t('console.stats.address')}
+        value={address ?? t('console.stats.noAddress')}
+        action={address ? <CopyButton value={address} label={t('console.stats.copy')} /> : undefined}
+        mono
+      />
+      <Tile
+        label={t('console.stats.uptime')}
+        value={running ? formatUptime(stats.uptime, t) : t(unknown ? 'console.status.unknown' : 'console.status.offline')}
+      />
+      <Tile
+        label={t('console.stats.cpu')}
+        value={running ? formatCpu(stats.cpu_absolute, limits.cpu, locale) : '—'}
+        level={usageLevel(cpuPct ?? null)}
+      >
+        <Sparkline values={history.map((s) => s.cpu_absolute)} max={limits.cpu || undefined} label={t('console.stats.cpuChart')} />
       </Tile>
-      <Tile label="Memory" value={running ? formatUsage(stats.memory_bytes, limits.memory) : '—'} level={usageLevel(memPct ?? null)}>
-        <Sparkline values={history.map((s) => s.memory_bytes)} max={limits.memory * 1024 * 1024 || undefined} label="Memory over the last minute" />
+      <Tile
+        label={t('console.stats.memory')}
+        value={running ? formatUsage(stats.memory_bytes, limits.memory, locale) : '—'}
+        level={usageLevel(memPct ?? null)}
+      >
+        <Sparkline
+          values={history.map((s) => s.memory_bytes)}
+          max={limits.memory * 1024 * 1024 || undefined}
+          label={t('console.stats.memoryChart')}
+        />
       </Tile>
-      <Tile label="Disk" value={stats ? formatUsage(stats.disk_bytes, limits.disk) : '—'} level={usageLevel(diskPct ?? null)} />
-      <Tile label="Network" value={running ? `↓ ${formatBytes(stats.network.rx_bytes)} ↑ ${formatBytes(stats.network.tx_bytes)}` : '—'}>
-        <Sparkline values={rates(history)} label="Network traffic over the last minute" />
+      <Tile
+        label={t('console.stats.disk')}
+        value={stats ? formatUsage(stats.disk_bytes, limits.disk, locale) : '—'}
+        level={usageLevel(diskPct ?? null)}
+      />
+      <Tile
+        label={t('console.stats.network')}
+        value={running ? `↓ ${formatBytes(stats.network.rx_bytes, locale)} ↑ ${formatBytes(stats.network.tx_bytes, locale)}` : '—'}
+      >
+        <Sparkline values={rates(history)} label={t('console.stats.networkChart')} />
       </Tile>
     </ul>
   );
@@ -70,6 +101,7 @@ function Tile({
   mono?: boolean;
   children?: ReactNode;
 }) {
+  const t = useT();
   return (
     <li className="flex min-w-0 flex-col gap-1 rounded-lg bg-zinc-900/70 p-3 ring-1 ring-zinc-800">
       <div className="flex items-center justify-between gap-2">
@@ -78,7 +110,7 @@ function Tile({
       </div>
       <span className={cn('truncate text-sm font-medium', LEVEL_TEXT[level], mono && 'font-mono')} title={value}>
         {value}
-        {level !== 'normal' && <span className="sr-only"> ({level === 'danger' ? 'at the limit' : 'near the limit'})</span>}
+        {level !== 'normal' && <span className="sr-only"> {t(level === 'danger' ? 'console.stats.atLimit' : 'console.stats.nearLimit')}</span>}
       </span>
       {children}
     </li>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Terminal as XTerm } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import type { SearchAddon } from '@xterm/addon-search';
@@ -6,6 +6,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import type { ConsoleSocket, OutputEvent } from './socket-client';
 import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
+import { useT } from './messages';
 
 /*
  * The terminal: xterm.js showing the socket's output, read-only (commands have their own field).
@@ -30,15 +31,21 @@ const LINE_END = '\x1b]8;;\x1b\\\x1b[0m';
 const IGNORED_MODES = new Set([9, 1000, 1001, 1002, 1003, 47, 1047, 1049]);
 
 /** What the "?" sheet lists for the terminal (the keys handled below). */
-const TERMINAL_KEYS: ShortcutGroup = {
-  title: 'Console',
-  shortcuts: [
-    { keys: [['Mod', 'F']], description: 'Search the output (while the console has focus)' },
-    { keys: [['Enter'], ['Shift', 'Enter']], description: 'Next / previous match (in the search box)' },
-    { keys: [['Escape']], description: 'Close the search' },
-    { keys: [['Mod', 'C']], description: 'Copy the selected output' },
-  ],
-};
+function useTerminalKeys(): ShortcutGroup {
+  const t = useT();
+  return useMemo(
+    () => ({
+      title: t('console.title'),
+      shortcuts: [
+        { keys: [['Mod', 'F']], description: t('console.keys.search') },
+        { keys: [['Enter'], ['Shift', 'Enter']], description: t('console.keys.match') },
+        { keys: [['Escape']], description: t('console.keys.closeSearch') },
+        { keys: [['Mod', 'C']], description: t('console.keys.copy') },
+      ],
+    }),
+    [t],
+  );
+}
 
 const THEME = {
   background: '#09090b',
@@ -50,7 +57,8 @@ const THEME = {
 };
 
 export function Terminal({ socket }: { socket: ConsoleSocket }) {
-  useShortcuts(TERMINAL_KEYS);
+  useShortcuts(useTerminalKeys());
+  const tr = useT();
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<XTerm | null>(null);
   const search = useRef<SearchAddon | null>(null);
@@ -159,8 +167,8 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
           <input
             ref={searchInput}
             type="search"
-            aria-label="Search the console"
-            placeholder="Search"
+            aria-label={tr('console.search.label')}
+            placeholder={tr('console.search.placeholder')}
             value={query}
             onChange={(e) => {
               setQuery(e.target.value);
@@ -172,13 +180,13 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
             }}
             className="w-40 rounded bg-zinc-900 px-2 py-1 text-sm text-zinc-100 ring-1 ring-zinc-700 outline-none focus:ring-sky-500"
           />
-          <SmallButton label="Previous match" onClick={() => find('previous')}>
+          <SmallButton label={tr('console.search.previous')} onClick={() => find('previous')}>
             ↑
           </SmallButton>
-          <SmallButton label="Next match" onClick={() => find('next')}>
+          <SmallButton label={tr('console.search.next')} onClick={() => find('next')}>
             ↓
           </SmallButton>
-          <SmallButton label="Close search" onClick={closeSearch}>
+          <SmallButton label={tr('console.search.close')} onClick={closeSearch}>
             ✕
           </SmallButton>
         </div>
@@ -190,7 +198,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
           onClick={() => term.current?.scrollToBottom()}
           className="absolute right-4 bottom-3 z-10 rounded-full bg-sky-700 px-3 py-1.5 text-xs font-medium text-white shadow-lg hover:bg-sky-600"
         >
-          Jump to bottom
+          {tr('console.jumpToBottom')}
         </button>
       )}
     </div>

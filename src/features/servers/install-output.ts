@@ -1,4 +1,5 @@
 import type { Server } from '../../contract/servers';
+import { t } from './messages';
 
 /*
  * Who can read the output of a server's install script, so that what the pages say about it is
@@ -15,8 +16,6 @@ export function seesInstallOutput(permissions: readonly string[]): boolean {
 
 /** One sentence: where the current user finds the output of the server's last install. */
 export function installOutputNote(permissions: readonly string[], server: Pick<Server, 'server_owner'>): string {
-  if (seesInstallOutput(permissions)) return 'Its output is at the end of the console.';
-  return server.server_owner
-    ? 'Its output is shown only to the panel’s administrators: ask one of them for it.'
-    : 'Its output is not shown to you: ask the server’s owner.';
+  if (seesInstallOutput(permissions)) return t('servers.installOutput.console');
+  return t(server.server_owner ? 'servers.installOutput.admins' : 'servers.installOutput.owner');
 }

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Server } from '../../contract/servers';
 import { ApiError } from '../../lib/http';
+import { useLocale } from '../../lib/i18n/catalog';
 import { serverQueries } from './api';
+import { t as translate, useT } from './messages';
 
 /** How often the frame asks again whether a node that did not answer is back. */
 export const NODE_RETRY_MS = 15_000;
@@ -31,28 +33,33 @@ export function useNodeDown(server: Server | undefined, enabled: boolean): boole
   return nodeNotAnswering(query.error) || server.aerie_node_health?.reachable === false;
 }
 
-export function nodeDownMessage(server: Pick<Server, 'node'>): string {
-  return `This server's node (${server.node}) is not answering; files, console and power are unavailable until it is back.`;
+export function nodeDownMessage(server: Pick<Server, 'node'>, t = translate): string {
+  return t('servers.nodeDown.message', { node: server.node });
 }
 
 /** A page's body while the node does not answer, instead of a console or a listing that would wait forever. */
 export function NodeDownNotice({ page, server }: { page: string; server: Pick<Server, 'node'> }) {
+  const t = useT();
   return (
     <div role="status" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-      <h2 className="font-semibold text-white">{page} unavailable</h2>
-      <p className="mt-1 text-sm text-zinc-400">This page cannot be shown while the server's node ({server.node}) is not answering.</p>
+      <h2 className="font-semibold text-white">{t('servers.unavailable.title', { page })}</h2>
+      <p className="mt-1 text-sm text-zinc-400">{t('servers.nodeDown.body', { node: server.node })}</p>
     </div>
   );
 }
 
 /** Root admins: what the panel last heard from the node (version, whether it answers, when last seen). */
 export function NodeHealthLine({ health }: { health: NonNullable<Server['aerie_node_health']> }) {
-  const seen = health.last_seen ? new Date(health.last_seen).toLocaleString() : 'never since the panel started';
+  const t = useT();
+  const locale = useLocale();
+  const seen = health.last_seen ? new Date(health.last_seen).toLocaleString(locale) : t('servers.health.never');
   return (
-    <p className="text-xs text-zinc-400" aria-label="Node health">
-      <span className={health.reachable ? 'text-emerald-300' : 'text-red-300'}>{health.reachable ? 'Node answering' : 'Node not answering'}</span>
-      {health.version && <span> · version {health.version}</span>}
-      <span> · last seen {seen}</span>
+    <p className="text-xs text-zinc-400" aria-label={t('servers.health.label')}>
+      <span className={health.reachable ? 'text-emerald-300' : 'text-red-300'}>
+        {t(health.reachable ? 'servers.health.answering' : 'servers.health.notAnswering')}
+      </span>
+      {health.version && <span> · {t('servers.health.version', { version: health.version })}</span>}
+      <span> · {t('servers.health.lastSeen', { seen })}</span>
       {!health.reachable && health.reason && <span className="break-words"> · {health.reason}</span>}
     </p>
   );

@@ -2,6 +2,8 @@ import type { Server } from '../../contract/servers';
 import type { ServerStats } from '../../contract/websocket';
 import { cn } from '../../components/ui/cn';
 import { formatBytes, formatCpuLimit, formatMemoryLimit, formatPercent } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
+import { t as translate, useT } from './messages';
 
 interface Figure {
   term: string;
@@ -17,35 +19,54 @@ interface Figure {
  * reference panel's list does); a stopped one, or one whose state is not known yet, shows the
  * limits alone, named as limits, so "2 GiB" is never read as memory in use.
  */
-export function serverFigures(limits: Server['limits'], stats: ServerStats['attributes'] | null): Figure[] {
+export function serverFigures(
+  limits: Server['limits'],
+  stats: ServerStats['attributes'] | null,
+  { t = translate, locale }: { t?: typeof translate; locale?: string } = {},
+): Figure[] {
   const live = stats && stats.current_state !== 'offline' ? stats.resources : null;
   if (!live) {
     return [
-      { term: 'Memory limit', value: formatMemoryLimit(limits.memory) },
-      { term: 'Disk limit', value: formatMemoryLimit(limits.disk) },
-      { term: 'CPU limit', value: formatCpuLimit(limits.cpu) },
+      { term: t('servers.figures.memoryLimit'), value: formatMemoryLimit(limits.memory, locale) },
+      { term: t('servers.figures.diskLimit'), value: formatMemoryLimit(limits.disk, locale) },
+      { term: t('servers.figures.cpuLimit'), value: formatCpuLimit(limits.cpu, locale) },
     ];
   }
-  const mib = (limit: number) => (limit > 0 ? `of ${formatMemoryLimit(limit)}` : 'no limit');
+  const of = (limit: number, text: string) => (limit > 0 ? t('servers.figures.of', { limit: text }) : t('servers.figures.noLimit'));
   const share = (used: number, limit: number) => (limit > 0 ? used / limit : null);
   return [
-    { term: 'Memory', value: formatBytes(live.memory_bytes), of: mib(limits.memory), share: share(live.memory_bytes, limits.memory * 1024 * 1024) },
-    { term: 'Disk', value: formatBytes(live.disk_bytes), of: mib(limits.disk), share: share(live.disk_bytes, limits.disk * 1024 * 1024) },
     {
-      term: 'CPU',
-      value: formatPercent(live.cpu_absolute),
-      of: limits.cpu > 0 ? `of ${formatPercent(limits.cpu)}` : 'no limit',
+      term: t('servers.memory'),
+      value: formatBytes(live.memory_bytes, locale),
+      of: of(limits.memory, formatMemoryLimit(limits.memory, locale)),
+      share: share(live.memory_bytes, limits.memory * 1024 * 1024),
+    },
+    {
+      term: t('servers.disk'),
+      value: formatBytes(live.disk_bytes, locale),
+      of: of(limits.disk, formatMemoryLimit(limits.disk, locale)),
+      share: share(live.disk_bytes, limits.disk * 1024 * 1024),
+    },
+    {
+      term: t('servers.cpu'),
+      value: formatPercent(live.cpu_absolute, locale),
+      of: of(limits.cpu, formatPercent(limits.cpu, locale)),
       share: share(live.cpu_absolute, limits.cpu),
     },
   ];
 }
 
 export function ServerFigures({ limits, stats }: { limits: Server['limits']; stats: ServerStats['attributes'] | null }) {
+  const t = useT();
+  const locale = useLocale();
   return (
     <dl className="grid w-full grid-cols-3 gap-x-4 text-sm sm:w-auto sm:grid-cols-[repeat(3,6rem)] sm:gap-x-4">
-      {serverFigures(limits, stats).map((f) => (
+      {serverFigures(limits, stats, { t, locale }).map((f) => (
         <div key={f.term} className="min-w-0">
-          <dt className="whitespace-nowrap text-xs text-zinc-400">{f.term}</dt>
+          {/* A long word (German) is cut in the card's fixed column, and read in full from its title. */}
+          <dt className="truncate text-xs text-zinc-400" title={f.term}>
+            {f.term}
+          </dt>
           <dd
             className={cn(
               'whitespace-nowrap text-zinc-200',

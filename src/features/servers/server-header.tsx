@@ -6,6 +6,7 @@ import { useServerPermissions } from '../../lib/permissions';
 import { installOutputNote } from './install-output';
 import { serverConditions, type StateTone } from './server-state';
 import { nodeDownMessage, NodeHealthLine } from './node-status';
+import { useT } from './messages';
 
 const BANNER_TONES: Record<StateTone, string> = {
   info: 'bg-sky-950/60 text-sky-200 ring-sky-900',
@@ -28,13 +29,14 @@ export function ServerHeader({
   nodeDown?: boolean;
   transferNote?: string | null;
 }) {
+  const t = useT();
   const conditions = serverConditions(server, installOutputNote(useServerPermissions(), server));
   return (
     <header className="space-y-3">
       {/* One line: the heading below names the server in full, so a long name is not said twice over the page. */}
-      <nav aria-label="Breadcrumb" className="flex min-w-0 text-sm text-zinc-400">
+      <nav aria-label={t('servers.header.breadcrumb')} className="flex min-w-0 text-sm text-zinc-400">
         <Link to="/" className="rounded hover:text-zinc-200">
-          Servers
+          {t('servers.list.title')}
         </Link>
         <span aria-hidden="true" className="px-1.5">
           /
@@ -45,15 +47,15 @@ export function ServerHeader({
       </nav>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <h1 className="min-w-0 text-2xl font-semibold break-words text-white">{server.name}</h1>
-        <ul className="flex flex-wrap gap-1.5" aria-label="Server state">
+        <ul className="flex flex-wrap gap-1.5" aria-label={t('servers.header.state')}>
           {conditions.map((c) => (
-            <li key={c.label}>
+            <li key={c.kind}>
               <Badge tone={c.tone}>{c.label}</Badge>
             </li>
           ))}
           {adminView && (
             <li>
-              <Badge tone="warning">Admin view</Badge>
+              <Badge tone="warning">{t('servers.header.adminView')}</Badge>
             </li>
           )}
         </ul>
@@ -61,7 +63,7 @@ export function ServerHeader({
       <p className="text-sm text-zinc-400">
         <span className="font-mono text-zinc-300">{server.identifier}</span>
         <span aria-hidden="true"> · </span>
-        <span>Node {server.node}</span>
+        <span>{t('servers.header.node', { node: server.node })}</span>
       </p>
       {server.aerie_node_health && <NodeHealthLine health={server.aerie_node_health} />}
       {nodeDown && (
@@ -70,9 +72,11 @@ export function ServerHeader({
         </p>
       )}
       {conditions.map((c) => (
-        <p key={c.label} role="status" className={cn('rounded-md px-3 py-2 text-sm ring-1 ring-inset', BANNER_TONES[c.tone])}>
+        <p key={c.kind} role="status" className={cn('rounded-md px-3 py-2 text-sm ring-1 ring-inset', BANNER_TONES[c.tone])}>
           {c.message}
-          {c.label === 'Transferring' && transferNote && <span className="mt-1 block font-medium text-sky-100">Transferring: {transferNote}</span>}
+          {c.kind === 'transferring' && transferNote && (
+            <span className="mt-1 block font-medium text-sky-100">{t('servers.header.transferring', { note: transferNote })}</span>
+          )}
         </p>
       ))}
     </header>

@@ -8,7 +8,6 @@ import { SearchInput } from '../../components/ui/search-input';
 import { EmptyState, ErrorState } from '../../components/ui/states';
 import { Switch } from '../../components/ui/switch';
 import { cn } from '../../components/ui/cn';
-import { formatCount } from '../../lib/format';
 import { useSearchParamInput } from '../../lib/use-search-param';
 import { usePageParam } from '../../lib/use-page-param';
 import { useSlashFocus } from '../../lib/use-slash-focus';
@@ -16,12 +15,14 @@ import { serverQueries } from './api';
 import { ServerRow } from './server-row';
 import { ServerListSkeleton } from './server-list-skeleton';
 import { pageTitle } from '../../lib/panel-name';
+import { useT } from './messages';
 
 /**
  * The dashboard: the servers the user can reach. All of its state lives in the URL (`?q=`,
  * `?page=`, `?all=1`), so a reload, a shared link and the Back button show the same list.
  */
 export function ServerListPage() {
+  const t = useT();
   const account = useAccount();
   const [params, setParams] = useSearchParams();
   const [page, setPage] = usePageParam();
@@ -31,8 +32,8 @@ export function ServerListPage() {
   // The box shows what is typed; the URL (and the query) follow it after a pause, from page 1.
   const search = useSearchParamInput('q', { reset: ['page'] });
   useEffect(() => {
-    document.title = pageTitle('Servers');
-  }, []);
+    document.title = pageTitle(t('servers.list.title'));
+  }, [t]);
 
   useSlashFocus(searchRef);
 
@@ -64,17 +65,18 @@ export function ServerListPage() {
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <h1 className="text-2xl font-semibold text-white">Servers</h1>
+        <h1 className="text-2xl font-semibold text-white">{t('servers.list.title')}</h1>
         <p className="text-sm text-zinc-400" role="status" aria-live="polite">
-          {meta ? countLabel(meta.total, searching) : ''}
+          {/* Nothing to count: the empty state says it. */}
+          {meta && meta.total > 0 ? t(searching ? 'servers.list.countFound' : 'servers.list.count', { count: meta.total }) : ''}
         </p>
       </div>
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:gap-6">
         <SearchInput
           ref={searchRef}
-          label="Search servers"
-          placeholder="Search by name, address or ID…"
+          label={t('servers.list.search')}
+          placeholder={t('servers.list.searchPlaceholder')}
           value={search.draft}
           onValueChange={search.setDraft}
           onCommit={search.commit}
@@ -91,7 +93,7 @@ export function ServerListPage() {
                 p.delete('page');
               })
             }
-            label="Show all servers"
+            label={t('servers.list.showAll')}
           />
         )}
       </div>
@@ -103,7 +105,7 @@ export function ServerListPage() {
           error={list.error}
           action={
             <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-              Try again
+              {t('servers.list.retry')}
             </Button>
           }
         />
@@ -111,35 +113,32 @@ export function ServerListPage() {
         pastEnd ? (
           <ServerListSkeleton />
         ) : searching ? (
-          <EmptyState title={`No servers match “${search.value}”`}>
-            <p>Search looks at server names, IDs, addresses and ports (e.g. “25565”).</p>
+          <EmptyState title={t('servers.list.noMatch', { search: search.value })}>
+            <p>{t('servers.list.searchHelp')}</p>
             <Button variant="secondary" size="sm" className="mt-4" onClick={() => search.commit('')}>
-              Clear search
+              {t('servers.list.clearSearch')}
             </Button>
           </EmptyState>
         ) : (
-          <EmptyState title={all ? 'No servers on this panel yet' : 'No servers yet'}>
-            {all ? null : <p>Servers you own, or that someone shares with you, will show up here.</p>}
-            {!all && account.admin ? <p className="mt-1">Turn on “Show all servers” to see every server on the panel.</p> : null}
+          <EmptyState title={t(all ? 'servers.list.emptyAll' : 'servers.list.empty')}>
+            {all ? null : <p>{t('servers.list.emptyHelp')}</p>}
+            {!all && account.admin ? <p className="mt-1">{t('servers.list.emptyAdminHelp')}</p> : null}
           </EmptyState>
         )
       ) : (
         <>
-          <ul aria-label="Servers" aria-busy={stale || undefined} className={cn('flex flex-col gap-3 transition-opacity', stale && 'opacity-60')}>
+          <ul
+            aria-label={t('servers.list.title')}
+            aria-busy={stale || undefined}
+            className={cn('flex flex-col gap-3 transition-opacity', stale && 'opacity-60')}
+          >
             {list.data.data.map((s) => (
               <ServerRow key={s.attributes.uuid} server={s.attributes} adminView={all} />
             ))}
           </ul>
-          {meta && <Pagination meta={meta} onPage={goToPage} label="Server list pages" />}
+          {meta && <Pagination meta={meta} onPage={goToPage} label={t('servers.list.pages')} />}
         </>
       )}
     </div>
   );
-}
-
-function countLabel(total: number, searching: boolean): string {
-  // Nothing to count: the empty state says it.
-  if (total === 0) return '';
-  const count = formatCount(total, 'server');
-  return searching ? `${count} found` : count;
 }

@@ -1,5 +1,8 @@
+import { useT } from './messages';
+
 /** Placeholder rows while the first page loads, shaped like ServerRow so nothing jumps. */
 export function ServerListSkeleton({ rows = 4 }: { rows?: number }) {
+  const t = useT();
   return (
     <div role="status">
       <ul aria-hidden="true" className="flex flex-col gap-3">
@@ -16,7 +19,7 @@ export function ServerListSkeleton({ rows = 4 }: { rows?: number }) {
           </li>
         ))}
       </ul>
-      <span className="sr-only">Loading servers…</span>
+      <span className="sr-only">{t('servers.list.loading')}</span>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { SERVER_PAGES, serverPageHref } from '../../app/server-routes';
 import { TabNav } from '../../components/ui/tab-nav';
 import { PermissionHint } from '../../lib/permissions';
 import { usePageLabel } from '../../app/page-label';
+import { useT } from './messages';
 
 /**
  * The server's pages the user may open: the same table and permission strings the route guard uses.
@@ -19,6 +20,7 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
   const panelId = useId();
   // A page outside the navigation (the editor) keeps the tab it belongs under marked.
   const under = SERVER_PAGES.find((p) => p.navUnder && matchPath({ path: `/server/:id/${p.path}`, end: true }, pathname))?.navUnder;
+  const t = useT();
   const pageLabel = usePageLabel();
   const allowed = (page: (typeof SERVER_PAGES)[number]) => page.permission === null || permits(permissions, page.permission);
   const items = useMemo(
@@ -42,7 +44,7 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
       onClick={() => setOpenAt(open ? null : pathname)}
       className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1 px-3 text-xs whitespace-nowrap text-zinc-500 hover:text-zinc-300 focus-visible:rounded-md focus-visible:outline-offset-[-2px]"
     >
-      {hidden.length} more {hidden.length === 1 ? 'page' : 'pages'}
+      {t('servers.nav.more', { count: hidden.length })}
       <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className={open ? 'size-3.5 rotate-180' : 'size-3.5'}>
         <path
           fillRule="evenodd"
@@ -55,19 +57,19 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
 
   return (
     <div>
-      <TabNav items={items} label="Server" trailing={toggle} />
+      <TabNav items={items} label={t('servers.nav.label')} trailing={toggle} />
       {hidden.length > 0 && (
         <section
           id={panelId}
           hidden={!open}
-          aria-label="Pages you cannot open"
+          aria-label={t('servers.nav.hiddenLabel')}
           className="mt-2 rounded-md bg-zinc-900/60 px-3 py-2 ring-1 ring-zinc-800"
         >
-          <p className="text-xs text-zinc-400">Your account cannot open these pages; the server owner can grant the permissions they need.</p>
+          <p className="text-xs text-zinc-400">{t('servers.nav.hiddenHelp')}</p>
           <ul className="mt-1.5 space-y-1">
             {hidden.map((page) => (
               <li key={page.path} className="grid grid-cols-[6rem_1fr] items-baseline gap-x-2 text-sm">
-                <span className="text-zinc-300">{pageLabel(page)}</span>
+                <span className="min-w-0 break-words text-zinc-300">{pageLabel(page)}</span>
                 {page.permission && <PermissionHint permission={page.permission} />}
               </li>
             ))}

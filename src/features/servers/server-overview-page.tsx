@@ -9,6 +9,7 @@ import { useServer } from './api';
 import { ServerResourcesCard } from './server-resources-card';
 import { ServerAllocationsCard } from './server-allocations-card';
 import { ServerStartupCard } from './server-startup-card';
+import { T, useT } from './messages';
 
 /** What the server is, where it runs, how to reach it and what it may use. Everything a member may read. */
 export function ServerOverviewPage() {
@@ -34,25 +35,26 @@ export function ServerOverviewPage() {
 }
 
 function AboutCard({ server }: { server: Server }) {
+  const t = useT();
   return (
-    <Card title="About">
+    <Card title={t('servers.about.title')}>
       <DetailList>
-        <DetailItem term="Name">{server.name}</DetailItem>
-        <DetailItem term="Description">
+        <DetailItem term={t('servers.about.name')}>{server.name}</DetailItem>
+        <DetailItem term={t('servers.description')}>
           {server.description ? (
             <span className="whitespace-pre-line">{server.description}</span>
           ) : (
-            <span className="text-zinc-400">No description</span>
+            <span className="text-zinc-400">{t('servers.about.noDescription')}</span>
           )}
         </DetailItem>
-        <DetailItem term="Node">
+        <DetailItem term={t('servers.node')}>
           {server.node}
-          {server.is_node_under_maintenance && <span className="text-amber-300"> (under maintenance)</span>}
+          {server.is_node_under_maintenance && <span className="text-amber-300"> {t('servers.about.maintenance')}</span>}
         </DetailItem>
-        <DetailItem term="Identifier" action={<CopyButton value={server.identifier} label="Copy identifier" />}>
+        <DetailItem term={t('servers.about.identifier')} action={<CopyButton value={server.identifier} label={t('servers.about.copyIdentifier')} />}>
           <code className="font-mono">{server.identifier}</code>
         </DetailItem>
-        <DetailItem term="UUID" action={<CopyButton value={server.uuid} label="Copy UUID" />}>
+        <DetailItem term={t('servers.about.uuid')} action={<CopyButton value={server.uuid} label={t('servers.about.copyUuid')} />}>
           <code className="font-mono break-all">{server.uuid}</code>
         </DetailItem>
       </DetailList>
@@ -64,6 +66,7 @@ const SFTP_CARD_ID = 'sftp';
 
 /** SFTP logins use `<username>.<identifier>` with the account password (the reference panel's scheme). */
 export function SftpCard({ server }: { server: Server }) {
+  const t = useT();
   const account = useAccount();
   const { ip, port } = server.sftp_details;
   const host = ip.includes(':') && !ip.startsWith('[') ? `[${ip}]` : ip;
@@ -76,46 +79,43 @@ export function SftpCard({ server }: { server: Server }) {
     card?.focus({ preventScroll: true });
   });
   return (
-    <Card title="SFTP" id={SFTP_CARD_ID}>
+    <Card title={t('servers.sftp.title')} id={SFTP_CARD_ID}>
       <Can
         permission="file.sftp"
         fallback={
           <div className="space-y-2">
-            <p className="text-sm text-zinc-400">Your account may not use SFTP on this server.</p>
+            <p className="text-sm text-zinc-400">{t('servers.sftp.forbidden')}</p>
             <PermissionHint permission="file.sftp" />
           </div>
         }
       >
         {port === 0 ? (
           // Aerie's node says 0 when its SFTP server could not listen (its port taken).
-          <p className="text-sm text-zinc-400">
-            SFTP is not available on this server&apos;s node right now. Use the file manager, or ask the panel&apos;s operator.
-          </p>
+          <p className="text-sm text-zinc-400">{t('servers.sftp.unavailable')}</p>
         ) : (
           <>
             <DetailList>
-              <DetailItem term="Address" action={<CopyButton value={address} label="Copy address" />}>
+              <DetailItem term={t('servers.sftp.address')} action={<CopyButton value={address} label={t('servers.copyAddress')} />}>
                 <code className="font-mono break-all">{address}</code>
               </DetailItem>
-              <DetailItem term="Username" action={<CopyButton value={username} label="Copy username" />}>
+              <DetailItem term={t('servers.sftp.username')} action={<CopyButton value={username} label={t('servers.sftp.copyUsername')} />}>
                 <code className="font-mono break-all">{username}</code>
               </DetailItem>
-              <DetailItem term="Password">
-                <span className="text-zinc-300">Your account password</span>
+              <DetailItem term={t('servers.sftp.password')}>
+                <span className="text-zinc-300">{t('servers.sftp.accountPassword')}</span>
               </DetailItem>
             </DetailList>
             <p className="mt-3 text-sm text-zinc-400">
-              Or sign in without a password using one of{' '}
-              <Link to="/account/ssh-keys" className="text-zinc-200 underline underline-offset-2 hover:text-white">
-                your account&apos;s SSH keys
-              </Link>
-              .
+              <T
+                k="servers.sftp.keys"
+                components={{ 0: <Link to="/account/ssh-keys" className="text-zinc-200 underline underline-offset-2 hover:text-white" /> }}
+              />
             </p>
             <a
               href={`sftp://${encodeURIComponent(username)}@${host}:${port}`}
               className="mt-4 inline-flex min-h-9 items-center rounded-md bg-zinc-800 px-3 text-sm font-medium text-zinc-100 ring-1 ring-zinc-700 ring-inset hover:bg-zinc-700"
             >
-              Open in SFTP client
+              {t('servers.sftp.open')}
             </a>
           </>
         )}

@@ -9,19 +9,21 @@ import { ServerFigures } from './server-figures';
 import { primaryAddress } from './server-list-format';
 import { serverConditions } from './server-state';
 import { useLiveStatus } from './use-live-status';
+import { useT } from './messages';
 
-const STATUS: Record<ProcessState, { label: string; dot: string }> = {
-  offline: { label: 'Offline', dot: 'bg-zinc-500' },
-  starting: { label: 'Starting', dot: 'bg-amber-400' },
-  running: { label: 'Running', dot: 'bg-emerald-400' },
-  stopping: { label: 'Stopping', dot: 'bg-amber-400' },
-};
+const STATUS = {
+  offline: { label: 'servers.status.offline', dot: 'bg-zinc-500' },
+  starting: { label: 'servers.status.starting', dot: 'bg-amber-400' },
+  running: { label: 'servers.status.running', dot: 'bg-emerald-400' },
+  stopping: { label: 'servers.status.stopping', dot: 'bg-amber-400' },
+} as const satisfies Record<ProcessState, { label: string; dot: string }>;
 
 /**
  * One server in the list. The whole card is the link (its name is the accessible name); the copy
  * button sits above the link's stretched hit area, because a button may not live inside a link.
  */
 export function ServerRow({ server, adminView = false }: { server: Server; adminView?: boolean }) {
+  const t = useT();
   const address = primaryAddress(server);
   const badges = serverConditions(server);
   const row = useRef<HTMLLIElement>(null);
@@ -42,17 +44,17 @@ export function ServerRow({ server, adminView = false }: { server: Server; admin
             {status && (
               <span className="inline-flex items-center gap-1.5 text-xs text-zinc-300">
                 <span aria-hidden="true" className={`size-2 rounded-full ${STATUS[status].dot}`} />
-                {STATUS[status].label}
+                {t(STATUS[status].label)}
               </span>
             )}
             {nodeDown && (
-              <span className="inline-flex items-center gap-1.5 text-xs text-red-300" title={`The node ${server.node} is not answering`}>
+              <span className="inline-flex items-center gap-1.5 text-xs text-red-300" title={t('servers.row.nodeDownTitle', { node: server.node })}>
                 <span aria-hidden="true" className="size-2 rounded-full bg-red-400" />
-                Node unreachable
+                {t('servers.row.nodeDown')}
               </span>
             )}
             {badges.map((b) => (
-              <Badge key={b.label} tone={b.tone}>
+              <Badge key={b.kind} tone={b.tone}>
                 {b.label}
               </Badge>
             ))}
@@ -64,21 +66,21 @@ export function ServerRow({ server, adminView = false }: { server: Server; admin
           ) : null}
           <p className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-zinc-400">
             <span className="inline-flex min-w-0 items-center gap-1.5">
-              <span className="sr-only">Node:</span>
+              <span className="sr-only">{t('servers.row.node')}</span>
               <NodeIcon />
               <span className="truncate">{server.node}</span>
             </span>
             {address && (
               <span className="inline-flex min-w-0 items-center gap-1.5">
-                <span className="sr-only">Address:</span>
+                <span className="sr-only">{t('servers.row.address')}</span>
                 <span className="truncate font-mono text-zinc-300">{address}</span>
               </span>
             )}
             {server.aerie_owner ? (
               <span className="inline-flex min-w-0 items-center gap-1.5">
-                <span className="text-zinc-500">Owner</span>
+                <span className="text-zinc-500">{t('servers.row.owner')}</span>
                 <span className="truncate text-zinc-300" title={server.aerie_owner.email}>
-                  {server.server_owner ? 'you' : server.aerie_owner.username}
+                  {server.server_owner ? t('servers.row.ownerYou') : server.aerie_owner.username}
                 </span>
               </span>
             ) : (
@@ -86,8 +88,8 @@ export function ServerRow({ server, adminView = false }: { server: Server; admin
               // server is someone else's, shared with them; in the admin view it may be neither.
               !server.server_owner && (
                 <span className="inline-flex min-w-0 items-center gap-1.5">
-                  <span className="text-zinc-500">Owner</span>
-                  <span className="truncate text-zinc-300">{adminView ? 'another user' : 'shared with you'}</span>
+                  <span className="text-zinc-500">{t('servers.row.owner')}</span>
+                  <span className="truncate text-zinc-300">{t(adminView ? 'servers.row.ownerOther' : 'servers.row.shared')}</span>
                 </span>
               )
             )}
@@ -96,7 +98,9 @@ export function ServerRow({ server, adminView = false }: { server: Server; admin
         {/* Fixed widths, so every card's figures and copy button sit in the same columns. */}
         <div className="flex flex-wrap items-center justify-between gap-3 sm:shrink-0 sm:justify-end">
           <ServerFigures limits={server.limits} stats={stats} />
-          <div className="flex justify-end sm:w-28">{address && <CopyButton value={address} label="Copy address" className="relative z-10" />}</div>
+          <div className="flex justify-end sm:w-28">
+            {address && <CopyButton value={address} label={t('servers.copyAddress')} className="relative z-10" />}
+          </div>
         </div>
       </div>
     </li>

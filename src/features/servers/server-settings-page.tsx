@@ -13,17 +13,19 @@ import { toast } from '../../components/ui/toast';
 import { serverQueries, useBlockingCondition, useReinstallServer, useRenameServer, useServer, type ServerRef } from './api';
 import { installOutputNote, seesInstallOutput } from './install-output';
 import { SftpCard } from './server-overview-page';
+import { t as translate, useT } from './messages';
 
 /** A server's settings: how to reach its files, its name, a reinstall, and what to quote when asking for help. */
 export function ServerSettingsPage() {
+  const t = useT();
   const server = useServer();
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <div className="grid min-w-0 gap-4">
-        <Can permission="settings.rename" fallback={<LockedCard title="Name and description" permission="settings.rename" />}>
+        <Can permission="settings.rename" fallback={<LockedCard title={t('servers.rename.title')} permission="settings.rename" />}>
           <RenameCard server={server} />
         </Can>
-        <Can permission="settings.reinstall" fallback={<LockedCard title="Reinstall" permission="settings.reinstall" />}>
+        <Can permission="settings.reinstall" fallback={<LockedCard title={t('servers.reinstall.title')} permission="settings.reinstall" />}>
           <ReinstallCard server={server} />
         </Can>
       </div>
@@ -45,6 +47,7 @@ function LockedCard({ title, permission }: { title: string; permission: 'setting
 }
 
 function RenameCard({ server }: { server: Server }) {
+  const t = useT();
   const defaultValues = { name: server.name, description: server.description ?? '' };
   const form = useContractForm(renameServerSchema, defaultValues);
   const rename = useRenameServer(server);
@@ -60,7 +63,7 @@ function RenameCard({ server }: { server: Server }) {
     setFormError(null);
     try {
       await rename.mutateAsync({ name: values.name, description: values.description ?? '' });
-      toast.success('Server renamed');
+      toast.success(t('servers.rename.done'));
       // Save is off again once nothing differs; the name field takes the focus it had.
       form.setFocus('name');
     } catch (error) {
@@ -69,12 +72,12 @@ function RenameCard({ server }: { server: Server }) {
   });
 
   return (
-    <Card title="Name and description">
+    <Card title={t('servers.rename.title')}>
       <form className="grid gap-4" onSubmit={(e) => void submit(e)} noValidate>
-        <TextField label="Server name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <TextField label={t('servers.rename.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
         <div className="flex flex-col gap-1.5">
           <label htmlFor="server-description" className="text-sm font-medium text-zinc-200">
-            Description
+            {t('servers.description')}
           </label>
           <textarea
             id="server-description"
@@ -90,10 +93,10 @@ function RenameCard({ server }: { server: Server }) {
           )}
         </div>
         <FormError message={formError} />
-        {blocking && <p className="text-sm text-zinc-400">Renaming is unavailable while {blocking.reason}.</p>}
+        {blocking && <p className="text-sm text-zinc-400">{t('servers.rename.blocked', { reason: blocking.reason })}</p>}
         <div>
           <Button type="submit" loading={rename.isPending} disabled={!isDirty || blocking !== null}>
-            Save
+            {t('servers.rename.save')}
           </Button>
         </div>
       </form>
@@ -102,11 +105,12 @@ function RenameCard({ server }: { server: Server }) {
 }
 
 function sayReinstallEnded(status: Server['status'], installNote: string) {
-  if (status === 'reinstall_failed') toast.error(`Reinstall failed: the install script did not finish. ${installNote}`);
-  else toast.success('Reinstall finished');
+  if (status === 'reinstall_failed') toast.error(translate('servers.reinstall.failed', { note: installNote }));
+  else toast.success(translate('servers.reinstall.finished'));
 }
 
 function ReinstallCard({ server }: { server: Server & ServerRef }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const reinstall = useReinstallServer(server);
   const blocking = useBlockingCondition();
@@ -125,18 +129,18 @@ function ReinstallCard({ server }: { server: Server & ServerRef }) {
     }
   }, [phase, server.status, installNote]);
   return (
-    <Card title="Reinstall">
-      <p className="text-sm text-zinc-300">Runs the install script of the server's egg again, as when the server was created.</p>
-      {blocking && <p className="mt-2 text-sm text-zinc-400">Reinstalling is unavailable while {blocking.reason}.</p>}
+    <Card title={t('servers.reinstall.title')}>
+      <p className="text-sm text-zinc-300">{t('servers.reinstall.explain')}</p>
+      {blocking && <p className="mt-2 text-sm text-zinc-400">{t('servers.reinstall.blocked', { reason: blocking.reason })}</p>}
       <Button className="mt-4" variant="danger" disabled={blocking !== null} onClick={() => setOpen(true)}>
-        Reinstall server
+        {t('servers.reinstall.open')}
       </Button>
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        title="Reinstall this server?"
+        title={t('servers.reinstall.confirmTitle')}
         danger
-        confirmLabel="Reinstall"
+        confirmLabel={t('servers.reinstall.title')}
         mutation={reinstall}
         onConfirm={async (signal) => {
           await reinstall.mutateAsync({ signal });
@@ -146,14 +150,12 @@ function ReinstallCard({ server }: { server: Server & ServerRef }) {
         }}
       >
         <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-300">
-          <li>The server is stopped if it is running.</li>
+          <li>{t('servers.reinstall.stops')}</li>
           <li>
-            Its install script runs again.{' '}
-            {seesInstallOutput(permissions)
-              ? 'Its output shows in the console as it runs, and stays there if it fails.'
-              : 'Its output is not shown to you.'}
+            {t('servers.reinstall.runsAgain')}{' '}
+            {t(seesInstallOutput(permissions) ? 'servers.reinstall.outputShown' : 'servers.reinstall.outputHidden')}
           </li>
-          <li>Files the script lays out are replaced. Other files stay as they are.</li>
+          <li>{t('servers.reinstall.replaces')}</li>
         </ul>
       </ConfirmDialog>
     </Card>
@@ -162,13 +164,14 @@ function ReinstallCard({ server }: { server: Server & ServerRef }) {
 
 /** What support asks for: where the server runs and its full id. */
 function DebugCard({ server }: { server: Server }) {
+  const t = useT();
   return (
-    <Card title="Debug information">
+    <Card title={t('servers.debug.title')}>
       <DetailList>
-        <DetailItem term="Node" action={<CopyButton value={server.node} label="Copy node" />}>
+        <DetailItem term={t('servers.node')} action={<CopyButton value={server.node} label={t('servers.debug.copyNode')} />}>
           {server.node}
         </DetailItem>
-        <DetailItem term="Server UUID" action={<CopyButton value={server.uuid} label="Copy server UUID" />}>
+        <DetailItem term={t('servers.debug.uuid')} action={<CopyButton value={server.uuid} label={t('servers.debug.copyUuid')} />}>
           <code className="font-mono break-all">{server.uuid}</code>
         </DetailItem>
       </DetailList>

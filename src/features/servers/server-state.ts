@@ -1,14 +1,22 @@
 import type { Server } from '../../contract/servers';
+import { t } from './messages';
 
 export type StateTone = 'info' | 'warning' | 'danger';
 
+export type ConditionKind = 'suspended' | 'install-failed' | 'reinstall-failed' | 'installing' | 'restoring' | 'transferring' | 'maintenance';
+
+/**
+ * The words are in the language of the moment (`t`): a component that shows them uses the
+ * catalogue's `useT`, so it renders again when the language changes and reads them anew.
+ */
 export interface ServerCondition {
+  kind: ConditionKind;
   /** Short badge text. */
   label: string;
   tone: StateTone;
   /** One sentence for the banner: what is going on and what it means for the user. */
   message: string;
-  /** Why an action is unavailable, to follow "…because": "the server is suspended". */
+  /** Why an action is unavailable, a clause that can stand alone: "the server is suspended". */
   reason: string;
   /** The panel refuses the server's actions (409) while this lasts. */
   blocking: boolean;
@@ -27,58 +35,65 @@ export function serverConditions(
   const status = server.status;
   if (status === 'suspended' || server.is_suspended) {
     out.push({
-      label: 'Suspended',
+      kind: 'suspended',
+      label: t('servers.condition.suspended.label'),
       tone: 'danger',
-      message: 'This server is suspended; most actions are unavailable.',
-      reason: 'the server is suspended',
+      message: t('servers.condition.suspended.message'),
+      reason: t('servers.condition.suspended.reason'),
       blocking: true,
     });
   }
   if (status === 'install_failed' || status === 'reinstall_failed') {
+    const install = status === 'install_failed';
     out.push({
-      label: status === 'install_failed' ? 'Install failed' : 'Reinstall failed',
+      kind: install ? 'install-failed' : 'reinstall-failed',
+      label: t(install ? 'servers.condition.installFailed.label' : 'servers.condition.reinstallFailed.label'),
       tone: 'danger',
-      message:
-        status === 'install_failed'
-          ? 'The installation of this server failed; most actions are unavailable until an administrator fixes it.'
-          : `The last reinstall of this server failed, so its files may be incomplete. Reinstall again from Settings.${installNote ? ` ${installNote}` : ''}`,
-      reason: 'the installation of the server failed',
+      // Two sentences: the second, where to find the output, is added when there is one to say.
+      message: install
+        ? t('servers.condition.installFailed.message')
+        : [t('servers.condition.reinstallFailed.message'), installNote].filter(Boolean).join(' '),
+      reason: t('servers.condition.installFailed.reason'),
       // The reference panel refuses actions after a failed install, not after a failed reinstall.
-      blocking: status === 'install_failed',
+      blocking: install,
     });
   } else if (status === 'installing' || server.is_installing) {
     out.push({
-      label: 'Installing',
+      kind: 'installing',
+      label: t('servers.condition.installing.label'),
       tone: 'info',
-      message: 'This server is being installed; most actions are unavailable until it finishes.',
-      reason: 'the server is being installed',
+      message: t('servers.condition.installing.message'),
+      reason: t('servers.condition.installing.reason'),
       blocking: true,
     });
   }
   if (status === 'restoring_backup') {
     out.push({
-      label: 'Restoring backup',
+      kind: 'restoring',
+      label: t('servers.condition.restoring.label'),
       tone: 'info',
-      message: 'A backup is being restored: the server stays stopped and most actions are unavailable until it finishes.',
-      reason: 'the server is restoring a backup',
+      message: t('servers.condition.restoring.message'),
+      reason: t('servers.condition.restoring.reason'),
       blocking: true,
     });
   }
   if (server.is_transferring) {
     out.push({
-      label: 'Transferring',
+      kind: 'transferring',
+      label: t('servers.condition.transferring.label'),
       tone: 'info',
-      message: 'This server is being moved to another node; most actions are unavailable until it finishes.',
-      reason: 'the server is being moved to another node',
+      message: t('servers.condition.transferring.message'),
+      reason: t('servers.condition.transferring.reason'),
       blocking: true,
     });
   }
   if (server.is_node_under_maintenance) {
     out.push({
-      label: 'Node maintenance',
+      kind: 'maintenance',
+      label: t('servers.condition.maintenance.label'),
       tone: 'warning',
-      message: 'The node of this server is under maintenance; most actions are unavailable.',
-      reason: 'the node of the server is under maintenance',
+      message: t('servers.condition.maintenance.message'),
+      reason: t('servers.condition.maintenance.reason'),
       blocking: true,
     });
   }

@@ -1,4 +1,5 @@
 import type { ServerCondition } from './server-state';
+import { useT } from './messages';
 
 /**
  * A server page's body while the server is unavailable (suspended, installing, install failed,
@@ -7,10 +8,11 @@ import type { ServerCondition } from './server-state';
  * says what the state means for the server as a whole.
  */
 export function ServerUnavailable({ page, condition }: { page: string; condition: ServerCondition }) {
+  const t = useT();
   return (
     <div role="status" className="rounded-lg bg-zinc-900 p-6 text-center ring-1 ring-zinc-800">
-      <h2 className="font-semibold text-white">{page} unavailable</h2>
-      <p className="mt-1 text-sm text-zinc-400">This page cannot be shown while {condition.reason}.</p>
+      <h2 className="font-semibold text-white">{t('servers.unavailable.title', { page })}</h2>
+      <p className="mt-1 text-sm text-zinc-400">{t('servers.unavailable.body', { reason: condition.reason })}</p>
     </div>
   );
 }

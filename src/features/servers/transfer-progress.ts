@@ -4,6 +4,7 @@ import { SOCKET_EVENTS } from '../../contract/websocket';
 import type { Server } from '../../contract/servers';
 import { useServerSocketEvents } from '../console/api';
 import { invalidateServer } from './api';
+import { t } from './messages';
 
 /*
  * A transfer's progress as the node's socket tells it (`transfer status`). Wings has said it in
@@ -17,22 +18,25 @@ import { invalidateServer } from './api';
 
 export type TransferEnd = 'success' | 'failure';
 
-const STATUS_TEXT: Record<string, { note: string; end: TransferEnd | null }> = {
-  pending: { note: 'preparing…', end: null },
-  starting: { note: 'stopping the server and preparing the archive…', end: null },
-  processing: { note: 'sending the archive…', end: null },
-  archived: { note: 'archive made; the new node is taking it…', end: null },
-  cancelling: { note: 'cancelling…', end: null },
-  success: { note: 'finished; loading the server on its new node…', end: 'success' },
-  completed: { note: 'finished; loading the server on its new node…', end: 'success' },
-  failure: { note: 'failed; the server stays on its node.', end: 'failure' },
-  failed: { note: 'failed; the server stays on its node.', end: 'failure' },
-  cancelled: { note: 'cancelled; the server stays on its node.', end: 'failure' },
+type NoteKey = Parameters<typeof t>[0];
+
+const STATUS_TEXT: Record<string, { note: NoteKey; end: TransferEnd | null }> = {
+  pending: { note: 'servers.transfer.pending', end: null },
+  starting: { note: 'servers.transfer.starting', end: null },
+  processing: { note: 'servers.transfer.processing', end: null },
+  archived: { note: 'servers.transfer.archived', end: null },
+  cancelling: { note: 'servers.transfer.cancelling', end: null },
+  success: { note: 'servers.transfer.finished', end: 'success' },
+  completed: { note: 'servers.transfer.finished', end: 'success' },
+  failure: { note: 'servers.transfer.failed', end: 'failure' },
+  failed: { note: 'servers.transfer.failed', end: 'failure' },
+  cancelled: { note: 'servers.transfer.cancelled', end: 'failure' },
 };
 
-/** What a `transfer status` value says, or null for one this SPA does not know. */
+/** What a `transfer status` value says (in the language of the moment), or null for one this SPA does not know. */
 export function transferStatusText(status: string | undefined): { note: string; end: TransferEnd | null } | null {
-  return status !== undefined && Object.hasOwn(STATUS_TEXT, status) ? (STATUS_TEXT[status] ?? null) : null;
+  const said = status !== undefined && Object.hasOwn(STATUS_TEXT, status) ? STATUS_TEXT[status] : undefined;
+  return said ? { note: t(said.note), end: said.end } : null;
 }
 
 /**

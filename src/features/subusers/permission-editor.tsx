@@ -6,10 +6,10 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { useServerPermissions } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { PRESETS, type Preset } from './presets';
+import { useT } from './messages';
 
 /** `websocket.connect` is always granted by the panel, so its group is not offered. */
 const GROUPS = (Object.keys(PERMISSION_GROUPS) as PermissionGroup[]).filter((g) => g !== 'websocket');
-const LACKED = "You don't have this permission, so you can't grant it.";
 
 type Selection = ReadonlySet<string>;
 
@@ -71,6 +71,7 @@ export function PermissionEditor({
   onChange: (next: Selection) => void;
   readOnly?: boolean;
 }) {
+  const t = useT();
   const granted = useServerPermissions();
   const catalogue = useQuery(accountQueries.permissionCatalogue()).data;
   const [presetNote, setPresetNote] = useState<string | null>(null);
@@ -81,10 +82,11 @@ export function PermissionEditor({
     const given = preset.permissions.filter(mayGrant);
     const left = preset.permissions.filter((p) => !mayGrant(p));
     onChange(new Set(given));
+    const name = t(preset.name);
     setPresetNote(
       left.length === 0
-        ? `${preset.name}: ${given.length} permissions chosen. Adjust them below if needed.`
-        : `${preset.name}: left out what you can't grant yourself: ${left.join(', ')}.`,
+        ? t('subusers.editor.presetChosen', { preset: name, count: given.length })
+        : t('subusers.editor.presetLeftOut', { preset: name, permissions: left.join(', ') }),
     );
   };
 
@@ -92,11 +94,11 @@ export function PermissionEditor({
     <div className="flex flex-col gap-3">
       {!readOnly && (
         <div className="flex flex-col gap-2">
-          <div role="group" aria-label="Presets" className="flex flex-wrap items-center gap-2">
-            <span className="text-sm text-zinc-400">Start from:</span>
+          <div role="group" aria-label={t('subusers.editor.presets')} className="flex flex-wrap items-center gap-2">
+            <span className="text-sm text-zinc-400">{t('subusers.editor.startFrom')}</span>
             {PRESETS.map((preset) => (
-              <Button key={preset.name} variant="secondary" size="sm" title={preset.description} onClick={() => applyPreset(preset)}>
-                {preset.name}
+              <Button key={preset.name} variant="secondary" size="sm" title={t(preset.description)} onClick={() => applyPreset(preset)}>
+                {t(preset.name)}
               </Button>
             ))}
           </div>
@@ -105,7 +107,7 @@ export function PermissionEditor({
               {presetNote}
             </p>
           )}
-          <SelectAll label="Select all" permissions={grantable} value={value} onChange={onChange} disabled={readOnly} />
+          <SelectAll label={t('subusers.editor.selectAll')} permissions={grantable} value={value} onChange={onChange} disabled={readOnly} />
         </div>
       )}
       <div className="grid max-h-[60vh] items-start gap-3 overflow-y-auto pr-1 lg:grid-cols-2">
@@ -121,7 +123,7 @@ export function PermissionEditor({
                 </p>
                 {!readOnly && (
                   <SelectAll
-                    label={`All ${group}`}
+                    label={t('subusers.editor.allGroup', { group })}
                     permissions={permissions.filter(mayGrant)}
                     value={value}
                     onChange={onChange}
@@ -167,8 +169,9 @@ function PermissionBox({
   readOnly: boolean;
   onToggle: (on: boolean) => void;
 }) {
+  const t = useT();
   const id = useId();
-  const note = !readOnly && lacked ? LACKED : null;
+  const note = !readOnly && lacked ? t('subusers.editor.lacked') : null;
   return (
     <li className="flex items-start gap-2">
       <Checkbox

@@ -1,21 +1,24 @@
 import { PERMISSIONS, type Permission } from '../../contract/permissions';
+import type { useT } from './messages';
 
-/** Starting points for the editor (no peer has them); each fills the boxes and can then be adjusted. */
+type Key = Parameters<ReturnType<typeof useT>>[0];
+
+/** Starting points for the editor (no peer has them); each fills the boxes and can then be adjusted. Name and description are messages. */
 export interface Preset {
-  name: string;
-  description: string;
+  name: Key;
+  description: Key;
   permissions: readonly Permission[];
 }
 
 export const PRESETS: readonly Preset[] = [
   {
-    name: 'Moderator',
-    description: 'Console, power and reading files.',
+    name: 'subusers.preset.moderator.name',
+    description: 'subusers.preset.moderator.description',
     permissions: ['control.console', 'control.start', 'control.stop', 'control.restart', 'file.read', 'file.read-content'],
   },
   {
-    name: 'Developer',
-    description: 'Files (with SFTP), startup and databases.',
+    name: 'subusers.preset.developer.name',
+    description: 'subusers.preset.developer.description',
     permissions: [
       'file.create',
       'file.read',
@@ -35,8 +38,8 @@ export const PRESETS: readonly Preset[] = [
     ],
   },
   {
-    name: 'Viewer',
-    description: 'Sees everything, changes nothing.',
+    name: 'subusers.preset.viewer.name',
+    description: 'subusers.preset.viewer.description',
     permissions: PERMISSIONS.filter((p) => p.endsWith('.read')),
   },
 ];

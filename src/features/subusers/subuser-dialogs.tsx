@@ -10,6 +10,10 @@ import { useContractForm } from '../../lib/use-contract-form';
 import type { ServerRef } from '../servers/api';
 import { useCreateSubuser, useDeleteSubuser, useUpdateSubuser } from './api';
 import { PermissionEditor } from './permission-editor';
+import { T, useT } from './messages';
+
+/** The e-mail in a dialog's description, broken anywhere (a long address has no spaces). */
+const EMAIL = { 0: <span className="break-all" /> };
 
 const defaultValues = { email: '', permissions: [] as string[] };
 
@@ -30,6 +34,7 @@ export function AddSubuserDialog({
   onOpenChange: (open: boolean) => void;
   onAdded: (added: Added) => void;
 }) {
+  const t = useT();
   const create = useCreateSubuser(server);
   const form = useContractForm(subuserCreateSchema, defaultValues);
   const { errors } = form.formState;
@@ -37,10 +42,10 @@ export function AddSubuserDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Add user"
+      title={t('subusers.add')}
       wide
-      description="They get exactly the permissions you choose on this server. An address without an account gets one."
-      submitLabel="Add user"
+      description={t('subusers.addDialog.description')}
+      submitLabel={t('subusers.add')}
       form={form}
       defaultValues={defaultValues}
       mutation={create}
@@ -50,7 +55,7 @@ export function AddSubuserDialog({
         onAdded({ email: created.attributes.email });
       }}
     >
-      <TextField label="E-mail" type="email" autoComplete="off" error={errors.email?.message} {...form.register('email')} />
+      <TextField label={t('subusers.addDialog.email')} type="email" autoComplete="off" error={errors.email?.message} {...form.register('email')} />
       <Controller
         control={form.control}
         name="permissions"
@@ -77,6 +82,7 @@ export function EditSubuserDialog({
   canUpdate: boolean;
   onClose: () => void;
 }) {
+  const t = useT();
   const update = useUpdateSubuser(server);
   const initial = useMemo(() => new Set(user?.permissions.filter((p) => p !== 'websocket.connect') ?? []), [user]);
   const [value, setValue] = useState<ReadonlySet<string>>(initial);
@@ -91,16 +97,12 @@ export function EditSubuserDialog({
       <Dialog
         open={user !== null}
         onOpenChange={close}
-        title="View permissions"
+        title={t('subusers.view.title')}
         wide
-        description={
-          <>
-            <span className="break-all">{user?.email}</span>: you may see these permissions but not change them.
-          </>
-        }
+        description={<T k="subusers.view.description" values={{ email: user?.email ?? '' }} components={EMAIL} />}
         footer={
           <Button variant="secondary" onClick={onClose}>
-            Close
+            {t('subusers.view.close')}
           </Button>
         }
       >
@@ -111,14 +113,10 @@ export function EditSubuserDialog({
     <ConfirmDialog
       open={user !== null}
       onOpenChange={close}
-      title="Edit permissions"
+      title={t('subusers.edit.title')}
       wide
-      description={
-        <>
-          <span className="break-all">{user?.email}</span>: the change applies at once, also to their open console.
-        </>
-      }
-      confirmLabel="Save"
+      description={<T k="subusers.edit.description" values={{ email: user?.email ?? '' }} components={EMAIL} />}
+      confirmLabel={t('subusers.edit.save')}
       confirmDisabled={!changed || value.size === 0}
       mutation={update}
       onConfirm={(signal) => (user ? update.mutateAsync({ user, permissions: [...value], signal }) : undefined)}
@@ -129,6 +127,7 @@ export function EditSubuserDialog({
 }
 
 export function DeleteSubuserDialog({ server, user, onClose }: { server: ServerRef; user: Subuser | null; onClose: () => void }) {
+  const t = useT();
   const remove = useDeleteSubuser(server);
   return (
     <ConfirmDialog
@@ -136,14 +135,9 @@ export function DeleteSubuserDialog({ server, user, onClose }: { server: ServerR
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title="Delete user"
-      description={
-        <>
-          <span className="break-all">{user?.email}</span> is removed from this server and loses access at once, also in an open console. Their
-          account stays.
-        </>
-      }
-      confirmLabel="Delete"
+      title={t('subusers.delete.title')}
+      description={<T k="subusers.delete.description" values={{ email: user?.email ?? '' }} components={EMAIL} />}
+      confirmLabel={t('subusers.delete')}
       danger
       mutation={remove}
       onConfirm={(signal) => (user ? remove.mutateAsync({ user, signal }) : undefined)}

@@ -10,9 +10,11 @@ import { useServerRef } from '../servers/api';
 import { userQueries } from './api';
 import { AddSubuserDialog, DeleteSubuserDialog, EditSubuserDialog, type Added } from './subuser-dialogs';
 import { SubuserRow } from './subuser-row';
+import { useT } from './messages';
 
 /** The server's subusers: who has access with which permissions; add, edit and delete for those allowed. */
 export function SubusersPage() {
+  const t = useT();
   const ref = useServerRef();
   const [canCreate, canUpdate, canDelete] = [useCan('user.create'), useCan('user.update'), useCan('user.delete')];
   const query = useQuery(userQueries.list(ref));
@@ -28,10 +30,10 @@ export function SubusersPage() {
     <section aria-labelledby="users-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="users-heading" className="text-lg font-semibold text-white">
-          Users
+          {t('subusers.title')}
         </h2>
         <Button onClick={() => setAdding(true)} disabled={!canCreate} aria-describedby={canCreate ? undefined : hintId}>
-          Add user
+          {t('subusers.add')}
         </Button>
       </div>
       {/* One line for every user action the subuser lacks (add, and each row's edit and delete). */}
@@ -39,20 +41,16 @@ export function SubusersPage() {
 
       {added && (
         <div role="status" className="space-y-2 rounded-lg bg-zinc-900/60 p-4 text-sm text-zinc-200 ring-1 ring-zinc-800">
-          <p>{added.email} was added. If they had no account yet, a mail was sent to them to set a password.</p>
+          <p>{t('subusers.added', { email: added.email })}</p>
           <Button variant="ghost" size="sm" onClick={() => setAdded(null)}>
-            Dismiss
+            {t('subusers.dismiss')}
           </Button>
         </div>
       )}
 
-      <QueryList
-        query={query}
-        items={query.data}
-        empty={<EmptyState title="No users yet">Add a user to share this server with exactly the permissions you choose.</EmptyState>}
-      >
+      <QueryList query={query} items={query.data} empty={<EmptyState title={t('subusers.empty.title')}>{t('subusers.empty.body')}</EmptyState>}>
         {(users) => (
-          <ul aria-label="Users" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          <ul aria-label={t('subusers.title')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {users.map((u) => (
               <SubuserRow
                 key={u.uuid}
