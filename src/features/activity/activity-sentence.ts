@@ -24,6 +24,7 @@ const SENTENCES: Record<ActivityEvent, Template> = {
   'auth:sftp.fail': 'Failed to sign in over SFTP',
   'user:account.email-changed': 'Changed the email from :old to :new',
   'user:account.password-changed': 'Changed the password',
+  'user:account.preferences-changed': 'Changed the account preferences',
   'user:api-key.create': 'Created the API key :identifier',
   'user:api-key.delete': 'Deleted the API key :identifier',
   'user:ssh-key.create': 'Added the SSH key :fingerprint',
