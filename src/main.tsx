@@ -2,6 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import './index.css';
+import { startTheme } from './lib/theme';
+
+startTheme();
 
 const root = document.getElementById('root');
 if (root) {

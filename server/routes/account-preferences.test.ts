@@ -64,7 +64,12 @@ describe('PUT account/preferences', () => {
   it('refuses a cookie-signed request without the CSRF token or from a foreign origin, and changes nothing', async ({ panel }) => {
     const user = await panel.user();
     const { cookie = '' } = await panel.sessionHeaders(user);
-    for (const headers of [{ cookie }, { cookie, 'x-xsrf-token': 'forged' }, { cookie, origin: 'https://evil.example', referer: 'https://evil.example/' }]) {
+    const variants: Record<string, string>[] = [
+      { cookie },
+      { cookie, 'x-xsrf-token': 'forged' },
+      { cookie, origin: 'https://evil.example', referer: 'https://evil.example/' },
+    ];
+    for (const headers of variants) {
       expect([403, 419]).toContain((await put(panel, headers, { theme: 'light' })).statusCode);
     }
     expect((await account(panel, user)).theme).toBe('system');

@@ -1,10 +1,11 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { Account } from '../contract/account';
 import { accountQueries } from '../features/account/api';
 import { PageSpinner } from '../components/ui/spinner';
 import { ErrorState } from '../components/ui/states';
+import { setThemeChoice } from '../lib/theme';
 import { signInPath } from './paths';
 
 const AccountContext = createContext<Account | null>(null);
@@ -20,6 +21,12 @@ export function useAccount(): Account {
 export function RequireAuth() {
   const location = useLocation();
   const me = useQuery(accountQueries.me());
+  // The account's theme wins over this browser's and is kept here for the next visit; a panel
+  // that stores none (a real Pterodactyl) leaves the browser's choice.
+  const theme = me.data?.theme;
+  useEffect(() => {
+    if (theme) setThemeChoice(theme);
+  }, [theme]);
   if (me.isPending) return <PageSpinner />;
   if (me.isError) {
     if (me.error.status === 401) return <Navigate to={signInPath(location.pathname + location.search + location.hash)} replace />;

@@ -27,7 +27,7 @@ export function QrCode({ value }: { value: string }) {
     };
   }, [value]);
   return (
-    <div role="img" aria-label="QR code for your authenticator app" className="grid size-48 shrink-0 place-items-center rounded-md bg-white">
+    <div role="img" aria-label="QR code for your authenticator app" className="grid size-48 shrink-0 place-items-center rounded-md bg-always-white">
       {matrix === null ? (
         <Spinner className="size-6 text-zinc-500" label="" />
       ) : matrix ? (

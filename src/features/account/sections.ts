@@ -5,5 +5,6 @@ export const ACCOUNT_SECTIONS = [
   { to: '/account/two-factor', label: 'Two-factor' },
   { to: '/account/api-keys', label: 'API keys' },
   { to: '/account/ssh-keys', label: 'SSH keys' },
+  { to: '/account/appearance', label: 'Appearance' },
   { to: '/account/activity', label: 'Activity' },
 ] as const;
