@@ -27,7 +27,7 @@ export function AppearanceSection() {
       <fieldset>
         <legend className="mb-3 text-sm text-zinc-400">
           Theme{' '}
-          <span className="text-zinc-500">{stored ? '(saved to your account, for every browser you sign in with)' : '(kept in this browser)'}</span>
+          <span className="text-zinc-400">{stored ? '(saved to your account, for every browser you sign in with)' : '(kept in this browser)'}</span>
         </legend>
         <div className="grid gap-2 sm:grid-cols-3">
           {OPTIONS.map((option) => (
