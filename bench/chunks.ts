@@ -10,13 +10,16 @@ function packageOf(id: string): string {
   return id.startsWith(path.join(REPO_ROOT, 'src')) ? 'src' : 'other';
 }
 
+/** For one built chunk: the bytes (rendered, before minification's gzip) of each package in it. */
+export type ChunkPackages = Map<string, number>;
+
 /**
- * For each built chunk (`assets/x-hash.js`), the share of its code that comes from packages
- * matching `library`. Chunk names say nothing (a shared library chunk is `dist-<hash>.js`), so
- * this builds the SPA again in memory with the same config and reads which modules went where;
- * the build is deterministic, so the names match dist/.
+ * For each built chunk (`assets/x-hash.js`), how much of its code each package brings. Chunk names
+ * say little (a shared library chunk is `chunk-<hash>.js`), so this builds the SPA again in memory
+ * with the same config and reads which modules went where; the build is deterministic, so the
+ * names match dist/.
  */
-export async function libraryShare(library: RegExp): Promise<Map<string, number>> {
+export async function chunkPackages(): Promise<Map<string, ChunkPackages>> {
   const result = await build({
     root: REPO_ROOT,
     configFile: path.join(REPO_ROOT, 'vite.config.ts'),
@@ -24,18 +27,39 @@ export async function libraryShare(library: RegExp): Promise<Map<string, number>
     build: { write: false, outDir: path.join(os.tmpdir(), 'aerie-bench-vite'), emptyOutDir: false },
   });
   const outputs: Rolldown.RolldownOutput[] = (Array.isArray(result) ? result : [result]).filter((o): o is Rolldown.RolldownOutput => 'output' in o);
-  const shares = new Map<string, number>();
+  const chunks = new Map<string, ChunkPackages>();
   for (const output of outputs) {
     for (const chunk of output.output) {
       if (chunk.type !== 'chunk') continue;
-      let all = 0;
-      let ours = 0;
+      const packages: ChunkPackages = new Map();
       for (const [id, module] of Object.entries(chunk.modules)) {
-        all += module.renderedLength;
-        if (library.test(packageOf(id))) ours += module.renderedLength;
+        const name = packageOf(id);
+        packages.set(name, (packages.get(name) ?? 0) + module.renderedLength);
       }
-      shares.set(chunk.fileName, all === 0 ? 0 : ours / all);
+      chunks.set(chunk.fileName, packages);
     }
   }
-  return shares;
+  return chunks;
+}
+
+/** The share of a chunk's code that comes from packages matching `library` (0 to 1). */
+export function libraryShare(packages: ChunkPackages, library: RegExp): number {
+  let all = 0;
+  let ours = 0;
+  for (const [name, bytes] of packages) {
+    all += bytes;
+    if (library.test(name)) ours += bytes;
+  }
+  return all === 0 ? 0 : ours / all;
+}
+
+/** "react-dom 61%, src 20%, …": the packages that make up at least 3 % of a chunk, largest first. */
+export function describePackages(packages: ChunkPackages): string {
+  const all = [...packages.values()].reduce((sum, bytes) => sum + bytes, 0);
+  if (all === 0) return '';
+  const parts = [...packages]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([, bytes]) => bytes / all >= 0.03)
+    .map(([name, bytes]) => `${name} ${Math.round((bytes / all) * 100)}%`);
+  return parts.join(', ');
 }

@@ -5,6 +5,8 @@ import { ADMIN_PAGES, adminPageHref } from './admin-routes';
 import { Boundary } from './bounded-outlet';
 import { NotFoundPage } from './not-found-page';
 import { pageTitle } from '../lib/panel-name';
+import { useT } from './messages';
+import { usePageLabel } from './page-label';
 
 const routes: RouteObject[] = [
   ...ADMIN_PAGES.map((p): RouteObject => {
@@ -14,10 +16,11 @@ const routes: RouteObject[] = [
   { path: '*', element: <NotFoundPage level={2} /> },
 ];
 
-const TABS = ADMIN_PAGES.filter((p) => p.nav).map((p) => ({ to: adminPageHref(p), label: p.label, end: p.path === '' }));
-
 /** The admin area: its tabs over the page the URL names below /admin. */
 export function AdminLayout() {
+  const t = useT();
+  const label = usePageLabel();
+  const tabs = useMemo(() => ADMIN_PAGES.filter((p) => p.nav).map((p) => ({ to: adminPageHref(p), label: label(p), end: p.path === '' })), [label]);
   const { pathname } = useLocation();
   const page = useMemo(() => {
     const leaf = matchRoutes(routes, pathname.replace(/^\/admin/, '') || '/')?.at(-1);
@@ -25,13 +28,13 @@ export function AdminLayout() {
   }, [pathname]);
   useEffect(() => {
     // A user's page titles itself with the user's name.
-    if (page?.nav !== false) document.title = pageTitle(page?.label ?? 'Not found', 'Admin');
-  }, [page]);
+    if (page?.nav !== false) document.title = pageTitle(page ? label(page) : t('app.notFound'), t('app.admin'));
+  }, [page, label, t]);
   const element = useRoutes(routes);
   return (
     <div className="space-y-5">
-      <h1 className="text-xl font-semibold text-white">Admin</h1>
-      <TabNav items={TABS} label="Admin sections" />
+      <h1 className="text-xl font-semibold text-white">{t('app.admin')}</h1>
+      <TabNav items={tabs} label={t('app.admin.sections')} />
       <Boundary>{element}</Boundary>
     </div>
   );

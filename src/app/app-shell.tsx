@@ -5,18 +5,20 @@ import { AccountMenu } from '../features/auth/account-menu';
 import { PaletteHost } from '../features/palette/palette-host';
 import { useAccount } from './require-auth';
 import { usePanelName } from '../lib/panel-name';
+import { useT } from './messages';
 
 /** The frame of every signed-in page: skip link, header with the account menu, content. */
 export function AppShell() {
   const account = useAccount();
   const panelName = usePanelName();
+  const t = useT();
   return (
     <div className="flex min-h-full flex-col">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-sky-700 focus:px-3 focus:py-2 focus:text-always-white"
       >
-        Skip to content
+        {t('app.skip')}
       </a>
       <header className="sticky top-0 z-30 border-b border-zinc-800 bg-zinc-950/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-4 px-4">
@@ -38,7 +40,7 @@ export function AppShell() {
                   )
                 }
               >
-                Admin
+                {t('app.admin')}
               </NavLink>
             )}
             <AccountMenu />

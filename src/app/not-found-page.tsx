@@ -1,12 +1,22 @@
 import { Component, type ReactNode } from 'react';
 import { ErrorState } from '../components/ui/states';
 import { ApiError } from '../lib/http';
+import { useT } from './messages';
 
 const NOT_FOUND = new ApiError(404, [{ code: 'NotFoundHttpException', status: '404', detail: 'Page not found.' }]);
 
 /** `level={2}` inside a layout that has its own h1 (the admin area). */
 export function NotFoundPage({ level = 1 }: { level?: 1 | 2 }) {
   return <ErrorState error={NOT_FOUND} level={level} />;
+}
+
+function ReloadButton() {
+  const t = useT();
+  return (
+    <button className="text-sm font-medium text-sky-400" onClick={() => window.location.reload()}>
+      {t('app.reload')}
+    </button>
+  );
 }
 
 interface BoundaryProps {
@@ -31,15 +41,7 @@ export class RouteErrorBoundary extends Component<BoundaryProps, { error: unknow
     if (this.state.error === null) return this.props.children;
     return (
       <div className="p-6">
-        <ErrorState
-          error={this.state.error}
-          level={1}
-          action={
-            <button className="text-sm font-medium text-sky-400" onClick={() => window.location.reload()}>
-              Reload
-            </button>
-          }
-        />
+        <ErrorState error={this.state.error} level={1} action={<ReloadButton />} />
       </div>
     );
   }

@@ -5,6 +5,8 @@ import type { Account } from '../contract/account';
 import { accountQueries } from '../features/account/api';
 import { PageSpinner } from '../components/ui/spinner';
 import { ErrorState } from '../components/ui/states';
+import { preferredLocale } from '../lib/i18n/locales';
+import { changeLocale } from '../lib/i18n/runtime';
 import { setThemeChoice } from '../lib/theme';
 import { signInPath } from './paths';
 
@@ -27,6 +29,11 @@ export function RequireAuth() {
   useEffect(() => {
     if (theme) setThemeChoice(theme);
   }, [theme]);
+  const language = me.data?.language;
+  // The account's language, once it is known (see preferredLocale for an account left at `en`).
+  useEffect(() => {
+    if (language !== undefined) void changeLocale(preferredLocale(language));
+  }, [language]);
   if (me.isPending) return <PageSpinner />;
   if (me.isError) {
     if (me.error.status === 401) return <Navigate to={signInPath(location.pathname + location.search + location.hash)} replace />;

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { AppMessage } from './messages';
 import type { PermissionCheck } from '../contract/permissions';
 import type { Server } from '../contract/servers';
 
@@ -10,7 +11,8 @@ import type { Server } from '../contract/servers';
 export interface ServerPage {
   /** Path below /server/:id ('' is the landing page, the console). */
   path: string;
-  label: string;
+  /** Its name, a message of the app's catalogue (`usePageLabel`). */
+  label: AppMessage;
   permission: PermissionCheck | null;
   /** Shown in the server navigation. */
   nav: boolean;
@@ -31,7 +33,7 @@ export const SERVER_PAGES: ServerPage[] = [
     // Every member may open it: without websocket.connect it says why there is no console.
     path: '',
     worksUnavailable: true,
-    label: 'Console',
+    label: 'app.server.console',
     permission: null,
     nav: true,
     load: () => import('../features/console/console-page').then((m) => m.ConsolePage),
@@ -39,7 +41,7 @@ export const SERVER_PAGES: ServerPage[] = [
   {
     path: 'overview',
     worksUnavailable: true,
-    label: 'Overview',
+    label: 'app.server.overview',
     permission: null,
     nav: true,
     load: () => import('../features/servers/server-overview-page').then((m) => m.ServerOverviewPage),
@@ -47,7 +49,7 @@ export const SERVER_PAGES: ServerPage[] = [
   {
     path: 'files/*',
     worksUnavailable: true,
-    label: 'Files',
+    label: 'app.server.files',
     permission: 'file.read',
     nav: true,
     load: () => import('../features/files/file-manager-page').then((m) => m.FileManagerPage),
@@ -55,7 +57,7 @@ export const SERVER_PAGES: ServerPage[] = [
   {
     path: 'file/*',
     worksUnavailable: true,
-    label: 'Edit file',
+    label: 'app.server.editFile',
     permission: 'file.read-content',
     nav: false,
     navUnder: 'files/*',
@@ -63,28 +65,28 @@ export const SERVER_PAGES: ServerPage[] = [
   },
   {
     path: 'databases',
-    label: 'Databases',
+    label: 'app.server.databases',
     permission: 'database.read',
     nav: true,
     load: () => import('../features/databases/databases-page').then((m) => m.DatabasesPage),
   },
   {
     path: 'network',
-    label: 'Network',
+    label: 'app.server.network',
     permission: 'allocation.read',
     nav: true,
     load: () => import('../features/network/network-page').then((m) => m.NetworkPage),
   },
   {
     path: 'startup',
-    label: 'Startup',
+    label: 'app.server.startup',
     permission: 'startup.read',
     nav: true,
     load: () => import('../features/startup/startup-page').then((m) => m.StartupPage),
   },
   {
     path: 'users',
-    label: 'Users',
+    label: 'app.server.users',
     permission: 'user.read',
     nav: true,
     load: () => import('../features/subusers/subusers-page').then((m) => m.SubusersPage),
@@ -94,21 +96,21 @@ export const SERVER_PAGES: ServerPage[] = [
     // During a restore it keeps the last list read and shows the restore's progress; in any other
     // unavailable state its list would be refused.
     worksUnavailable: (server) => server.status === 'restoring_backup',
-    label: 'Backups',
+    label: 'app.server.backups',
     permission: 'backup.read',
     nav: true,
     load: () => import('../features/backups/backups-page').then((m) => m.BackupsPage),
   },
   {
     path: 'schedules',
-    label: 'Schedules',
+    label: 'app.server.schedules',
     permission: 'schedule.read',
     nav: true,
     load: () => import('../features/schedules/schedules-page').then((m) => m.SchedulesPage),
   },
   {
     path: 'schedules/:scheduleId',
-    label: 'Schedule',
+    label: 'app.server.schedule',
     permission: 'schedule.read',
     nav: false,
     navUnder: 'schedules',
@@ -118,14 +120,14 @@ export const SERVER_PAGES: ServerPage[] = [
   {
     path: 'settings',
     worksUnavailable: true,
-    label: 'Settings',
+    label: 'app.server.settings',
     permission: 'settings.*',
     nav: true,
     load: () => import('../features/servers/server-settings-page').then((m) => m.ServerSettingsPage),
   },
   {
     path: 'activity',
-    label: 'Activity',
+    label: 'app.server.activity',
     permission: 'activity.read',
     nav: true,
     load: () => import('../features/activity/activity-page').then((m) => m.ActivityPage),

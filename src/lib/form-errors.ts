@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { ApiError } from './http';
+import { t } from './messages';
 
 /*
  * Puts errors where the user is looking: a message about a request field goes
@@ -26,7 +27,7 @@ export interface ApplyErrorsOptions<F extends string> {
  * ```
  */
 export function applyApiErrors<F extends string>(error: unknown, setError: FieldErrorSetter<F>, options: ApplyErrorsOptions<F>): string | null {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : 'Something went wrong. Please try again.';
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : t('lib.error.tryAgain');
   const known = new Set<string>(options.fields);
   const leftovers: string[] = [];
   let placed = 0;

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeLocale } from './i18n/runtime';
 import {
+  formatAllocated,
   formatBytes,
   formatCount,
   formatCpuLimit,
@@ -92,5 +95,22 @@ describe('times', () => {
 
   it('formats an absolute date and time', () => {
     expect(formatDateTime('2024-05-10T12:00:00Z', 'en-US', 'UTC')).toBe('May 10, 2024, 12:00:00 PM');
+  });
+});
+
+describe('in another language', () => {
+  afterEach(() => changeLocale('en'));
+  const now = new Date('2024-05-10T12:00:00Z');
+
+  it('says its words, numbers and relative times in German and Russian', async () => {
+    await changeLocale('de');
+    expect(formatMemoryLimit(0, 'de')).toBe('Unbegrenzt');
+    expect(formatSwapLimit(0, 'de')).toBe('Keiner');
+    expect(formatAllocated(1536, 4096, 'de')).toBe('1,5 GiB von 4 GiB');
+    expect(formatRelativeTime(new Date(now.getTime() - 5 * 60_000), now, 'de')).toBe('vor 5 Minuten');
+    expect(formatRelativeTime(now, now, 'de')).toBe('gerade eben');
+    await changeLocale('ru');
+    expect(formatCpuLimit(0, 'ru')).toBe('Без ограничений');
+    expect(formatRelativeTime(new Date(now.getTime() - 2 * 3600_000), now, 'ru')).toBe('2 часа назад');
   });
 });

@@ -1,8 +1,11 @@
 /*
  * Shared display formatting. Sizes use binary units (what the panel and Docker mean by "MB");
- * numbers and absolute dates follow the user's locale, relative times are English like the rest
- * of the UI. Every function takes an optional locale so tests are deterministic.
+ * numbers, dates and relative times follow the locale given (pass `useLocale()`), so tests are
+ * deterministic. The few words (Unlimited, None, "of", "just now") are the `lib` catalogue's
+ * messages in the language being shown.
  */
+
+import { t } from './messages';
 
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
@@ -30,12 +33,15 @@ export function formatMiB(mib: number, locale?: string): string {
 
 /** A node's memory or disk given to servers against its total (MiB); a total of 0 is "none set", not zero bytes. */
 export function formatAllocated(allocatedMiB: number, totalMiB: number, locale?: string): string {
-  return `${formatMiB(allocatedMiB, locale)} ${totalMiB > 0 ? `of ${formatMiB(totalMiB, locale)}` : 'allocated (no total set)'}`;
+  const allocated = formatMiB(allocatedMiB, locale);
+  return totalMiB > 0
+    ? t('lib.format.allocatedOf', { allocated, total: formatMiB(totalMiB, locale) })
+    : t('lib.format.allocatedNoTotal', { allocated });
 }
 
 /** Memory and disk limits: 0 means no limit. */
 export function formatMemoryLimit(mib: number, locale?: string): string {
-  return mib === 0 ? 'Unlimited' : formatMiB(mib, locale);
+  return mib === 0 ? t('lib.format.unlimited') : formatMiB(mib, locale);
 }
 
 /**
@@ -43,14 +49,14 @@ export function formatMemoryLimit(mib: number, locale?: string): string {
  * turns swap off.
  */
 export function formatSwapLimit(mib: number, locale?: string): string {
-  if (mib < 0) return 'Unlimited';
-  if (mib === 0) return 'None';
+  if (mib < 0) return t('lib.format.unlimited');
+  if (mib === 0) return t('lib.format.none');
   return formatMiB(mib, locale);
 }
 
 /** A CPU limit in percent of one core: 150 → "150%", 0 → "Unlimited". */
 export function formatCpuLimit(percent: number, locale?: string): string {
-  return percent === 0 ? 'Unlimited' : formatPercent(percent, locale);
+  return percent === 0 ? t('lib.format.unlimited') : formatPercent(percent, locale);
 }
 
 /** 42.5 → "42.5%" (the value is already in percent). */
@@ -62,7 +68,10 @@ export function formatNumber(value: number, locale?: string): string {
   return number(value, locale);
 }
 
-/** A count with its noun: "1 item", "1,234 items" (English plurals; pass the odd ones). */
+/**
+ * A count with its English noun: "1 item", "1,234 items" (pass the odd plurals). English only: a
+ * translated page writes an ICU plural message instead (`{count, plural, one {# item} other {# items}}`).
+ */
 export function formatCount(count: number, noun: string, pluralNoun = `${noun}s`, locale?: string): string {
   return `${number(count, locale)} ${count === 1 ? noun : pluralNoun}`;
 }
@@ -87,12 +96,12 @@ export function formatRelativeTime(value: Date | string, now: Date = new Date(),
   if (!date) return String(value);
   const seconds = (date.getTime() - now.getTime()) / 1000;
   const abs = Math.abs(seconds);
-  if (abs < 60) return 'just now';
+  if (abs < 60) return t('lib.format.justNow');
   const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, size] of RELATIVE_UNITS) {
     if (abs >= size) return rtf.format(Math.round(seconds / size), unit);
   }
-  return 'just now';
+  return t('lib.format.justNow');
 }
 
 /** Date and time in the user's locale, e.g. for a tooltip next to a relative time. */

@@ -8,6 +8,7 @@ import {
   type PathParams,
 } from '../contract/endpoint';
 import { errorDocumentSchema, errorField, type ErrorEntry } from '../contract/errors';
+import { t } from './messages';
 
 /**
  * The one HTTP client. Every request is described by a row of a contract endpoint table
@@ -48,7 +49,7 @@ export class ContractError extends ApiError {
       .slice(0, 3)
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
       .join('; ');
-    super(0, [{ code: 'ContractMismatch', status: '0', detail: `The panel sent an unexpected response from ${url} (${where}).` }]);
+    super(0, [{ code: 'ContractMismatch', status: '0', detail: t('lib.http.contract', { url, where }) }]);
   }
 }
 
@@ -138,9 +139,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 
 export function timeoutError(ms: number): ApiError {
   const seconds = Math.round(ms / 1000);
-  return new ApiError(0, [
-    { code: 'Timeout', status: '0', detail: `The panel did not answer within ${seconds} seconds. Check your connection and try again.` },
-  ]);
+  return new ApiError(0, [{ code: 'Timeout', status: '0', detail: t('lib.http.timeout', { seconds }) }]);
 }
 
 /** An AbortSignal that fires when `outer` does or when `ms` have passed, whichever comes first. */
@@ -208,7 +207,7 @@ async function send(method: string, url: string, opts: SendOptions): Promise<Res
     res = await fetch(url, { method, headers, body, credentials: 'same-origin', signal: opts.signal });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, [{ code: 'NetworkError', status: '0', detail: 'Could not reach the panel. Check your connection and try again.' }]);
+    throw new ApiError(0, [{ code: 'NetworkError', status: '0', detail: t('lib.http.network') }]);
   }
   if (!res.ok) throw await toApiError(res, opts.quiet401 ?? false);
   return res;
@@ -224,5 +223,7 @@ async function toApiError(res: Response, quiet401: boolean): Promise<ApiError> {
   }
   const doc = errorDocumentSchema.safeParse(json);
   if (doc.success) return new ApiError(res.status, doc.data.errors, res.headers.get('Retry-After'));
-  return new ApiError(res.status, [{ code: 'HttpError', status: String(res.status), detail: `The panel answered ${res.status} ${res.statusText}.` }]);
+  return new ApiError(res.status, [
+    { code: 'HttpError', status: String(res.status), detail: t('lib.http.status', { status: res.status, statusText: res.statusText }) },
+  ]);
 }

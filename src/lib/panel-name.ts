@@ -27,6 +27,17 @@ export function pageTitle(...parts: string[]): string {
   return [...parts, current].join(' · ');
 }
 
+/**
+ * Sets the page's title while it is shown: `<DocumentTitle>{pageTitle(…)}</DocumentTitle>`. (React
+ * 19 would hoist a `<title>` element; Preact, which renders the SPA, does not.)
+ */
+export function DocumentTitle({ children }: { children: string }): null {
+  useEffect(() => {
+    document.title = children;
+  }, [children]);
+  return null;
+}
+
 /** The panel's name ("Aerie" until known, or when the panel does not say); keeps the page title's ending current. */
 export function usePanelName(): string {
   const { data } = useQuery(panelQueries.info());

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { changeLocale } from './i18n/runtime';
 import { Can, PermissionHint, ServerPermissionsProvider } from './permissions';
 
 afterEach(cleanup);
@@ -60,5 +61,16 @@ describe('Can', () => {
     );
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent('Needs the file.delete permission · Delete files.');
+  });
+});
+
+describe('PermissionHint in another language', () => {
+  afterEach(() => changeLocale('en'));
+
+  it('names the missing permissions in German, listed the German way', async () => {
+    await act(() => changeLocale('de'));
+    renderAs(['file.read'], <PermissionHint permission={['file.create', 'file.update', 'file.delete']} id="hint" />);
+    expect(document.getElementById('hint')).toHaveTextContent('Erfordert die Berechtigungen file.create, file.update und file.delete');
+    expect(document.getElementById('hint')).not.toHaveTextContent('Needs');
   });
 });

@@ -1,6 +1,8 @@
 import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
 import { permits, type PermissionCheck } from '../contract/permissions';
 import { cn } from '../components/ui/cn';
+import { useLocale } from './i18n/catalog';
+import { T, useT } from './messages';
 
 interface ServerPermissions {
   granted: readonly string[];
@@ -74,35 +76,50 @@ export function Can({
  * naming each missing permission.
  */
 export function PermissionHint({ permission, id, className }: { permission: Wanted; id?: string; className?: string }) {
+  const t = useT();
   const { descriptions } = useContext(ServerPermissionsContext);
   const missing = useMissingPermissions(permission);
   if (missing.length === 0) return null;
-  const described = missing.filter((p) => descriptions[p]);
-  const single = missing.length === 1 ? descriptions[missing[0] ?? ''] : undefined;
+  const described = missing.filter((p) => descriptions[p]).map((p) => t('lib.permission.described', { permission: p, description: descriptions[p] }));
+  const first = missing[0] ?? '';
+  const single = missing.length === 1 ? descriptions[first] : undefined;
   return (
-    <p
-      id={id}
-      role="note"
-      className={cn('flex items-start gap-1.5 text-xs text-zinc-500', className)}
-      title={described.map((p) => `${p}: ${descriptions[p]}`).join('\n') || undefined}
-    >
+    <p id={id} role="note" className={cn('flex items-start gap-1.5 text-xs text-zinc-500', className)} title={described.join('\n') || undefined}>
       <LockIcon />
       <span>
-        Needs {missing.length > 1 ? '' : missing[0]?.endsWith('.*') ? 'a ' : 'the '}
-        {missing.map((p, i) => (
-          <Fragment key={p}>
-            {i > 0 && (i === missing.length - 1 ? ' and ' : ', ')}
-            <code className="rounded bg-zinc-800/80 px-1 font-mono text-[11px] text-zinc-300">{p}</code>
-          </Fragment>
-        ))}{' '}
-        permission{missing.length === 1 ? '' : 's'}
+        {missing.length > 1 ? (
+          <T k="lib.permission.needsMany" values={{ permissions: <PermissionList permissions={missing} /> }} />
+        ) : (
+          <T
+            k={first.endsWith('.*') ? 'lib.permission.needsGroup' : 'lib.permission.needsOne'}
+            values={{ permission: <PermissionCode name={first} /> }}
+          />
+        )}
         {single ? (
           <span className="text-zinc-600"> · {single}</span>
         ) : (
-          described.length > 0 && <span className="sr-only">: {described.map((p) => `${p}: ${descriptions[p]}`).join('; ')}</span>
+          described.length > 0 && <span className="sr-only">{t('lib.permission.descriptions', { list: described.join('; ') })}</span>
         )}
       </span>
     </p>
+  );
+}
+
+function PermissionCode({ name }: { name: string }) {
+  return <code className="rounded bg-zinc-800/80 px-1 font-mono text-[11px] text-zinc-300">{name}</code>;
+}
+
+/** "a, b and c" in the language shown, each name in code. */
+function PermissionList({ permissions }: { permissions: readonly string[] }) {
+  const locale = useLocale();
+  // en-GB: the UI's English has no comma before "and".
+  const parts = new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, { type: 'conjunction' }).formatToParts(permissions);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>{part.type === 'element' ? <PermissionCode name={part.value} /> : part.value}</Fragment>
+      ))}
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Server } from '../contract/servers';
+import { t } from './messages';
 
 type Runtime = NonNullable<Server['aerie_runtime']>;
 
@@ -8,15 +9,21 @@ type Runtime = NonNullable<Server['aerie_runtime']>;
  * command runs in a sandbox with the machine's own programs, whatever image is chosen.
  */
 
+/*
+ * The sentences are read in the language being shown when called: a component calling them also
+ * calls its own `useT()`, so it re-renders when the language changes.
+ */
+
 /** Why the image shown does not decide the runtime. */
-export const IMAGE_NOT_USED =
-  'This node does not run container images yet: the server runs its startup command in a sandbox with this machine’s own programs, whatever image is chosen. The image is kept for a node that runs images.';
+export function imageNotUsed(): string {
+  return t('lib.runtime.imageNotUsed');
+}
 
 /** Which program of the host the server runs, or that the host lacks it. */
 export function programSentence(runtime: Runtime): string {
   return runtime.program_path
-    ? `It runs ${runtime.program} from this machine (${runtime.program_path}).`
-    : `This machine has no ${runtime.program}, so the server cannot start until an administrator installs it.`;
+    ? t('lib.runtime.program', { program: runtime.program, path: runtime.program_path })
+    : t('lib.runtime.noProgram', { program: runtime.program });
 }
 
 /**
@@ -25,8 +32,7 @@ export function programSentence(runtime: Runtime): string {
  */
 export function filesSentence(runtime: Runtime, file: string | null): string | null {
   if (runtime.installs_files) return null;
-  const what = file ? `${file}, the file its startup command runs,` : 'the files its startup command runs';
-  return `Installing this server downloads nothing: upload ${what} to its files before starting it.`;
+  return file ? t('lib.runtime.uploadFile', { file }) : t('lib.runtime.uploadFiles');
 }
 
 /** The value of the variable naming the program file the server runs (Paper's Server Jar File). */

@@ -1,14 +1,18 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useMemo, type RefObject } from 'react';
+import { useT } from './messages';
 import { isTyping, useShortcuts, type ShortcutGroup } from './shortcuts';
-
-const SLASH: ShortcutGroup = { title: 'This page', shortcuts: [{ keys: [['/']], description: 'Focus the search box' }] };
 
 /**
  * "/" jumps to a page's search box, as in most list UIs: not while typing in a field, and not
  * while a dialog is open (its own fields come first). The "?" sheet lists it.
  */
 export function useSlashFocus(target: RefObject<HTMLElement | null>): void {
-  useShortcuts(SLASH);
+  const t = useT();
+  const slash = useMemo<ShortcutGroup>(
+    () => ({ title: t('lib.shortcuts.thisPage'), shortcuts: [{ keys: [['/']], description: t('lib.shortcuts.focusSearch') }] }),
+    [t],
+  );
+  useShortcuts(slash);
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       if (event.key !== '/' || event.metaKey || event.ctrlKey || event.altKey || isTyping(event)) return;

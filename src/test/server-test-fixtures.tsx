@@ -1,3 +1,4 @@
+import { t } from '../app/messages';
 import type { ReactNode } from 'react';
 import { type RouteObject } from 'react-router';
 import { vi } from 'vitest';
@@ -133,7 +134,7 @@ export function renderServerRoutes(path: string, pages: Record<string, () => Rea
   const children: RouteObject[] = SERVER_PAGES.map((page) => ({
     ...(page.path === '' ? { index: true } : { path: page.path }),
     // Guarded by ServerLayout, as in the app: the tests see the real guard.
-    element: render[page.path]?.() ?? <p>{page.label} page</p>,
+    element: render[page.path]?.() ?? <p>{t(page.label)} page</p>,
   }));
   return renderRoutes(
     [

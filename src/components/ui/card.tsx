@@ -44,7 +44,9 @@ export function DetailList({ children, className }: { children: ReactNode; class
 
 /**
  * One term and its value. Plain values sit beside their term even on phones; a value with an
- * action (a copy button) goes below its term there, so long ids keep room to wrap.
+ * action (a copy button) goes below its term there, so long ids keep room to wrap. A term longer
+ * than its column (German compounds such as "Installationsskript") is hyphenated or broken
+ * rather than running into its value.
  */
 export function DetailItem({ term, children, action }: { term: ReactNode; children: ReactNode; action?: ReactNode }) {
   return (
@@ -54,7 +56,7 @@ export function DetailItem({ term, children, action }: { term: ReactNode; childr
         action ? 'flex-col' : 'flex-row items-baseline',
       )}
     >
-      <dt className="w-28 shrink-0 text-sm text-zinc-400 sm:w-36">{term}</dt>
+      <dt className="w-28 shrink-0 text-sm break-words hyphens-auto text-zinc-400 sm:w-36">{term}</dt>
       <dd className="flex min-w-0 flex-1 items-start justify-between gap-2 text-sm text-zinc-100">
         <div className="min-w-0 break-words">{children}</div>
         {action && <div className="shrink-0">{action}</div>}

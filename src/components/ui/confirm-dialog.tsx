@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from '../messages';
 import { Button } from './button';
 import { Dialog } from './dialog';
 import { FormError } from './field';
@@ -37,6 +38,7 @@ export function ConfirmDialog({
   mutation,
   onConfirm,
 }: ConfirmDialogProps) {
+  const t = useT();
   const { start, close, pending } = useAbortableSubmit(open, onOpenChange, mutation);
 
   async function confirm() {
@@ -62,7 +64,7 @@ export function ConfirmDialog({
       footer={
         <>
           <Button variant="secondary" onClick={() => close(false)}>
-            Cancel
+            {t('ui.cancel')}
           </Button>
           <Button variant={danger ? 'danger' : 'primary'} onClick={() => void confirm()} loading={pending} disabled={confirmDisabled}>
             {confirmLabel}

@@ -1,8 +1,11 @@
 import { useState } from 'react';
+import { useT } from '../messages';
 import { cn } from './cn';
 
 /** Copies `value` to the clipboard and says so (visibly and to screen readers). */
-export function CopyButton({ value, label = 'Copy', className }: { value: string; label?: string; className?: string }) {
+export function CopyButton({ value, label, className }: { value: string; label?: string; className?: string }) {
+  const t = useT();
+  const name = label ?? t('ui.copy');
   const [copied, setCopied] = useState(false);
   async function copy() {
     try {
@@ -17,10 +20,10 @@ export function CopyButton({ value, label = 'Copy', className }: { value: string
     <button
       type="button"
       onClick={copy}
-      aria-label={`${label}: ${value}`}
+      aria-label={t('ui.copy.named', { label: name, value })}
       className={cn('rounded px-2 py-1 text-xs font-medium text-sky-300 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-800', className)}
     >
-      <span aria-live="polite">{copied ? 'Copied' : label}</span>
+      <span aria-live="polite">{copied ? t('ui.copy.done') : name}</span>
     </button>
   );
 }

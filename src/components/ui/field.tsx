@@ -1,4 +1,14 @@
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  forwardRef,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { cn } from './cn';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -52,9 +62,19 @@ const controlClass = (error: string | undefined) =>
   );
 
 /** A labelled input whose error is announced and tied to it with aria-describedby. */
-export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField({ label, error, hint, className, id, ...rest }, ref) {
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
+  { label, error, hint, className, id, autoFocus, ...rest },
+  ref,
+) {
   const { control, frame } = useField({ id, error, hint });
-  return frame(label, className, <input ref={ref} {...control} className={cn('min-h-10', controlClass(error))} {...rest} />);
+  const input = useRef<HTMLInputElement>(null);
+  useImperativeHandle(ref, () => input.current as HTMLInputElement);
+  // Focused when it appears, as React does with autoFocus; Preact leaves autofocus to the browser,
+  // which honours it only while the document loads, not on a page the SPA renders later.
+  useEffect(() => {
+    if (autoFocus) input.current?.focus();
+  }, [autoFocus]);
+  return frame(label, className, <input ref={input} {...control} className={cn('min-h-10', controlClass(error))} {...rest} />);
 });
 
 /** The same for several lines (monospace: keys, addresses, patterns). */

@@ -1,6 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import type { Pagination as PaginationMeta } from '../../contract/envelope';
 import { formatCount } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
+import { useT } from '../messages';
 import type { ListSearch as ListSearchState } from '../../lib/use-list-search';
 import { Pagination } from './pagination';
 import { QueryList } from './query-list';
@@ -19,8 +21,11 @@ export interface ListPageProps<T> {
   /** The heading's id, which names the section. */
   headingId: string;
   title: string;
-  /** What the list counts ("user"): the total shows beside the heading, read out when it changes. */
-  noun?: string;
+  /**
+   * The total beside the heading, read out when it changes: a message for the count
+   * (`(n) => t('users.count', { count: n })`), or an English noun ("user") until the page has one.
+   */
+  noun?: string | ((total: number) => string);
   description?: ReactNode;
   /** The page's own controls, right of the heading (a create button). */
   action?: ReactNode;
@@ -69,7 +74,12 @@ export function ListPage<T>({
   useEffect(() => {
     if (pastEnd) onPage?.(lastPage, { replace: true });
   }, [pastEnd, lastPage, onPage]);
-  const nothing = beyond ? <PageSpinner /> : searched ? <EmptyState title={`No ${title.toLowerCase()} match “${searched}”`} /> : empty;
+  const t = useT();
+  const locale = useLocale();
+  // English writes the list's name in lower case inside a sentence; the others quote it as it is.
+  const listName = locale === 'en' ? title.toLowerCase() : title;
+  const nothing = beyond ? <PageSpinner /> : searched ? <EmptyState title={t('ui.list.noMatch', { title: listName, searched })} /> : empty;
+  const count = total === 0 || !noun ? '' : typeof noun === 'string' ? formatCount(total, noun, undefined, locale) : noun(total);
   return (
     <section aria-labelledby={headingId} className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -80,7 +90,7 @@ export function ListPage<T>({
             </h2>
             {noun && (
               <p role="status" aria-live="polite" className="text-sm text-zinc-400">
-                {total > 0 ? formatCount(total, noun) : ''}
+                {count}
               </p>
             )}
           </div>
@@ -115,12 +125,13 @@ export interface SearchField<C extends string> {
  * column (`?by=`).
  */
 export function ListSearch<C extends string>({ search, label, field }: { search: ListSearchState; label: string; field?: SearchField<C> }) {
+  const t = useT();
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
       <SearchInput
         ref={search.ref}
         label={label}
-        placeholder={`${label}…`}
+        placeholder={t('ui.search.placeholder', { label })}
         value={search.draft}
         onValueChange={search.setDraft}
         onCommit={search.commit}
@@ -129,7 +140,7 @@ export function ListSearch<C extends string>({ search, label, field }: { search:
       />
       {field && (
         <label className="flex items-center gap-2 text-sm text-zinc-300">
-          <span>Search in</span>
+          <span>{t('ui.search.in')}</span>
           <select
             value={field.value}
             onChange={(e) => {

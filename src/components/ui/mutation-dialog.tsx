@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import type { DefaultValues, FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { applyApiErrors, type ApplyErrorsOptions } from '../../lib/form-errors';
+import { useT } from '../messages';
 import { Button } from './button';
 import { Dialog } from './dialog';
 import { FormError } from './field';
@@ -32,6 +33,7 @@ export interface MutationDialogProps<Input extends FieldValues, Output> {
  * Cancel (or Escape) always works, aborting a request still running.
  */
 export function MutationDialog<Input extends FieldValues, Output>(p: MutationDialogProps<Input, Output>) {
+  const t = useT();
   const formId = useId();
   const { start, close, pending } = useAbortableSubmit(p.open, p.onOpenChange, p.mutation);
 
@@ -69,7 +71,7 @@ export function MutationDialog<Input extends FieldValues, Output>(p: MutationDia
       footer={
         <>
           <Button variant="secondary" onClick={() => close(false)}>
-            Cancel
+            {t('ui.cancel')}
           </Button>
           <Button type="submit" form={formId} loading={pending}>
             {p.submitLabel}

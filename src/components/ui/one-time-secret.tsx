@@ -1,3 +1,4 @@
+import { useT } from '../messages';
 import { Button } from './button';
 import { cn } from './cn';
 import { CopyButton } from './copy-button';
@@ -8,17 +9,18 @@ import { CopyButton } from './copy-button';
  * with the secret and focus would otherwise fall to <body>.
  */
 export function OneTimeSecret({ secret, testId, onDone, className }: { secret: string; testId: string; onDone: () => void; className?: string }) {
+  const t = useT();
   return (
     <div role="status" className={cn('space-y-2 rounded-md bg-amber-950/50 p-3 ring-1 ring-amber-800 ring-inset', className)}>
-      <p className="text-sm font-medium text-amber-200">Copy this key now: it is not shown again.</p>
+      <p className="text-sm font-medium text-amber-200">{t('ui.secret.once')}</p>
       <div className="flex flex-wrap items-center gap-2">
         <code data-testid={testId} className="font-mono text-sm break-all text-zinc-100">
           {secret}
         </code>
-        <CopyButton value={secret} label="Copy key" />
+        <CopyButton value={secret} label={t('ui.secret.copy')} />
       </div>
       <Button size="sm" variant="secondary" onClick={onDone}>
-        Done
+        {t('ui.done')}
       </Button>
     </div>
   );

@@ -1,3 +1,4 @@
+import { useT } from '../messages';
 import { Spinner } from './spinner';
 import { cn } from './cn';
 
@@ -44,6 +45,7 @@ function actAndKeepFocus(button: HTMLButtonElement, action: () => void) {
  * fails, and cancel or dismiss per row.
  */
 export function OperationsTray({ label, operations }: { label: string; operations: Operation[] }) {
+  const t = useT();
   if (operations.length === 0) return null;
   return (
     <section aria-label={label} className="rounded-lg bg-zinc-900 p-3 ring-1 ring-zinc-800">
@@ -68,7 +70,7 @@ export function OperationsTray({ label, operations }: { label: string; operation
             )}
             {op.status === 'error' ? (
               <p role="alert" className="col-span-2 text-red-400">
-                {op.title}: {op.message}
+                {t('ui.operation.failed', { title: op.title, message: op.message })}
               </p>
             ) : (
               <div className="col-span-2 flex items-center gap-3">

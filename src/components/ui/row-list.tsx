@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useT } from '../messages';
 import { Button } from './button';
 import { cn } from './cn';
 
@@ -62,10 +63,18 @@ export interface RowAction {
 
 /** A row's buttons (Edit, Delete…), each named with the row it acts on ("Edit eu"). */
 export function RowActions({ of, actions }: { of: string; actions: readonly RowAction[] }) {
+  const t = useT();
   return (
     <div className="flex flex-wrap gap-2">
       {actions.map((a) => (
-        <Button key={a.label} size="sm" variant="secondary" disabled={a.disabled} onClick={a.onClick} aria-label={a.name ?? `${a.label} ${of}`}>
+        <Button
+          key={a.label}
+          size="sm"
+          variant="secondary"
+          disabled={a.disabled}
+          onClick={a.onClick}
+          aria-label={a.name ?? t('ui.rowAction', { action: a.label, row: of })}
+        >
           {a.label}
         </Button>
       ))}

@@ -1,4 +1,5 @@
 import { forwardRef, useId, type InputHTMLAttributes } from 'react';
+import { useT } from '../messages';
 import { cn } from './cn';
 
 export interface SearchInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange' | 'value' | 'size'> {
@@ -22,6 +23,7 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
   { label, value, onValueChange, onCommit, showLabel = false, size = 'md', className, inputClassName, id, onKeyDown, ...rest },
   ref,
 ) {
+  const t = useT();
   const autoId = useId();
   const inputId = id ?? autoId;
   return (
@@ -60,7 +62,7 @@ export const SearchInput = forwardRef<HTMLInputElement, SearchInputProps>(functi
         {value && (
           <button
             type="button"
-            aria-label="Clear the search"
+            aria-label={t('ui.search.clear')}
             onClick={() => {
               onValueChange('');
               onCommit?.('');

@@ -1,6 +1,10 @@
+import { useT } from '../messages';
 import { cn } from './cn';
 
-export function Spinner({ className, label = 'Loading…' }: { className?: string; label?: string }) {
+/** `label=""` for a spinner whose meaning is said beside it (a busy button). */
+export function Spinner({ className, label: given }: { className?: string; label?: string }) {
+  const t = useT();
+  const label = given ?? t('ui.loading');
   return (
     <span role={label ? 'status' : undefined} className="inline-flex items-center gap-2 text-zinc-400">
       <svg className={cn('size-5 animate-spin', className)} viewBox="0 0 24 24" fill="none" aria-hidden="true">

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../lib/http';
+import { t as translate, useT } from '../messages';
 import { cn } from './cn';
 
 /** What to say for an API failure that replaces a whole page; a 403, 404 or 409 says what happened and what to do. */
@@ -8,25 +9,24 @@ export function describeError(error: unknown): { title: string; detail: string }
   if (error instanceof ApiError) {
     switch (error.status) {
       case 403:
-        return {
-          title: 'You do not have access to this',
-          detail: 'Your account lacks the permission this page needs. Ask the server owner if you need it.',
-        };
+        return { title: translate('ui.error.forbidden.title'), detail: translate('ui.error.forbidden.detail') };
       case 404:
-        return { title: 'Not found', detail: 'This does not exist, or you do not have access to it.' };
+        return { title: translate('ui.error.notFound.title'), detail: translate('ui.error.notFound.detail') };
       case 409:
-        return { title: 'Server unavailable right now', detail: error.message };
+        return { title: translate('ui.error.conflict.title'), detail: error.message };
       case 429:
-        return { title: 'Too many requests', detail: error.message };
+        return { title: translate('ui.error.tooMany.title'), detail: error.message };
       default:
-        return { title: 'Something went wrong', detail: error.message };
+        return { title: translate('ui.error.title'), detail: error.message };
     }
   }
-  return { title: 'Something went wrong', detail: error instanceof Error ? error.message : 'An unexpected error occurred.' };
+  return { title: translate('ui.error.title'), detail: error instanceof Error ? error.message : translate('ui.error.unexpected') };
 }
 
 /** `level={1}` when the error is all the page shows, so the page still has its one h1; `hint` says more under the detail. */
 export function ErrorState({ error, action, hint, level = 2 }: { error: unknown; action?: ReactNode; hint?: ReactNode; level?: 1 | 2 }) {
+  // Called for its re-render when the language changes; describeError reads the language of the moment.
+  const t = useT();
   const { title, detail } = describeError(error);
   const Heading = level === 1 ? 'h1' : 'h2';
   return (
@@ -37,7 +37,7 @@ export function ErrorState({ error, action, hint, level = 2 }: { error: unknown;
       <div className="mt-4 flex justify-center gap-3">
         {action}
         <Link to="/" className="text-sm font-medium text-sky-400 hover:text-sky-300">
-          Back to your servers
+          {t('ui.backToServers')}
         </Link>
       </div>
     </div>

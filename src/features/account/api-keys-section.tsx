@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { T, useT } from './messages';
 import { useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { apiKeyCreateSchema, type ApiKey } from '../../contract/account';
@@ -37,18 +38,19 @@ export function ApiKeysSection() {
   const form = useContractForm(formSchema, defaults);
   const { errors } = form.formState;
   const newKeyButton = useRef<HTMLButtonElement>(null);
+  const t = useT();
 
   return (
     <Card
-      title="API keys"
+      title={t('account.section.apiKeys')}
       actions={
         <Button ref={newKeyButton} size="sm" onClick={() => setCreating(true)}>
-          New API key
+          {t('account.apiKeys.new')}
         </Button>
       }
     >
       <p className="mb-4 text-sm text-zinc-400">
-        A key acts as you on the client API: send it as <code className="text-zinc-200">Authorization: Bearer &lt;key&gt;</code>.
+        <T k="account.apiKeys.intro" values={{ header: 'Authorization: Bearer <key>' }} components={{ 0: <code className="text-zinc-200" /> }} />
       </p>
       {secret && (
         <OneTimeSecret
@@ -61,11 +63,11 @@ export function ApiKeysSection() {
           }}
         />
       )}
-      <QueryList query={query} items={query.data} empty={<EmptyState title="No API keys yet" />}>
+      <QueryList query={query} items={query.data} empty={<EmptyState title={t('account.apiKeys.empty')} />}>
         {(keys) => (
           <KeyList
-            label="API keys"
-            action="Delete"
+            label={t('account.section.apiKeys')}
+            action={t('account.delete')}
             onAction={(identifier) => setDeleting(keys.find((k) => k.identifier === identifier) ?? null)}
             items={keys.map((k) => ({
               key: k.identifier,
@@ -73,9 +75,13 @@ export function ApiKeysSection() {
               id: k.identifier,
               detail: (
                 <>
-                  {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
-                  {k.last_used_at ? <RelativeTime value={k.last_used_at} now={now} /> : 'never'} · Created{' '}
-                  <RelativeTime value={k.created_at} now={now} />
+                  {k.allowed_ips.length ? t('account.apiKeys.onlyFrom', { ips: k.allowed_ips.join(', ') }) : t('account.apiKeys.anyAddress')} ·{' '}
+                  {k.last_used_at ? (
+                    <T k="account.apiKeys.lastUsed" values={{ time: <RelativeTime value={k.last_used_at} now={now} /> }} />
+                  ) : (
+                    t('account.apiKeys.neverUsed')
+                  )}{' '}
+                  · <T k="account.apiKeys.created" values={{ time: <RelativeTime value={k.created_at} now={now} /> }} />
                 </>
               ),
             }))}
@@ -86,8 +92,8 @@ export function ApiKeysSection() {
       <MutationDialog
         open={creating}
         onOpenChange={setCreating}
-        title="New API key"
-        submitLabel="Create"
+        title={t('account.apiKeys.new')}
+        submitLabel={t('account.apiKeys.create')}
         form={form}
         defaultValues={defaults}
         mutation={create}
@@ -101,11 +107,16 @@ export function ApiKeysSection() {
           setSecret(token.startsWith(identifier) || token.includes(`_${identifier}`) ? token : `${identifier}${token}`);
         }}
       >
-        <TextField label="Description" autoComplete="off" error={errors.description?.message} {...form.register('description')} />
+        <TextField
+          label={t('account.apiKeys.description')}
+          autoComplete="off"
+          error={errors.description?.message}
+          {...form.register('description')}
+        />
         <TextAreaField
-          label="Allowed IPs"
+          label={t('account.apiKeys.allowedIps')}
           rows={3}
-          hint="One address or range (CIDR) per line; empty allows any address."
+          hint={t('account.apiKeys.allowedIpsHint')}
           error={errors.allowed_ips?.message}
           {...form.register('allowed_ips')}
         />
@@ -115,9 +126,9 @@ export function ApiKeysSection() {
         onOpenChange={(o) => {
           if (!o) setDeleting(null);
         }}
-        title="Delete API key"
-        description={deleting ? `“${deleting.description}” (${deleting.identifier}) stops working at once, for everything that uses it.` : undefined}
-        confirmLabel="Delete"
+        title={t('account.apiKeys.delete')}
+        description={deleting ? t('account.apiKeys.deleteDescription', { name: deleting.description, id: deleting.identifier }) : undefined}
+        confirmLabel={t('account.delete')}
         danger
         mutation={remove}
         onConfirm={(signal) => (deleting ? remove.mutateAsync({ identifier: deleting.identifier, signal }) : undefined)}

@@ -4,6 +4,7 @@ import { accountEndpoints, type ApiKey, type SshKey } from '../../contract/accou
 import type { ThemeChoice } from '../../contract/locales';
 import { toast } from '../../components/ui/toast';
 import { setThemeChoice } from '../../lib/theme';
+import { t } from './messages';
 import type * as z from 'zod/mini';
 import type { apiKeyCreateSchema, emailUpdateSchema, passwordUpdateSchema, sshKeyCreateSchema } from '../../contract/account';
 import { applyApiErrors } from '../../lib/form-errors';
@@ -146,9 +147,9 @@ export function useSaveTheme() {
       client.setQueryData(queryKey, context?.previous);
       const previous = context?.previous?.theme;
       if (previous) setThemeChoice(previous);
-      toast.error(`The theme could not be saved: ${error.message}`);
+      toast.error(t('account.appearance.saveFailed', { message: error.message }));
     },
   });
 }
 
-export { ACCOUNT_SECTIONS } from './sections';
+export { useAccountSections } from './sections';

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from './messages';
 import { Button } from '../../components/ui/button';
 
 export interface KeyListItem {
@@ -22,6 +23,7 @@ export function KeyList({
   action: string;
   onAction: (key: string) => void;
 }) {
+  const t = useT();
   return (
     <ul aria-label={label} className="divide-y divide-zinc-800/80 rounded-lg ring-1 ring-zinc-800">
       {items.map((item) => (
@@ -36,7 +38,7 @@ export function KeyList({
             variant="secondary"
             className="self-start sm:self-auto"
             onClick={() => onAction(item.key)}
-            aria-label={`${action} ${item.title}`}
+            aria-label={t('account.keys.action', { action, key: item.title })}
           >
             {action}
           </Button>

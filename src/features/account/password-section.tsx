@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from './messages';
 import { passwordUpdateSchema } from '../../contract/account';
 import { Card } from '../../components/ui/card';
 import { TextField } from '../../components/ui/field';
@@ -15,13 +16,14 @@ export function PasswordSection() {
   const form = useContractForm(passwordUpdateSchema, empty);
   const { errors } = form.formState;
   const [done, setDone] = useState(false);
+  const t = useT();
   return (
-    <Card title="Password">
+    <Card title={t('account.section.password')}>
       <AccountForm
         form={form}
         fields={['current_password', 'password', 'password_confirmation']}
         passwordField="current_password"
-        submitLabel="Change password"
+        submitLabel={t('account.password.submit')}
         pending={change.isPending}
         error={change.error}
         onSubmit={async (values) => {
@@ -32,29 +34,29 @@ export function PasswordSection() {
         }}
       >
         <TextField
-          label="Current password"
+          label={t('account.password.current')}
           type="password"
           autoComplete="current-password"
           error={errors.current_password?.message}
           {...form.register('current_password')}
         />
         <TextField
-          label="New password"
+          label={t('account.password.new')}
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters."
+          hint={t('account.password.hint')}
           error={errors.password?.message}
           {...form.register('password')}
         />
         <TextField
-          label="Confirm new password"
+          label={t('account.password.confirm')}
           type="password"
           autoComplete="new-password"
           error={errors.password_confirmation?.message}
           {...form.register('password_confirmation')}
         />
       </AccountForm>
-      {done && <Notice>Your password was changed. Every other session of your account was signed out; this one stays signed in.</Notice>}
+      {done && <Notice>{t('account.password.done')}</Notice>}
     </Card>
   );
 }

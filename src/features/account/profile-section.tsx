@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { T, useT } from './messages';
 import { emailUpdateSchema } from '../../contract/account';
 import { Card } from '../../components/ui/card';
 import { TextField } from '../../components/ui/field';
@@ -15,17 +16,21 @@ export function ProfileSection() {
   const form = useContractForm(emailUpdateSchema, { email: '', password: '' });
   const { errors } = form.formState;
   const [done, setDone] = useState<string | null>(null);
+  const t = useT();
   return (
-    <Card title="E-mail address">
+    <Card title={t('account.email.title')}>
       <p className="mb-4 text-sm text-zinc-400">
-        Signed in as <span className="font-medium text-zinc-100">{account.username}</span>, with the address{' '}
-        <span className="font-medium break-all text-zinc-100">{account.email}</span>.
+        <T
+          k="account.email.current"
+          values={{ username: account.username, email: account.email }}
+          components={{ 0: <span className="font-medium text-zinc-100" />, 1: <span className="font-medium break-all text-zinc-100" /> }}
+        />
       </p>
       <AccountForm
         form={form}
         fields={['email', 'password']}
         passwordField="password"
-        submitLabel="Change e-mail"
+        submitLabel={t('account.email.submit')}
         pending={change.isPending}
         error={change.error}
         onSubmit={async (values) => {
@@ -35,16 +40,16 @@ export function ProfileSection() {
           setDone(values.email);
         }}
       >
-        <TextField label="New e-mail address" type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+        <TextField label={t('account.email.new')} type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
         <TextField
-          label="Current password"
+          label={t('account.password.current')}
           type="password"
           autoComplete="current-password"
           error={errors.password?.message}
           {...form.register('password')}
         />
       </AccountForm>
-      {done && <Notice>Your e-mail address is now {done}.</Notice>}
+      {done && <Notice>{t('account.email.done', { email: done })}</Notice>}
     </Card>
   );
 }

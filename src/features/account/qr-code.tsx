@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useT } from './messages';
 import { Spinner } from '../../components/ui/spinner';
 
 const MARGIN = 2;
@@ -26,8 +27,9 @@ export function QrCode({ value }: { value: string }) {
       live = false;
     };
   }, [value]);
+  const t = useT();
   return (
-    <div role="img" aria-label="QR code for your authenticator app" className="grid size-48 shrink-0 place-items-center rounded-md bg-always-white">
+    <div role="img" aria-label={t('account.twoFactor.qr')} className="grid size-48 shrink-0 place-items-center rounded-md bg-always-white">
       {matrix === null ? (
         <Spinner className="size-6 text-zinc-500" label="" />
       ) : matrix ? (
@@ -35,7 +37,7 @@ export function QrCode({ value }: { value: string }) {
           <path d={matrix.path} fill="#000" />
         </svg>
       ) : (
-        <p className="p-3 text-center text-xs text-zinc-700">The QR code could not be drawn: type the secret instead.</p>
+        <p className="p-3 text-center text-xs text-zinc-700">{t('account.twoFactor.qrFailed')}</p>
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from './messages';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Button } from '../../components/ui/button';
 import { useReturnFocus } from '../../components/ui/dialog';
@@ -20,6 +21,7 @@ function download(tokens: string[]) {
 export function RecoveryTokensDialog({ tokens, onClose }: { tokens: string[] | null; onClose: () => void }) {
   const focusHandlers = useReturnFocus();
   const [copied, setCopied] = useState(false);
+  const t = useT();
   // A Button like its neighbours (not the small inline CopyButton), named by what it does.
   async function copy() {
     if (!tokens) return;
@@ -42,24 +44,24 @@ export function RecoveryTokensDialog({ tokens, onClose }: { tokens: string[] | n
           onInteractOutside={(e) => e.preventDefault()}
           className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-zinc-900 p-5 shadow-xl ring-1 ring-zinc-700 focus:outline-none"
         >
-          <RadixDialog.Title className="text-lg font-semibold text-white">Two-factor authentication is on</RadixDialog.Title>
-          <RadixDialog.Description className="mt-1 text-sm text-zinc-400">
-            Keep these recovery tokens somewhere safe. Each one signs you in once in place of a code if you lose your authenticator app. They are not
-            shown again.
-          </RadixDialog.Description>
-          <ul aria-label="Recovery tokens" className="mt-4 grid grid-cols-2 gap-2 rounded-md bg-zinc-950 p-3 font-mono text-sm text-zinc-100">
-            {tokens?.map((t) => (
-              <li key={t}>{t}</li>
+          <RadixDialog.Title className="text-lg font-semibold text-white">{t('account.tokens.title')}</RadixDialog.Title>
+          <RadixDialog.Description className="mt-1 text-sm text-zinc-400">{t('account.tokens.description')}</RadixDialog.Description>
+          <ul
+            aria-label={t('account.tokens.list')}
+            className="mt-4 grid grid-cols-2 gap-2 rounded-md bg-zinc-950 p-3 font-mono text-sm text-zinc-100"
+          >
+            {tokens?.map((token) => (
+              <li key={token}>{token}</li>
             ))}
           </ul>
           <div className="mt-5 flex flex-wrap justify-end gap-2">
             <Button variant="secondary" onClick={() => void copy()}>
-              <span aria-live="polite">{copied ? 'Copied' : 'Copy tokens'}</span>
+              <span aria-live="polite">{copied ? t('account.tokens.copied') : t('account.tokens.copy')}</span>
             </Button>
             <Button variant="secondary" onClick={() => tokens && download(tokens)}>
-              Download .txt
+              {t('account.tokens.download')}
             </Button>
-            <Button onClick={onClose}>I saved them</Button>
+            <Button onClick={onClose}>{t('account.tokens.saved')}</Button>
           </div>
         </RadixDialog.Content>
       </RadixDialog.Portal>

@@ -1,10 +1,19 @@
+import { useMemo } from 'react';
+import { useT } from './messages';
+
 /** The account area's sections: its tabs, and the pages the command palette jumps to. */
 export const ACCOUNT_SECTIONS = [
-  { to: '/account', label: 'Profile', end: true },
-  { to: '/account/password', label: 'Password' },
-  { to: '/account/two-factor', label: 'Two-factor' },
-  { to: '/account/api-keys', label: 'API keys' },
-  { to: '/account/ssh-keys', label: 'SSH keys' },
-  { to: '/account/appearance', label: 'Appearance' },
-  { to: '/account/activity', label: 'Activity' },
+  { to: '/account', label: 'account.section.profile', end: true },
+  { to: '/account/password', label: 'account.section.password' },
+  { to: '/account/two-factor', label: 'account.section.twoFactor' },
+  { to: '/account/api-keys', label: 'account.section.apiKeys' },
+  { to: '/account/ssh-keys', label: 'account.section.sshKeys' },
+  { to: '/account/appearance', label: 'account.section.appearance' },
+  { to: '/account/activity', label: 'account.section.activity' },
 ] as const;
+
+/** The sections with their names in the language shown. */
+export function useAccountSections() {
+  const t = useT();
+  return useMemo(() => ACCOUNT_SECTIONS.map((s) => ({ ...s, label: t(s.label) })), [t]);
+}

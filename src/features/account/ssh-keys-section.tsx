@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { T, useT } from './messages';
 import { useQuery } from '@tanstack/react-query';
 import { sshKeyCreateSchema, type SshKey } from '../../contract/account';
 import { Button } from '../../components/ui/button';
@@ -25,32 +26,29 @@ export function SshKeysSection() {
   const remove = useRemoveSshKey();
   const form = useContractForm(sshKeyCreateSchema, defaults);
   const { errors } = form.formState;
+  const t = useT();
 
   return (
     <Card
-      title="SSH keys"
+      title={t('account.section.sshKeys')}
       actions={
         <Button size="sm" onClick={() => setAdding(true)}>
-          Add SSH key
+          {t('account.sshKeys.add')}
         </Button>
       }
     >
-      <p className="mb-4 text-sm text-zinc-400">Public keys that may sign in over SFTP as you, in place of your password.</p>
-      <QueryList query={query} items={query.data} empty={<EmptyState title="No SSH keys yet" />}>
+      <p className="mb-4 text-sm text-zinc-400">{t('account.sshKeys.intro')}</p>
+      <QueryList query={query} items={query.data} empty={<EmptyState title={t('account.sshKeys.empty')} />}>
         {(keys) => (
           <KeyList
-            label="SSH keys"
-            action="Remove"
+            label={t('account.section.sshKeys')}
+            action={t('account.remove')}
             onAction={(fingerprint) => setRemoving(keys.find((k) => k.fingerprint === fingerprint) ?? null)}
             items={keys.map((k) => ({
               key: k.fingerprint,
               title: k.name,
               id: `SHA256:${k.fingerprint}`,
-              detail: (
-                <>
-                  Added <RelativeTime value={k.created_at} now={now} />
-                </>
-              ),
+              detail: <T k="account.sshKeys.added" values={{ time: <RelativeTime value={k.created_at} now={now} /> }} />,
             }))}
           />
         )}
@@ -59,17 +57,17 @@ export function SshKeysSection() {
       <MutationDialog
         open={adding}
         onOpenChange={setAdding}
-        title="Add SSH key"
-        submitLabel="Add"
+        title={t('account.sshKeys.add')}
+        submitLabel={t('account.sshKeys.submit')}
         form={form}
         defaultValues={defaults}
         mutation={create}
         errorFields={{ fields: ['name', 'public_key'] }}
         onSubmit={(values, signal) => create.mutateAsync({ ...values, signal })}
       >
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <TextField label={t('account.sshKeys.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
         <TextAreaField
-          label="Public key"
+          label={t('account.sshKeys.publicKey')}
           rows={5}
           placeholder="ssh-ed25519 AAAA… you@example"
           error={errors.public_key?.message}
@@ -81,9 +79,9 @@ export function SshKeysSection() {
         onOpenChange={(o) => {
           if (!o) setRemoving(null);
         }}
-        title="Remove SSH key"
-        description={removing ? `“${removing.name}” (SHA256:${removing.fingerprint}) can no longer sign in over SFTP.` : undefined}
-        confirmLabel="Remove"
+        title={t('account.sshKeys.remove')}
+        description={removing ? t('account.sshKeys.removeDescription', { name: removing.name, fingerprint: removing.fingerprint }) : undefined}
+        confirmLabel={t('account.remove')}
         danger
         mutation={remove}
         onConfirm={(signal) => (removing ? remove.mutateAsync({ fingerprint: removing.fingerprint, signal }) : undefined)}

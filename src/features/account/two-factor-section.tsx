@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useT } from './messages';
 import { useSearchParams } from 'react-router';
 import { twoFactorDisableSchema, twoFactorEnableSchema } from '../../contract/account';
 import { Button } from '../../components/ui/button';
@@ -24,18 +25,19 @@ export function TwoFactorSection() {
   const [turnedOff, setTurnedOff] = useState(false);
   // Sent here because the panel requires two-factor authentication (`lib/two-factor-required.ts`).
   const required = useSearchParams()[0].has(TWO_FACTOR_REQUIRED_PARAM);
+  const t = useT();
   return (
-    <Card title="Two-factor authentication">
+    <Card title={t('account.twoFactor.title')}>
       {required && !on && (
         <p role="alert" className="mb-4 rounded-md bg-amber-950/50 px-3 py-2 text-sm text-amber-200 ring-1 ring-inset ring-amber-800">
-          This panel requires two-factor authentication on your account. Set it up below to use the rest of the panel.
+          {t('account.twoFactor.required')}
         </p>
       )}
       {on ? (
         <DisableForm onDone={() => setTurnedOff(true)} />
       ) : (
         <>
-          {turnedOff && <Notice>Two-factor authentication is off.</Notice>}
+          {turnedOff && <Notice>{t('account.twoFactor.turnedOff')}</Notice>}
           <Setup onEnabled={setTokens} focusEnable={turnedOff} />
         </>
       )}
@@ -52,6 +54,7 @@ function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => vo
   const { errors } = form.formState;
   const data = setup.data?.data;
   const enableButton = useRef<HTMLButtonElement>(null);
+  const t = useT();
   // Each step's control replaces the last one's: focus follows rather than falling to <body>.
   useEffect(() => {
     if (focusEnable) enableButton.current?.focus();
@@ -63,29 +66,26 @@ function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => vo
   if (!data) {
     return (
       <div className="space-y-3">
-        <p className="text-sm text-zinc-400">
-          Two-factor authentication is off. Turn it on to be asked for a code from an authenticator app (such as Aegis, Google Authenticator or
-          1Password) after your password when you sign in.
-        </p>
+        <p className="text-sm text-zinc-400">{t('account.twoFactor.off')}</p>
         <FormError message={setup.error?.message} />
         <Button ref={enableButton} onClick={() => setup.mutate()} loading={setup.isPending}>
-          Enable
+          {t('account.twoFactor.enable')}
         </Button>
       </div>
     );
   }
   return (
     <div className="space-y-4">
-      <p className="text-sm text-zinc-400">Scan the QR code with your authenticator app, or type the secret into it, then enter the code it shows.</p>
+      <p className="text-sm text-zinc-400">{t('account.twoFactor.scan')}</p>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <QrCode value={data.image_url_data} />
         <div className="min-w-0 space-y-1">
-          <p className="text-sm text-zinc-400">Secret</p>
+          <p className="text-sm text-zinc-400">{t('account.twoFactor.secret')}</p>
           <div className="flex flex-wrap items-center gap-2">
             <code data-testid="totp-secret" className="font-mono text-base break-all text-zinc-100">
               {groupSecret(data.secret)}
             </code>
-            <CopyButton value={data.secret} label="Copy secret" />
+            <CopyButton value={data.secret} label={t('account.twoFactor.copySecret')} />
           </div>
         </div>
       </div>
@@ -93,7 +93,7 @@ function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => vo
         form={form}
         fields={['code', 'password']}
         passwordField="password"
-        submitLabel="Turn on"
+        submitLabel={t('account.twoFactor.turnOn')}
         pending={enable.isPending}
         error={enable.error}
         onSubmit={async (values) => {
@@ -102,7 +102,7 @@ function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => vo
         }}
       >
         <TextField
-          label="Code from the app"
+          label={t('account.twoFactor.code')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
@@ -110,7 +110,13 @@ function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => vo
           error={errors.code?.message}
           {...form.register('code')}
         />
-        <TextField label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+        <TextField
+          label={t('account.section.password')}
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
       </AccountForm>
     </div>
   );
@@ -119,14 +125,15 @@ function Setup({ onEnabled, focusEnable }: { onEnabled: (tokens: string[]) => vo
 function DisableForm({ onDone }: { onDone: () => void }) {
   const disable = useDisableTwoFactor();
   const form = useContractForm(twoFactorDisableSchema, { password: '' });
+  const t = useT();
   return (
     <div className="space-y-3">
-      <p className="text-sm text-zinc-400">Two-factor authentication is on: signing in asks for a code from your authenticator app.</p>
+      <p className="text-sm text-zinc-400">{t('account.twoFactor.on')}</p>
       <AccountForm
         form={form}
         fields={['password']}
         passwordField="password"
-        submitLabel="Disable"
+        submitLabel={t('account.twoFactor.disable')}
         danger
         pending={disable.isPending}
         error={disable.error}
@@ -136,7 +143,7 @@ function DisableForm({ onDone }: { onDone: () => void }) {
         }}
       >
         <TextField
-          label="Password"
+          label={t('account.section.password')}
           type="password"
           autoComplete="current-password"
           error={form.formState.errors.password?.message}

@@ -2,8 +2,10 @@ import { useId, useState } from 'react';
 import type { ActivityLog } from '../../contract/activity';
 import { Badge } from '../../components/ui/badge';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { describeActivity } from './activity-sentence';
 import { ActivityProperties } from './activity-properties';
+import { T, useT } from './messages';
 
 /** Who did it: the embedded user, or the system when the actor is absent (`null_resource`). */
 export function actorName(entry: ActivityLog): string | null {
@@ -24,6 +26,8 @@ export function scheduleActor(entry: ActivityLog): string | null {
 export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLog; now: Date; onFilterEvent: (event: string) => void }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const t = useT();
+  const locale = useLocale();
   const actor = actorName(entry);
   const bySchedule = scheduleActor(entry);
   const sentence = entry.description?.trim() || describeActivity(entry.event, entry.properties);
@@ -43,8 +47,8 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
             <button
               type="button"
               onClick={() => onFilterEvent(entry.event)}
-              aria-label={`Filter by ${entry.event}`}
-              title="Show only this event"
+              aria-label={t('activity.filterBy', { event: entry.event })}
+              title={t('activity.filterTitle')}
               className="rounded font-mono text-sm break-all text-sky-300 hover:text-sky-200 hover:underline"
             >
               {entry.event}
@@ -53,25 +57,25 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
             {/* What a user did over SFTP, as the reference panel marks it. */}
             {entry.properties.using_sftp === true && <Badge tone="info">SFTP</Badge>}
           </div>
-          <time dateTime={entry.timestamp} title={formatDateTime(entry.timestamp)} className="shrink-0 text-xs text-zinc-400">
-            {formatRelativeTime(entry.timestamp, now)}
+          <time dateTime={entry.timestamp} title={formatDateTime(entry.timestamp, locale)} className="shrink-0 text-xs text-zinc-400">
+            {formatRelativeTime(entry.timestamp, now, locale)}
           </time>
         </div>
         {sentence && <p className="mt-1 text-sm break-words text-zinc-200">{sentence}</p>}
         <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-400">
           <span>
-            <span className="sr-only">Actor: </span>
+            <span className="sr-only">{t('activity.actor')} </span>
             {actor ? (
               <span className="font-medium text-zinc-300">{actor}</span>
             ) : bySchedule ? (
-              <span className="font-medium text-zinc-300">Schedule “{bySchedule}”</span>
+              <span className="font-medium text-zinc-300">{t('activity.bySchedule', { name: bySchedule })}</span>
             ) : (
-              <span className="italic">System</span>
+              <span className="italic">{t('activity.system')}</span>
             )}
           </span>
           {entry.ip ? (
             <span>
-              IP <span className="font-mono text-zinc-300">{entry.ip}</span>
+              <T k="activity.ip" values={{ ip: entry.ip }} components={{ 0: <span className="font-mono text-zinc-300" /> }} />
             </span>
           ) : null}
           {hasProperties && (
@@ -92,7 +96,7 @@ export function ActivityEntry({ entry, now, onFilterEvent }: { entry: ActivityLo
               >
                 <path d="M7.5 5l5 5-5 5" strokeLinecap="round" strokeLinejoin="round" />
               </svg>
-              Details
+              {t('activity.details')}
             </button>
           )}
         </div>

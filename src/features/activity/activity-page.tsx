@@ -11,6 +11,7 @@ import { useSearchParamInput } from '../../lib/use-search-param';
 import { activityQueries, type ActivityList, type ActivitySort } from './api';
 import { ActivityEntry } from './activity-entry';
 import { ActivityToolbar } from './activity-toolbar';
+import { useT } from './messages';
 
 function readPage(value: string | null): number {
   const n = Number(value);
@@ -20,34 +21,26 @@ function readPage(value: string | null): number {
 /** The server's audit log. */
 export function ActivityPage() {
   const server = useServerRef();
-  return <ActivityLog options={(p) => activityQueries.list(server, p)} emptyText="Actions on this server will be listed here." />;
+  const t = useT();
+  return <ActivityLog options={(p) => activityQueries.list(server, p)} emptyText={t('activity.empty.server')} />;
 }
 
 /** The account's own audit log (sign-ins, password and key changes). */
 export function AccountActivityPage() {
-  return (
-    <ActivityLog
-      options={activityQueries.account}
-      emptyText="Sign-ins and changes to your account will be listed here."
-      placeholder="e.g. auth or user:api-key"
-    />
-  );
+  const t = useT();
+  return <ActivityLog options={activityQueries.account} emptyText={t('activity.empty.account')} placeholder={t('activity.placeholder.account')} />;
 }
 
 /** The admin area's log: what root admins and application keys changed (Aerie's endpoint; a Pterodactyl panel has none). */
 export function AdminActivityPage() {
-  return (
-    <ActivityLog
-      options={activityQueries.admin}
-      emptyText="Changes made in the admin area or through the application API show up here."
-      placeholder="e.g. node or allocation.delete"
-    />
-  );
+  const t = useT();
+  return <ActivityLog options={activityQueries.admin} emptyText={t('activity.empty.admin')} placeholder={t('activity.placeholder.admin')} />;
 }
 
 /** An audit log: page, event filter and order live in the URL (?page, ?event, ?sort). */
 function ActivityLog({ options, emptyText, placeholder }: { options: typeof activityQueries.account; emptyText: string; placeholder?: string }) {
   const [params, setParams] = useSearchParams();
+  const t = useT();
   const page = readPage(params.get('page'));
   const filter = useSearchParamInput('event', { reset: ['page'] });
   const event = filter.value;
@@ -81,9 +74,9 @@ function ActivityLog({ options, emptyText, placeholder }: { options: typeof acti
     <section aria-labelledby="activity-heading" className="space-y-4">
       <div className="flex items-center gap-3">
         <h2 id="activity-heading" className="text-lg font-semibold text-white">
-          Activity
+          {t('activity.title')}
         </h2>
-        {query.isFetching && !query.isPending && <Spinner className="size-4" label="Updating…" />}
+        {query.isFetching && !query.isPending && <Spinner className="size-4" label={t('activity.updating')} />}
       </div>
       {/* Filters cannot help when the whole log is refused (403) or the server is busy (409). */}
       {!(query.data === undefined && query.isError && [403, 404, 409].includes(query.error.status)) && (
@@ -122,12 +115,13 @@ function ActivityResults({
   onClearFilter: () => void;
   emptyText: string;
 }) {
+  const t = useT();
   if (query.isPending) return <PageSpinner />;
   // A failed refetch keeps the entries on screen (the query cache toasts the error).
   if (query.data === undefined) {
     const retry = (
       <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-        Try again
+        {t('activity.retry')}
       </Button>
     );
     return <ErrorState error={query.error} action={[403, 404].includes(query.error.status) ? undefined : retry} />;
@@ -137,36 +131,36 @@ function ActivityResults({
   if (data.length === 0) {
     if (page > 1 && meta.pagination.total > 0) {
       return (
-        <EmptyState title="This page is empty">
+        <EmptyState title={t('activity.pageEmpty')}>
           <Button variant="secondary" size="sm" onClick={() => onPage(1)}>
-            Go to the first page
+            {t('activity.firstPage')}
           </Button>
         </EmptyState>
       );
     }
     if (event) {
       return (
-        <EmptyState title={`No events match “${event}”`}>
+        <EmptyState title={t('activity.noMatch', { event })}>
           <Button variant="secondary" size="sm" onClick={onClearFilter}>
-            Clear the filter
+            {t('activity.clearFilter')}
           </Button>
         </EmptyState>
       );
     }
-    return <EmptyState title="No activity yet">{emptyText}</EmptyState>;
+    return <EmptyState title={t('activity.empty')}>{emptyText}</EmptyState>;
   }
 
   return (
     <div aria-busy={query.isPlaceholderData || undefined}>
       <ol
-        aria-label="Activity entries"
+        aria-label={t('activity.entries')}
         className={`divide-y divide-zinc-800 rounded-lg bg-zinc-900/70 ring-1 ring-zinc-800 ${query.isPlaceholderData ? 'opacity-60' : ''}`}
       >
         {data.map(({ attributes: entry }) => (
           <ActivityEntry key={entry.id} entry={entry} now={now} onFilterEvent={onFilterEvent} />
         ))}
       </ol>
-      <Pagination meta={meta.pagination} onPage={onPage} label="Activity pages" />
+      <Pagination meta={meta.pagination} onPage={onPage} label={t('activity.pages')} />
     </div>
   );
 }

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
 import { ACTIVITY_EVENTS } from '../../contract/activity';
+import { LOCALES } from '../../lib/i18n/locales';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { describeActivity } from './activity-sentence';
 
 // Every property any sentence names, with a value of the shape the panel writes.
@@ -83,5 +86,33 @@ describe('describeActivity', () => {
     );
     expect(describeActivity('server:settings.description', { old: '', new: 'Friends only' })).toBe('Set the server description to "Friends only"');
     expect(describeActivity('server:startup.edit', { variable: 'MOTD', old: null, new: 'Hi' })).toBe('Changed the MOTD variable from "" to "Hi"');
+  });
+});
+
+describe('in the other languages', () => {
+  afterEach(() => changeLocale('en'));
+
+  it.each(LOCALES.filter((l) => l !== 'en'))('%s says every event in its own words, every placeholder filled', async (locale) => {
+    await changeLocale(locale);
+    for (const event of ACTIVITY_EVENTS) {
+      const sentence = describeActivity(event, SAMPLE);
+      expect(sentence, event).toBeTruthy();
+      expect(sentence, event).not.toMatch(/[{}]/);
+    }
+    expect(describeActivity('server:power.start', {})).not.toBe('Started the server');
+  });
+
+  it('counts with each language’s plural forms and names a single file', async () => {
+    await changeLocale('ru');
+    expect(describeActivity('server:file.delete', { directory: '/logs/', files: ['a'], count: 1 })).toBe('Удалён /logs/a');
+    expect(describeActivity('server:file.delete', { directory: '/logs/', count: 3 })).toBe('Удалено 3 файла в /logs/');
+    expect(describeActivity('server:file.delete', { directory: '/logs/', count: 5 })).toBe('Удалено 5 файлов в /logs/');
+    await changeLocale('de');
+    expect(describeActivity('server:backup.restore', { name: 'Nightly', truncate: true })).toBe(
+      'Backup Nightly wiederhergestellt (Dateien gelöscht: ja)',
+    );
+    expect(describeActivity('server:allocation.notes', { allocation: '127.0.0.1:25600', old: null, new: 'Map' })).toBe(
+      'Notizen für 127.0.0.1:25600 auf „Map“ gesetzt',
+    );
   });
 });

@@ -2,6 +2,7 @@ import { SearchInput } from '../../components/ui/search-input';
 import { cn } from '../../components/ui/cn';
 import type { SearchParamInput } from '../../lib/use-search-param';
 import type { ActivitySort } from './api';
+import { useT } from './messages';
 
 /**
  * The event filter (`?event=`, applied after typing stops, or at once on Enter) and the sort
@@ -11,35 +12,36 @@ export function ActivityToolbar({
   filter,
   sort,
   onSortChange,
-  placeholder = 'e.g. server:file or power.start',
+  placeholder,
 }: {
   placeholder?: string;
   filter: SearchParamInput;
   sort: ActivitySort;
   onSortChange: (sort: ActivitySort) => void;
 }) {
+  const t = useT();
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
       <SearchInput
-        label="Filter by event"
+        label={t('activity.filter')}
         showLabel
         value={filter.draft}
         onValueChange={filter.setDraft}
         onCommit={filter.commit}
-        placeholder={placeholder}
+        placeholder={placeholder ?? t('activity.placeholder.server')}
         maxLength={191}
         className="min-w-0 flex-1 sm:max-w-md"
         inputClassName="font-mono text-sm"
       />
       <div
         role="group"
-        aria-label="Sort order"
-        className="inline-flex shrink-0 self-start rounded-md bg-zinc-900 p-0.5 ring-1 ring-zinc-700 ring-inset sm:self-auto"
+        aria-label={t('activity.sort')}
+        className="inline-flex shrink-0 flex-wrap self-start rounded-md bg-zinc-900 p-0.5 ring-1 ring-zinc-700 ring-inset sm:self-auto"
       >
         {(
           [
-            ['-timestamp', 'Newest first'],
-            ['timestamp', 'Oldest first'],
+            ['-timestamp', t('activity.newest')],
+            ['timestamp', t('activity.oldest')],
           ] as const
         ).map(([value, label]) => (
           <button

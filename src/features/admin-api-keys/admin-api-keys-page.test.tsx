@@ -1,14 +1,16 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ApplicationKey } from '../../contract/admin-api-keys';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { renderRoutes } from '../../test/render-routes';
 import { json, stubFetch, type FetchCall } from '../../test/server-test-fixtures';
 import { AdminApiKeysPage } from './admin-api-keys-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const key = (identifier: string, description: string, permissions: ApplicationKey['permissions']): ApplicationKey => ({
@@ -40,6 +42,16 @@ function stubPanel() {
 }
 
 describe('AdminApiKeysPage', () => {
+  it('says what each key may do, where from and when it was used in the chosen language', async () => {
+    stubPanel();
+    renderRoutes([{ path: '/admin/api-keys', element: <AdminApiKeysPage /> }], '/admin/api-keys');
+    const list = await screen.findByRole('list', { name: 'Application keys' });
+    await act(() => changeLocale('de'));
+    expect(within(list).getByText('Benutzer: lesen · Server: lesen & schreiben')).toBeInTheDocument();
+    expect(within(list).getByText(/Von jeder Adresse · Nie verwendet · Erstellt/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Neuer Schlüssel' })).toBeInTheDocument();
+  });
+
   it('lists what each key may do, creates one with per-resource grants and shows its secret once, revokes after confirming', async () => {
     const calls = stubPanel();
     renderRoutes([{ path: '/admin/api-keys', element: <AdminApiKeysPage /> }], '/admin/api-keys');

@@ -8,9 +8,11 @@ import { ListPage } from '../../components/ui/list-page';
 import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { adminApiKeyQueries, useRevokeApplicationKey } from './api';
 import { KeyCreateDialog } from './key-create-dialog';
 import { describePermissions } from './key-permissions';
+import { T, useT } from './messages';
 
 /**
  * Your application keys: create (the secret shown once), see what each may do and when it was last
@@ -24,19 +26,17 @@ export function AdminApiKeysPage() {
   const revoke = useRevokeApplicationKey();
   const newKeyButton = useRef<HTMLButtonElement>(null);
   const now = new Date();
+  const t = useT();
+  const locale = useLocale();
 
   return (
     <ListPage
       headingId="admin-keys-heading"
-      title="Application API keys"
-      description={
-        <>
-          Keys for <code className="text-zinc-200">/api/application</code>, as billing systems use them. Only your own keys are listed.
-        </>
-      }
+      title={t('adminApiKeys.title')}
+      description={<T k="adminApiKeys.description" components={{ 0: <code className="text-zinc-200" /> }} />}
       action={
         <Button ref={newKeyButton} onClick={() => setCreating(true)}>
-          New key
+          {t('adminApiKeys.new')}
         </Button>
       }
       notice={
@@ -53,7 +53,7 @@ export function AdminApiKeysPage() {
       }
       query={query}
       items={query.data}
-      empty={<EmptyState title="No application keys yet">Create one for your billing system.</EmptyState>}
+      empty={<EmptyState title={t('adminApiKeys.empty')}>{t('adminApiKeys.emptyText')}</EmptyState>}
       dialogs={
         <>
           <KeyCreateDialog
@@ -66,11 +66,9 @@ export function AdminApiKeysPage() {
             onOpenChange={(o) => {
               if (!o) setRevoking(null);
             }}
-            title="Revoke application key"
-            description={
-              revoking ? `“${revoking.description}” (${revoking.identifier}) stops working at once, for everything that uses it.` : undefined
-            }
-            confirmLabel="Revoke"
+            title={t('adminApiKeys.revoke.title')}
+            description={revoking ? t('adminApiKeys.revoke.text', { description: revoking.description, identifier: revoking.identifier }) : undefined}
+            confirmLabel={t('adminApiKeys.revoke.action')}
             danger
             mutation={revoke}
             onConfirm={(signal) => (revoking ? revoke.mutateAsync({ identifier: revoking.identifier, signal }) : undefined)}
@@ -79,7 +77,7 @@ export function AdminApiKeysPage() {
       }
     >
       {(keys) => (
-        <RowList label="Application keys">
+        <RowList label={t('adminApiKeys.list')}>
           {keys.map((k) => (
             <ListRow
               key={k.identifier}
@@ -89,16 +87,27 @@ export function AdminApiKeysPage() {
                   <p className="font-mono text-xs break-all text-zinc-400">{k.identifier}</p>
                   <p className="text-xs text-zinc-300">{describePermissions(k.permissions)}</p>
                   <p className="text-xs text-zinc-400">
-                    {k.allowed_ips.length ? `Only from ${k.allowed_ips.join(', ')}` : 'From any address'} · Last used{' '}
-                    {k.last_used_at ? <time dateTime={k.last_used_at}>{formatRelativeTime(k.last_used_at, now)}</time> : 'never'} · Created{' '}
-                    <time dateTime={k.created_at} title={formatDateTime(k.created_at)}>
-                      {formatRelativeTime(k.created_at, now)}
-                    </time>
+                    {k.allowed_ips.length ? t('adminApiKeys.onlyFrom', { ips: k.allowed_ips.join(', ') }) : t('adminApiKeys.anyAddress')} ·{' '}
+                    {k.last_used_at ? (
+                      <T
+                        k="adminApiKeys.lastUsed"
+                        values={{ when: formatRelativeTime(k.last_used_at, now, locale) }}
+                        components={{ 0: <time dateTime={k.last_used_at} /> }}
+                      />
+                    ) : (
+                      t('adminApiKeys.neverUsed')
+                    )}{' '}
+                    ·{' '}
+                    <T
+                      k="adminApiKeys.created"
+                      values={{ when: formatRelativeTime(k.created_at, now, locale) }}
+                      components={{ 0: <time dateTime={k.created_at} title={formatDateTime(k.created_at, locale)} /> }}
+                    />
                   </p>
                 </>
               }
             >
-              <RowActions of={k.description} actions={[{ label: 'Revoke', onClick: () => setRevoking(k) }]} />
+              <RowActions of={k.description} actions={[{ label: t('adminApiKeys.revoke.action'), onClick: () => setRevoking(k) }]} />
             </ListRow>
           ))}
         </RowList>

@@ -6,6 +6,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useCreateApplicationKey } from './api';
 import { RESOURCE_LABELS } from './key-permissions';
+import { useT } from './messages';
 
 // The dialog's form: allowed IPs typed one per line, sent as the contract's list.
 const formSchema = z.object({
@@ -22,9 +23,9 @@ const defaults = {
   allowed_ips: '',
 };
 const CHOICES = [
-  ['none', 'None'],
-  ['r', 'Read'],
-  ['rw', 'Read & write'],
+  ['none', 'adminApiKeys.access.none'],
+  ['r', 'adminApiKeys.access.r'],
+  ['rw', 'adminApiKeys.access.rw'],
 ] as const;
 
 /** A new application key with a grant per resource; `onCreated` gets the key and its secret (shown once). */
@@ -40,14 +41,15 @@ export function KeyCreateDialog({
   const create = useCreateApplicationKey();
   const form = useContractForm(formSchema, defaults);
   const { errors } = form.formState;
+  const t = useT();
   return (
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
       wide
-      title="New application key"
-      description="For a billing system or a script: it acts as you on the application API, with only the permissions you give it."
-      submitLabel="Create key"
+      title={t('adminApiKeys.form.title')}
+      description={t('adminApiKeys.form.description')}
+      submitLabel={t('adminApiKeys.form.submit')}
       form={form}
       defaultValues={defaults}
       mutation={create}
@@ -57,20 +59,25 @@ export function KeyCreateDialog({
         onCreated(created.attributes, created.meta.secret_token);
       }}
     >
-      <TextField label="Description" autoComplete="off" error={errors.description?.message} {...form.register('description')} />
+      <TextField
+        label={t('adminApiKeys.form.keyDescription')}
+        autoComplete="off"
+        error={errors.description?.message}
+        {...form.register('description')}
+      />
       <fieldset className="space-y-2">
-        <legend className="mb-1 text-sm font-medium text-zinc-200">Permissions</legend>
+        <legend className="mb-1 text-sm font-medium text-zinc-200">{t('adminApiKeys.form.permissions')}</legend>
         <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
           {APPLICATION_RESOURCES.map((resource) => (
             <label key={resource} className="flex items-center justify-between gap-3 text-sm text-zinc-300">
-              <span>{RESOURCE_LABELS[resource]}</span>
+              <span>{t(RESOURCE_LABELS[resource])}</span>
               <select
                 {...form.register(`permissions.${resource}`)}
                 className="min-h-9 rounded-md bg-zinc-900 px-2 text-zinc-100 ring-1 ring-zinc-700 ring-inset focus:ring-2 focus:ring-sky-500 focus:outline-none"
               >
                 {CHOICES.map(([value, label]) => (
                   <option key={value} value={value}>
-                    {label}
+                    {t(label)}
                   </option>
                 ))}
               </select>
@@ -84,9 +91,9 @@ export function KeyCreateDialog({
         )}
       </fieldset>
       <TextAreaField
-        label="Allowed IPs"
+        label={t('adminApiKeys.form.ips')}
         rows={2}
-        hint="One address or range (CIDR) per line; empty allows any address."
+        hint={t('adminApiKeys.form.ipsHint')}
         error={errors.allowed_ips?.message}
         {...form.register('allowed_ips')}
       />

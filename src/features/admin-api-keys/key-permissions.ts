@@ -1,25 +1,24 @@
 import type { ApplicationResource } from '../../contract/endpoint';
 import type { KeyAccess } from '../../contract/admin-api-keys';
+import { t } from './messages';
 
-/** The resources a key is granted on, as the form and the list name them. */
-export const RESOURCE_LABELS: Record<ApplicationResource, string> = {
-  users: 'Users',
-  nodes: 'Nodes',
-  allocations: 'Allocations',
-  locations: 'Locations',
-  servers: 'Servers',
-  server_databases: 'Server databases',
-  nests: 'Nests',
-  eggs: 'Eggs',
-  database_hosts: 'Database hosts',
-};
+/** The resources a key is granted on, as the form and the list name them (message keys). */
+export const RESOURCE_LABELS = {
+  users: 'adminApiKeys.resource.users',
+  nodes: 'adminApiKeys.resource.nodes',
+  allocations: 'adminApiKeys.resource.allocations',
+  locations: 'adminApiKeys.resource.locations',
+  servers: 'adminApiKeys.resource.servers',
+  server_databases: 'adminApiKeys.resource.serverDatabases',
+  nests: 'adminApiKeys.resource.nests',
+  eggs: 'adminApiKeys.resource.eggs',
+  database_hosts: 'adminApiKeys.resource.databaseHosts',
+} as const satisfies Record<ApplicationResource, string>;
 
-export const ACCESS_LABELS: Record<KeyAccess, string> = { none: 'None', r: 'Read', w: 'Write', rw: 'Read & write' };
-
-/** "Servers: read · Users: read & write", or "No permissions". */
+/** "Servers: read · Users: read & write", or "No permissions", in the language being shown. */
 export function describePermissions(permissions: Partial<Record<ApplicationResource, KeyAccess>>): string {
   const parts = (Object.keys(RESOURCE_LABELS) as ApplicationResource[])
     .filter((r) => permissions[r] && permissions[r] !== 'none')
-    .map((r) => `${RESOURCE_LABELS[r]}: ${ACCESS_LABELS[permissions[r] ?? 'none'].toLowerCase()}`);
-  return parts.length ? parts.join(' · ') : 'No permissions';
+    .map((r) => t('adminApiKeys.grant', { resource: t(RESOURCE_LABELS[r]), access: permissions[r] }));
+  return parts.length ? parts.join(' · ') : t('adminApiKeys.noPermissions');
 }

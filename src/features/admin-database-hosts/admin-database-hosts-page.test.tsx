@@ -1,14 +1,16 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { DatabaseHost } from '../../contract/admin-database-hosts';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { renderRoutes } from '../../test/render-routes';
 import { json, stubFetch, type FetchCall } from '../../test/server-test-fixtures';
 import { AdminDatabaseHostsPage } from './admin-database-hosts-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const host: DatabaseHost = {
@@ -88,5 +90,15 @@ describe('AdminDatabaseHostsPage', () => {
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(router.state.location.search).toBe('?q=mai');
     expect(await screen.findByRole('list', { name: 'Database hosts' })).toHaveTextContent('main');
+  });
+
+  it('speaks Polish, with Polish plural forms, once Polish is chosen', async () => {
+    stubPanel();
+    await act(() => changeLocale('pl'));
+    renderRoutes([{ path: '/admin/database-hosts', element: <AdminDatabaseHostsPage /> }], '/admin/database-hosts');
+    const row = within(await screen.findByRole('list', { name: 'Hosty baz danych' })).getByRole('listitem');
+    expect(row).toHaveTextContent('3 z 20 baz danych');
+    expect(within(row).getByRole('button', { name: 'Testuj połączenie z main' })).toBeInTheDocument();
+    expect(screen.queryByText(/databases/)).not.toBeInTheDocument();
   });
 });

@@ -7,17 +7,22 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ListPage, ListSearch } from '../../components/ui/list-page';
 import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
 import { CheckResult, EmptyState } from '../../components/ui/states';
-import { formatCount } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { useListSearch } from '../../lib/use-list-search';
 import { adminDatabaseHostQueries, useDeleteDatabaseHost, useTestDatabaseHost } from './api';
 import { HostFormDialog } from './host-form-dialog';
+import { useT } from './messages';
 import { usePageParam } from '../../lib/use-page-param';
-
-const usage = (h: DatabaseHost) =>
-  h.max_databases === null ? `${formatCount(h.databases, 'database')}, no limit` : `${h.databases} of ${formatCount(h.max_databases, 'database')}`;
 
 /** Database hosts, searched by name (`?q=`, "/" focuses it) and paged (`?page=`): usage per host, add (tested first), test the stored account, edit, delete while empty. */
 export function AdminDatabaseHostsPage() {
+  const t = useT();
+  const locale = useLocale();
+  const usage = (h: DatabaseHost) =>
+    h.max_databases === null
+      ? t('adminDatabaseHosts.usage.unlimited', { count: h.databases })
+      : t('adminDatabaseHosts.usage.limited', { used: formatNumber(h.databases, locale), max: h.max_databases });
   const [page, setPage] = usePageParam();
   const search = useListSearch();
   const query = useQuery(adminDatabaseHostQueries.list({ page, search: search.value }));
@@ -31,25 +36,29 @@ export function AdminDatabaseHostsPage() {
     setTested(null);
     try {
       await test.mutateAsync({ host });
-      setTested({ id: host.id, ok: true, message: `${host.name}: connected, and the account may create databases and users.` });
+      setTested({ id: host.id, ok: true, message: t('adminDatabaseHosts.test.ok', { name: host.name }) });
     } catch (error) {
-      setTested({ id: host.id, ok: false, message: `${host.name}: ${error instanceof Error ? error.message : String(error)}` });
+      setTested({
+        id: host.id,
+        ok: false,
+        message: t('adminDatabaseHosts.test.failed', { name: host.name, message: error instanceof Error ? error.message : String(error) }),
+      });
     }
   }
 
   return (
     <ListPage
       headingId="admin-dbhosts-heading"
-      title="Database hosts"
+      title={t('adminDatabaseHosts.title')}
       noun="host"
-      action={<Button onClick={() => setEditing('new')}>Add database host</Button>}
+      action={<Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.add')}</Button>}
       notice={tested && <CheckResult ok={tested.ok}>{tested.message}</CheckResult>}
-      search={<ListSearch search={search} label="Search by name" />}
+      search={<ListSearch search={search} label={t('adminDatabaseHosts.search')} />}
       query={query}
       items={query.data?.data}
-      empty={<EmptyState title="No database hosts yet">Add a MariaDB or MySQL server for servers’ databases.</EmptyState>}
+      empty={<EmptyState title={t('adminDatabaseHosts.empty.title')}>{t('adminDatabaseHosts.empty.body')}</EmptyState>}
       searched={search.value}
-      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Database host pages' }}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: t('adminDatabaseHosts.pages') }}
       dialogs={
         <>
           <HostFormDialog
@@ -65,15 +74,15 @@ export function AdminDatabaseHostsPage() {
             onOpenChange={(o) => {
               if (!o) setDeleting(null);
             }}
-            title="Delete database host"
+            title={t('adminDatabaseHosts.delete.title')}
             description={
               deleting
                 ? deleting.databases > 0
-                  ? `${deleting.name} still holds ${formatCount(deleting.databases, 'database')}: the panel refuses to delete it until they are gone.`
-                  : `${deleting.name} is removed from the panel. Nothing on the MariaDB server itself is touched.`
+                  ? t('adminDatabaseHosts.delete.holds', { name: deleting.name, count: deleting.databases })
+                  : t('adminDatabaseHosts.delete.body', { name: deleting.name })
                 : undefined
             }
-            confirmLabel="Delete"
+            confirmLabel={t('adminDatabaseHosts.delete')}
             danger
             mutation={remove}
             onConfirm={(signal) => (deleting ? remove.mutateAsync({ host: deleting, signal }) : undefined)}
@@ -82,7 +91,7 @@ export function AdminDatabaseHostsPage() {
       }
     >
       {(hosts) => (
-        <RowList label="Database hosts" busy={query.isPlaceholderData}>
+        <RowList label={t('adminDatabaseHosts.title')} busy={query.isPlaceholderData}>
           {hosts.map(({ attributes: h }) => (
             <ListRow
               key={h.id}
@@ -94,7 +103,7 @@ export function AdminDatabaseHostsPage() {
                   </p>
                   <div className="flex flex-wrap gap-2">
                     <Badge tone={h.max_databases !== null && h.databases >= h.max_databases ? 'warning' : 'neutral'}>{usage(h)}</Badge>
-                    {h.node !== null && <Badge tone="info">Node {h.node}</Badge>}
+                    {h.node !== null && <Badge tone="info">{t('adminDatabaseHosts.node', { id: h.node })}</Badge>}
                   </div>
                 </>
               }
@@ -102,9 +111,14 @@ export function AdminDatabaseHostsPage() {
               <RowActions
                 of={h.name}
                 actions={[
-                  { label: 'Test connection', name: `Test connection to ${h.name}`, disabled: test.isPending, onClick: () => void runTest(h) },
-                  { label: 'Edit', onClick: () => setEditing(h) },
-                  { label: 'Delete', onClick: () => setDeleting(h) },
+                  {
+                    label: t('adminDatabaseHosts.test'),
+                    name: t('adminDatabaseHosts.testOf', { name: h.name }),
+                    disabled: test.isPending,
+                    onClick: () => void runTest(h),
+                  },
+                  { label: t('adminDatabaseHosts.edit'), onClick: () => setEditing(h) },
+                  { label: t('adminDatabaseHosts.delete'), onClick: () => setDeleting(h) },
                 ]}
               />
             </ListRow>

@@ -5,6 +5,7 @@ import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { adminDatabaseHostQueries, useCreateDatabaseHost, useUpdateDatabaseHost } from './api';
+import { useT } from './messages';
 
 // Typed boxes: an empty "max databases" is no limit, an empty node none, an empty password (when
 // editing) the stored one.
@@ -30,6 +31,7 @@ const FIELDS = ['name', 'host', 'port', 'username', 'password', 'max_databases',
 
 /** Adding a host (`host` null) or changing one. The panel connects with the account before it saves anything. */
 export function HostFormDialog({ host, open, onOpenChange }: { host: DatabaseHost | null; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT();
   const create = useCreateDatabaseHost();
   const update = useUpdateDatabaseHost();
   const nodes = useQuery({ ...adminDatabaseHostQueries.nodes(), enabled: open });
@@ -48,9 +50,9 @@ export function HostFormDialog({ host, open, onOpenChange }: { host: DatabaseHos
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title={host ? 'Edit database host' : 'Add database host'}
-      description="A MariaDB or MySQL server. Its account needs CREATE, DROP, CREATE USER and GRANT OPTION on *.*; the connection is tested before it is saved."
-      submitLabel={host ? 'Save' : 'Add host'}
+      title={host ? t('adminDatabaseHosts.form.edit') : t('adminDatabaseHosts.add')}
+      description={t('adminDatabaseHosts.form.description')}
+      submitLabel={host ? t('adminDatabaseHosts.form.save') : t('adminDatabaseHosts.form.addHost')}
       form={form}
       defaultValues={defaults}
       mutation={host ? update : create}
@@ -61,41 +63,47 @@ export function HostFormDialog({ host, open, onOpenChange }: { host: DatabaseHos
       }}
     >
       <TextField
-        label="Name"
+        label={t('adminDatabaseHosts.form.name')}
         autoComplete="off"
-        hint="Letters, digits, dots, dashes or underscores."
+        hint={t('adminDatabaseHosts.form.nameHint')}
         error={errors.name?.message}
         {...form.register('name')}
       />
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_8rem]">
-        <TextField label="Host" autoComplete="off" error={errors.host?.message} {...form.register('host')} />
-        <TextField label="Port" inputMode="numeric" autoComplete="off" error={errors.port?.message} {...form.register('port')} />
+        <TextField label={t('adminDatabaseHosts.form.host')} autoComplete="off" error={errors.host?.message} {...form.register('host')} />
+        <TextField
+          label={t('adminDatabaseHosts.form.port')}
+          inputMode="numeric"
+          autoComplete="off"
+          error={errors.port?.message}
+          {...form.register('port')}
+        />
       </div>
-      <TextField label="Username" autoComplete="off" error={errors.username?.message} {...form.register('username')} />
+      <TextField label={t('adminDatabaseHosts.form.username')} autoComplete="off" error={errors.username?.message} {...form.register('username')} />
       <TextField
-        label="Password"
+        label={t('adminDatabaseHosts.form.password')}
         type="password"
         autoComplete="new-password"
-        hint={host ? 'Leave it empty to keep the stored password.' : 'Stored sealed; it is never shown again.'}
+        hint={host ? t('adminDatabaseHosts.form.passwordKeep') : t('adminDatabaseHosts.form.passwordSealed')}
         error={errors.password?.message}
         {...form.register('password')}
       />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
-          label="Max databases"
+          label={t('adminDatabaseHosts.form.max')}
           inputMode="numeric"
           autoComplete="off"
-          hint="Empty: no limit."
+          hint={t('adminDatabaseHosts.form.maxHint')}
           error={errors.max_databases?.message}
           {...form.register('max_databases')}
         />
         <label className="flex flex-col gap-1.5 text-sm text-zinc-200">
-          <span className="font-medium">Linked node</span>
+          <span className="font-medium">{t('adminDatabaseHosts.form.node')}</span>
           <select
             {...form.register('node')}
             className="min-h-10 rounded-md bg-zinc-900 px-2 text-zinc-100 ring-1 ring-zinc-700 ring-inset focus:ring-2 focus:ring-sky-500 focus:outline-none"
           >
-            <option value="">None</option>
+            <option value="">{t('adminDatabaseHosts.form.noNode')}</option>
             {(nodes.data ?? []).map((n) => (
               <option key={n.id} value={String(n.id)}>
                 {n.name}

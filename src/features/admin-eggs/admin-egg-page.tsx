@@ -11,6 +11,7 @@ import type { AdminEgg, AdminEggVariable } from '../../contract/eggs';
 import { adminEggQueries, downloadEgg, useDeleteEgg, useDeleteVariable, type EggRef } from './api';
 import { EggFormDialog, VariableFormDialog } from './egg-dialogs';
 import { EggScriptForm } from './egg-script-form';
+import { T, useT } from './messages';
 
 const Row = ({ label, children }: { label: string; children: ReactNode }) => (
   <div className="grid gap-1 sm:grid-cols-[12rem_1fr]">
@@ -30,6 +31,7 @@ export function AdminEggPage() {
 }
 
 function EggView({ eggRef: ref, egg, variables }: { eggRef: EggRef; egg: AdminEgg; variables: AdminEggVariable[] }) {
+  const t = useT();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [variable, setVariable] = useState<AdminEggVariable | 'new' | null>(null);
@@ -43,36 +45,38 @@ function EggView({ eggRef: ref, egg, variables }: { eggRef: EggRef; egg: AdminEg
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <Link to="/admin/eggs" className="text-sm text-sky-400 hover:underline">
-            ← Eggs
+            {t('adminEggs.back')}
           </Link>
           <h2 className="text-lg font-semibold break-words text-white">{egg.name}</h2>
           <p className="text-sm break-all text-zinc-400">{egg.uuid}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button onClick={() => setEditing(true)}>Edit egg</Button>
+          <Button onClick={() => setEditing(true)}>{t('adminEggs.edit')}</Button>
           <Button
             variant="secondary"
-            onClick={() => void downloadEgg(ref, egg.name).catch((e: unknown) => toast.error(e instanceof Error ? e.message : 'Export failed.'))}
+            onClick={() =>
+              void downloadEgg(ref, egg.name).catch((e: unknown) => toast.error(e instanceof Error ? e.message : t('adminEggs.exportFailed')))
+            }
           >
-            Export
+            {t('adminEggs.export')}
           </Button>
           <Button variant="danger" onClick={() => setDeleting(true)}>
-            Delete
+            {t('adminEggs.delete')}
           </Button>
         </div>
       </div>
 
       <section aria-labelledby="egg-details" className="space-y-3 rounded-lg bg-zinc-900/60 p-4 ring-1 ring-zinc-800">
         <h3 id="egg-details" className="font-semibold text-white">
-          Details
+          {t('adminEggs.details')}
         </h3>
         <dl className="space-y-2">
-          <Row label="Description">{egg.description ?? '—'}</Row>
-          <Row label="Author">{egg.author}</Row>
-          <Row label="Startup command">
+          <Row label={t('adminEggs.description')}>{egg.description ?? '—'}</Row>
+          <Row label={t('adminEggs.author')}>{egg.author}</Row>
+          <Row label={t('adminEggs.startup')}>
             <code className="font-mono break-all">{egg.startup}</code>
           </Row>
-          <Row label="Docker images">
+          <Row label={t('adminEggs.dockerImages')}>
             <ul>
               {Object.entries(egg.docker_images).map(([name, image]) => (
                 <li key={name}>
@@ -81,26 +85,26 @@ function EggView({ eggRef: ref, egg, variables }: { eggRef: EggRef; egg: AdminEg
               ))}
             </ul>
           </Row>
-          <Row label="Stop command">
+          <Row label={t('adminEggs.stop')}>
             <code className="font-mono">{egg.config.stop}</code>
           </Row>
-          <Row label="File denylist">{egg.config.file_denylist.length ? egg.config.file_denylist.join(', ') : 'None'}</Row>
+          <Row label={t('adminEggs.denylist')}>{egg.config.file_denylist.length ? egg.config.file_denylist.join(', ') : t('adminEggs.none')}</Row>
         </dl>
       </section>
 
       <section aria-labelledby="egg-variables" className="space-y-3">
         <div className="flex items-center justify-between gap-3">
           <h3 id="egg-variables" className="font-semibold text-white">
-            Variables
+            {t('adminEggs.variables')}
           </h3>
           <Button variant="secondary" onClick={() => setVariable('new')}>
-            Add variable
+            {t('adminEggs.addVariable')}
           </Button>
         </div>
         {variables.length === 0 ? (
-          <p className="text-sm text-zinc-400">This egg has no variables.</p>
+          <p className="text-sm text-zinc-400">{t('adminEggs.noVariables')}</p>
         ) : (
-          <ul aria-label="Variables" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          <ul aria-label={t('adminEggs.variables')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {variables.map((v) => (
               <li key={v.id} className="flex flex-wrap items-start gap-3 px-4 py-3">
                 <div className="min-w-0 flex-1 basis-60 space-y-1">
@@ -109,20 +113,27 @@ function EggView({ eggRef: ref, egg, variables }: { eggRef: EggRef; egg: AdminEg
                   </p>
                   {v.description && <p className="text-sm text-zinc-400">{v.description}</p>}
                   <p className="text-sm text-zinc-300">
-                    Default <code className="font-mono break-all">{v.default_value || '(empty)'}</code> · Rules{' '}
-                    <code className="font-mono break-all">{v.rules || '(none)'}</code>
+                    <T
+                      k="adminEggs.variable.summary"
+                      values={{ value: v.default_value || t('adminEggs.variable.empty'), rules: v.rules || t('adminEggs.variable.noRules') }}
+                      components={{ 0: <code className="font-mono break-all" />, 1: <code className="font-mono break-all" /> }}
+                    />
                   </p>
                   <div className="flex flex-wrap gap-2">
-                    <Badge tone={v.user_viewable ? 'info' : 'neutral'}>{v.user_viewable ? 'Users see it' : 'Hidden from users'}</Badge>
-                    <Badge tone={v.user_editable ? 'info' : 'neutral'}>{v.user_editable ? 'Users change it' : 'Read-only for users'}</Badge>
+                    <Badge tone={v.user_viewable ? 'info' : 'neutral'}>
+                      {v.user_viewable ? t('adminEggs.variable.viewable') : t('adminEggs.variable.hidden')}
+                    </Badge>
+                    <Badge tone={v.user_editable ? 'info' : 'neutral'}>
+                      {v.user_editable ? t('adminEggs.variable.editable') : t('adminEggs.variable.readOnly')}
+                    </Badge>
                   </div>
                 </div>
                 <div className="flex gap-2">
-                  <Button variant="secondary" aria-label={`Edit ${v.env_variable}`} onClick={() => setVariable(v)}>
-                    Edit
+                  <Button variant="secondary" aria-label={t('adminEggs.variable.editOf', { env: v.env_variable })} onClick={() => setVariable(v)}>
+                    {t('adminEggs.editButton')}
                   </Button>
-                  <Button variant="secondary" aria-label={`Delete ${v.env_variable}`} onClick={() => setRemoving(v)}>
-                    Delete
+                  <Button variant="secondary" aria-label={t('adminEggs.variable.deleteOf', { env: v.env_variable })} onClick={() => setRemoving(v)}>
+                    {t('adminEggs.delete')}
                   </Button>
                 </div>
               </li>
@@ -143,9 +154,9 @@ function EggView({ eggRef: ref, egg, variables }: { eggRef: EggRef; egg: AdminEg
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
-        title={`Delete the variable ${removing?.env_variable ?? ''}?`}
-        description="Servers of this egg lose their value for it."
-        confirmLabel="Delete variable"
+        title={t('adminEggs.variable.deleteTitle', { env: removing?.env_variable ?? '' })}
+        description={t('adminEggs.variable.deleteBody')}
+        confirmLabel={t('adminEggs.variable.delete')}
         danger
         mutation={deleteVariable}
         onConfirm={async (signal) => {
@@ -155,9 +166,9 @@ function EggView({ eggRef: ref, egg, variables }: { eggRef: EggRef; egg: AdminEg
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}
-        title={`Delete the egg ${egg.name}?`}
-        description="An egg that servers use cannot be deleted."
-        confirmLabel="Delete egg"
+        title={t('adminEggs.deleteTitle', { name: egg.name })}
+        description={t('adminEggs.deleteBody')}
+        confirmLabel={t('adminEggs.deleteEgg')}
         danger
         mutation={deleteEgg}
         onConfirm={async (signal) => {

@@ -7,16 +7,17 @@ import { FormError } from '../../components/ui/field';
 import { ListPage, ListSearch } from '../../components/ui/list-page';
 import { ListRow, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
-import { formatCount } from '../../lib/format';
 import { useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
 import { adminEggQueries, eggsOf, useImportEgg } from './api';
+import { useT } from './messages';
 
 /**
  * The nests and their eggs, searched by egg name (`?q=`), a page of nests at a time (`?page=`);
  * an egg file (PTDL_v2 or Pelican) is imported into a nest from here. "/" jumps to the search box.
  */
 export function AdminEggsPage() {
+  const t = useT();
   const navigate = useNavigate();
   const [page, setPage] = usePageParam();
   const search = useListSearch();
@@ -44,11 +45,11 @@ export function AdminEggsPage() {
   return (
     <ListPage
       headingId="admin-eggs-heading"
-      title="Eggs"
+      title={t('adminEggs.title')}
       action={
         <div className="flex flex-wrap items-end gap-2">
           <label className="flex items-center gap-2 text-sm text-zinc-300">
-            <span>Import into</span>
+            <span>{t('adminEggs.importInto')}</span>
             <select
               value={nestId}
               onChange={(e) => setTarget(e.target.value)}
@@ -62,37 +63,37 @@ export function AdminEggsPage() {
             </select>
           </label>
           <Button onClick={() => fileRef.current?.click()} disabled={!nestId || importEgg.isPending}>
-            {importEgg.isPending ? 'Importing…' : 'Import egg file'}
+            {importEgg.isPending ? t('adminEggs.importing') : t('adminEggs.import')}
           </Button>
           <input
             ref={fileRef}
             type="file"
             accept="application/json,.json"
-            aria-label="Egg file"
+            aria-label={t('adminEggs.file')}
             className="sr-only"
             tabIndex={-1}
             onChange={(e) => void onFile(e.target.files?.[0])}
           />
         </div>
       }
-      notice={<FormError message={importEgg.error ? `The egg file was refused: ${importEgg.error.message}` : null} />}
-      search={<ListSearch search={search} label="Search eggs by name" />}
+      notice={<FormError message={importEgg.error ? t('adminEggs.refused', { message: importEgg.error.message }) : null} />}
+      search={<ListSearch search={search} label={t('adminEggs.search')} />}
       query={query}
       items={query.data?.data}
-      empty={<EmptyState title="No nests yet" />}
-      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Nest pages' }}
+      empty={<EmptyState title={t('adminEggs.noNests')} />}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: t('adminEggs.nestPages') }}
     >
       {(list) =>
         list.map(({ attributes: nest }) => {
           const eggs = eggsOf(nest.relationships).filter((e) => !needle || e.name.toLowerCase().includes(needle));
           return (
-            <section key={nest.id} aria-label={`Nest ${nest.name}`} className="space-y-2">
+            <section key={nest.id} aria-label={t('adminEggs.nest', { name: nest.name })} className="space-y-2">
               <h3 className="text-sm font-semibold tracking-wide text-zinc-300 uppercase">{nest.name}</h3>
               {nest.description && <p className="text-sm text-zinc-400">{nest.description}</p>}
               {eggs.length === 0 ? (
-                <p className="text-sm text-zinc-500">{needle ? 'No egg of this nest matches.' : 'No eggs in this nest.'}</p>
+                <p className="text-sm text-zinc-500">{needle ? t('adminEggs.noMatch') : t('adminEggs.noEggs')}</p>
               ) : (
-                <RowList label={`Eggs of ${nest.name}`} busy={query.isPlaceholderData}>
+                <RowList label={t('adminEggs.eggsOf', { name: nest.name })} busy={query.isPlaceholderData}>
                   {eggs.map((egg) => (
                     <ListRow
                       key={egg.id}
@@ -100,7 +101,7 @@ export function AdminEggsPage() {
                       title={egg.name}
                       details={<p className="line-clamp-2 text-sm text-zinc-400">{egg.description ?? egg.author}</p>}
                     >
-                      <Badge tone="neutral">{formatCount(Object.keys(egg.docker_images).length, 'image')}</Badge>
+                      <Badge tone="neutral">{t('adminEggs.images', { count: Object.keys(egg.docker_images).length })}</Badge>
                     </ListRow>
                   ))}
                 </RowList>

@@ -6,6 +6,7 @@ import type { AdminEgg, AdminEggVariable } from '../../contract/eggs';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useSaveVariable, useUpdateEgg, type EggRef } from './api';
 import { eggFormSchema, toBody, toForm } from './egg-form';
+import { useT } from './messages';
 
 const EGG_FIELDS = ['name', 'description', 'startup', 'config_stop', 'config_startup', 'images', 'file_denylist'] as const;
 
@@ -21,6 +22,7 @@ export function EggFormDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const t = useT();
   const update = useUpdateEgg();
   const defaultValues = toForm(egg);
   const form = useContractForm(eggFormSchema, defaultValues);
@@ -29,36 +31,36 @@ export function EggFormDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Edit egg"
+      title={t('adminEggs.edit')}
       wide
-      submitLabel="Save"
+      submitLabel={t('adminEggs.save')}
       form={form}
       defaultValues={defaultValues}
       mutation={update}
       errorFields={{ fields: EGG_FIELDS, rename: { docker_images: 'images' } }}
       onSubmit={(values, signal) => update.mutateAsync({ ref: eggRef, body: toBody(values), signal })}
     >
-      <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-      <TextAreaField label="Description" rows={2} error={errors.description?.message} {...form.register('description')} />
+      <TextField label={t('adminEggs.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+      <TextAreaField label={t('adminEggs.description')} rows={2} error={errors.description?.message} {...form.register('description')} />
       <TextAreaField
-        label="Startup command"
+        label={t('adminEggs.startup')}
         rows={2}
         className="[&_textarea]:font-mono"
         error={errors.startup?.message}
         {...form.register('startup')}
       />
       <TextAreaField
-        label="Docker images"
+        label={t('adminEggs.dockerImages')}
         rows={3}
-        hint="One per line: Name|image reference."
+        hint={t('adminEggs.imagesHint')}
         className="[&_textarea]:font-mono"
         error={errors.images?.message}
         {...form.register('images')}
       />
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField label="Stop command" autoComplete="off" error={errors.config_stop?.message} {...form.register('config_stop')} />
+        <TextField label={t('adminEggs.stop')} autoComplete="off" error={errors.config_stop?.message} {...form.register('config_stop')} />
         <TextAreaField
-          label="Startup detection (JSON)"
+          label={t('adminEggs.detection')}
           rows={3}
           className="[&_textarea]:font-mono"
           error={errors.config_startup?.message}
@@ -66,9 +68,9 @@ export function EggFormDialog({
         />
       </div>
       <TextAreaField
-        label="File denylist"
+        label={t('adminEggs.denylist')}
         rows={2}
-        hint="One path per line."
+        hint={t('adminEggs.denylistHint')}
         error={errors.file_denylist?.message}
         {...form.register('file_denylist')}
       />
@@ -99,6 +101,7 @@ export function VariableFormDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const t = useT();
   const save = useSaveVariable();
   const defaultValues: EggVariableWrite = variable
     ? {
@@ -117,40 +120,45 @@ export function VariableFormDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title={variable ? `Edit variable ${variable.env_variable}` : 'Add variable'}
-      submitLabel={variable ? 'Save variable' : 'Add variable'}
+      title={variable ? t('adminEggs.variable.editTitle', { env: variable.env_variable }) : t('adminEggs.addVariable')}
+      submitLabel={variable ? t('adminEggs.variable.save') : t('adminEggs.addVariable')}
       form={form}
       defaultValues={defaultValues}
       mutation={save}
       errorFields={{ fields: VARIABLE_FIELDS }}
       onSubmit={(body, signal) => save.mutateAsync({ ref: eggRef, variable, body, signal })}
     >
-      <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-      <TextAreaField label="Description" rows={2} error={errors.description?.message} {...form.register('description')} />
+      <TextField label={t('adminEggs.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+      <TextAreaField label={t('adminEggs.description')} rows={2} error={errors.description?.message} {...form.register('description')} />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
-          label="Environment variable"
+          label={t('adminEggs.variable.env')}
           autoComplete="off"
           className="[&_input]:font-mono"
           error={errors.env_variable?.message}
           {...form.register('env_variable')}
         />
-        <TextField label="Default value" autoComplete="off" error={errors.default_value?.message} {...form.register('default_value')} />
+        <TextField
+          label={t('adminEggs.variable.default')}
+          autoComplete="off"
+          error={errors.default_value?.message}
+          {...form.register('default_value')}
+        />
       </div>
       <TextField
-        label="Rules"
+        label={t('adminEggs.variable.rules')}
         autoComplete="off"
-        hint="Laravel rules, e.g. required|integer|between:1,100."
+        hint={t('adminEggs.variable.rulesHint')}
         className="[&_input]:font-mono"
         error={errors.rules?.message}
         {...form.register('rules')}
       />
       <div className="flex flex-wrap gap-4">
         <label className="flex items-center gap-2 text-sm text-zinc-200">
-          <Checkbox {...form.register('user_viewable')} /> Users can see it
+          <Checkbox {...form.register('user_viewable')} /> {t('adminEggs.variable.canSee')}
         </label>
         <label className="flex items-center gap-2 text-sm text-zinc-200">
-          <Checkbox {...form.register('user_editable')} /> Users can change it
+          <Checkbox {...form.register('user_editable')} /> {t('adminEggs.variable.canChange')}
         </label>
       </div>
     </MutationDialog>

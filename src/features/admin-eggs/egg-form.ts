@@ -2,10 +2,12 @@ import * as z from 'zod/mini';
 import { configJson, eggName, eggStartup, eggStop, IMAGE_REFERENCE, MAX_EGG_IMAGES } from '../../contract/egg-fields';
 import type { EggUpdate } from '../../contract/egg-writes';
 import type { AdminEgg } from '../../contract/eggs';
+import { t } from './messages';
 
 /*
  * The egg edit form: the contract's own fields, with the images and lists as text (one per
- * line, images as `Name|image`), turned back into the request body on submit.
+ * line, images as `Name|image`), turned back into the request body on submit. The form's own
+ * messages are read when a check fails, so they are in the language of that moment.
  */
 
 const lines = (text: string) =>
@@ -25,17 +27,14 @@ export function imagesOf(text: string): Record<string, string> {
 
 export const eggFormSchema = z.object({
   name: eggName,
-  description: z.string().check(z.maxLength(65_535, 'The description is too long.')),
+  description: z.string().check(z.maxLength(65_535, { error: () => t('adminEggs.form.descriptionTooLong') })),
   startup: eggStartup,
   config_stop: eggStop,
   config_startup: configJson('config startup'),
   images: z.string().check(
-    z.refine((t) => lines(t).length > 0, 'The egg needs at least one docker image.'),
-    z.refine((t) => lines(t).length <= MAX_EGG_IMAGES, `An egg may have at most ${String(MAX_EGG_IMAGES)} docker images.`),
-    z.refine(
-      (t) => Object.values(imagesOf(t)).every((image) => IMAGE_REFERENCE.test(image)),
-      'Each line is Name|image, the image a reference such as ghcr.io/owner/image:tag.',
-    ),
+    z.refine((text) => lines(text).length > 0, { error: () => t('adminEggs.form.imagesRequired') }),
+    z.refine((text) => lines(text).length <= MAX_EGG_IMAGES, { error: () => t('adminEggs.form.imagesTooMany', { max: MAX_EGG_IMAGES }) }),
+    z.refine((text) => Object.values(imagesOf(text)).every((image) => IMAGE_REFERENCE.test(image)), { error: () => t('adminEggs.form.imageLine') }),
   ),
   file_denylist: z.string(),
 });

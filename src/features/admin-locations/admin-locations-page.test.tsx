@@ -1,14 +1,16 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Location } from '../../contract/locations';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { renderRoutes } from '../../test/render-routes';
 import { json, stubFetch, type FetchCall } from '../../test/server-test-fixtures';
 import { AdminLocationsPage } from './admin-locations-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const location = (id: number, short: string, long: string | null, nodes: number): Location => ({
@@ -82,6 +84,16 @@ describe('AdminLocationsPage', () => {
     expect(screen.getByRole('listitem', { name: 'us' })).toHaveTextContent('No description · 0 nodes');
     // Each name and description is isolated (<bdi>), so a right-to-left override in one stays inside it.
     expect([...eu.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['eu', 'Frankfurt']);
+  });
+
+  it('counts the nodes with each language’s plural forms', async () => {
+    stubPanel();
+    render();
+    const eu = await screen.findByRole('listitem', { name: 'eu' });
+    await act(() => changeLocale('pl'));
+    expect(eu).toHaveTextContent('Frankfurt · 2 węzły');
+    expect(screen.getByRole('listitem', { name: 'us' })).toHaveTextContent('Brak opisu · 0 węzłów');
+    expect(screen.getByRole('heading', { name: 'Lokalizacje' })).toBeInTheDocument();
   });
 
   it('creates one, putting the panel’s refusal under its field', async () => {

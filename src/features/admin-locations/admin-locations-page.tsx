@@ -5,11 +5,11 @@ import { Button } from '../../components/ui/button';
 import { ListPage, ListSearch } from '../../components/ui/list-page';
 import { ListRow, RowActions, RowList } from '../../components/ui/row-list';
 import { EmptyState } from '../../components/ui/states';
-import { formatCount } from '../../lib/format';
 import { useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
 import { adminLocationQueries } from './api';
 import { DeleteLocationDialog, LocationFormDialog } from './location-dialogs';
+import { useT } from './messages';
 
 /** How many nodes the location holds, from `include=nodes` (null when the key may not read nodes). */
 function nodeCount(location: Location): number | null {
@@ -24,6 +24,7 @@ export function AdminLocationsPage() {
   const [page, setPage] = usePageParam();
   const search = useListSearch();
   const [open, setOpen] = useState<Open>(null);
+  const t = useT();
   const query = useQuery(adminLocationQueries.list({ page, search: search.value }));
   const close = (o: boolean) => {
     if (!o) setOpen(null);
@@ -32,15 +33,15 @@ export function AdminLocationsPage() {
   return (
     <ListPage
       headingId="admin-locations-heading"
-      title="Locations"
+      title={t('adminLocations.title')}
       noun="location"
-      action={<Button onClick={() => setOpen({ kind: 'create' })}>Create location</Button>}
-      search={<ListSearch search={search} label="Search by short code" />}
+      action={<Button onClick={() => setOpen({ kind: 'create' })}>{t('adminLocations.create')}</Button>}
+      search={<ListSearch search={search} label={t('adminLocations.search')} />}
       query={query}
       items={query.data?.data}
-      empty={<EmptyState title="No locations yet">Create one to put nodes in.</EmptyState>}
+      empty={<EmptyState title={t('adminLocations.empty')}>{t('adminLocations.emptyText')}</EmptyState>}
       searched={search.value}
-      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Location list pages' }}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: t('adminLocations.pages') }}
       dialogs={
         <>
           <LocationFormDialog location={null} open={open?.kind === 'create'} onOpenChange={(o) => setOpen(o ? { kind: 'create' } : null)} />
@@ -50,7 +51,7 @@ export function AdminLocationsPage() {
       }
     >
       {(locations) => (
-        <RowList label="Locations" busy={query.isPlaceholderData}>
+        <RowList label={t('adminLocations.title')} busy={query.isPlaceholderData}>
           {locations.map(({ attributes: l }) => {
             const nodes = nodeCount(l);
             return (
@@ -61,16 +62,16 @@ export function AdminLocationsPage() {
                 details={
                   <p className="text-sm break-words text-zinc-400">
                     {/* Isolated: a right-to-left override in it must not reorder the node count after it. */}
-                    <bdi>{l.long ?? 'No description'}</bdi>
-                    {nodes !== null && ` · ${formatCount(nodes, 'node')}`}
+                    <bdi>{l.long ?? t('adminLocations.noDescription')}</bdi>
+                    {nodes !== null && ` · ${t('adminLocations.nodeCount', { count: nodes })}`}
                   </p>
                 }
               >
                 <RowActions
                   of={l.short}
                   actions={[
-                    { label: 'Edit', onClick: () => setOpen({ kind: 'edit', location: l }) },
-                    { label: 'Delete', onClick: () => setOpen({ kind: 'delete', location: l }) },
+                    { label: t('adminLocations.editAction'), onClick: () => setOpen({ kind: 'edit', location: l }) },
+                    { label: t('adminLocations.delete'), onClick: () => setOpen({ kind: 'delete', location: l }) },
                   ]}
                 />
               </ListRow>

@@ -4,6 +4,7 @@ import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useCreateLocation, useDeleteLocation, useUpdateLocation } from './api';
+import { T, useT } from './messages';
 
 const FIELDS = ['short', 'long'] as const;
 // An empty description is none (the API takes null, not '').
@@ -21,24 +22,25 @@ export function LocationFormDialog({ location, open, onOpenChange }: DialogProps
   const defaultValues: LocationCreate = location ? { short: location.short, long: location.long } : { short: '', long: null };
   const form = useContractForm(locationCreateSchema, defaultValues);
   const { errors } = form.formState;
+  const t = useT();
   return (
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title={location ? 'Edit location' : 'Create location'}
-      description="A short code (such as eu-west) that groups nodes; deployment picks nodes by location."
-      submitLabel={location ? 'Save' : 'Create location'}
+      title={t(location ? 'adminLocations.edit' : 'adminLocations.create')}
+      description={t('adminLocations.form.description')}
+      submitLabel={t(location ? 'adminLocations.form.save' : 'adminLocations.create')}
       form={form}
       defaultValues={defaultValues}
       mutation={location ? update : create}
       errorFields={{ fields: FIELDS }}
       onSubmit={(body, signal) => (location ? update.mutateAsync({ location, body, signal }) : create.mutateAsync({ body, signal }))}
     >
-      <TextField label="Short code" autoComplete="off" error={errors.short?.message} {...form.register('short')} />
+      <TextField label={t('adminLocations.form.short')} autoComplete="off" error={errors.short?.message} {...form.register('short')} />
       <TextField
-        label="Description"
+        label={t('adminLocations.form.long')}
         autoComplete="off"
-        hint="Optional."
+        hint={t('adminLocations.form.optional')}
         error={errors.long?.message}
         {...form.register('long', { setValueAs: orNull })}
       />
@@ -49,17 +51,14 @@ export function LocationFormDialog({ location, open, onOpenChange }: DialogProps
 /** Deleting is refused while nodes are in the location: the panel's refusal shows in the dialog. */
 export function DeleteLocationDialog({ location, open, onOpenChange }: DialogProps & { location: Location }) {
   const remove = useDeleteLocation();
+  const t = useT();
   return (
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Delete location"
-      description={
-        <>
-          The location <span className="break-all">{location.short}</span> is deleted. A location with nodes in it cannot be.
-        </>
-      }
-      confirmLabel="Delete"
+      title={t('adminLocations.deleteDialog.title')}
+      description={<T k="adminLocations.deleteDialog.text" values={{ short: location.short }} components={{ 0: <span className="break-all" /> }} />}
+      confirmLabel={t('adminLocations.delete')}
       danger
       mutation={remove}
       onConfirm={(signal) => remove.mutateAsync({ location, signal })}

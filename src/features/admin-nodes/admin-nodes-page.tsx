@@ -11,6 +11,7 @@ import { useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
 import { adminOverviewQueries, NodeHealthList, type HealthNode } from '../admin-overview/api';
 import { adminNodeQueries } from './api';
+import { useT } from './messages';
 import { NodeFormDialog } from './node-form-dialog';
 
 /**
@@ -36,6 +37,7 @@ function withHealth(node: Node, health: OverviewNode | undefined): HealthNode {
 
 /** The panel's nodes with their live health, searched by name (`?q=`, "/" focuses it), paged (`?page=`); each links to its page. */
 export function AdminNodesPage() {
+  const t = useT();
   const navigate = useNavigate();
   const [page, setPage] = usePageParam();
   const search = useListSearch();
@@ -50,15 +52,15 @@ export function AdminNodesPage() {
   return (
     <ListPage
       headingId="admin-nodes-heading"
-      title="Nodes"
+      title={t('adminNodes.title')}
       noun="node"
-      action={<Button onClick={() => setCreating(true)}>Create node</Button>}
-      search={<ListSearch search={search} label="Search by name" />}
+      action={<Button onClick={() => setCreating(true)}>{t('adminNodes.create')}</Button>}
+      search={<ListSearch search={search} label={t('adminNodes.searchByName')} />}
       query={query}
       items={items}
-      empty={<EmptyState title="No nodes yet">The panel makes its own node at its first start; add machines as nodes here.</EmptyState>}
+      empty={<EmptyState title={t('adminNodes.empty.title')}>{t('adminNodes.empty.body')}</EmptyState>}
       searched={search.value}
-      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'Node list pages' }}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: t('adminNodes.pages') }}
       dialogs={
         <NodeFormDialog
           node={null}
@@ -69,7 +71,7 @@ export function AdminNodesPage() {
       }
     >
       {(nodes) => (
-        <Card title="Health" className={query.isPlaceholderData ? 'opacity-60' : undefined}>
+        <Card title={t('adminNodes.health')} className={query.isPlaceholderData ? 'opacity-60' : undefined}>
           <NodeHealthList nodes={nodes} now={new Date(overview.dataUpdatedAt || Date.now())} href={(n) => `/admin/nodes/${String(n.id)}`} />
         </Card>
       )}

@@ -5,6 +5,7 @@ import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useCreateAllocations, useDeleteAllocation, useUpdateAllocation } from './api';
+import { T, useT } from './messages';
 
 interface DialogProps {
   node: Node;
@@ -31,6 +32,7 @@ const ADD_DEFAULTS = { ip: '', alias: '', ports: '' };
 
 /** Adds an address's ports: single ports and `start-end` ranges; ones the node has already are skipped. */
 export function AddAllocationsDialog({ node, open, onOpenChange }: DialogProps) {
+  const t = useT();
   const create = useCreateAllocations();
   const form = useContractForm(addSchema, ADD_DEFAULTS);
   const { errors } = form.formState;
@@ -38,9 +40,9 @@ export function AddAllocationsDialog({ node, open, onOpenChange }: DialogProps) 
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Add allocations"
+      title={t('adminNodes.allocations.add')}
       description={<span className="break-all">{node.name}</span>}
-      submitLabel="Add"
+      submitLabel={t('adminNodes.allocations.addButton')}
       form={form}
       defaultValues={ADD_DEFAULTS}
       mutation={create}
@@ -48,24 +50,24 @@ export function AddAllocationsDialog({ node, open, onOpenChange }: DialogProps) 
       onSubmit={(body, signal) => create.mutateAsync({ node, body, signal })}
     >
       <TextField
-        label="IP address"
+        label={t('adminNodes.allocations.ip')}
         autoComplete="off"
-        hint="The address servers listen on (0.0.0.0 for all), or an IPv4 block such as 10.0.0.0/29."
+        hint={t('adminNodes.allocations.ipHint')}
         error={errors.ip?.message}
         {...form.register('ip')}
       />
       <TextField
-        label="Alias"
+        label={t('adminNodes.alias')}
         autoComplete="off"
-        hint="Optional: the name shown to users instead of the address."
+        hint={t('adminNodes.allocations.aliasHint')}
         error={errors.alias?.message}
         {...form.register('alias')}
       />
       <TextField
-        label="Ports"
+        label={t('adminNodes.allocations.ports')}
         autoComplete="off"
         placeholder="25565-25570, 25600"
-        hint="Ports above 1024, and ranges of up to 1000, separated by commas."
+        hint={t('adminNodes.allocations.portsHint')}
         error={errors.ports?.message}
         {...form.register('ports')}
       />
@@ -75,6 +77,7 @@ export function AddAllocationsDialog({ node, open, onOpenChange }: DialogProps) 
 
 /** Sets the alias (and notes) of one allocation; an empty box clears it. */
 export function AllocationAliasDialog({ node, allocation, open, onOpenChange }: DialogProps & { allocation: NodeAllocation }) {
+  const t = useT();
   const update = useUpdateAllocation();
   const defaultValues = { ip_alias: allocation.alias ?? '', notes: allocation.notes ?? '' };
   const form = useContractForm(nodeAllocationUpdateSchema, defaultValues);
@@ -83,9 +86,9 @@ export function AllocationAliasDialog({ node, allocation, open, onOpenChange }: 
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Set alias"
+      title={t('adminNodes.allocations.setAlias')}
       description={<span className="font-mono break-all">{`${allocation.ip}:${String(allocation.port)}`}</span>}
-      submitLabel="Save"
+      submitLabel={t('adminNodes.save')}
       form={form}
       defaultValues={defaultValues}
       mutation={update}
@@ -93,32 +96,34 @@ export function AllocationAliasDialog({ node, allocation, open, onOpenChange }: 
       onSubmit={(body, signal) => update.mutateAsync({ node, allocation, body, signal })}
     >
       <TextField
-        label="Alias"
+        label={t('adminNodes.alias')}
         autoComplete="off"
-        hint="Shown to users instead of the address."
+        hint={t('adminNodes.allocations.aliasShownHint')}
         error={errors.ip_alias?.message}
         {...form.register('ip_alias')}
       />
-      <TextField label="Notes" autoComplete="off" error={errors.notes?.message} {...form.register('notes')} />
+      <TextField label={t('adminNodes.allocations.notes')} autoComplete="off" error={errors.notes?.message} {...form.register('notes')} />
     </MutationDialog>
   );
 }
 
 /** Removing is refused while a server holds the allocation: the panel's refusal shows in the dialog. */
 export function RemoveAllocationDialog({ node, allocation, open, onOpenChange }: DialogProps & { allocation: NodeAllocation }) {
+  const t = useT();
   const remove = useDeleteAllocation();
   return (
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Remove allocation"
+      title={t('adminNodes.allocations.removeTitle')}
       description={
-        <>
-          <span className="font-mono break-all">{`${allocation.ip}:${String(allocation.port)}`}</span> is removed from {node.name}. An allocation a
-          server holds cannot be removed.
-        </>
+        <T
+          k="adminNodes.allocations.removeBody"
+          values={{ address: `${allocation.ip}:${String(allocation.port)}`, node: node.name }}
+          components={{ 0: <span className="font-mono break-all" /> }}
+        />
       }
-      confirmLabel="Remove"
+      confirmLabel={t('adminNodes.allocations.remove')}
       danger
       mutation={remove}
       onConfirm={(signal) => remove.mutateAsync({ node, allocation, signal })}

@@ -8,14 +8,15 @@ import { cn } from '../../components/ui/cn';
 import { Pagination } from '../../components/ui/pagination';
 import { QueryList } from '../../components/ui/query-list';
 import { EmptyState } from '../../components/ui/states';
-import { formatCount } from '../../lib/format';
 import { adminNodeQueries } from './api';
+import { useT } from './messages';
 import { AddAllocationsDialog, AllocationAliasDialog, RemoveAllocationDialog } from './allocation-dialogs';
 
 type Open = { kind: 'add' } | { kind: 'alias' | 'remove'; allocation: NodeAllocation } | null;
 
 /** The node's addresses and ports, a page at a time: add a range, set an alias, remove a free one. */
 export function NodeAllocations({ node }: { node: Node }) {
+  const t = useT();
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Open>(null);
   const query = useQuery(adminNodeQueries.allocations(String(node.id), page));
@@ -26,21 +27,21 @@ export function NodeAllocations({ node }: { node: Node }) {
 
   return (
     <Card
-      title={meta ? `Allocations (${formatCount(meta.total, 'port')})` : 'Allocations'}
+      title={meta ? t('adminNodes.allocations.counted', { count: meta.total }) : t('adminNodes.allocations')}
       actions={
         <Button size="sm" onClick={() => setOpen({ kind: 'add' })}>
-          Add allocations
+          {t('adminNodes.allocations.add')}
         </Button>
       }
     >
       <QueryList
         query={query}
         items={query.data?.data}
-        empty={<EmptyState title="No allocations yet">Add the address and ports servers on this node may listen on.</EmptyState>}
+        empty={<EmptyState title={t('adminNodes.allocations.empty.title')}>{t('adminNodes.allocations.empty.body')}</EmptyState>}
       >
         {(allocations) => (
           <>
-            <ul aria-label="Allocations" className={cn('divide-y divide-zinc-800/80', query.isPlaceholderData && 'opacity-60')}>
+            <ul aria-label={t('adminNodes.allocations')} className={cn('divide-y divide-zinc-800/80', query.isPlaceholderData && 'opacity-60')}>
               {allocations.map(({ attributes: a }) => {
                 const address = `${a.ip}:${String(a.port)}`;
                 return (
@@ -49,36 +50,38 @@ export function NodeAllocations({ node }: { node: Node }) {
                       <p className="font-mono text-sm break-all text-zinc-100">{address}</p>
                       {(a.alias || a.notes) && (
                         <p className="text-xs break-words text-zinc-400">
-                          {a.alias && <span>alias {a.alias}</span>}
+                          {a.alias && <span>{t('adminNodes.allocations.alias', { alias: a.alias })}</span>}
                           {a.alias && a.notes && ' · '}
                           {a.notes}
                         </p>
                       )}
                     </div>
-                    <Badge tone={a.assigned ? 'info' : 'neutral'}>{a.assigned ? 'Assigned' : 'Free'}</Badge>
+                    <Badge tone={a.assigned ? 'info' : 'neutral'}>
+                      {a.assigned ? t('adminNodes.allocations.assigned') : t('adminNodes.allocations.free')}
+                    </Badge>
                     <div className="flex gap-2">
                       <Button
                         variant="secondary"
                         size="sm"
-                        aria-label={`Set alias of ${address}`}
+                        aria-label={t('adminNodes.allocations.setAliasOf', { address })}
                         onClick={() => setOpen({ kind: 'alias', allocation: a })}
                       >
-                        Alias
+                        {t('adminNodes.alias')}
                       </Button>
                       <Button
                         variant="secondary"
                         size="sm"
-                        aria-label={`Remove ${address}`}
+                        aria-label={t('adminNodes.allocations.removeOf', { address })}
                         onClick={() => setOpen({ kind: 'remove', allocation: a })}
                       >
-                        Remove
+                        {t('adminNodes.allocations.remove')}
                       </Button>
                     </div>
                   </li>
                 );
               })}
             </ul>
-            {meta && <Pagination meta={meta} onPage={setPage} label="Allocation pages" />}
+            {meta && <Pagination meta={meta} onPage={setPage} label={t('adminNodes.allocations.pages')} />}
           </>
         )}
       </QueryList>

@@ -5,6 +5,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { Spinner } from '../../components/ui/spinner';
 import { describeError } from '../../components/ui/states';
 import { adminNodeQueries } from './api';
+import { useT } from './messages';
 
 /** The command that starts Aerie's node with that file, from a checkout of Aerie on the node's machine (README). */
 export const NODE_START_COMMAND = 'npm run -s node -- --config config.yml';
@@ -14,11 +15,12 @@ export const NODE_START_COMMAND = 'npm run -s node -- --config config.yml';
  * command that starts Aerie's node on it. It holds the node's secret token: shown only here.
  */
 export function NodeConfigCard({ nodeId }: { nodeId: string }) {
+  const t = useT();
   const query = useQuery(adminNodeQueries.configuration(nodeId));
   return (
-    <Card title="Configuration">
+    <Card title={t('adminNodes.config.title')}>
       {query.isPending ? (
-        <Spinner label="Loading the configuration…" />
+        <Spinner label={t('adminNodes.config.loading')} />
       ) : query.isError ? (
         // The panel's own node has none (it runs inside the panel): the panel says so.
         <p className="text-sm text-zinc-300">{describeError(query.error).detail}</p>
@@ -30,12 +32,13 @@ export function NodeConfigCard({ nodeId }: { nodeId: string }) {
 }
 
 function ConfigText({ yaml }: { yaml: string }) {
+  const t = useT();
   return (
     <div className="space-y-4 text-sm text-zinc-300">
       <div className="space-y-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h3 className="font-medium text-zinc-100">config.yml</h3>
-          <CopyButton value={yaml} label="Copy config.yml" />
+          <CopyButton value={yaml} label={t('adminNodes.config.copy')} />
         </div>
         <pre
           aria-label="config.yml"
@@ -44,18 +47,21 @@ function ConfigText({ yaml }: { yaml: string }) {
         >
           {yaml}
         </pre>
-        <p className="text-xs text-zinc-400">It holds the node’s secret token: keep it as you would a password.</p>
+        <p className="text-xs text-zinc-400">{t('adminNodes.config.secret')}</p>
       </div>
       <div className="space-y-2">
-        <h3 className="font-medium text-zinc-100">Start Aerie’s node</h3>
-        <p>Save the file as config.yml in a checkout of Aerie on the node’s machine, then run:</p>
+        <h3 className="font-medium text-zinc-100">{t('adminNodes.config.start')}</h3>
+        <p>{t('adminNodes.config.save')}</p>
         <p className="flex flex-wrap items-center gap-2">
-          <code aria-label="Start command" className="rounded bg-zinc-950 px-2 py-1 font-mono text-xs break-all text-zinc-100 ring-1 ring-zinc-800">
+          <code
+            aria-label={t('adminNodes.config.command')}
+            className="rounded bg-zinc-950 px-2 py-1 font-mono text-xs break-all text-zinc-100 ring-1 ring-zinc-800"
+          >
             {NODE_START_COMMAND}
           </code>
-          <CopyButton value={NODE_START_COMMAND} label="Copy command" />
+          <CopyButton value={NODE_START_COMMAND} label={t('adminNodes.config.copyCommand')} />
         </p>
-        <p>Real Wings reads the same file at /etc/pterodactyl/config.yml.</p>
+        <p>{t('adminNodes.config.wings')}</p>
       </div>
     </div>
   );

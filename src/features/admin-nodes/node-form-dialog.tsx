@@ -7,6 +7,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { adminLocationQueries } from '../admin-locations/api';
 import { useCreateNode, useUpdateNode } from './api';
+import { T, useT } from './messages';
 
 const FIELDS = [
   'name',
@@ -76,6 +77,7 @@ export function NodeFormDialog({
   onOpenChange: (open: boolean) => void;
   onCreated?: (node: Node) => void;
 }) {
+  const t = useT();
   const create = useCreateNode();
   const update = useUpdateNode();
   const locations = useQuery({ ...adminLocationQueries.choices(), enabled: open });
@@ -91,12 +93,10 @@ export function NodeFormDialog({
     <MutationDialog
       open={open && !locations.isPending}
       onOpenChange={onOpenChange}
-      title={node ? 'Edit node' : 'Create node'}
-      description={
-        node ? <span className="break-all">{node.name}</span> : 'A machine running Wings or Aerie’s node, which this panel will place servers on.'
-      }
+      title={node ? t('adminNodes.form.edit') : t('adminNodes.create')}
+      description={node ? <span className="break-all">{node.name}</span> : t('adminNodes.form.description')}
       wide
-      submitLabel={node ? 'Save' : 'Create node'}
+      submitLabel={node ? t('adminNodes.save') : t('adminNodes.create')}
       form={form}
       defaultValues={defaultValues}
       mutation={node ? update : create}
@@ -108,8 +108,8 @@ export function NodeFormDialog({
       }}
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
-        <SelectField label="Location" error={errors.location_id?.message} {...form.register('location_id', asNumber)}>
+        <TextField label={t('adminNodes.form.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <SelectField label={t('adminNodes.form.location')} error={errors.location_id?.message} {...form.register('location_id', asNumber)}>
           {(locations.data ?? []).map((l) => (
             <option key={l.id} value={l.id}>
               {l.short}
@@ -119,58 +119,57 @@ export function NodeFormDialog({
       </div>
       {locations.data?.length === 0 && (
         <p className="text-sm text-amber-300">
-          There are no locations yet:{' '}
-          <Link to="/admin/locations" className="font-medium text-sky-400 hover:text-sky-300">
-            create one
-          </Link>{' '}
-          first.
+          <T
+            k="adminNodes.form.noLocations"
+            components={{ 0: <Link to="/admin/locations" className="font-medium text-sky-400 hover:text-sky-300" /> }}
+          />
         </p>
       )}
       <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <TextField
-          label="FQDN"
+          label={t('adminNodes.form.fqdn')}
           autoComplete="off"
-          hint="The address browsers and the panel reach the node at (a domain name, or an IP address without TLS)."
+          hint={t('adminNodes.form.fqdnHint')}
           error={errors.fqdn?.message}
           {...form.register('fqdn')}
         />
-        <SelectField label="Scheme" error={errors.scheme?.message} {...form.register('scheme')}>
+        <SelectField label={t('adminNodes.form.scheme')} error={errors.scheme?.message} {...form.register('scheme')}>
           <option value="https">https</option>
           <option value="http">http</option>
         </SelectField>
       </div>
       <div className="grid gap-3 sm:grid-cols-3">
-        {num('daemon_listen', 'Daemon port')}
-        {num('daemon_sftp', 'SFTP port')}
-        {num('upload_size', 'Upload size (MiB)')}
+        {num('daemon_listen', t('adminNodes.form.daemonPort'))}
+        {num('daemon_sftp', t('adminNodes.sftpPort'))}
+        {num('upload_size', t('adminNodes.form.uploadSize'))}
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        {num('memory', 'Memory (MiB)')}
-        {num('memory_overallocate', 'Memory over-allocation (%)', '-1 turns the check off.')}
-        {num('disk', 'Disk (MiB)')}
-        {num('disk_overallocate', 'Disk over-allocation (%)', '-1 turns the check off.')}
+        {num('memory', t('adminNodes.form.memory'))}
+        {num('memory_overallocate', t('adminNodes.form.memoryOver'), t('adminNodes.form.overHint'))}
+        {num('disk', t('adminNodes.form.disk'))}
+        {num('disk_overallocate', t('adminNodes.form.diskOver'), t('adminNodes.form.overHint'))}
       </div>
       <div className="flex flex-col gap-2 text-sm text-zinc-200">
         <label className="flex items-start gap-2">
           <Checkbox className="mt-0.5" {...form.register('public')} />
           <span>
-            Public
-            <span className="block text-xs text-zinc-400">Automatic deployment may place servers on it.</span>
+            {t('adminNodes.form.public')}
+            <span className="block text-xs text-zinc-400">{t('adminNodes.form.publicHint')}</span>
           </span>
         </label>
         <label className="flex items-start gap-2">
           <Checkbox className="mt-0.5" {...form.register('behind_proxy')} />
           <span>
-            Behind a proxy
-            <span className="block text-xs text-zinc-400">The proxy holds the TLS certificate; the node listens without one.</span>
+            {t('adminNodes.form.behindProxy')}
+            <span className="block text-xs text-zinc-400">{t('adminNodes.form.behindProxyHint')}</span>
           </span>
         </label>
         {node && (
           <label className="flex items-start gap-2">
             <Checkbox className="mt-0.5" {...form.register('maintenance_mode')} />
             <span>
-              Maintenance mode
-              <span className="block text-xs text-zinc-400">Owners of its servers cannot reach them until it is off.</span>
+              {t('adminNodes.form.maintenance')}
+              <span className="block text-xs text-zinc-400">{t('adminNodes.form.maintenanceHint')}</span>
             </span>
           </label>
         )}

@@ -1,14 +1,16 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import type { OverviewNode } from '../../contract/admin-overview';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { renderRoutes } from '../../test/render-routes';
 import { apiError, json, makeEntry, stubFetch } from '../../test/server-test-fixtures';
 import { AdminOverviewPage } from './admin-overview-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const node = (overrides: Partial<OverviewNode>): OverviewNode => ({
@@ -76,6 +78,18 @@ describe('AdminOverviewPage', () => {
     const activity = screen.getByRole('list', { name: 'Recent admin activity' });
     expect(within(activity).getByText('Created the account new@example.test')).toBeInTheDocument();
     expect(within(activity).getByText('boss')).toBeInTheDocument();
+  });
+
+  it('shows the nodes’ health, their load and the activity in German once it is chosen', async () => {
+    stubFetch(() => json(200, overview));
+    render();
+    const nodes = await screen.findByRole('list', { name: 'Nodes' });
+    await act(() => changeLocale('de'));
+    const local = within(nodes).getByRole('listitem', { name: 'local' });
+    expect(within(local).getByText('Erreichbar')).toBeInTheDocument();
+    expect(within(local).getByRole('meter', { name: 'Arbeitsspeicher zugewiesen' })).toBeInTheDocument();
+    expect(screen.getByText('Konto new@example.test erstellt')).toBeInTheDocument();
+    expect(screen.queryByText('Reachable')).toBeNull();
   });
 
   it('shows the API’s refusal instead of a page', async () => {

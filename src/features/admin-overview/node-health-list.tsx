@@ -2,33 +2,39 @@ import { Link } from 'react-router';
 import type { OverviewNode } from '../../contract/admin-overview';
 import { Badge } from '../../components/ui/badge';
 import { cn } from '../../components/ui/cn';
-import { formatAllocated, formatCount, formatRelativeTime } from '../../lib/format';
+import { formatAllocated, formatPercent, formatRelativeTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
+import { useT } from './messages';
 
 /** A node as the list shows it; `servers` null where the panel does not say (the nodes page without the overview). */
 export type HealthNode = Omit<OverviewNode, 'servers'> & { servers: number | null };
 
-function health(node: HealthNode): { tone: 'success' | 'danger' | 'neutral'; label: string } {
-  if (node.reachable === null) return { tone: 'neutral', label: 'Not checked yet' };
-  return node.reachable ? { tone: 'success', label: 'Reachable' } : { tone: 'danger', label: 'Not reachable' };
+function health(node: HealthNode) {
+  if (node.reachable === null) return { tone: 'neutral', label: 'adminOverview.health.unchecked' } as const;
+  return node.reachable
+    ? ({ tone: 'success', label: 'adminOverview.health.reachable' } as const)
+    : ({ tone: 'danger', label: 'adminOverview.health.unreachable' } as const);
 }
 
 /** Allocated against offered, as a bar; a node that offers nothing said has no bar, only the figure. */
 function Usage({ label, allocated, total }: { label: string; allocated: number; total: number }) {
   const percent = total > 0 ? Math.round((allocated / total) * 100) : null;
+  const t = useT();
+  const locale = useLocale();
   return (
     <div className="min-w-0">
-      <div className="flex items-baseline justify-between gap-2 text-xs">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-2 text-xs">
         <span className="text-zinc-400">{label}</span>
-        <span className="text-zinc-200">{formatAllocated(allocated, total)}</span>
+        <span className="text-zinc-200">{formatAllocated(allocated, total, locale)}</span>
       </div>
       {percent !== null && (
         <div
           role="meter"
-          aria-label={`${label} allocated`}
+          aria-label={t('adminOverview.allocatedLabel', { label })}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={Math.min(percent, 100)}
-          aria-valuetext={`${percent}%`}
+          aria-valuetext={formatPercent(percent, locale)}
           className="mt-1 h-1.5 overflow-hidden rounded-full bg-zinc-800"
         >
           <div
@@ -46,8 +52,10 @@ function Usage({ label, allocated, total }: { label: string; allocated: number; 
  * take of it. With `href` each name links to the node's page (the admin area's nodes list).
  */
 export function NodeHealthList({ nodes, now, href }: { nodes: readonly HealthNode[]; now: Date; href?: (node: HealthNode) => string }) {
+  const t = useT();
+  const locale = useLocale();
   return (
-    <ul aria-label="Nodes" className="divide-y divide-zinc-800/80">
+    <ul aria-label={t('adminOverview.nodes')} className="divide-y divide-zinc-800/80">
       {nodes.map((node) => {
         const state = health(node);
         return (
@@ -65,19 +73,21 @@ export function NodeHealthList({ nodes, now, href }: { nodes: readonly HealthNod
                 ) : (
                   <span className="break-all">{node.name}</span>
                 )}
-                <Badge tone={state.tone}>{state.label}</Badge>
-                {node.local && <Badge>In this panel</Badge>}
+                <Badge tone={state.tone}>{t(state.label)}</Badge>
+                {node.local && <Badge>{t('adminOverview.inPanel')}</Badge>}
               </p>
               <p className="mt-1 text-xs text-zinc-400">
-                {node.servers !== null && formatCount(node.servers, 'server')}
-                {node.version && `${node.servers !== null ? ' · ' : ''}version ${node.version}`}
-                {node.reachable === false && node.last_seen && ` · last seen ${formatRelativeTime(node.last_seen, now)}`}
+                {node.servers !== null && t('adminOverview.serverCount', { count: node.servers })}
+                {node.version && `${node.servers !== null ? ' · ' : ''}${t('adminOverview.nodeVersion', { version: node.version })}`}
+                {node.reachable === false &&
+                  node.last_seen &&
+                  ` · ${t('adminOverview.lastSeen', { when: formatRelativeTime(node.last_seen, now, locale) })}`}
               </p>
               {node.reachable === false && node.reason && <p className="mt-1 text-xs break-words text-red-300">{node.reason}</p>}
             </div>
             <div className="flex min-w-0 flex-col gap-2">
-              <Usage label="Memory" allocated={node.memory.allocated} total={node.memory.total} />
-              <Usage label="Disk" allocated={node.disk.allocated} total={node.disk.total} />
+              <Usage label={t('adminOverview.memory')} allocated={node.memory.allocated} total={node.memory.total} />
+              <Usage label={t('adminOverview.disk')} allocated={node.disk.allocated} total={node.disk.total} />
             </div>
           </li>
         );

@@ -8,7 +8,9 @@ import { Card, DetailItem, DetailList } from '../../components/ui/card';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
 import { formatCpuLimit, formatMemoryLimit, formatSwapLimit } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { adminServerQueries } from './api';
+import { useT } from './messages';
 import { DeleteServerDialog, ReinstallDialog, SuspendDialog } from './server-action-dialogs';
 import { ServerBuildDialog } from './server-build-dialog';
 import { ServerDetailsDialog } from './server-details-dialog';
@@ -18,19 +20,20 @@ import { TransferDialog } from './transfer-dialog';
 import { TransferStatus } from './transfer-status';
 
 type Open = 'details' | 'build' | 'startup' | 'suspend' | 'reinstall' | 'transfer' | 'delete' | 'force' | null;
-const limit = (v: number | null) => (v === null ? 'No limit' : String(v));
 
 /** One server as a root admin manages it: details, limits, startup, and the actions, each confirmed. */
 export function AdminServerPage() {
   const { serverId = '' } = useParams();
   const navigate = useNavigate();
+  const t = useT();
+  const locale = useLocale();
   const query = useQuery(adminServerQueries.detail(serverId));
   const transfer = useQuery(adminServerQueries.transfer(serverId));
   const [open, setOpen] = useState<Open>(null);
   const name = query.data?.name;
   useEffect(() => {
-    if (name) document.title = `${name} · Servers · Admin · Aerie`;
-  }, [name]);
+    if (name) document.title = t('adminServers.pageTitle', { name });
+  }, [name, t]);
 
   if (query.isPending) return <PageSpinner />;
   if (query.isError) return <ErrorState error={query.error} />;
@@ -41,11 +44,12 @@ export function AdminServerPage() {
   const latest = typeof transfer.data === 'object' ? transfer.data : null;
   const moving = latest?.state === 'running';
   const { limits, feature_limits: features, container } = server;
+  const limit = (v: number | null) => (v === null ? t('adminServers.limits.none') : String(v));
 
   return (
     <div className="space-y-4">
       <Link to="/admin/servers" className="text-sm font-medium text-sky-400 hover:text-sky-300">
-        ← All servers
+        {t('adminServers.allServers')}
       </Link>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="flex flex-wrap items-center gap-2 text-lg font-semibold break-all text-white">
@@ -53,74 +57,76 @@ export function AdminServerPage() {
           {status && <Badge tone={status.tone}>{status.label}</Badge>}
         </h2>
         <Link to={serverPath(server.identifier)} className="text-sm font-medium text-sky-400 hover:text-sky-300">
-          Open in the client area →
+          {t('adminServers.openClient')}
         </Link>
       </div>
-      <div className="flex flex-wrap gap-2" role="group" aria-label="Server actions">
+      <div className="flex flex-wrap gap-2" role="group" aria-label={t('adminServers.actions')}>
         <Button variant="secondary" onClick={() => setOpen('suspend')}>
-          {server.status === 'suspended' ? 'Unsuspend' : 'Suspend'}
+          {server.status === 'suspended' ? t('adminServers.unsuspend') : t('adminServers.suspend')}
         </Button>
         <Button variant="secondary" onClick={() => setOpen('reinstall')}>
-          Reinstall
+          {t('adminServers.reinstall')}
         </Button>
         {/* A panel without Aerie's transfer route (a Pterodactyl panel) offers no move. */}
         {transfer.isSuccess && transfer.data !== 'unsupported' && (
           <Button variant="secondary" disabled={moving} onClick={() => setOpen('transfer')}>
-            Transfer
+            {t('adminServers.transfer')}
           </Button>
         )}
         <Button variant="danger" onClick={() => setOpen('delete')}>
-          Delete
+          {t('adminServers.delete')}
         </Button>
         <Button variant="danger" onClick={() => setOpen('force')}>
-          Force delete
+          {t('adminServers.forceDelete')}
         </Button>
       </div>
       {latest && <TransferStatus transfer={latest} />}
 
       <Card
-        title="Details"
+        title={t('adminServers.details')}
         actions={
           <Button variant="secondary" size="sm" onClick={() => setOpen('details')}>
-            Edit details
+            {t('adminServers.details.edit')}
           </Button>
         }
       >
         <DetailList>
-          <DetailItem term="Owner">
+          <DetailItem term={t('adminServers.details.owner')}>
             <Link to={`/admin/users/${server.user}`} className="break-all text-sky-400 hover:text-sky-300">
-              {owner.email ?? owner.username ?? `User #${server.user}`}
+              {owner.email ?? owner.username ?? t('adminServers.user', { id: server.user })}
             </Link>
           </DetailItem>
-          <DetailItem term="Node">{nodeNameOf(server) ?? `#${server.node}`}</DetailItem>
-          <DetailItem term="External ID">{server.external_id ?? '—'}</DetailItem>
-          <DetailItem term="Description">{server.description || '—'}</DetailItem>
-          <DetailItem term="ID">
+          <DetailItem term={t('adminServers.node')}>{nodeNameOf(server) ?? `#${server.node}`}</DetailItem>
+          <DetailItem term={t('adminServers.field.externalId')}>{server.external_id ?? '—'}</DetailItem>
+          <DetailItem term={t('adminServers.field.description')}>{server.description || '—'}</DetailItem>
+          <DetailItem term={t('adminServers.details.id')}>
             {server.id} · <span className="break-all">{server.uuid}</span>
           </DetailItem>
         </DetailList>
       </Card>
 
       <Card
-        title="Limits and ports"
+        title={t('adminServers.limits.title')}
         actions={
           <Button variant="secondary" size="sm" onClick={() => setOpen('build')}>
-            Edit limits
+            {t('adminServers.limits.edit')}
           </Button>
         }
       >
         <DetailList>
-          <DetailItem term="Memory">{formatMemoryLimit(limits.memory)}</DetailItem>
-          <DetailItem term="Swap">{formatSwapLimit(limits.swap)}</DetailItem>
-          <DetailItem term="Disk">{formatMemoryLimit(limits.disk)}</DetailItem>
-          <DetailItem term="CPU">{formatCpuLimit(limits.cpu)}</DetailItem>
-          <DetailItem term="Threads">{limits.threads || 'Any'}</DetailItem>
-          <DetailItem term="Block I/O weight">{limits.io}</DetailItem>
-          <DetailItem term="Out of memory">{limits.oom_disabled ? 'Keeps running' : 'Killed'}</DetailItem>
-          <DetailItem term="Databases">{limit(features.databases)}</DetailItem>
-          <DetailItem term="Allocations">{limit(features.allocations)}</DetailItem>
-          <DetailItem term="Backups">{limit(features.backups)}</DetailItem>
-          <DetailItem term="Ports">
+          <DetailItem term={t('adminServers.limits.memory')}>{formatMemoryLimit(limits.memory, locale)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.swap')}>{formatSwapLimit(limits.swap, locale)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.disk')}>{formatMemoryLimit(limits.disk, locale)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.cpu')}>{formatCpuLimit(limits.cpu, locale)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.threads')}>{limits.threads || t('adminServers.limits.anyThread')}</DetailItem>
+          <DetailItem term={t('adminServers.limits.io')}>{limits.io}</DetailItem>
+          <DetailItem term={t('adminServers.limits.oom')}>
+            {limits.oom_disabled ? t('adminServers.limits.oomKeeps') : t('adminServers.limits.oomKilled')}
+          </DetailItem>
+          <DetailItem term={t('adminServers.limits.databases')}>{limit(features.databases)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.allocations')}>{limit(features.allocations)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.backups')}>{limit(features.backups)}</DetailItem>
+          <DetailItem term={t('adminServers.limits.ports')}>
             <span className="font-mono break-all">
               {allocationsOf(server)
                 .map((a) => a.address)
@@ -131,22 +137,24 @@ export function AdminServerPage() {
       </Card>
 
       <Card
-        title="Startup"
+        title={t('adminServers.startup.title')}
         actions={
           <Button variant="secondary" size="sm" onClick={() => setOpen('startup')}>
-            Edit startup
+            {t('adminServers.startup.edit')}
           </Button>
         }
       >
         <DetailList>
-          <DetailItem term="Egg">{eggNameOf(server) ?? `#${server.egg}`}</DetailItem>
-          <DetailItem term="Image">
+          <DetailItem term={t('adminServers.egg')}>{eggNameOf(server) ?? `#${server.egg}`}</DetailItem>
+          <DetailItem term={t('adminServers.field.image')}>
             <code className="break-all">{container.image}</code>
           </DetailItem>
-          <DetailItem term="Startup command">
+          <DetailItem term={t('adminServers.startup.command')}>
             <code className="break-all">{container.startup_command}</code>
           </DetailItem>
-          <DetailItem term="Install script">{container.skip_scripts ? 'Skipped' : 'Runs on install'}</DetailItem>
+          <DetailItem term={t('adminServers.startup.installScript')}>
+            {container.skip_scripts ? t('adminServers.startup.skipped') : t('adminServers.startup.runs')}
+          </DetailItem>
         </DetailList>
       </Card>
 

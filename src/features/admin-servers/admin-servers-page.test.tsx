@@ -1,15 +1,17 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { renderRoutes } from '../../test/render-routes';
 import { stubAdminPanel } from '../../test/admin-server-fixtures';
 import { AdminServerPage } from './admin-server-page';
 import { AdminServersPage } from './admin-servers-page';
 import { CreateServerPage } from './create-server-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const stubPanel = () =>
@@ -84,6 +86,21 @@ describe('AdminServerPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('The Max players must be between 1 and 100.')).toBeInTheDocument();
     expect(within(dialog).getByLabelText(/Max players/)).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('the admin server page in German', () => {
+  it('names its actions, cards, limits and page title in German', async () => {
+    stubPanel();
+    await act(() => changeLocale('de'));
+    render('/admin/servers/1');
+    const limits = await screen.findByRole('heading', { name: 'Limits und Ports' });
+    expect(within(screen.getByRole('group', { name: 'Serveraktionen' })).getByRole('button', { name: 'Sperren' })).toBeInTheDocument();
+    const card = limits.closest('section') ?? document.body;
+    expect(within(card).getByText('Arbeitsspeicher').nextElementSibling).toHaveTextContent('1 GiB');
+    expect(within(card).getByText('Bei Speichermangel')).toBeInTheDocument();
+    expect(document.title).toMatch(/ · Server · Admin · Aerie$/);
+    expect(screen.queryByText('Limits and ports')).not.toBeInTheDocument();
   });
 });
 

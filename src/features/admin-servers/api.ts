@@ -19,8 +19,14 @@ import { adminOverviewQueries } from '../admin-overview/api';
  * refreshes everything under ['admin', 'servers'] and the overview, whose activity names it.
  */
 
-/** The columns the list's search may look in (the API filters one per parameter). */
-export const SERVER_SEARCH_FIELDS = { name: 'Name', uuid: 'UUID', external_id: 'External ID', description: 'Description', image: 'Image' } as const;
+/** The columns the list's search may look in (the API filters one per parameter): each one's name and search box label. */
+export const SERVER_SEARCH_FIELDS = {
+  name: { name: 'adminServers.field.name', search: 'adminServers.searchBy.name' },
+  uuid: { name: 'adminServers.field.uuid', search: 'adminServers.searchBy.uuid' },
+  external_id: { name: 'adminServers.field.externalId', search: 'adminServers.searchBy.externalId' },
+  description: { name: 'adminServers.field.description', search: 'adminServers.searchBy.description' },
+  image: { name: 'adminServers.field.image', search: 'adminServers.searchBy.image' },
+} as const;
 export type ServerSearchField = keyof typeof SERVER_SEARCH_FIELDS;
 
 export interface ServerListParams {

@@ -5,6 +5,7 @@ import type * as z from 'zod/mini';
 import type { applicationServerCreateSchema } from '../../contract/admin-server-writes';
 import { SelectField } from '../../components/ui/field';
 import { adminServerQueries } from './api';
+import { useT } from './messages';
 import { PortOptions, PortsField, useFreePorts } from './free-ports';
 
 type Form = UseFormReturn<z.input<typeof applicationServerCreateSchema>, unknown, z.output<typeof applicationServerCreateSchema>>;
@@ -17,6 +18,7 @@ type Form = UseFormReturn<z.input<typeof applicationServerCreateSchema>, unknown
  * picks among that location's nodes, so the hint says when other nodes share it.
  */
 export function CreatePlacement({ form }: { form: Form }) {
+  const t = useT();
   const nodes = useQuery(adminServerQueries.nodes());
   const [nodeId, setNodeId] = useState(0);
   const { ports, loading } = useFreePorts(nodeId);
@@ -29,7 +31,7 @@ export function CreatePlacement({ form }: { form: Form }) {
   const { errors } = form.formState;
   // Without a node no port can be picked: the contract's missing `allocation.default` is said on the node.
   const portMissing = errors.allocation?.default?.message;
-  const nodeError = !nodeId && portMissing ? 'Choose the node the server runs on.' : errors.deploy?.locations?.message;
+  const nodeError = !nodeId && portMissing ? t('adminServers.placement.nodeMissing') : errors.deploy?.locations?.message;
 
   // Once the node's free allocations are known: the first of them, else deployment over its location.
   useEffect(() => {
@@ -55,20 +57,18 @@ export function CreatePlacement({ form }: { form: Form }) {
   const hint = !nodeId
     ? undefined
     : loading
-      ? 'Looking for the node’s free allocations…'
+      ? t('adminServers.placement.looking')
       : first !== undefined
-        ? 'One of the node’s free allocations; the first is taken unless you pick another.'
-        : `This node lists no free allocations: the lowest free port of a node in its location is taken${
-            neighbours
-              ? `, and the location holds ${neighbours} other node${neighbours === 1 ? '' : 's'}, so the server may land on one of those. Add allocations to this node to place it here for certain`
-              : ''
-          }.`;
+        ? t('adminServers.placement.firstFree')
+        : neighbours
+          ? t('adminServers.placement.noFreeShared', { count: neighbours })
+          : t('adminServers.placement.noFree');
 
   return (
     <fieldset className="grid gap-3 sm:grid-cols-2">
-      <legend className="mb-2 text-sm font-semibold text-zinc-100">Placement</legend>
+      <legend className="mb-2 text-sm font-semibold text-zinc-100">{t('adminServers.placement')}</legend>
       <SelectField
-        label="Node"
+        label={t('adminServers.node')}
         value={nodeId || ''}
         onChange={(e) => {
           setNodeId(Number(e.target.value));
@@ -77,7 +77,7 @@ export function CreatePlacement({ form }: { form: Form }) {
         }}
         error={nodeError}
       >
-        <option value="">Choose a node…</option>
+        <option value="">{t('adminServers.ports.chooseNode')}</option>
         {all.map((n) => (
           <option key={n.id} value={n.id}>
             {n.name}
@@ -85,22 +85,22 @@ export function CreatePlacement({ form }: { form: Form }) {
         ))}
       </SelectField>
       <SelectField
-        label="Primary port"
+        label={t('adminServers.ports.primary')}
         disabled={!nodeId || loading || first === undefined}
         value={first === undefined ? '' : String(primary ?? '')}
         onChange={(e) => pickPrimary(e.target.value)}
         error={nodeId ? portMissing : undefined}
         hint={hint}
       >
-        {first === undefined ? <option value="">Any free port</option> : <PortOptions ports={ports} />}
+        {first === undefined ? <option value="">{t('adminServers.placement.anyPort')}</option> : <PortOptions ports={ports} />}
       </SelectField>
       {ports.length > 1 && (
         <PortsField
-          label="Extra ports"
+          label={t('adminServers.placement.extra')}
           className="sm:col-span-2"
           ports={ports}
           except={primary === undefined ? undefined : String(primary)}
-          hint="More of the node’s free allocations for the server; Ctrl or Shift picks several."
+          hint={t('adminServers.placement.extraHint')}
           error={errors.allocation?.additional?.message}
           {...form.register('allocation.additional')}
         />

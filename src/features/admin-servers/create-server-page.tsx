@@ -11,6 +11,7 @@ import { useCreateServer } from './api';
 import { CreatePlacement } from './create-placement';
 import { EggFields, findEgg, useEggChoice, type EggField } from './egg-fields';
 import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';
+import { useT } from './messages';
 import { OwnerField } from './owner-field';
 
 type Input = z.input<typeof applicationServerCreateSchema>;
@@ -32,6 +33,7 @@ const named = (field: EggField) => (field === 'image' ? 'docker_image' : field);
 
 /** A new server: owner, egg with its image and variables, limits, and where it runs (a node's free port, or any node of a location). */
 export function CreateServerPage() {
+  const t = useT();
   const navigate = useNavigate();
   const create = useCreateServer();
   const form = useContractForm(applicationServerCreateSchema, DEFAULTS);
@@ -76,24 +78,24 @@ export function CreateServerPage() {
   return (
     <section aria-labelledby="create-server-heading" className="space-y-4">
       <Link to="/admin/servers" className="text-sm font-medium text-sky-400 hover:text-sky-300">
-        ← All servers
+        {t('adminServers.allServers')}
       </Link>
       <h2 id="create-server-heading" className="text-lg font-semibold text-white">
-        Create server
+        {t('adminServers.create')}
       </h2>
       <form noValidate onSubmit={(e) => void submit(e)} className="flex max-w-3xl flex-col gap-4">
         <FormError message={message} />
-        <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+        <TextField label={t('adminServers.field.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
         <OwnerField register={form.register('user')} error={errors.user?.message} />
         <TextField
-          label="Description"
+          label={t('adminServers.field.description')}
           autoComplete="off"
           error={errors.description?.message}
           {...form.register('description', { setValueAs: orNull })}
         />
         <CreatePlacement form={form} />
         <fieldset className="flex flex-col gap-3">
-          <legend className="mb-2 text-sm font-semibold text-zinc-100">Egg</legend>
+          <legend className="mb-2 text-sm font-semibold text-zinc-100">{t('adminServers.egg')}</legend>
           <EggFields
             choice={choice}
             egg={{ value: String(form.watch('egg')), onChange: pickEgg, error: errors.egg?.message }}
@@ -108,15 +110,15 @@ export function CreateServerPage() {
         <FeatureFields register={(key: FeatureKey) => form.register(`feature_limits.${key}`, { setValueAs: orNull })} errors={featureErrors} />
         <label className="flex items-start gap-2 text-sm text-zinc-200">
           <Checkbox className="mt-0.5" {...form.register('skip_scripts')} />
-          <span>Skip the egg’s install script</span>
+          <span>{t('adminServers.startup.skip')}</span>
         </label>
         <label className="flex items-start gap-2 text-sm text-zinc-200">
           <Checkbox className="mt-0.5" {...form.register('start_on_completion')} />
-          <span>Start it once installed</span>
+          <span>{t('adminServers.create.startOnCompletion')}</span>
         </label>
         <div>
           <Button type="submit" loading={create.isPending}>
-            Create server
+            {t('adminServers.create')}
           </Button>
         </div>
       </form>

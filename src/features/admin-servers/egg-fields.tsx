@@ -4,6 +4,7 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { AdminEgg } from '../../contract/eggs';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/field';
 import { adminServerQueries, type NestEggs } from './api';
+import { useT } from './messages';
 import type { ServerVariable } from './server-relations';
 
 /*
@@ -74,11 +75,12 @@ export interface EggFieldsProps {
 }
 
 export function EggFields({ choice, egg, register, error, children }: EggFieldsProps) {
+  const t = useT();
   const listId = useId();
   return (
     <>
-      <SelectField label="Egg" error={egg.error} value={egg.value} onChange={(e) => egg.onChange(e.target.value)}>
-        <option value="">Choose an egg…</option>
+      <SelectField label={t('adminServers.egg')} error={egg.error} value={egg.value} onChange={(e) => egg.onChange(e.target.value)}>
+        <option value="">{t('adminServers.egg.choose')}</option>
         {choice.nests.map((nest) => (
           <optgroup key={nest.id} label={nest.name}>
             {nest.eggs.map((e) => (
@@ -90,10 +92,10 @@ export function EggFields({ choice, egg, register, error, children }: EggFieldsP
         ))}
       </SelectField>
       <TextField
-        label="Image"
+        label={t('adminServers.field.image')}
         list={listId}
         autoComplete="off"
-        hint="One of the egg’s images from the list, or any other image."
+        hint={t('adminServers.egg.imageHint')}
         error={error('image')}
         {...register('image')}
       />
@@ -104,11 +106,11 @@ export function EggFields({ choice, egg, register, error, children }: EggFieldsP
           </option>
         ))}
       </datalist>
-      <TextAreaField label="Startup command" rows={2} error={error('startup')} {...register('startup')} />
+      <TextAreaField label={t('adminServers.startup.command')} rows={2} error={error('startup')} {...register('startup')} />
       {children}
       {choice.variables.length > 0 && (
         <fieldset className="flex flex-col gap-3">
-          <legend className="mb-2 text-sm font-semibold text-zinc-100">Variables</legend>
+          <legend className="mb-2 text-sm font-semibold text-zinc-100">{t('adminServers.egg.variables')}</legend>
           {choice.variables.map((v) => (
             <TextField
               key={v.env}
@@ -121,7 +123,7 @@ export function EggFields({ choice, egg, register, error, children }: EggFieldsP
               hint={
                 <>
                   {v.description && <span className="block">{v.description}</span>}
-                  <span className="font-mono">Rules: {v.rules || 'none'}</span>
+                  <span className="font-mono">{t('adminServers.egg.rules', { rules: v.rules || t('adminServers.egg.noRules') })}</span>
                 </>
               }
               autoComplete="off"

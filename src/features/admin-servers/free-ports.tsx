@@ -2,6 +2,7 @@ import { forwardRef, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { SelectField, type SelectFieldProps } from '../../components/ui/field';
 import { adminServerQueries } from './api';
+import { useT } from './messages';
 
 /*
  * A node's ports as the create form, the build dialog and the transfer dialog offer them: one
@@ -44,8 +45,9 @@ export interface PortsFieldProps extends Omit<SelectFieldProps, 'multiple' | 'ch
 
 /** Several ports at once (a multiple select: Ctrl or Shift picks more than one). */
 export const PortsField = forwardRef<HTMLSelectElement, PortsFieldProps>(function PortsField({ ports, except, hint, ...rest }, ref) {
+  const t = useT();
   return (
-    <SelectField ref={ref} multiple hint={hint ?? 'Ctrl or Shift picks several.'} {...rest}>
+    <SelectField ref={ref} multiple hint={hint ?? t('adminServers.ports.several')} {...rest}>
       <PortOptions ports={ports} except={except} />
     </SelectField>
   );

@@ -1,22 +1,23 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from '../../components/ui/field';
+import { useT } from './messages';
 
 /* The resource and feature limits, the same on the build form and the create form. */
 
 export const LIMITS = {
-  memory: { label: 'Memory (MiB)', hint: '0: no limit.' },
-  swap: { label: 'Swap (MiB)', hint: '0: none; -1: no limit.' },
-  disk: { label: 'Disk (MiB)', hint: '0: no limit.' },
-  cpu: { label: 'CPU (%)', hint: '100 is one core; 0: no limit.' },
-  threads: { label: 'CPU threads', hint: 'Optional: the cores it may run on, e.g. 0-1,3.' },
-  io: { label: 'Block I/O weight', hint: '10 to 1000; 500 is the usual share.' },
+  memory: { label: 'adminServers.limitField.memory', hint: 'adminServers.limitField.memoryHint' },
+  swap: { label: 'adminServers.limitField.swap', hint: 'adminServers.limitField.swapHint' },
+  disk: { label: 'adminServers.limitField.disk', hint: 'adminServers.limitField.memoryHint' },
+  cpu: { label: 'adminServers.limitField.cpu', hint: 'adminServers.limitField.cpuHint' },
+  threads: { label: 'adminServers.limitField.threads', hint: 'adminServers.limitField.threadsHint' },
+  io: { label: 'adminServers.limits.io', hint: 'adminServers.limitField.ioHint' },
 } as const;
 export type LimitKey = keyof typeof LIMITS;
 
 export const FEATURES = {
-  databases: { label: 'Databases', hint: 'How many the owner may create; empty: no limit.' },
-  allocations: { label: 'Allocations', hint: 'How many ports the owner may add; empty: no limit.' },
-  backups: { label: 'Backups', hint: 'How many the owner may keep; empty: no limit.' },
+  databases: { label: 'adminServers.limits.databases', hint: 'adminServers.limitField.databasesHint' },
+  allocations: { label: 'adminServers.limits.allocations', hint: 'adminServers.limitField.allocationsHint' },
+  backups: { label: 'adminServers.limits.backups', hint: 'adminServers.limitField.backupsHint' },
 } as const;
 export type FeatureKey = keyof typeof FEATURES;
 
@@ -27,14 +28,15 @@ export function LimitFields({
   register: (key: LimitKey) => UseFormRegisterReturn;
   errors: Partial<Record<LimitKey, string | undefined>>;
 }) {
+  const t = useT();
   return (
     <fieldset className="grid gap-3 sm:grid-cols-3">
-      <legend className="mb-2 text-sm font-semibold text-zinc-100">Resources</legend>
+      <legend className="mb-2 text-sm font-semibold text-zinc-100">{t('adminServers.limitField.resources')}</legend>
       {(Object.keys(LIMITS) as LimitKey[]).map((key) => (
         <TextField
           key={key}
-          label={LIMITS[key].label}
-          hint={LIMITS[key].hint}
+          label={t(LIMITS[key].label)}
+          hint={t(LIMITS[key].hint)}
           inputMode={key === 'threads' ? 'text' : 'numeric'}
           autoComplete="off"
           error={errors[key]}
@@ -52,14 +54,15 @@ export function FeatureFields({
   register: (key: FeatureKey) => UseFormRegisterReturn;
   errors: Partial<Record<FeatureKey, string | undefined>>;
 }) {
+  const t = useT();
   return (
     <fieldset className="grid gap-3 sm:grid-cols-3">
-      <legend className="mb-2 text-sm font-semibold text-zinc-100">Feature limits</legend>
+      <legend className="mb-2 text-sm font-semibold text-zinc-100">{t('adminServers.limitField.features')}</legend>
       {(Object.keys(FEATURES) as FeatureKey[]).map((key) => (
         <TextField
           key={key}
-          label={FEATURES[key].label}
-          hint={FEATURES[key].hint}
+          label={t(FEATURES[key].label)}
+          hint={t(FEATURES[key].hint)}
           inputMode="numeric"
           autoComplete="off"
           error={errors[key]}

@@ -4,6 +4,7 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { SearchInput } from '../../components/ui/search-input';
 import { SelectField } from '../../components/ui/field';
 import { adminServerQueries } from './api';
+import { useT } from './messages';
 
 /**
  * The owner: users found by e-mail (the API's `filter[email]`), picked from a list. The current
@@ -18,14 +19,20 @@ export function OwnerField({
   current?: { id: number; label: string };
   error?: string;
 }) {
+  const t = useT();
   const [email, setEmail] = useState('');
   const users = useQuery(adminServerQueries.users(email));
   const found = (users.data?.data ?? []).map((u) => u.attributes).filter((u) => u.id !== current?.id);
   return (
     <div className="flex flex-col gap-2">
-      <SearchInput label="Find the owner by e-mail" placeholder="Find the owner by e-mail…" value={email} onValueChange={setEmail} />
-      <SelectField label="Owner" error={error} {...register}>
-        {!current && <option value="">Choose a user…</option>}
+      <SearchInput
+        label={t('adminServers.owner.find')}
+        placeholder={t('adminServers.owner.findPlaceholder')}
+        value={email}
+        onValueChange={setEmail}
+      />
+      <SelectField label={t('adminServers.details.owner')} error={error} {...register}>
+        {!current && <option value="">{t('adminServers.owner.choose')}</option>}
         {current && <option value={current.id}>{current.label}</option>}
         {found.map((u) => (
           <option key={u.id} value={u.id}>

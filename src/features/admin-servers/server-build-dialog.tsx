@@ -8,6 +8,7 @@ import { useContractForm } from '../../lib/use-contract-form';
 import { useChangeBuild } from './api';
 import { PortOptions, PortsField, useFreePorts } from './free-ports';
 import { FeatureFields, LimitFields, orNull, type FeatureKey, type LimitKey } from './limit-fields';
+import { useT } from './messages';
 import { allocationsOf } from './server-relations';
 
 type Input = z.input<typeof applicationServerBuildSchema>;
@@ -38,6 +39,7 @@ export function ServerBuildDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const t = useT();
   const change = useChangeBuild();
   const held = allocationsOf(server);
   const { ports } = useFreePorts(server.node, open);
@@ -66,9 +68,9 @@ export function ServerBuildDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Edit limits and ports"
+      title={t('adminServers.build.title')}
       description={<span className="break-all">{server.name}</span>}
-      submitLabel="Save"
+      submitLabel={t('adminServers.save')}
       wide
       form={form}
       defaultValues={defaultValues}
@@ -83,28 +85,28 @@ export function ServerBuildDialog({
       <label className="flex items-start gap-2 text-sm text-zinc-200">
         <Checkbox className="mt-0.5" {...form.register('oom_disabled')} />
         <span>
-          Keep running when out of memory
-          <span className="block text-xs text-zinc-400">Off: the kernel kills the server when it passes its memory limit.</span>
+          {t('adminServers.build.oom')}
+          <span className="block text-xs text-zinc-400">{t('adminServers.build.oomHint')}</span>
         </span>
       </label>
       <FeatureFields register={(key: FeatureKey) => form.register(`feature_limits.${key}`, { setValueAs: orNull })} errors={featureErrors} />
       <fieldset className="grid gap-3 sm:grid-cols-3">
-        <legend className="mb-2 text-sm font-semibold text-zinc-100">Ports</legend>
-        <SelectField label="Primary port" error={errors.allocation?.message} {...form.register('allocation')}>
+        <legend className="mb-2 text-sm font-semibold text-zinc-100">{t('adminServers.limits.ports')}</legend>
+        <SelectField label={t('adminServers.ports.primary')} error={errors.allocation?.message} {...form.register('allocation')}>
           <PortOptions ports={held} />
         </SelectField>
         <PortsField
-          label="Add ports"
+          label={t('adminServers.build.add')}
           ports={ports}
-          hint={ports.length ? 'The node’s free allocations; Ctrl or Shift picks several.' : 'The node has no free allocations listed.'}
+          hint={ports.length ? t('adminServers.build.addHint') : t('adminServers.build.noFree')}
           error={errors.add_allocations?.message}
           {...form.register('add_allocations')}
         />
         <PortsField
-          label="Remove ports"
+          label={t('adminServers.build.remove')}
           ports={held}
           except={server.allocation}
-          hint="Not the primary one."
+          hint={t('adminServers.build.removeHint')}
           error={errors.remove_allocations?.message}
           {...form.register('remove_allocations')}
         />

@@ -6,6 +6,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useChangeDetails } from './api';
 import { OwnerField } from './owner-field';
+import { useT } from './messages';
 import { ownerOf } from './server-relations';
 
 const FIELDS = ['name', 'user', 'external_id', 'description'] as const;
@@ -21,6 +22,7 @@ export function ServerDetailsDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const t = useT();
   const change = useChangeDetails();
   const owner = ownerOf(server);
   const defaultValues: z.input<typeof applicationServerDetailsSchema> = {
@@ -35,29 +37,37 @@ export function ServerDetailsDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Edit details"
+      title={t('adminServers.details.edit')}
       description={<span className="break-all">{server.name}</span>}
-      submitLabel="Save"
+      submitLabel={t('adminServers.save')}
       form={form}
       defaultValues={defaultValues}
       mutation={change}
       errorFields={{ fields: FIELDS }}
       onSubmit={(body, signal) => change.mutateAsync({ server, body, signal })}
     >
-      <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+      <TextField label={t('adminServers.field.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
       <OwnerField
         register={form.register('user')}
-        current={{ id: server.user, label: owner.email ? `${owner.email}${owner.username ? ` (${owner.username})` : ''}` : `User #${server.user}` }}
+        current={{
+          id: server.user,
+          label: owner.email ? `${owner.email}${owner.username ? ` (${owner.username})` : ''}` : t('adminServers.user', { id: server.user }),
+        }}
         error={errors.user?.message}
       />
       <TextField
-        label="External ID"
+        label={t('adminServers.field.externalId')}
         autoComplete="off"
-        hint="Optional: the server's id in your billing system."
+        hint={t('adminServers.details.externalIdHint')}
         error={errors.external_id?.message}
         {...form.register('external_id', { setValueAs: orNull })}
       />
-      <TextAreaField label="Description" rows={3} error={errors.description?.message} {...form.register('description', { setValueAs: orNull })} />
+      <TextAreaField
+        label={t('adminServers.field.description')}
+        rows={3}
+        error={errors.description?.message}
+        {...form.register('description', { setValueAs: orNull })}
+      />
     </MutationDialog>
   );
 }

@@ -1,4 +1,5 @@
 import type { ApplicationServer } from '../../contract/admin-servers';
+import { t } from './messages';
 
 /*
  * The names the list and page show beside a server, read from its includes. Their attributes
@@ -51,21 +52,21 @@ export const nodeNameOf = (server: ApplicationServer) => text(one(server, 'node'
 export const eggNameOf = (server: ApplicationServer) => text(one(server, 'egg'), 'name');
 export const addressOf = (server: ApplicationServer) => allocationsOf(server)[0]?.address ?? null;
 
-/** The state worth a badge: suspended, installing, a failed install, a restore; null when it just runs. */
+/** The state worth a badge: suspended, installing, a failed install, a restore; null when it just runs. Its caller re-renders with the language (useT). */
 export function statusLabel(server: ApplicationServer): { label: string; tone: 'warning' | 'danger' | 'info' } | null {
   switch (server.status) {
     case 'suspended':
-      return { label: 'Suspended', tone: 'danger' };
+      return { label: t('adminServers.status.suspended'), tone: 'danger' };
     case 'installing':
-      return { label: 'Installing', tone: 'info' };
+      return { label: t('adminServers.status.installing'), tone: 'info' };
     case 'install_failed':
-      return { label: 'Install failed', tone: 'danger' };
+      return { label: t('adminServers.status.installFailed'), tone: 'danger' };
     case 'reinstall_failed':
-      return { label: 'Reinstall failed', tone: 'danger' };
+      return { label: t('adminServers.status.reinstallFailed'), tone: 'danger' };
     case 'restoring_backup':
-      return { label: 'Restoring a backup', tone: 'info' };
+      return { label: t('adminServers.status.restoring'), tone: 'info' };
     case null:
-      return server.suspended ? { label: 'Suspended', tone: 'danger' } : null;
+      return server.suspended ? { label: t('adminServers.status.suspended'), tone: 'danger' } : null;
     default:
       return { label: server.status, tone: 'warning' };
   }

@@ -6,6 +6,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useChangeStartup } from './api';
 import { EggFields, findEgg, useEggChoice } from './egg-fields';
+import { useT } from './messages';
 import { variablesOf } from './server-relations';
 
 type Input = z.input<typeof applicationServerStartupSchema>;
@@ -25,6 +26,7 @@ export function ServerStartupDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const t = useT();
   const change = useChangeStartup();
   const current = { egg: server.egg, variables: variablesOf(server) };
   const defaultValues: Input = {
@@ -60,9 +62,9 @@ export function ServerStartupDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Edit startup"
+      title={t('adminServers.startup.edit')}
       description={<span className="break-all">{server.name}</span>}
-      submitLabel="Save"
+      submitLabel={t('adminServers.save')}
       wide
       form={form}
       defaultValues={defaultValues}
@@ -79,8 +81,8 @@ export function ServerStartupDialog({
         <label className="flex items-start gap-2 text-sm text-zinc-200">
           <Checkbox className="mt-0.5" {...form.register('skip_scripts')} />
           <span>
-            Skip the egg’s install script
-            <span className="block text-xs text-zinc-400">A reinstall then only prepares the files, without running the script.</span>
+            {t('adminServers.startup.skip')}
+            <span className="block text-xs text-zinc-400">{t('adminServers.startup.skipHint')}</span>
           </span>
         </label>
       </EggFields>

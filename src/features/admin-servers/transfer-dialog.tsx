@@ -5,6 +5,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { SelectField } from '../../components/ui/field';
 import { useContractForm } from '../../lib/use-contract-form';
 import { adminServerQueries, useTransferServer } from './api';
+import { T, useT } from './messages';
 import { PortOptions, PortsField, useFreePorts } from './free-ports';
 
 const FIELDS = ['node_id', 'allocation_id', 'allocation_additional'] as const;
@@ -16,6 +17,7 @@ const orUndefined = (v: unknown) => (v === '' ? undefined : v);
  * free port of its range when none is picked.
  */
 export function TransferDialog({ server, open, onOpenChange }: { server: ApplicationServer; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT();
   const transfer = useTransferServer();
   const nodes = useQuery({ ...adminServerQueries.nodes(), enabled: open });
   const defaultValues: ApplicationServerTransferInput = { node_id: '', allocation_additional: [] };
@@ -30,23 +32,23 @@ export function TransferDialog({ server, open, onOpenChange }: { server: Applica
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Transfer server"
+      title={t('adminServers.transfer.title')}
       description={
-        <>
-          <span className="font-medium break-all text-zinc-100">{server.name}</span> is stopped and its files are copied to the node you pick; once
-          they arrive it lives there, on the ports below, and is deleted from its current node. If the copy fails it stays where it is, unchanged. Its
-          owner cannot use it while it moves.
-        </>
+        <T
+          k="adminServers.transfer.body"
+          values={{ name: server.name }}
+          components={{ 0: <span className="font-medium break-all text-zinc-100" /> }}
+        />
       }
-      submitLabel="Transfer"
+      submitLabel={t('adminServers.transfer')}
       form={form}
       defaultValues={defaultValues}
       mutation={transfer}
       errorFields={{ fields: FIELDS }}
       onSubmit={(body, signal) => transfer.mutateAsync({ server, body, signal })}
     >
-      <SelectField label="Node" error={errors.node_id?.message} {...form.register('node_id')}>
-        <option value="">Choose a node…</option>
+      <SelectField label={t('adminServers.node')} error={errors.node_id?.message} {...form.register('node_id')}>
+        <option value="">{t('adminServers.ports.chooseNode')}</option>
         {targets.map((n) => (
           <option key={n.id} value={n.id}>
             {n.name}
@@ -54,24 +56,20 @@ export function TransferDialog({ server, open, onOpenChange }: { server: Applica
         ))}
       </SelectField>
       <SelectField
-        label="Primary port"
+        label={t('adminServers.ports.primary')}
         error={errors.allocation_id?.message}
-        hint={
-          nodeId && !loading && ports.length === 0
-            ? 'This node has no free allocations listed: the lowest free port of its range is taken.'
-            : undefined
-        }
+        hint={nodeId && !loading && ports.length === 0 ? t('adminServers.transfer.noFree') : undefined}
         {...form.register('allocation_id', { setValueAs: orUndefined })}
       >
-        <option value="">The lowest free port of the node’s range</option>
+        <option value="">{t('adminServers.transfer.lowest')}</option>
         <PortOptions ports={ports} />
       </SelectField>
       {ports.length > 1 && (
         <PortsField
-          label="Additional ports"
+          label={t('adminServers.transfer.additional')}
           ports={ports}
           except={primary}
-          hint="Only these come along beside the primary port; hold Ctrl or Shift to pick several. Picked with no primary port, they are ignored."
+          hint={t('adminServers.transfer.additionalHint')}
           error={errors.allocation_additional?.message}
           {...form.register('allocation_additional')}
         />

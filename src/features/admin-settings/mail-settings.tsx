@@ -7,6 +7,7 @@ import { TextField } from '../../components/ui/field';
 import { CheckResult } from '../../components/ui/states';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useSendTestMail, useUpdateSettings } from './api';
+import { useT } from './messages';
 import { SettingsForm } from './settings-form';
 
 const shape = mailSettingsInput.shape;
@@ -25,16 +26,18 @@ const formSchema = z.object({
 });
 const FIELDS = ['host', 'port', 'encryption', 'username', 'password', 'from_address', 'from_name'] as const;
 const RENAME = Object.fromEntries(FIELDS.map((f) => [`mail.${f}`, f]));
-const ENCRYPTION_LABELS = { none: 'None', starttls: 'STARTTLS', tls: 'TLS (SMTPS)' } as const;
+// STARTTLS and SMTPS are names, the same in every language.
+const ENCRYPTION_LABELS = { starttls: 'STARTTLS', tls: 'TLS (SMTPS)' } as const;
 
-const SOURCE: Record<PanelSettings['mail_source'], string> = {
-  settings: 'Mail is sent with the settings below.',
-  environment: 'Mail is sent through SMTP_URL from the environment; settings saved here take its place.',
-  none: 'No mail server is set: password resets and invitations are not mailed.',
-};
+const SOURCE = {
+  settings: 'adminSettings.mail.source.settings',
+  environment: 'adminSettings.mail.source.environment',
+  none: 'adminSettings.mail.source.none',
+} as const satisfies Record<PanelSettings['mail_source'], string>;
 
 /** The SMTP server the panel sends mail through, and a test mail to your own address. */
 export function MailSettingsCard({ settings }: { settings: PanelSettings }) {
+  const t = useT();
   const update = useUpdateSettings();
   const sendTest = useSendTestMail();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -55,20 +58,20 @@ export function MailSettingsCard({ settings }: { settings: PanelSettings }) {
     setResult(null);
     try {
       const sent = await sendTest.mutateAsync({});
-      setResult({ ok: true, text: `A test e-mail was sent to ${sent.attributes.to}.` });
+      setResult({ ok: true, text: t('adminSettings.mail.testSent', { to: sent.attributes.to }) });
     } catch (error) {
       setResult({ ok: false, text: error instanceof Error ? error.message : String(error) });
     }
   }
 
   return (
-    <Card title="Mail">
-      <p className="mb-3 text-sm text-zinc-400">{SOURCE[settings.mail_source]}</p>
+    <Card title={t('adminSettings.mail.title')}>
+      <p className="mb-3 text-sm text-zinc-400">{t(SOURCE[settings.mail_source])}</p>
       <SettingsForm
         form={form}
         fields={FIELDS}
         rename={RENAME}
-        submitLabel="Save mail settings"
+        submitLabel={t('adminSettings.mail.save')}
         onSubmit={({ password, username, from_name, ...values }) =>
           update.mutateAsync({
             body: { mail: { ...values, username: username || null, from_name: from_name || null, ...(password ? { password } : {}) } },
@@ -77,32 +80,38 @@ export function MailSettingsCard({ settings }: { settings: PanelSettings }) {
         extra={
           <>
             <Button variant="secondary" loading={sendTest.isPending} disabled={settings.mail_source === 'none'} onClick={() => void test()}>
-              Send test e-mail
+              {t('adminSettings.mail.sendTest')}
             </Button>
             {mail && (
               <Button
                 variant="secondary"
                 onClick={() => void update.mutateAsync({ body: { mail: null } }).then(() => form.reset({ ...defaults, host: '' }))}
               >
-                Remove mail settings
+                {t('adminSettings.mail.remove')}
               </Button>
             )}
           </>
         }
       >
         <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_7rem]">
-          <TextField label="SMTP host" autoComplete="off" error={errors.host?.message} {...form.register('host')} />
-          <TextField label="Port" inputMode="numeric" autoComplete="off" error={errors.port?.message} {...form.register('port')} />
+          <TextField label={t('adminSettings.mail.host')} autoComplete="off" error={errors.host?.message} {...form.register('host')} />
+          <TextField
+            label={t('adminSettings.mail.port')}
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.port?.message}
+            {...form.register('port')}
+          />
         </div>
         <label className="flex flex-col gap-1.5 text-sm text-zinc-200">
-          <span className="font-medium">Encryption</span>
+          <span className="font-medium">{t('adminSettings.mail.encryption')}</span>
           <select
             {...form.register('encryption')}
             className="min-h-10 rounded-md bg-zinc-900 px-2 text-zinc-100 ring-1 ring-zinc-700 ring-inset focus:ring-2 focus:ring-sky-500 focus:outline-none"
           >
             {SMTP_ENCRYPTIONS.map((e) => (
               <option key={e} value={e}>
-                {ENCRYPTION_LABELS[e]}
+                {e === 'none' ? t('adminSettings.mail.encryptionNone') : ENCRYPTION_LABELS[e]}
               </option>
             ))}
           </select>
@@ -110,24 +119,30 @@ export function MailSettingsCard({ settings }: { settings: PanelSettings }) {
         </label>
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField
-            label="SMTP username"
+            label={t('adminSettings.mail.username')}
             autoComplete="off"
-            hint="Empty: no sign-in."
+            hint={t('adminSettings.mail.usernameHint')}
             error={errors.username?.message}
             {...form.register('username')}
           />
           <TextField
-            label="SMTP password"
+            label={t('adminSettings.mail.password')}
             type="password"
             autoComplete="new-password"
-            hint={mail?.password_set ? 'A password is stored; leave empty to keep it.' : 'Never shown again once saved.'}
+            hint={mail?.password_set ? t('adminSettings.mail.passwordStored') : t('adminSettings.mail.passwordNew')}
             error={errors.password?.message}
             {...form.register('password')}
           />
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          <TextField label="From address" type="email" autoComplete="off" error={errors.from_address?.message} {...form.register('from_address')} />
-          <TextField label="From name" autoComplete="off" error={errors.from_name?.message} {...form.register('from_name')} />
+          <TextField
+            label={t('adminSettings.mail.fromAddress')}
+            type="email"
+            autoComplete="off"
+            error={errors.from_address?.message}
+            {...form.register('from_address')}
+          />
+          <TextField label={t('adminSettings.mail.fromName')} autoComplete="off" error={errors.from_name?.message} {...form.register('from_name')} />
         </div>
       </SettingsForm>
       {result && (

@@ -3,6 +3,7 @@ import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/field';
 import { applyApiErrors } from '../../lib/form-errors';
+import { useT } from './messages';
 
 /**
  * One settings form: messages land on their fields (`rename` maps `mail.host` to `host`), the rest
@@ -26,6 +27,7 @@ export function SettingsForm<Input extends FieldValues, Output>({
   /** More buttons beside the submit button. */
   extra?: ReactNode;
 }) {
+  const t = useT();
   const [message, setMessage] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const submit = form.handleSubmit(async (values) => {
@@ -48,7 +50,7 @@ export function SettingsForm<Input extends FieldValues, Output>({
         </Button>
         {extra}
         <span role="status" className="text-sm text-emerald-300">
-          {saved ? 'Saved.' : ''}
+          {saved ? t('adminSettings.saved') : ''}
         </span>
       </div>
     </form>

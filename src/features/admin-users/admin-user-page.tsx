@@ -8,9 +8,11 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
 import { formatDateTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { adminServerQueries } from '../admin-servers/api';
 import { usePanelSendsNoMail } from '../admin-settings/api';
 import { adminUserQueries } from './api';
+import { t as say, useT } from './messages';
 import { DeleteUserDialog, DisableTwoFactorDialog, PasswordLinkDialog, type PasswordLinkResult } from './user-action-dialogs';
 import { UserFormDialog } from './user-form-dialog';
 import { pageTitle } from '../../lib/panel-name';
@@ -20,10 +22,9 @@ type Open = 'edit' | 'password' | 'two-factor' | 'delete' | null;
 /** What the users page says it did on the way here (a user just created). */
 function createdNotice(state: unknown, noMail: boolean): string | null {
   const created = typeof state === 'object' && state !== null && 'created' in state ? state.created : null;
-  if (created === 'invited' && noMail)
-    return 'The user was created without a password. This panel sends no mail: use “Password link” to get a link to set one, and pass it on.';
-  if (created === 'invited') return 'The user was created and sent an invitation e-mail with a link to set a password.';
-  return created === 'created' ? 'The user was created with the password you chose.' : null;
+  if (created === 'invited' && noMail) return say('adminUsers.created.invitedNoMail');
+  if (created === 'invited') return say('adminUsers.created.invited');
+  return created === 'created' ? say('adminUsers.created.withPassword') : null;
 }
 
 /** One account: its details, and what a root admin may do to it (edit, password link, two-factor off, delete). */
@@ -31,6 +32,8 @@ export function AdminUserPage() {
   const { userId = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
+  const t = useT();
+  const locale = useLocale();
   const query = useQuery(adminUserQueries.detail(userId));
   const owned = useQuery(adminServerQueries.ofUser(userId));
   const [open, setOpen] = useState<Open>(null);
@@ -38,8 +41,8 @@ export function AdminUserPage() {
   const notice = createdNotice(location.state, usePanelSendsNoMail());
   const name = query.data?.username;
   useEffect(() => {
-    if (name) document.title = pageTitle(name, 'Users', 'Admin');
-  }, [name]);
+    if (name) document.title = pageTitle(name, t('adminUsers.title'), t('adminUsers.admin'));
+  }, [name, t]);
 
   if (query.isPending) return <PageSpinner />;
   if (query.isError) return <ErrorState error={query.error} />;
@@ -49,27 +52,27 @@ export function AdminUserPage() {
   return (
     <div className="space-y-4">
       <Link to="/admin/users" className="text-sm font-medium text-sky-400 hover:text-sky-300">
-        ← All users
+        {t('adminUsers.back')}
       </Link>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="flex flex-wrap items-center gap-2 text-lg font-semibold break-all text-white">
           {user.username}
-          {user.root_admin && <Badge tone="info">Root admin</Badge>}
+          {user.root_admin && <Badge tone="info">{t('adminUsers.rootAdmin')}</Badge>}
         </h2>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" onClick={() => setOpen('edit')}>
-            Edit
+            {t('adminUsers.editAction')}
           </Button>
           <Button variant="secondary" onClick={() => setOpen('password')}>
-            Password link
+            {t('adminUsers.passwordLink')}
           </Button>
           {user['2fa'] && (
             <Button variant="secondary" onClick={() => setOpen('two-factor')}>
-              Turn off two-factor
+              {t('adminUsers.twoFactorTurnOff')}
             </Button>
           )}
           <Button variant="danger" onClick={() => setOpen('delete')}>
-            Delete
+            {t('adminUsers.delete')}
           </Button>
         </div>
       </div>
@@ -82,53 +85,53 @@ export function AdminUserPage() {
       {link && (
         <div role="status" className="space-y-2 rounded-lg bg-zinc-900/60 p-3 text-sm text-zinc-200 ring-1 ring-zinc-800">
           {link.mailed ? (
-            <p>A link to set a new password was mailed to {user.email}.</p>
+            <p>{t('adminUsers.link.mailed', { email: user.email })}</p>
           ) : link.link ? (
             <>
-              <p>This panel sends no mail: pass this link on to {user.email}. It works once and expires.</p>
+              <p>{t('adminUsers.link.passOn', { email: user.email })}</p>
               <p className="flex flex-wrap items-center gap-2">
                 <code className="min-w-0 font-mono text-xs break-all text-zinc-100">{link.link}</code>
-                <CopyButton value={link.link} label="Copy link" />
+                <CopyButton value={link.link} label={t('adminUsers.link.copy')} />
               </p>
             </>
           ) : (
-            <p>The link was made but not mailed, and the panel did not return it.</p>
+            <p>{t('adminUsers.link.lost')}</p>
           )}
           <Button variant="ghost" size="sm" onClick={() => setLink(null)}>
-            Dismiss
+            {t('adminUsers.dismiss')}
           </Button>
         </div>
       )}
 
-      <Card title="Account">
+      <Card title={t('adminUsers.account')}>
         <DetailList>
-          <DetailItem term="E-mail">{user.email}</DetailItem>
-          <DetailItem term="Name">{`${user.first_name} ${user.last_name}`.trim() || '—'}</DetailItem>
-          <DetailItem term="Two-factor">{user['2fa'] ? 'On' : 'Off'}</DetailItem>
-          <DetailItem term="Language">{user.language}</DetailItem>
-          <DetailItem term="External ID">{user.external_id ?? '—'}</DetailItem>
-          <DetailItem term="ID">
+          <DetailItem term={t('adminUsers.email')}>{user.email}</DetailItem>
+          <DetailItem term={t('adminUsers.name')}>{`${user.first_name} ${user.last_name}`.trim() || '—'}</DetailItem>
+          <DetailItem term={t('adminUsers.twoFactor')}>{t(user['2fa'] ? 'adminUsers.on' : 'adminUsers.off')}</DetailItem>
+          <DetailItem term={t('adminUsers.language')}>{user.language}</DetailItem>
+          <DetailItem term={t('adminUsers.externalId')}>{user.external_id ?? '—'}</DetailItem>
+          <DetailItem term={t('adminUsers.id')}>
             {user.id} · <span className="break-all">{user.uuid}</span>
           </DetailItem>
-          <DetailItem term="Created">{formatDateTime(user.created_at)}</DetailItem>
-          <DetailItem term="Changed">{formatDateTime(user.updated_at)}</DetailItem>
+          <DetailItem term={t('adminUsers.createdAt')}>{formatDateTime(user.created_at, locale)}</DetailItem>
+          <DetailItem term={t('adminUsers.updatedAt')}>{formatDateTime(user.updated_at, locale)}</DetailItem>
         </DetailList>
       </Card>
 
-      <Card title="Servers">
+      <Card title={t('adminUsers.servers')}>
         {owned.isError ? (
-          <p className="text-sm text-red-400">The servers could not be loaded: {owned.error.message}</p>
+          <p className="text-sm text-red-400">{t('adminUsers.serversFailed', { error: owned.error.message })}</p>
         ) : owned.data?.length === 0 ? (
-          <p className="text-sm text-zinc-400">This user owns no server.</p>
+          <p className="text-sm text-zinc-400">{t('adminUsers.noServers')}</p>
         ) : (
-          <ul aria-label="Servers of this user" className="divide-y divide-zinc-800/80">
+          <ul aria-label={t('adminUsers.serversOf')} className="divide-y divide-zinc-800/80">
             {(owned.data ?? []).map((s) => (
               <li key={s.uuid} className="flex flex-wrap items-center gap-2 py-2">
                 <Link to={`/admin/servers/${s.id}`} className="font-medium break-all text-sky-400 hover:text-sky-300">
                   {s.name}
                 </Link>
-                {s.status === 'suspended' && <Badge tone="danger">Suspended</Badge>}
-                {s.status === 'installing' && <Badge tone="info">Installing</Badge>}
+                {s.status === 'suspended' && <Badge tone="danger">{t('adminUsers.suspended')}</Badge>}
+                {s.status === 'installing' && <Badge tone="info">{t('adminUsers.installing')}</Badge>}
               </li>
             ))}
           </ul>

@@ -1,15 +1,17 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { User } from '../../contract/users';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { renderRoutes } from '../../test/render-routes';
 import { json, stubFetch, type FetchCall } from '../../test/server-test-fixtures';
 import { AdminUserPage } from './admin-user-page';
 import { AdminUsersPage } from './admin-users-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const user = (id: number, username: string, extra: Partial<User> = {}): User => ({
@@ -118,6 +120,18 @@ describe('AdminUsersPage', () => {
     expect(within(list).getByText('Two-factor on')).toBeInTheDocument();
     fireEvent.click(within(list).getByRole('link', { name: 'bob' }));
     expect(router.state.location.pathname).toBe('/admin/users/2');
+  });
+
+  it('speaks German once it is chosen: heading, badges, search box and the create button', async () => {
+    stubPanel();
+    render('/admin/users');
+    const list = await screen.findByRole('list', { name: 'Users' });
+    await act(() => changeLocale('de'));
+    expect(screen.getByRole('heading', { name: 'Benutzer' })).toBeInTheDocument();
+    expect(within(list).getByText('Zwei-Faktor an')).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Nach E-Mail suchen' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Benutzer erstellen' })).toBeInTheDocument();
+    expect(screen.queryByText('Two-factor on')).toBeNull();
   });
 
   it('searches by e-mail, or by username when chosen, through the URL', async () => {

@@ -9,10 +9,10 @@ import { EmptyState } from '../../components/ui/states';
 import { useChoiceParam, useListSearch } from '../../lib/use-list-search';
 import { usePageParam } from '../../lib/use-page-param';
 import { adminUserQueries, type UserSearchField } from './api';
+import { useT } from './messages';
 import { UserFormDialog } from './user-form-dialog';
 
-const SEARCH_FIELDS: Record<UserSearchField, string> = { email: 'E-mail', username: 'Username' };
-const FIELDS = Object.keys(SEARCH_FIELDS) as UserSearchField[];
+const FIELDS: UserSearchField[] = ['email', 'username'];
 
 /**
  * The panel's accounts: searched by e-mail or username (`?q=`, `?by=`), a page at a time (`?page=`),
@@ -20,6 +20,8 @@ const FIELDS = Object.keys(SEARCH_FIELDS) as UserSearchField[];
  */
 export function AdminUsersPage() {
   const navigate = useNavigate();
+  const t = useT();
+  const searchFields: Record<UserSearchField, string> = { email: t('adminUsers.email'), username: t('adminUsers.form.username') };
   const [page, setPage] = usePageParam();
   const [by, setBy] = useChoiceParam('by', FIELDS, 'email');
   const search = useListSearch();
@@ -29,21 +31,21 @@ export function AdminUsersPage() {
   return (
     <ListPage
       headingId="admin-users-heading"
-      title="Users"
+      title={t('adminUsers.title')}
       noun="user"
-      action={<Button onClick={() => setCreating(true)}>Create user</Button>}
+      action={<Button onClick={() => setCreating(true)}>{t('adminUsers.create')}</Button>}
       search={
         <ListSearch
           search={search}
-          label={by === 'email' ? 'Search by e-mail' : 'Search by username'}
-          field={{ value: by, choices: SEARCH_FIELDS, onChange: setBy }}
+          label={t(by === 'email' ? 'adminUsers.searchEmail' : 'adminUsers.searchUsername')}
+          field={{ value: by, choices: searchFields, onChange: setBy }}
         />
       }
       query={query}
       items={query.data?.data}
-      empty={<EmptyState title="No users yet">Create one, or let your billing system do it through the application API.</EmptyState>}
+      empty={<EmptyState title={t('adminUsers.empty')}>{t('adminUsers.emptyText')}</EmptyState>}
       searched={search.value}
-      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: 'User list pages' }}
+      paging={{ meta: query.data?.meta.pagination, onPage: setPage, label: t('adminUsers.pages') }}
       dialogs={
         <UserFormDialog
           user={null}
@@ -54,7 +56,7 @@ export function AdminUsersPage() {
       }
     >
       {(users) => (
-        <RowList label="Users" busy={query.isPlaceholderData}>
+        <RowList label={t('adminUsers.title')} busy={query.isPlaceholderData}>
           {users.map(({ attributes: u }) => (
             <ListRow
               key={u.uuid}
@@ -63,8 +65,8 @@ export function AdminUsersPage() {
               details={<p className="text-sm break-all text-zinc-400">{u.email}</p>}
             >
               <div className="flex flex-wrap gap-2">
-                {u.root_admin && <Badge tone="info">Root admin</Badge>}
-                <Badge tone={u['2fa'] ? 'success' : 'neutral'}>{u['2fa'] ? 'Two-factor on' : 'Two-factor off'}</Badge>
+                {u.root_admin && <Badge tone="info">{t('adminUsers.rootAdmin')}</Badge>}
+                <Badge tone={u['2fa'] ? 'success' : 'neutral'}>{t(u['2fa'] ? 'adminUsers.twoFactorOn' : 'adminUsers.twoFactorOff')}</Badge>
               </div>
             </ListRow>
           ))}

@@ -1,9 +1,13 @@
 import type { User } from '../../contract/users';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { useDeleteUser, useDisableUserTwoFactor, usePasswordLink } from './api';
+import { T, useT } from './messages';
 
 /** What a password link came to: mailed to the user, or the link for the admin to pass on. */
 export type PasswordLinkResult = { mailed: true } | { mailed: false; link: string | null };
+
+// An address can be long and unbroken: it wraps anywhere.
+const EMAIL = { 0: <span className="break-all" /> };
 
 interface ActionProps {
   user: User;
@@ -13,18 +17,14 @@ interface ActionProps {
 
 export function PasswordLinkDialog({ user, open, onOpenChange, onDone }: ActionProps & { onDone: (result: PasswordLinkResult) => void }) {
   const reset = usePasswordLink();
+  const t = useT();
   return (
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Send a password link"
-      description={
-        <>
-          <span className="break-all">{user.email}</span> gets a link to set a new password; their current one keeps working until then. When this
-          panel sends no mail you get the link to pass on.
-        </>
-      }
-      confirmLabel="Make the link"
+      title={t('adminUsers.linkDialog.title')}
+      description={<T k="adminUsers.linkDialog.text" values={{ email: user.email }} components={EMAIL} />}
+      confirmLabel={t('adminUsers.linkDialog.confirm')}
       mutation={reset}
       onConfirm={async (signal) => {
         const answer = await reset.mutateAsync({ user, signal });
@@ -36,18 +36,14 @@ export function PasswordLinkDialog({ user, open, onOpenChange, onDone }: ActionP
 
 export function DisableTwoFactorDialog({ user, open, onOpenChange }: ActionProps) {
   const disable = useDisableUserTwoFactor();
+  const t = useT();
   return (
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Turn off two-factor sign-in"
-      description={
-        <>
-          <span className="break-all">{user.email}</span> signs in with the password alone until they set two-factor up again. Do this only for a user
-          locked out of it whom you are sure of.
-        </>
-      }
-      confirmLabel="Turn off"
+      title={t('adminUsers.twoFactorDialog.title')}
+      description={<T k="adminUsers.twoFactorDialog.text" values={{ email: user.email }} components={EMAIL} />}
+      confirmLabel={t('adminUsers.twoFactorDialog.confirm')}
       danger
       mutation={disable}
       onConfirm={(signal) => disable.mutateAsync({ user, signal })}
@@ -58,18 +54,14 @@ export function DisableTwoFactorDialog({ user, open, onOpenChange }: ActionProps
 /** Deleting is refused while the user owns servers: the refusal, naming them, shows in the dialog. */
 export function DeleteUserDialog({ user, open, onOpenChange, onDeleted }: ActionProps & { onDeleted: () => void }) {
   const remove = useDeleteUser();
+  const t = useT();
   return (
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Delete user"
-      description={
-        <>
-          The account <span className="break-all">{user.email}</span> is deleted with its keys and sessions, and removed from the servers it was a
-          subuser of. A user who owns servers cannot be deleted.
-        </>
-      }
-      confirmLabel="Delete"
+      title={t('adminUsers.deleteDialog.title')}
+      description={<T k="adminUsers.deleteDialog.text" values={{ email: user.email }} components={EMAIL} />}
+      confirmLabel={t('adminUsers.delete')}
       danger
       mutation={remove}
       onConfirm={async (signal) => {

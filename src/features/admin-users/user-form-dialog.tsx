@@ -5,6 +5,7 @@ import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { useContractForm } from '../../lib/use-contract-form';
 import { usePanelSendsNoMail } from '../admin-settings/api';
 import { useCreateUser, useUpdateUser } from './api';
+import { useT } from './messages';
 
 const FIELDS = ['email', 'username', 'first_name', 'last_name', 'password', 'external_id', 'root_admin', 'language'] as const;
 const EMPTY: UserWrite = { email: '', username: '', first_name: '', last_name: '', external_id: null, root_admin: false };
@@ -33,6 +34,7 @@ export function UserFormDialog({
   const update = useUpdateUser();
   const mutation = user ? update : create;
   const noMail = usePanelSendsNoMail();
+  const t = useT();
   const defaultValues: UserWrite = user
     ? {
         email: user.email,
@@ -51,9 +53,9 @@ export function UserFormDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title={user ? 'Edit user' : 'Create user'}
-      description={user ? <span className="break-all">{user.email}</span> : 'A new account on this panel.'}
-      submitLabel={user ? 'Save' : 'Create user'}
+      title={t(user ? 'adminUsers.edit' : 'adminUsers.create')}
+      description={user ? <span className="break-all">{user.email}</span> : t('adminUsers.form.new')}
+      submitLabel={t(user ? 'adminUsers.form.save' : 'adminUsers.create')}
       form={form}
       defaultValues={defaultValues}
       mutation={mutation}
@@ -64,38 +66,32 @@ export function UserFormDialog({
         onCreated?.(created.attributes, !body.password);
       }}
     >
-      <TextField label="E-mail" type="email" autoComplete="off" error={errors.email?.message} {...form.register('email')} />
-      <TextField label="Username" autoComplete="off" error={errors.username?.message} {...form.register('username')} />
+      <TextField label={t('adminUsers.email')} type="email" autoComplete="off" error={errors.email?.message} {...form.register('email')} />
+      <TextField label={t('adminUsers.form.username')} autoComplete="off" error={errors.username?.message} {...form.register('username')} />
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField label="First name" autoComplete="off" error={errors.first_name?.message} {...form.register('first_name')} />
-        <TextField label="Last name" autoComplete="off" error={errors.last_name?.message} {...form.register('last_name')} />
+        <TextField label={t('adminUsers.form.firstName')} autoComplete="off" error={errors.first_name?.message} {...form.register('first_name')} />
+        <TextField label={t('adminUsers.form.lastName')} autoComplete="off" error={errors.last_name?.message} {...form.register('last_name')} />
       </div>
       <TextField
-        label="Password"
+        label={t('adminUsers.form.password')}
         type="password"
         autoComplete="new-password"
-        hint={
-          user
-            ? 'Leave it empty to keep the current password.'
-            : noMail
-              ? 'Leave it empty to give them a link to set one: this panel sends no mail, so you pass the link on.'
-              : 'Leave it empty and an invitation e-mail is sent, with a link to set one.'
-        }
+        hint={user ? t('adminUsers.form.passwordKeep') : noMail ? t('adminUsers.form.passwordLink') : t('adminUsers.form.passwordInvite')}
         error={errors.password?.message}
         {...form.register('password', { setValueAs: orUndefined })}
       />
       <TextField
-        label="External ID"
+        label={t('adminUsers.externalId')}
         autoComplete="off"
-        hint="Optional: the account's id in your billing system."
+        hint={t('adminUsers.form.externalIdHint')}
         error={errors.external_id?.message}
         {...form.register('external_id', { setValueAs: orNull })}
       />
       <label className="flex items-start gap-2 text-sm text-zinc-200">
         <Checkbox className="mt-0.5" {...form.register('root_admin')} />
         <span>
-          Root admin
-          <span className="block text-xs text-zinc-400">Sees every server and this admin area.</span>
+          {t('adminUsers.rootAdmin')}
+          <span className="block text-xs text-zinc-400">{t('adminUsers.form.rootAdminHint')}</span>
         </span>
       </label>
       {errors.root_admin?.message && (

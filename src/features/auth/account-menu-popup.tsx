@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useAccount } from '../../app/require-auth';
 import { useLogout } from './api';
 import { AccountButtonContent, ACCOUNT_BUTTON } from './account-button';
+import { useT } from './messages';
 
 const ITEM =
   'flex min-h-9 cursor-default select-none items-center gap-2 rounded-md px-2.5 py-2 text-sm text-zinc-200 outline-none data-[disabled]:text-zinc-500 data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white';
@@ -11,6 +12,7 @@ const ITEM =
 export function AccountMenuPopup() {
   const account = useAccount();
   const logout = useLogout();
+  const t = useT();
   return (
     // Not modal: a modal menu hides the rest of the page with aria-hidden while its links and
     // buttons stay focusable (axe: aria-hidden-focus). Escape and a click outside still close it.
@@ -27,7 +29,7 @@ export function AccountMenuPopup() {
           className="z-50 min-w-56 max-w-[calc(100vw-1rem)] rounded-lg bg-zinc-900 p-1 shadow-xl shadow-black/40 ring-1 ring-zinc-700"
         >
           <Menu.Label className="px-2.5 py-2 text-xs text-zinc-400">
-            Signed in as
+            {t('auth.menu.signedInAs')}
             <span className="block truncate text-sm font-medium text-zinc-100">{account.email}</span>
           </Menu.Label>
           <Menu.Separator className="my-1 h-px bg-zinc-800" />
@@ -36,7 +38,7 @@ export function AccountMenuPopup() {
               <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 text-zinc-400" fill="currentColor">
                 <path d="M10 8a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM3.47 15.15a.75.75 0 0 1-.4-.85 7.1 7.1 0 0 1 13.86 0 .75.75 0 0 1-.4.85A15.9 15.9 0 0 1 10 17a15.9 15.9 0 0 1-6.53-1.85Z" />
               </svg>
-              Account settings
+              {t('auth.menu.account')}
             </Link>
           </Menu.Item>
           <Menu.Item
@@ -55,7 +57,7 @@ export function AccountMenuPopup() {
                 clipRule="evenodd"
               />
             </svg>
-            {logout.isPending ? 'Signing out…' : 'Sign out'}
+            {logout.isPending ? t('auth.menu.signingOut') : t('auth.menu.signOut')}
           </Menu.Item>
         </Menu.Content>
       </Menu.Portal>

@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
+import { LanguageSelect } from '../../components/language-select';
 import { pageTitle, usePanelName } from '../../lib/panel-name';
 
 /** The frame of the signed-out pages: logo, one card, nothing else to load. */
@@ -18,6 +19,9 @@ export function AuthLayout({ title, description, children }: { title: string; de
           <h1 className="text-xl font-semibold text-white">{title}</h1>
           {description && <div className="mt-1.5 text-sm text-zinc-400">{description}</div>}
           <div className="mt-6">{children}</div>
+        </div>
+        <div className="mt-6">
+          <LanguageSelect />
         </div>
       </div>
     </main>

@@ -8,13 +8,12 @@ import { ApiError } from '../../lib/http';
 import { applyApiErrors, issuesByField } from '../../lib/form-errors';
 import { useCheckpoint, useFinishSignIn } from './api';
 import { AuthLayout } from './auth-layout';
+import { t as translate, useT } from './messages';
 import { clearPendingLogin, readPendingLogin, type PendingLogin } from './pending-login';
 import type { SignInNotice } from './sign-in-page';
 
 type Mode = 'code' | 'recovery';
 const FIELD: Record<Mode, 'authentication_code' | 'recovery_token'> = { code: 'authentication_code', recovery: 'recovery_token' };
-const EXPIRED = 'Your two-factor sign-in has expired. Please sign in again.';
-const MISSING = 'Please sign in again to continue.';
 
 /**
  * The second login step. The pending login lives in sessionStorage, so a reload keeps
@@ -22,15 +21,16 @@ const MISSING = 'Please sign in again to continue.';
  */
 export function CheckpointPage() {
   const [params] = useSearchParams();
+  const t = useT();
   const [pending] = useState<PendingLogin | null>(() => readPendingLogin());
-  const [expired, setExpired] = useState<string | null>(pending ? null : MISSING);
+  const [expired, setExpired] = useState<string | null>(pending ? null : translate('auth.checkpoint.missing'));
   if (!pending || expired) {
     clearPendingLogin();
-    const state: SignInNotice = { notice: expired ?? MISSING };
+    const state: SignInNotice = { notice: expired ?? t('auth.checkpoint.missing') };
     return <Navigate to={signInPath(pending?.redirect ?? params.get('redirect') ?? undefined)} state={state} replace />;
   }
   return (
-    <AuthLayout title="Two-factor authentication" description="Your account is protected with a second step.">
+    <AuthLayout title={t('auth.checkpoint.title')} description={t('auth.checkpoint.description')}>
       <CheckpointForm pending={pending} onExpired={setExpired} />
     </AuthLayout>
   );
@@ -39,6 +39,7 @@ export function CheckpointPage() {
 function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpired: (message: string) => void }) {
   const checkpoint = useCheckpoint();
   const finishSignIn = useFinishSignIn();
+  const t = useT();
   const [mode, setMode] = useState<Mode>('code');
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -52,7 +53,7 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
 
   // The server forgets the token after five minutes; say so instead of failing on submit.
   useEffect(() => {
-    const timer = window.setTimeout(() => onExpired(EXPIRED), Math.max(0, pending.expiresAt - Date.now()));
+    const timer = window.setTimeout(() => onExpired(translate('auth.checkpoint.expired')), Math.max(0, pending.expiresAt - Date.now()));
     return () => window.clearTimeout(timer);
   }, [pending.expiresAt, onExpired]);
 
@@ -85,9 +86,9 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
       showError(
         value === ''
           ? mode === 'code'
-            ? 'Enter the 6-digit code from your authenticator app.'
-            : 'Enter one of your recovery tokens.'
-          : (byField[FIELD[mode]] ?? 'Check this value.'),
+            ? t('auth.checkpoint.codeRequired')
+            : t('auth.checkpoint.recoveryRequired')
+          : (byField[FIELD[mode]] ?? t('auth.checkpoint.invalid')),
         null,
       );
       return;
@@ -106,7 +107,7 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
 
   function onFailure(error: unknown, sent: string) {
     if (error instanceof ApiError && error.status === 400 && Object.keys(error.fieldErrors()).length === 0 && /expired/i.test(error.message)) {
-      onExpired(EXPIRED);
+      onExpired(t('auth.checkpoint.expired'));
       return;
     }
     const placed: { message?: string } = {};
@@ -148,8 +149,8 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
           key="code"
           ref={inputRef}
           name="authentication_code"
-          label="Authentication code"
-          hint="The 6-digit code from your authenticator app."
+          label={t('auth.checkpoint.code')}
+          hint={t('auth.checkpoint.codeHint')}
           inputMode="numeric"
           autoComplete="one-time-code"
           pattern="[0-9]*"
@@ -165,8 +166,8 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
           key="recovery"
           ref={inputRef}
           name="recovery_token"
-          label="Recovery token"
-          hint="One of the tokens you saved when you turned on two-factor authentication. Each works once."
+          label={t('auth.checkpoint.recovery')}
+          hint={t('auth.checkpoint.recoveryHint')}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -176,11 +177,11 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
         />
       )}
       <Button type="submit" className="w-full" loading={busy}>
-        Continue
+        {t('auth.checkpoint.submit')}
       </Button>
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
         <button type="button" onClick={switchMode} className="rounded font-medium text-sky-400 hover:text-sky-300 hover:underline">
-          {mode === 'code' ? 'Use a recovery token instead' : 'Use an authentication code instead'}
+          {mode === 'code' ? t('auth.checkpoint.useRecovery') : t('auth.checkpoint.useCode')}
         </button>
         <Link
           to={signInPath(pending.redirect ?? undefined)}
@@ -188,7 +189,7 @@ function CheckpointForm({ pending, onExpired }: { pending: PendingLogin; onExpir
           onClick={clearPendingLogin}
           className="rounded text-zinc-400 hover:text-zinc-200 hover:underline"
         >
-          Back to sign in
+          {t('auth.backToSignIn')}
         </Link>
       </div>
     </form>

@@ -7,9 +7,11 @@ import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useForgotPassword } from './api';
 import { AuthLayout } from './auth-layout';
+import { useT } from './messages';
 
 /** Asks for a reset link by mail; the answer never tells whether the address has an account. */
 export function ForgotPasswordPage() {
+  const t = useT();
   const form = useContractForm(forgotPasswordRequestSchema, { email: '' });
   const forgot = useForgotPassword();
   const [formError, setFormError] = useState<string | null>(null);
@@ -27,21 +29,21 @@ export function ForgotPasswordPage() {
   });
 
   return (
-    <AuthLayout title="Reset your password" description="Enter your account's e-mail address to receive a link to set a new password.">
+    <AuthLayout title={t('auth.forgot.title')} description={t('auth.forgot.description')}>
       {sentTo ? (
         <div className="flex flex-col gap-4">
           <p role="status" className="rounded-md bg-sky-950/60 px-3 py-2 text-sm text-sky-200 ring-1 ring-inset ring-sky-900">
-            If an account exists for {sentTo}, a mail with a reset link is on its way. The link works once, for 60 minutes.
+            {t('auth.forgot.sent', { email: sentTo })}
           </p>
           <Link to="/auth/login" className="text-sm text-sky-400 hover:text-sky-300 hover:underline">
-            Back to sign in
+            {t('auth.backToSignIn')}
           </Link>
         </div>
       ) : (
         <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
           <FormError message={formError} />
           <TextField
-            label="Email"
+            label={t('auth.email')}
             type="email"
             autoComplete="email"
             autoCapitalize="none"
@@ -52,10 +54,10 @@ export function ForgotPasswordPage() {
             {...form.register('email')}
           />
           <Button type="submit" className="mt-2 w-full" loading={forgot.isPending}>
-            Send reset link
+            {t('auth.forgot.submit')}
           </Button>
           <Link to="/auth/login" className="text-center text-sm text-sky-400 hover:text-sky-300 hover:underline">
-            Back to sign in
+            {t('auth.backToSignIn')}
           </Link>
         </form>
       )}

@@ -7,6 +7,7 @@ import { applyApiErrors } from '../../lib/form-errors';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useResetPassword } from './api';
 import { AuthLayout } from './auth-layout';
+import { useT } from './messages';
 import type { SignInNotice } from './sign-in-page';
 
 const FIELDS = ['email', 'password', 'password_confirmation'] as const;
@@ -19,6 +20,7 @@ export function ResetPasswordPage() {
   const { token = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const t = useT();
   const invite = params.get('invite') === '1';
   const form = useContractForm(resetPasswordRequestSchema, { token, email: params.get('email') ?? '', password: '', password_confirmation: '' });
   const reset = useResetPassword();
@@ -30,7 +32,7 @@ export function ResetPasswordPage() {
     try {
       await reset.mutateAsync({ ...values, token });
       // The address goes along to fill the sign-in form; the password and token never do.
-      const notice = invite ? 'Your password is set. Sign in with it.' : 'Your password has been reset. Sign in with the new one.';
+      const notice = invite ? t('auth.reset.inviteDone') : t('auth.reset.done');
       const state: SignInNotice = { notice, user: values.email };
       await navigate('/auth/login', { replace: true, state });
     } catch (error) {
@@ -40,17 +42,13 @@ export function ResetPasswordPage() {
 
   return (
     <AuthLayout
-      title={invite ? 'Set your password' : 'Set a new password'}
-      description={
-        invite
-          ? 'Choose a password of at least 8 characters for your new account.'
-          : 'Choose a new password of at least 8 characters. You will be signed out everywhere.'
-      }
+      title={invite ? t('auth.reset.inviteTitle') : t('auth.reset.title')}
+      description={invite ? t('auth.reset.inviteDescription') : t('auth.reset.description')}
     >
       <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
         <FormError message={formError} />
         <TextField
-          label="Email"
+          label={t('auth.email')}
           type="email"
           autoComplete="username"
           autoCapitalize="none"
@@ -60,7 +58,7 @@ export function ResetPasswordPage() {
           {...form.register('email')}
         />
         <TextField
-          label="New password"
+          label={t('auth.reset.password')}
           type="password"
           autoComplete="new-password"
           autoFocus
@@ -68,18 +66,18 @@ export function ResetPasswordPage() {
           {...form.register('password')}
         />
         <TextField
-          label="Confirm new password"
+          label={t('auth.reset.confirm')}
           type="password"
           autoComplete="new-password"
           error={errors.password_confirmation?.message}
           {...form.register('password_confirmation')}
         />
         <Button type="submit" className="mt-2 w-full" loading={reset.isPending}>
-          Set password
+          {t('auth.reset.submit')}
         </Button>
         {formError && (
           <Link to="/auth/password" className="text-center text-sm text-sky-400 hover:text-sky-300 hover:underline">
-            Ask for a new link
+            {t('auth.reset.newLink')}
           </Link>
         )}
       </form>

@@ -9,13 +9,14 @@ import { applyApiErrors, issuesByField } from '../../lib/form-errors';
 import { accountQueries } from '../account/api';
 import { passwordResetQueries, useFinishSignIn, useLogin } from './api';
 import { AuthLayout } from './auth-layout';
+import { useT } from './messages';
 import { savePendingLogin } from './pending-login';
 
 // Kept small on purpose: this is the first page most visits load (no dialogs, no form library).
 
 const FIELDS = ['user', 'password'] as const;
 type Field = (typeof FIELDS)[number];
-const REQUIRED: Record<Field, string> = { user: 'Enter your username or email.', password: 'Enter your password.' };
+const REQUIRED = { user: 'auth.signIn.userRequired', password: 'auth.signIn.passwordRequired' } as const;
 
 /** Where a page can leave a message for the sign-in page (e.g. "your code expired") and the account to fill in. */
 export interface SignInNotice {
@@ -28,6 +29,7 @@ export function SignInPage() {
   const redirect = params.get('redirect');
   const { notice, user } = (useLocation().state as SignInNotice | null) ?? {};
   const navigate = useNavigate();
+  const t = useT();
   const me = useQuery(accountQueries.me());
   // Only a panel that can send mail offers a reset by mail.
   const canReset = useQuery(passwordResetQueries.status()).data?.mail === true;
@@ -56,7 +58,7 @@ export function SignInPage() {
     const parsed = loginRequestSchema.safeParse(body);
     if (!parsed.success) {
       const byField = issuesByField(parsed.error.issues);
-      showErrors({ user: body.user ? byField.user : REQUIRED.user, password: body.password ? byField.password : REQUIRED.password }, null);
+      showErrors({ user: body.user ? byField.user : t(REQUIRED.user), password: body.password ? byField.password : t(REQUIRED.password) }, null);
       return;
     }
     showErrors({}, null);
@@ -77,7 +79,7 @@ export function SignInPage() {
   }
 
   return (
-    <AuthLayout title="Sign in" description="Use your panel account to manage your servers.">
+    <AuthLayout title={t('auth.signIn.title')} description={t('auth.signIn.description')}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         {notice && !formError && (
           <p role="status" className="rounded-md bg-sky-950/60 px-3 py-2 text-sm text-sky-200 ring-1 ring-inset ring-sky-900">
@@ -88,7 +90,7 @@ export function SignInPage() {
         <TextField
           ref={refs.user}
           name="user"
-          label="Username or email"
+          label={t('auth.signIn.user')}
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
@@ -102,7 +104,7 @@ export function SignInPage() {
           ref={refs.password}
           name="password"
           type="password"
-          label="Password"
+          label={t('auth.signIn.password')}
           autoComplete="current-password"
           autoFocus={!!user}
           required
@@ -110,11 +112,11 @@ export function SignInPage() {
         />
         {canReset && (
           <Link to="/auth/password" className="-mt-2 self-end text-sm text-sky-400 hover:text-sky-300 hover:underline">
-            Forgot password?
+            {t('auth.signIn.forgot')}
           </Link>
         )}
         <Button type="submit" className="mt-2 w-full" loading={login.isPending || finishing}>
-          Sign in
+          {t('auth.signIn.submit')}
         </Button>
       </form>
     </AuthLayout>

@@ -7,13 +7,23 @@ import { ModalFrame } from '../../components/ui/dialog';
 import { cn } from '../../components/ui/cn';
 import { SearchIcon } from '../../components/ui/search-input';
 import { toast } from '../../components/ui/toast';
+import { usePageLabel } from '../../app/page-label';
+import { useAccountSections } from '../account/api';
 import { usePowerAction } from '../console/api';
 import { memberPermissions, serverQueries } from '../servers/api';
-import { paletteItems, type OpenServer, type PaletteItem } from './palette-items';
+import { t as translate, useT, type PaletteMessage } from './messages';
+import { paletteItems, type OpenServer, type PaletteItem, type PaletteSection } from './palette-items';
 import { loadRecent, pushRecent } from './recent';
 
 const SERVER_RESULTS = 8;
-const POWER_SENT = { start: 'Starting', restart: 'Restarting', stop: 'Stopping', kill: 'Killing' } as const;
+const POWER_SENT = { start: 'palette.sent.start', restart: 'palette.sent.restart', stop: 'palette.sent.stop', kill: 'palette.sent.kill' } as const;
+const SECTION_NAMES: Record<PaletteSection, PaletteMessage> = {
+  Recent: 'palette.section.recent',
+  Actions: 'palette.section.actions',
+  'This server': 'palette.section.thisServer',
+  Servers: 'palette.section.servers',
+  'Go to': 'palette.section.goTo',
+};
 
 /** The open server (from the URL) with the caller's permissions, once its detail is loaded. */
 function useOpenServer(): OpenServer | null {
@@ -37,13 +47,14 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
   const openServer = useOpenServer();
   // Here, not in the body: the body unmounts as the palette closes, and the power call outlives it.
   const power = usePowerAction(openServer?.server.uuid ?? '');
+  const t = useT();
 
   function run(item: PaletteItem) {
     onOpenChange(false);
     if (item.power && openServer) {
       const name = openServer.server.name;
       const signal = item.power;
-      power.mutate(signal, { onSuccess: () => toast.success(`${POWER_SENT[signal]} ${name}`) });
+      power.mutate(signal, { onSuccess: () => toast.success(translate(POWER_SENT[signal], { name })) });
     } else if (item.href) {
       void navigate(item.href);
     }
@@ -55,10 +66,8 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
       data-palette=""
       className="fixed top-[10vh] left-1/2 z-50 flex max-h-[80dvh] w-[calc(100vw-1.5rem)] max-w-xl -translate-x-1/2 flex-col overflow-hidden rounded-lg bg-zinc-900 shadow-xl ring-1 ring-zinc-700 focus:outline-none"
     >
-      <RadixDialog.Title className="sr-only">Command palette</RadixDialog.Title>
-      <RadixDialog.Description className="sr-only">
-        Type to find a server, a page or an action; the arrow keys move through the results and Enter chooses one.
-      </RadixDialog.Description>
+      <RadixDialog.Title className="sr-only">{t('palette.title')}</RadixDialog.Title>
+      <RadixDialog.Description className="sr-only">{t('palette.description')}</RadixDialog.Description>
       {open && <PaletteBody openServer={openServer} onChoose={run} />}
     </ModalFrame>
   );
@@ -66,6 +75,10 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
 
 function PaletteBody({ openServer, onChoose }: { openServer: OpenServer | null; onChoose: (item: PaletteItem) => void }) {
   const account = useAccount();
+  const t = useT();
+  const pageLabel = usePageLabel();
+  const accountSections = useAccountSections();
+  const words = useMemo(() => ({ t, pageLabel, accountSections }), [t, pageLabel, accountSections]);
   const [query, setQuery] = useState('');
   const search = useDeferredValue(query.trim());
   const [recent, setRecent] = useState(() => loadRecent(account.id));
@@ -76,8 +89,8 @@ function PaletteBody({ openServer, onChoose }: { openServer: OpenServer | null; 
   const servers = useMemo(() => list.data?.data.map((s) => s.attributes) ?? [], [list.data]);
   const items = useMemo(
     // What is typed filters pages and actions at once (Enter right after typing runs what shows); servers follow their search.
-    () => paletteItems({ query: query.trim(), open: openServer, servers, recent, admin: account.admin }),
-    [query, openServer, servers, recent, account.admin],
+    () => paletteItems({ query: query.trim(), open: openServer, servers, recent, admin: account.admin, words }),
+    [query, openServer, servers, recent, account.admin, words],
   );
   const [active, setActive] = useState(0);
   const [activeFor, setActiveFor] = useState(items);
@@ -128,29 +141,31 @@ function PaletteBody({ openServer, onChoose }: { openServer: OpenServer | null; 
         <SearchIcon />
         <input
           role="combobox"
-          aria-label="Search or jump to"
+          aria-label={t('palette.input')}
           aria-expanded="true"
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={activeItem ? optionId(active) : undefined}
           autoComplete="off"
           spellCheck={false}
-          placeholder="Search servers, pages and actions…"
+          placeholder={t('palette.placeholder')}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onKeyDown}
           className="min-h-12 w-full bg-transparent text-base text-zinc-100 placeholder:text-zinc-500 focus:outline-none"
         />
       </div>
-      <div id={listId} role="listbox" aria-label="Results" aria-busy={list.isFetching || undefined} className="overflow-y-auto p-2">
+      <div id={listId} role="listbox" aria-label={t('palette.results')} aria-busy={list.isFetching || undefined} className="overflow-y-auto p-2">
         {items.length === 0 ? (
-          <p className="px-3 py-6 text-center text-sm text-zinc-400">{list.isFetching ? 'Searching…' : `Nothing matches “${query.trim()}”`}</p>
+          <p className="px-3 py-6 text-center text-sm text-zinc-400">
+            {list.isFetching ? t('palette.searching') : t('palette.noMatch', { query: query.trim() })}
+          </p>
         ) : (
           items.map((item, index) => (
             <Fragment key={`${item.section}:${item.id}`}>
               {item.section !== items[index - 1]?.section && (
                 <div role="presentation" className="px-3 pt-3 pb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase first:pt-1">
-                  {item.section}
+                  {t(SECTION_NAMES[item.section])}
                 </div>
               )}
               <div

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { SearchIcon } from '../../components/ui/search-input';
 import { ariaKeys, isTyping, keyLabel, useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
+import { useT } from './messages';
 
 /*
  * The palette and the shortcut sheet stay out of the first load: their code comes on the first
@@ -13,13 +14,6 @@ const ShortcutSheet = lazy(() => loadSheet().then((m) => ({ default: m.ShortcutS
 
 const PALETTE_KEYS = ['Mod', 'K'] as const;
 const PRELOAD_AFTER_MS = 4000;
-const EVERYWHERE: ShortcutGroup = {
-  title: 'Everywhere',
-  shortcuts: [
-    { keys: [PALETTE_KEYS], description: 'Search or jump to a server, a page or an action' },
-    { keys: [['?']], description: 'Show the keyboard shortcuts' },
-  ],
-};
 
 type Open = 'palette' | 'sheet' | null;
 
@@ -32,7 +26,18 @@ export function PaletteHost() {
   const openRef = useRef<Open>(null);
   // Mounted once first wanted, then kept, so reopening is instant.
   const [wanted, setWanted] = useState<{ palette: boolean; sheet: boolean }>({ palette: false, sheet: false });
-  useShortcuts(EVERYWHERE);
+  const t = useT();
+  const everywhere = useMemo<ShortcutGroup>(
+    () => ({
+      title: t('palette.everywhere'),
+      shortcuts: [
+        { keys: [PALETTE_KEYS], description: t('palette.everywhere.palette') },
+        { keys: [['?']], description: t('palette.everywhere.sheet') },
+      ],
+    }),
+    [t],
+  );
+  useShortcuts(everywhere);
   const show = (which: Open) => {
     openRef.current = which;
     setOpen(which);
@@ -73,14 +78,14 @@ export function PaletteHost() {
     <>
       <button
         type="button"
-        aria-label="Search or jump…"
+        aria-label={t('palette.open')}
         aria-keyshortcuts={ariaKeys(PALETTE_KEYS)}
         onPointerEnter={() => void loadPalette()}
         onClick={() => show('palette')}
         className="inline-flex min-h-9 min-w-9 shrink-0 items-center justify-center gap-2 rounded-md px-2 text-sm text-zinc-300 ring-1 ring-zinc-700 hover:bg-zinc-800 hover:text-white sm:min-w-52 sm:justify-start sm:px-3"
       >
         <SearchIcon className="text-zinc-400" />
-        <span className="hidden sm:inline">Search or jump…</span>
+        <span className="hidden sm:inline">{t('palette.open')}</span>
         <kbd className="ml-auto hidden rounded bg-zinc-800 px-1.5 font-sans text-xs text-zinc-400 sm:inline">
           {PALETTE_KEYS.map(keyLabel).join(keyLabel('Mod') === '⌘' ? '' : '+')}
         </kbd>

@@ -3,7 +3,9 @@ import type { PowerSignal } from '../../contract/websocket';
 import { permits, type PermissionCheck } from '../../contract/permissions';
 import { SERVER_PAGES, serverPageHref } from '../../app/server-routes';
 import { intentHref } from '../../lib/use-page-intent';
-import { ACCOUNT_SECTIONS } from '../account/api';
+import type { AppMessage } from '../../app/messages';
+import type { Translate } from '../../lib/i18n/catalog';
+import type { PaletteMessage } from './messages';
 import { primaryAddress, serverConditions } from '../servers/api';
 import type { RecentEntry } from './recent';
 
@@ -39,38 +41,48 @@ export interface OpenServer {
 
 export interface PaletteInput {
   query: string;
+  /** The palette's messages, the route table's page names and the account's sections, in the language shown. */
+  words: {
+    t: Translate<PaletteMessage>;
+    pageLabel: (page: { label: AppMessage }) => string;
+    accountSections: readonly { to: string; label: string }[];
+  };
   open: OpenServer | null;
   servers: readonly Server[];
   recent: readonly RecentEntry[];
   admin: boolean;
 }
 
-const POWER: { signal: PowerSignal; label: string; permission: PermissionCheck }[] = [
-  { signal: 'start', label: 'Start server', permission: 'control.start' },
-  { signal: 'restart', label: 'Restart server', permission: 'control.restart' },
-  { signal: 'stop', label: 'Stop server', permission: 'control.stop' },
+const POWER: { signal: PowerSignal; label: PaletteMessage; permission: PermissionCheck }[] = [
+  { signal: 'start', label: 'palette.power.start', permission: 'control.start' },
+  { signal: 'restart', label: 'palette.power.restart', permission: 'control.restart' },
+  { signal: 'stop', label: 'palette.power.stop', permission: 'control.stop' },
 ];
 
-function actionsOf({ server, routeId, permissions, filesPath }: OpenServer): PaletteItem[] {
+type Words = PaletteInput['words'];
+
+function actionsOf({ server, routeId, permissions, filesPath }: OpenServer, { t }: Words): PaletteItem[] {
   const can = (p: PermissionCheck) => permits(permissions, p);
   const items: PaletteItem[] = [];
   const id = (name: string) => `action:${server.uuid}:${name}`;
   // A suspended or installing server refuses every action: none is offered then.
   if (serverConditions(server).some((c) => c.blocking)) return items;
   for (const p of POWER)
-    if (can(p.permission)) items.push({ id: id(p.signal), label: p.label, detail: server.name, section: 'Actions', power: p.signal });
+    if (can(p.permission)) items.push({ id: id(p.signal), label: t(p.label), detail: server.name, section: 'Actions', power: p.signal });
   if (can('file.create') && can('file.read-content'))
     items.push({
       id: id('new-file'),
-      label: 'New file',
-      detail: filesPath ? `in ${decodeURIComponent(filesPath.replace(/^\/server\/[^/]+\/files/, '')) || '/'}` : server.name,
+      label: t('palette.newFile'),
+      detail: filesPath
+        ? t('palette.newFile.in', { path: decodeURIComponent(filesPath.replace(/^\/server\/[^/]+\/files/, '')) || '/' })
+        : server.name,
       section: 'Actions',
       href: intentHref(filesPath ?? `/server/${routeId}/files`, 'new-file'),
     });
   if (can('backup.create') && server.feature_limits.backups !== 0)
     items.push({
       id: id('backup'),
-      label: 'Create backup',
+      label: t('palette.createBackup'),
       detail: server.name,
       section: 'Actions',
       href: intentHref(`/server/${routeId}/backups`, 'create-backup'),
@@ -78,7 +90,7 @@ function actionsOf({ server, routeId, permissions, filesPath }: OpenServer): Pal
   if (can('file.sftp'))
     items.push({
       id: id('sftp'),
-      label: 'SFTP details',
+      label: t('palette.sftp'),
       detail: server.name,
       section: 'Actions',
       href: intentHref(`/server/${routeId}/overview`, 'sftp'),
@@ -86,21 +98,26 @@ function actionsOf({ server, routeId, permissions, filesPath }: OpenServer): Pal
   return items;
 }
 
-function pagesOf({ server, routeId, permissions }: OpenServer): PaletteItem[] {
+function pagesOf({ server, routeId, permissions }: OpenServer, { pageLabel }: Words): PaletteItem[] {
   return SERVER_PAGES.filter((p) => p.nav && (p.permission === null || permits(permissions, p.permission))).map((p) => ({
     id: `page:${server.uuid}:${p.path}`,
-    label: p.label,
+    label: pageLabel(p),
     detail: server.name,
     section: 'This server',
     href: serverPageHref(routeId, p),
   }));
 }
 
-function goTo(admin: boolean): PaletteItem[] {
+function goTo(admin: boolean, { t, accountSections }: Words): PaletteItem[] {
   return [
-    { id: 'go:/', label: 'Server list', section: 'Go to', href: '/' },
-    ...ACCOUNT_SECTIONS.map((s): PaletteItem => ({ id: `go:${s.to}`, label: `Account: ${s.label}`, section: 'Go to', href: s.to })),
-    ...(admin ? [{ id: 'go:/admin', label: 'Admin area', section: 'Go to', href: '/admin' } satisfies PaletteItem] : []),
+    { id: 'go:/', label: t('palette.serverList'), section: 'Go to', href: '/' },
+    ...accountSections.map((s): PaletteItem => ({
+      id: `go:${s.to}`,
+      label: t('palette.account', { section: s.label }),
+      section: 'Go to',
+      href: s.to,
+    })),
+    ...(admin ? [{ id: 'go:/admin', label: t('palette.admin'), section: 'Go to', href: '/admin' } satisfies PaletteItem] : []),
   ];
 }
 
@@ -126,8 +143,8 @@ export function matches(query: string, item: Pick<PaletteItem, 'label' | 'detail
 }
 
 /** The items to show, in section order, recent ones first. */
-export function paletteItems({ query, open, servers, recent, admin }: PaletteInput): PaletteItem[] {
-  const local = [...(open ? [...actionsOf(open), ...pagesOf(open)] : []), ...goTo(admin)].filter((item) => matches(query, item));
+export function paletteItems({ query, open, servers, recent, admin, words }: PaletteInput): PaletteItem[] {
+  const local = [...(open ? [...actionsOf(open, words), ...pagesOf(open, words)] : []), ...goTo(admin, words)].filter((item) => matches(query, item));
   const all = [...local, ...servers.map(serverItem)];
   const recentItems: PaletteItem[] = [];
   for (const entry of recent) {

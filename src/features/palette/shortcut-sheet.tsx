@@ -1,12 +1,14 @@
 import { Fragment } from 'react';
 import { Dialog } from '../../components/ui/dialog';
 import { keyLabel, useDeclaredShortcuts } from '../../lib/shortcuts';
+import { useT } from './messages';
 
 /** "?": every shortcut the page on screen has declared (lib/shortcuts.ts), by what it acts on. */
 export function ShortcutSheet({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const groups = useDeclaredShortcuts();
+  const t = useT();
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Keyboard shortcuts" description="What the keys do on this page.">
+    <Dialog open={open} onOpenChange={onOpenChange} title={t('palette.shortcuts.title')} description={t('palette.shortcuts.description')}>
       <div className="space-y-5">
         {groups.map((group) => (
           <section key={group.title} aria-label={group.title}>

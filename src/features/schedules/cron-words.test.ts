@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { cronInWords, describeCron, type CronFields } from './cron-words';
 
 const cron = (minute: string, hour: string, day_of_week = '*', day_of_month = '*', month = '*'): CronFields => ({
@@ -26,9 +28,24 @@ describe('cronInWords', () => {
     expect(cronInWords(c, 'en-GB')).toBe(words);
   });
 
-  it('uses the locale for times and day names', () => {
+  it('uses the locale for times', () => {
     expect(cronInWords(cron('0', '16', '1'), 'en-US')).toBe('Every Monday at 04:00 PM');
-    expect(cronInWords(cron('0', '4', '1'), 'de-DE')).toBe('Every Montag at 04:00');
+  });
+
+  describe('in another language', () => {
+    afterEach(() => changeLocale('en'));
+
+    it('says it in that language, the weekday declined as the sentence needs', async () => {
+      await changeLocale('de');
+      expect(cronInWords(cron('0', '4', '1'), 'de')).toBe('Jeden Montag um 04:00');
+      expect(cronInWords(cron('*/15', '*'), 'de')).toBe('Alle 15 Minuten');
+      await changeLocale('ru');
+      expect(cronInWords(cron('0', '4', '3'), 'ru')).toBe('Каждую среду в 04:00');
+      expect(cronInWords(cron('0', '*/2'), 'ru')).toBe('Каждые 2 часа');
+      expect(cronInWords(cron('0', '*/5'), 'ru')).toBe('Каждые 5 часов');
+      await changeLocale('pl');
+      expect(cronInWords(cron('0', '4', '0'), 'pl')).toBe('W każdą niedzielę o 04:00');
+    });
   });
 
   it.each([cron('0', '4', '1,3'), cron('0', '4', '*', '*', '6'), cron('0-10', '4'), cron('0', '25'), cron('0', '4', '*', '1', '1')])(

@@ -1,8 +1,11 @@
 import type { Schedule } from '../../contract/schedules';
+import { t } from './messages';
 
 /*
  * A schedule's cron said in words ("Every day at 04:00", "Every 6 hours", "Every Monday at 04:00")
- * for the common shapes; anything else is shown as its five fields, which is exact if less friendly.
+ * for the common shapes, in the language being shown (each shape is one message, the weekday a
+ * select in it, since languages decline it); anything else is shown as its five fields, which is
+ * exact if less friendly. Callers pass `useLocale()` so the times follow the language too.
  */
 
 export type CronFields = Schedule['cron'];
@@ -18,39 +21,39 @@ function time(hour: number, minute: number, locale: string | undefined): string 
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 1, hour, minute));
 }
 
-function weekday(day: number, locale: string | undefined): string {
+/** A weekday's name (0 and 7 are Sunday) on its own, as in a list to choose from. */
+export function weekdayName(day: number, locale: string | undefined): string {
   // 2024-01-07 was a Sunday (cron's 0 and 7).
   return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 7 + (day % 7)));
 }
-
-const plural = (n: number, one: string) => (n === 1 ? `Every ${one}` : `Every ${n} ${one}s`);
 
 /** The cron in words, or null when it has no simple wording. */
 export function cronInWords(c: CronFields, locale?: string): string | null {
   const everyDay = c.day_of_month === '*' && c.month === '*';
   if (!everyDay) {
     if (NUMBER.test(c.day_of_month) && c.month === '*' && c.day_of_week === '*' && NUMBER.test(c.hour) && NUMBER.test(c.minute))
-      return `Every month on day ${Number(c.day_of_month)} at ${time(Number(c.hour), Number(c.minute), locale)}`;
+      return t('schedules.cron.monthly', { day: Number(c.day_of_month), time: time(Number(c.hour), Number(c.minute), locale) });
     return null;
   }
   const minuteStep = STEP.exec(c.minute);
   if (c.day_of_week === '*' && c.hour === '*') {
-    if (c.minute === '*') return 'Every minute';
-    if (minuteStep) return plural(Number(minuteStep[1]), 'minute');
-    if (NUMBER.test(c.minute)) return Number(c.minute) === 0 ? 'Every hour' : `Every hour at ${Number(c.minute)} minutes past`;
+    if (c.minute === '*') return t('schedules.cron.everyMinute');
+    if (minuteStep) return t('schedules.cron.everyMinutes', { n: Number(minuteStep[1]) });
+    if (NUMBER.test(c.minute))
+      return Number(c.minute) === 0 ? t('schedules.cron.everyHour') : t('schedules.cron.hourPast', { minute: Number(c.minute) });
     return null;
   }
   if (!NUMBER.test(c.minute)) return null;
   const hourStep = STEP.exec(c.hour);
   if (hourStep && c.day_of_week === '*') {
     const n = Number(hourStep[1]);
-    return Number(c.minute) === 0 ? plural(n, 'hour') : `${plural(n, 'hour')} at ${Number(c.minute)} minutes past`;
+    return Number(c.minute) === 0 ? t('schedules.cron.everyHours', { n }) : t('schedules.cron.everyHoursPast', { n, minute: Number(c.minute) });
   }
   if (!NUMBER.test(c.hour) || Number(c.hour) > 23 || Number(c.minute) > 59) return null;
   const at = time(Number(c.hour), Number(c.minute), locale);
-  if (c.day_of_week === '*') return `Every day at ${at}`;
-  if (/^[0-7]$/.test(c.day_of_week)) return `Every ${weekday(Number(c.day_of_week), locale)} at ${at}`;
-  if (c.day_of_week === '1-5') return `Every weekday at ${at}`;
+  if (c.day_of_week === '*') return t('schedules.cron.daily', { time: at });
+  if (/^[0-7]$/.test(c.day_of_week)) return t('schedules.cron.weekly', { day: String(Number(c.day_of_week) % 7), time: at });
+  if (c.day_of_week === '1-5') return t('schedules.cron.weekdays', { time: at });
   return null;
 }
 

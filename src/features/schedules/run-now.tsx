@@ -5,32 +5,34 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Spinner } from '../../components/ui/spinner';
 import type { ServerRef } from '../servers/api';
 import { isRunning, useRunSchedule } from './api';
+import { t as say, useT } from './messages';
 import { runCounts, runProgress } from './run-progress';
 import { OutcomeBadge, RunTaskList } from './run-tasks';
 
 /** Why Run now is off, or null when it can be used. */
 export function runNowBlockedBy(schedule: Schedule): string | null {
-  if (schedule.relationships.tasks.data.length === 0) return 'Add a task first: a run does its tasks.';
-  if (isRunning(schedule)) return 'It is running now.';
+  if (schedule.relationships.tasks.data.length === 0) return say('schedules.runNow.noTasks');
+  if (isRunning(schedule)) return say('schedules.runNow.running');
   return null;
 }
 
 /** The Run now button and the question it asks first. */
 export function RunNowButton({ server, schedule, onStarted }: { server: ServerRef; schedule: Schedule; onStarted: () => void }) {
   const [asking, setAsking] = useState(false);
+  const t = useT();
   const run = useRunSchedule(server, schedule.id);
   const blocked = runNowBlockedBy(schedule);
   return (
     <>
       <Button onClick={() => setAsking(true)} disabled={blocked !== null} title={blocked ?? undefined}>
-        Run now
+        {t('schedules.runNow')}
       </Button>
       <ConfirmDialog
         open={asking}
         onOpenChange={setAsking}
-        title="Run now"
-        description={`Run “${schedule.name}” now? Its tasks run in order, each after its offset.`}
-        confirmLabel="Run now"
+        title={t('schedules.runNow')}
+        description={t('schedules.runNow.text', { name: schedule.name })}
+        confirmLabel={t('schedules.runNow')}
         mutation={run}
         onConfirm={async (signal) => {
           await run.mutateAsync({ signal });
@@ -46,6 +48,7 @@ export function RunNowButton({ server, schedule, onStarted }: { server: ServerRe
  * detail query, polled each second while it runs, reports it, then the outcome.
  */
 export function RunProgressPanel({ schedule, watched, onDismiss }: { schedule: Schedule; watched: boolean; onDismiss: () => void }) {
+  const t = useT();
   const running = isRunning(schedule);
   const run = schedule.runs?.[0];
   if (!running && !watched) return null;
@@ -53,30 +56,30 @@ export function RunProgressPanel({ schedule, watched, onDismiss }: { schedule: S
   const progress = run ? runProgress(run, tasks) : [];
   const counts = runCounts(progress);
   return (
-    <section aria-label="Current run" aria-live="polite" className="space-y-3 rounded-lg bg-zinc-900/60 p-4 ring-1 ring-sky-900">
+    <section aria-label={t('schedules.run.current')} aria-live="polite" className="space-y-3 rounded-lg bg-zinc-900/60 p-4 ring-1 ring-sky-900">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="flex items-center gap-2 font-medium text-zinc-100">
           {running ? (
             <>
-              <Spinner className="size-4" label="" /> Running: {counts.finished} of {counts.total} tasks finished
+              <Spinner className="size-4" label="" /> {t('schedules.run.progress', counts)}
             </>
           ) : run ? (
             <>
-              Run finished <OutcomeBadge outcome={run.outcome} />
+              {t('schedules.run.finished')} <OutcomeBadge outcome={run.outcome} />
             </>
           ) : (
-            'Run finished'
+            t('schedules.run.finished')
           )}
         </p>
         {!running && (
           <Button size="sm" variant="ghost" onClick={onDismiss}>
-            Dismiss
+            {t('schedules.run.dismiss')}
           </Button>
         )}
       </div>
       {!running && run?.reason && <p className="text-sm text-zinc-300">{run.reason}</p>}
       {/* A reference panel reports no runs: only that the schedule is processing. */}
-      {run && <RunTaskList progress={progress} zone={schedule.effective_timezone} label="Tasks of the current run" />}
+      {run && <RunTaskList progress={progress} zone={schedule.effective_timezone} label={t('schedules.run.currentTasks')} />}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import type { ScheduleRun, ScheduleTask } from '../../contract/schedules';
+import { t as say } from './messages';
 
 /*
  * Each task's state in a run. The panel records a task's outcome once it has acted (the last one's
@@ -44,7 +45,7 @@ export function runProgress(run: ScheduleRun, tasks: readonly ScheduleTask[]): T
         action: t.action,
         task: t,
         state: current && !t.is_queued ? 'running' : 'waiting',
-        reason: current && t.is_queued ? `Waiting out its ${t.time_offset} s offset.` : null,
+        reason: current && t.is_queued ? say('schedules.run.waitingOffset', { offset: t.time_offset }) : null,
         at: null,
       };
     }),

@@ -4,21 +4,23 @@ import { TextField } from '../../components/ui/field';
 import { MutationDialog } from '../../components/ui/mutation-dialog';
 import { Switch } from '../../components/ui/switch';
 import { formatDateTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { useContractForm } from '../../lib/use-contract-form';
 import type { ServerRef } from '../servers/api';
 import { bodyOf, useSaveSchedule } from './api';
 import { CRON_FIELDS, cronFieldErrors, isTimeZone, previewRuns } from './cron-preview';
-import { describeCron, type CronFields } from './cron-words';
+import { describeCron, weekdayName, type CronFields } from './cron-words';
+import { useT } from './messages';
 import { presetFields, presetOf, type Preset } from './presets';
 
-const FIELD_LABELS: Record<keyof CronFields, string> = {
-  minute: 'Minute',
-  hour: 'Hour',
-  day_of_month: 'Day of month',
-  month: 'Month',
-  day_of_week: 'Day of week',
-};
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const FIELD_LABELS = {
+  minute: 'schedules.form.minute',
+  hour: 'schedules.form.hour',
+  day_of_month: 'schedules.form.dayOfMonth',
+  month: 'schedules.form.month',
+  day_of_week: 'schedules.form.dayOfWeek',
+} as const satisfies Record<keyof CronFields, string>;
+const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
 const blank: ScheduleBody = {
   name: '',
   minute: '0',
@@ -56,6 +58,8 @@ export function ScheduleDialog({
   onSaved?: (schedule: Schedule) => void;
 }) {
   const save = useSaveSchedule(server);
+  const t = useT();
+  const locale = useLocale();
   const defaults = schedule ? { ...bodyOf(schedule), timezone: schedule.timezone ?? null } : blank;
   const form = useContractForm(scheduleBodySchema, defaults);
   const { errors } = form.formState;
@@ -72,7 +76,7 @@ export function ScheduleDialog({
   const preset = choice ?? detected.preset;
   const fieldErrors = cronFieldErrors(cron);
   const zone = values.timezone?.trim() ? values.timezone.trim() : null;
-  const zoneError = zone !== null && !isTimeZone(zone) ? `The time zone "${zone}" is not a known IANA time zone.` : undefined;
+  const zoneError = zone !== null && !isTimeZone(zone) ? t('schedules.form.zoneUnknown', { zone }) : undefined;
   const previewZone = zone ?? panelZone ?? browserZone;
   const runs = zoneError ? [] : previewRuns(cron, previewZone);
 
@@ -90,9 +94,9 @@ export function ScheduleDialog({
         onOpenChange(o);
       }}
       wide
-      title={schedule ? 'Edit schedule' : 'Create schedule'}
-      description="Runs its tasks (console commands, power actions, backups) at the times below."
-      submitLabel={schedule ? 'Save' : 'Create'}
+      title={t(schedule ? 'schedules.edit' : 'schedules.create')}
+      description={t('schedules.form.description')}
+      submitLabel={t(schedule ? 'schedules.save' : 'schedules.createAction')}
       form={form}
       defaultValues={defaults}
       mutation={save}
@@ -102,45 +106,50 @@ export function ScheduleDialog({
         if (bad.length > 0 || zoneError) {
           for (const [k, message] of bad) form.setError(k as keyof CronFields, { type: 'cron', message });
           if (zoneError) form.setError('timezone', { type: 'zone', message: zoneError });
-          throw new Error('The schedule has errors.');
+          throw new Error(t('schedules.form.hasErrors'));
         }
         const saved = await save.mutateAsync({ id: schedule?.id ?? null, body: { ...body, timezone: zone }, signal });
         onSaved?.(saved.attributes);
       }}
     >
-      <TextField label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+      <TextField label={t('schedules.form.name')} autoComplete="off" error={errors.name?.message} {...form.register('name')} />
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1.5 text-sm font-medium text-zinc-200">
-          Runs
+          {t('schedules.form.runs')}
           <select className={selectClass} value={preset} onChange={(e) => fill(e.target.value as Preset)}>
-            <option value="hourly">Every hour</option>
-            <option value="daily">Every day at…</option>
-            <option value="weekly">Every week on…</option>
-            <option value="custom">Custom</option>
+            <option value="hourly">{t('schedules.cron.everyHour')}</option>
+            <option value="daily">{t('schedules.form.daily')}</option>
+            <option value="weekly">{t('schedules.form.weekly')}</option>
+            <option value="custom">{t('schedules.form.custom')}</option>
           </select>
         </label>
         {preset === 'weekly' && (
           <label className="flex flex-col gap-1.5 text-sm font-medium text-zinc-200">
-            Day
+            {t('schedules.form.day')}
             <select className={selectClass} value={detected.weekday} onChange={(e) => fill('weekly', detected.time, e.target.value)}>
-              {WEEKDAYS.map((d, i) => (
-                <option key={d} value={String(i)}>
-                  {d}
+              {WEEKDAYS.map((d) => (
+                <option key={d} value={String(d)}>
+                  {weekdayName(d, locale)}
                 </option>
               ))}
             </select>
           </label>
         )}
         {(preset === 'daily' || preset === 'weekly') && (
-          <TextField label="At" type="time" value={detected.time} onChange={(e) => e.target.value && fill(preset, e.target.value)} />
+          <TextField
+            label={t('schedules.form.at')}
+            type="time"
+            value={detected.time}
+            onChange={(e) => e.target.value && fill(preset, e.target.value)}
+          />
         )}
       </div>
       <fieldset className="grid grid-cols-2 gap-3 sm:grid-cols-5">
-        <legend className="mb-1.5 text-sm font-medium text-zinc-200">Cron fields</legend>
+        <legend className="mb-1.5 text-sm font-medium text-zinc-200">{t('schedules.form.fields')}</legend>
         {CRON_FIELDS.map((k) => (
           <TextField
             key={k}
-            label={FIELD_LABELS[k]}
+            label={t(FIELD_LABELS[k])}
             autoComplete="off"
             spellCheck={false}
             error={errors[k]?.message ?? fieldErrors[k]}
@@ -149,20 +158,20 @@ export function ScheduleDialog({
         ))}
       </fieldset>
       <TextField
-        label="Time zone"
-        placeholder={panelZone ? `The panel's (${panelZone})` : "The panel's"}
+        label={t('schedules.form.zone')}
+        placeholder={panelZone ? t('schedules.form.zonePanelNamed', { zone: panelZone }) : t('schedules.form.zonePanel')}
         autoComplete="off"
         spellCheck={false}
         hint={
           <>
-            Empty for the panel&apos;s time zone.{' '}
+            {t('schedules.form.zoneHint')}{' '}
             {browserZone !== zone && (
               <button
                 type="button"
                 className="text-sky-400 underline"
                 onClick={() => form.setValue('timezone', browserZone, { shouldValidate: true })}
               >
-                Use mine ({browserZone})
+                {t('schedules.form.zoneMine', { zone: browserZone })}
               </button>
             )}
           </>
@@ -171,22 +180,28 @@ export function ScheduleDialog({
         {...form.register('timezone')}
       />
       <div className="flex flex-wrap gap-x-6 gap-y-3">
-        <Switch label="Active" checked={values.is_active ?? true} onCheckedChange={(on) => form.setValue('is_active', on)} />
+        <Switch label={t('schedules.active')} checked={values.is_active ?? true} onCheckedChange={(on) => form.setValue('is_active', on)} />
         <Switch
-          label="Only when the server is online"
+          label={t('schedules.form.onlyOnline')}
           checked={values.only_when_online ?? false}
           onCheckedChange={(on) => form.setValue('only_when_online', on)}
         />
       </div>
-      <section aria-label="Next runs" className="rounded-md bg-zinc-900/60 px-3 py-2 text-sm ring-1 ring-zinc-800">
+      <section aria-label={t('schedules.nextRuns')} className="rounded-md bg-zinc-900/60 px-3 py-2 text-sm ring-1 ring-zinc-800">
         <p className="text-zinc-300">
-          {Object.keys(fieldErrors).length === 0 ? describeCron(cron) : 'Not a valid schedule yet.'}{' '}
-          <span className="text-zinc-400">({zone ?? (panelZone ? `${panelZone}, the panel's` : "the panel's time zone")})</span>
+          {Object.keys(fieldErrors).length === 0 ? describeCron(cron, locale) : t('schedules.form.invalid')}{' '}
+          <span className="text-zinc-400">
+            {zone
+              ? t('schedules.form.previewZone', { zone })
+              : panelZone
+                ? t('schedules.form.previewPanelNamed', { zone: panelZone })
+                : t('schedules.form.previewPanel')}
+          </span>
         </p>
         {runs.length > 0 && (
           <ol className="mt-1 list-inside list-decimal text-zinc-400">
             {runs.map((d) => (
-              <li key={d.getTime()}>{formatDateTime(d, undefined, previewZone)}</li>
+              <li key={d.getTime()}>{formatDateTime(d, locale, previewZone)}</li>
             ))}
           </ol>
         )}

@@ -8,24 +8,27 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ErrorState } from '../../components/ui/states';
 import { formatDateTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { serverPath } from '../../app/paths';
 import { useServer, useServerRef } from '../servers/api';
 import { scheduleQueries, useDeleteSchedule } from './api';
 import { previewRuns } from './cron-preview';
 import { cronText, describeCron } from './cron-words';
+import { useT } from './messages';
 import { RunHistory } from './run-history';
 import { RunNowButton, RunProgressPanel } from './run-now';
 import { ScheduleDialog } from './schedule-dialog';
 import { TaskList } from './task-list';
-import { pageTitle } from '../../lib/panel-name';
+import { DocumentTitle, pageTitle } from '../../lib/panel-name';
 
 /** /server/:id/schedules/:scheduleId: one schedule, its tasks, Run now and its runs. */
 export function SchedulePage() {
   const ref = useServerRef();
   const id = Number(useParams().scheduleId);
   const query = useQuery({ ...scheduleQueries.detail(ref, id), enabled: Number.isSafeInteger(id) && id > 0 });
-  if (!Number.isSafeInteger(id) || id <= 0) return <ErrorState error={new Error('No schedule was named in the address.')} />;
+  const t = useT();
+  if (!Number.isSafeInteger(id) || id <= 0) return <ErrorState error={new Error(t('schedules.noId'))} />;
   if (query.isPending) return <PageSpinner />;
   if (!query.data) return <ErrorState error={query.error} />;
   return <ScheduleView schedule={query.data.attributes} />;
@@ -35,6 +38,8 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
   const ref = useServerRef();
   const serverName = useServer().name;
   const navigate = useNavigate();
+  const t = useT();
+  const locale = useLocale();
   const [canUpdate, canDelete] = [useCan('schedule.update'), useCan('schedule.delete')];
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -46,9 +51,9 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
 
   return (
     <section aria-labelledby="schedule-heading" className="space-y-5">
-      <title>{pageTitle(s.name, 'Schedules', serverName)}</title>
+      <DocumentTitle>{pageTitle(s.name, t('schedules.title'), serverName)}</DocumentTitle>
       <Link to={listHref} className="text-sm text-sky-400 hover:text-sky-300">
-        ← Schedules
+        {t('schedules.back')}
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
@@ -56,7 +61,7 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
             {s.name}
           </h2>
           <p className="text-zinc-300">
-            <span title={cronText(s.cron)}>{describeCron(s.cron)}</span>
+            <span title={cronText(s.cron)}>{describeCron(s.cron, locale)}</span>
             {zone && <span className="text-zinc-400"> · {zone}</span>}
           </p>
         </div>
@@ -64,12 +69,12 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
           {canUpdate && <RunNowButton server={ref} schedule={s} onStarted={() => setWatched(true)} />}
           {canUpdate && (
             <Button variant="secondary" onClick={() => setEditing(true)}>
-              Edit
+              {t('schedules.editAction')}
             </Button>
           )}
           {canDelete && (
             <Button variant="danger" onClick={() => setDeleting(true)}>
-              Delete
+              {t('schedules.deleteAction')}
             </Button>
           )}
         </div>
@@ -77,31 +82,31 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
       <PermissionHint permission={['schedule.update', 'schedule.delete']} />
       <dl className="grid gap-x-8 gap-y-3 rounded-lg bg-zinc-900/60 px-4 py-3 text-sm ring-1 ring-zinc-800 sm:grid-cols-3">
         <div>
-          <dt className="text-xs text-zinc-400">State</dt>
+          <dt className="text-xs text-zinc-400">{t('schedules.state')}</dt>
           <dd className="mt-1 flex flex-wrap gap-1.5">
-            {s.is_active ? <Badge tone="success">active</Badge> : <Badge>paused</Badge>}
-            {s.only_when_online && <Badge>only when online</Badge>}
+            {s.is_active ? <Badge tone="success">{t('schedules.badge.active')}</Badge> : <Badge>{t('schedules.paused')}</Badge>}
+            {s.only_when_online && <Badge>{t('schedules.onlyOnline')}</Badge>}
           </dd>
         </div>
         <div>
-          <dt className="text-xs text-zinc-400">Cron</dt>
+          <dt className="text-xs text-zinc-400">{t('schedules.cron')}</dt>
           <dd className="mt-1 font-mono text-zinc-200">{cronText(s.cron)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-zinc-400">Next runs</dt>
+          <dt className="text-xs text-zinc-400">{t('schedules.nextRuns')}</dt>
           <dd className="mt-1 text-zinc-200">
             {!s.is_active ? (
-              'Paused: it runs only when you run it now.'
+              t('schedules.pausedNext')
             ) : next.length > 0 ? (
-              <ol aria-label="Next runs">
+              <ol aria-label={t('schedules.nextRuns')}>
                 {next.map((d) => (
-                  <li key={d.getTime()}>{formatDateTime(d, undefined, zone)}</li>
+                  <li key={d.getTime()}>{formatDateTime(d, locale, zone)}</li>
                 ))}
               </ol>
             ) : s.next_run_at ? (
-              formatDateTime(s.next_run_at, undefined, zone)
+              formatDateTime(s.next_run_at, locale, zone)
             ) : (
-              'none'
+              t('schedules.none')
             )}
           </dd>
         </div>
@@ -115,9 +120,9 @@ function ScheduleView({ schedule: s }: { schedule: Schedule }) {
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}
-        title="Delete schedule"
-        description={`“${s.name}” and its tasks are deleted; it will not run again. This cannot be undone.`}
-        confirmLabel="Delete"
+        title={t('schedules.delete.title')}
+        description={t('schedules.delete.text', { name: s.name })}
+        confirmLabel={t('schedules.deleteAction')}
         danger
         mutation={remove}
         onConfirm={async (signal) => {

@@ -3,21 +3,18 @@ import type { Schedule } from '../../contract/schedules';
 import { Button } from '../../components/ui/button';
 import { Switch } from '../../components/ui/switch';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
+import { useLocale } from '../../lib/i18n/catalog';
 import { cronText, describeCron } from './cron-words';
-
-const OUTCOME_WORDS: Record<string, string> = {
-  running: 'running',
-  done: 'done',
-  failed: 'failed',
-  skipped: 'skipped',
-  interrupted: 'interrupted',
-};
+import { useT } from './messages';
+import { outcomeWord } from './task-words';
 
 function When({ at, zone }: { at: string | null; zone: string | undefined }) {
-  if (!at) return <span className="text-zinc-400">never</span>;
+  const t = useT();
+  const locale = useLocale();
+  if (!at) return <span className="text-zinc-400">{t('schedules.never')}</span>;
   return (
-    <time dateTime={at} title={formatDateTime(at, undefined, zone)}>
-      {formatRelativeTime(at)}
+    <time dateTime={at} title={formatDateTime(at, locale, zone)}>
+      {formatRelativeTime(at, undefined, locale)}
     </time>
   );
 }
@@ -39,6 +36,8 @@ export function ScheduleRow({
   pending: boolean;
 }) {
   const lastRun = s.runs?.[0];
+  const t = useT();
+  const locale = useLocale();
   const zone = s.effective_timezone;
   return (
     <li aria-label={s.name} className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
@@ -49,31 +48,33 @@ export function ScheduleRow({
           </Link>
         </p>
         <p className="text-sm text-zinc-300">
-          <span title={cronText(s.cron)}>{describeCron(s.cron)}</span>
+          <span title={cronText(s.cron)}>{describeCron(s.cron, locale)}</span>
           {zone && <span className="text-zinc-400"> · {zone}</span>}
-          {s.only_when_online && <span className="text-zinc-400"> · only when online</span>}
+          {s.only_when_online && <span className="text-zinc-400"> · {t('schedules.onlyOnline')}</span>}
         </p>
       </div>
       <dl className="grid grid-cols-2 gap-x-6 text-sm">
-        <dt className="text-xs text-zinc-400">Last run</dt>
-        <dt className="text-xs text-zinc-400">Next run</dt>
+        <dt className="text-xs text-zinc-400">{t('schedules.lastRun')}</dt>
+        <dt className="text-xs text-zinc-400">{t('schedules.nextRun')}</dt>
         <dd className="text-zinc-200">
           {s.is_processing ? (
-            'running now'
+            t('schedules.runningNow')
           ) : (
             <>
               <When at={lastRun?.started_at ?? s.last_run_at} zone={zone} />
-              {lastRun && <span className="text-zinc-400"> · {OUTCOME_WORDS[lastRun.outcome] ?? lastRun.outcome}</span>}
+              {lastRun && <span className="text-zinc-400"> · {outcomeWord(lastRun.outcome)}</span>}
             </>
           )}
         </dd>
-        <dd className="text-zinc-200">{s.is_active ? <When at={s.next_run_at} zone={zone} /> : <span className="text-zinc-400">paused</span>}</dd>
+        <dd className="text-zinc-200">
+          {s.is_active ? <When at={s.next_run_at} zone={zone} /> : <span className="text-zinc-400">{t('schedules.paused')}</span>}
+        </dd>
       </dl>
       <div className="flex items-center gap-3">
-        <Switch label="Active" checked={s.is_active} disabled={!canUpdate || pending} onCheckedChange={onToggle} />
+        <Switch label={t('schedules.active')} checked={s.is_active} disabled={!canUpdate || pending} onCheckedChange={onToggle} />
         {canEdit && (
-          <Button variant="secondary" onClick={onEdit} aria-label={`Edit ${s.name}`}>
-            Edit
+          <Button variant="secondary" onClick={onEdit} aria-label={t('schedules.editNamed', { name: s.name })}>
+            {t('schedules.editAction')}
           </Button>
         )}
       </div>

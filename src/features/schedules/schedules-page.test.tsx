@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { json, makeServer, renderServerRoutes, serverDocument, stubFetch, testAccount, type FetchCall } from '../../test/server-test-fixtures';
 import { SchedulesPage } from './schedules-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const BASE = '/api/client/servers/abcd1234-5678-4abc-8def-0123456789ab/schedules';
@@ -45,6 +47,18 @@ function stubPanel(permissions: string[], schedules = [nightly]) {
 const render = () => renderServerRoutes('/server/abcd1234/schedules', { schedules: () => <SchedulesPage /> }, testAccount);
 
 describe('SchedulesPage', () => {
+  it('switches to German at once: the heading, the times in words and the row’s labels', async () => {
+    stubPanel(['*']);
+    render();
+    const item = await screen.findByRole('listitem', { name: 'Nightly restart' }, { timeout: 5000 });
+    await act(() => changeLocale('de'));
+    expect(screen.getByRole('heading', { name: 'Zeitpläne' })).toBeInTheDocument();
+    expect(item).toHaveTextContent('Täglich um 04:00');
+    expect(item).toHaveTextContent('Nächste Ausführung');
+    expect(within(item).getByRole('switch', { name: 'Aktiv' })).toBeInTheDocument();
+    expect(item).not.toHaveTextContent(/Every day|Next run/);
+  });
+
   it('shows each schedule in words with its zone, and pauses it by posting the whole body', async () => {
     const panel = stubPanel(['*']);
     render();

@@ -9,6 +9,7 @@ import { applyApiErrors } from '../../lib/form-errors';
 import { PermissionHint, useCan } from '../../lib/permissions';
 import { useServerRef } from '../servers/api';
 import { bodyOf, scheduleQueries, useSaveSchedule } from './api';
+import { useT } from './messages';
 import { ScheduleDialog } from './schedule-dialog';
 import { ScheduleRow } from './schedule-row';
 
@@ -20,6 +21,7 @@ export function SchedulesPage() {
   const toggle = useSaveSchedule(ref);
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
   const hintId = useId();
+  const t = useT();
   const schedules = (query.data?.data ?? []).map((s) => s.attributes);
   // A schedule without a zone of its own tells the panel's: the editor previews in it.
   const panelZone = schedules.find((s) => (s.timezone ?? null) === null && s.effective_timezone)?.effective_timezone ?? null;
@@ -29,10 +31,10 @@ export function SchedulesPage() {
     <section aria-labelledby="schedules-heading" className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="schedules-heading" className="text-lg font-semibold text-white">
-          Schedules
+          {t('schedules.title')}
         </h2>
         <Button onClick={() => setEditing('new')} disabled={!canCreate || !query.data} aria-describedby={canCreate ? undefined : hintId}>
-          Create schedule
+          {t('schedules.create')}
         </Button>
       </div>
       <PermissionHint id={hintId} permission={['schedule.create', 'schedule.update']} />
@@ -41,14 +43,14 @@ export function SchedulesPage() {
         query={query}
         items={query.data ? schedules : undefined}
         empty={
-          <EmptyState title="No schedules yet">
-            A schedule runs tasks at set times: a warning in the console and a restart every night, a backup every week.
-            {canCreate && ' Create one to start.'}
+          <EmptyState title={t('schedules.empty')}>
+            {t('schedules.emptyText')}
+            {canCreate && ` ${t('schedules.emptyCreate')}`}
           </EmptyState>
         }
       >
         {(shown) => (
-          <ul aria-label="Schedules" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          <ul aria-label={t('schedules.title')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
             {shown.map((s) => (
               <ScheduleRow
                 key={s.id}

@@ -8,14 +8,15 @@ import { useCan } from '../../lib/permissions';
 import { useContractForm } from '../../lib/use-contract-form';
 import { useServer, type ServerRef } from '../servers/api';
 import { taskBodyOf, useSaveTask } from './api';
+import { useT } from './messages';
 import { backupLimitWords } from './task-words';
 
-const POWER_LABELS: Record<(typeof POWER_SIGNALS)[number], string> = {
-  start: 'Start',
-  stop: 'Stop',
-  restart: 'Restart',
-  kill: 'Kill (stop at once)',
-};
+const POWER_LABELS = {
+  start: 'schedules.task.signal.start',
+  stop: 'schedules.task.signal.stop',
+  restart: 'schedules.task.signal.restart',
+  kill: 'schedules.task.signal.kill',
+} as const satisfies Record<(typeof POWER_SIGNALS)[number], string>;
 const selectClass = 'min-h-10 rounded-md bg-zinc-900 px-3 py-2 text-zinc-100 ring-1 ring-inset ring-zinc-700 focus:ring-2 focus:ring-sky-500';
 const blank: TaskBody = { action: 'command', payload: '', time_offset: 0, continue_on_failure: false };
 
@@ -39,6 +40,7 @@ export function TaskDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const save = useSaveTask(server, scheduleId);
+  const t = useT();
   const canConsole = useCan('control.console');
   const backupLimit = useServer().feature_limits.backups;
   const defaults = task ? taskBodyOf(task) : blank;
@@ -59,9 +61,9 @@ export function TaskDialog({
     <MutationDialog
       open={open}
       onOpenChange={onOpenChange}
-      title={task ? 'Edit task' : 'Add task'}
-      description="Tasks run in order, each after its offset."
-      submitLabel={task ? 'Save' : 'Add'}
+      title={t(task ? 'schedules.tasks.edit' : 'schedules.tasks.add')}
+      description={t('schedules.task.description')}
+      submitLabel={t(task ? 'schedules.save' : 'schedules.tasks.addAction')}
       form={form}
       defaultValues={defaults}
       mutation={save}
@@ -70,7 +72,7 @@ export function TaskDialog({
     >
       <div className="flex flex-col gap-1.5">
         <label htmlFor={actionId} className="text-sm font-medium text-zinc-200">
-          Action
+          {t('schedules.task.action')}
         </label>
         <select
           id={actionId}
@@ -79,9 +81,9 @@ export function TaskDialog({
           aria-invalid={errors.action ? true : undefined}
           onChange={(e) => changeAction(e.target.value as TaskBody['action'])}
         >
-          <option value="command">Send command</option>
-          <option value="power">Power action</option>
-          <option value="backup">Create backup</option>
+          <option value="command">{t('schedules.task.command')}</option>
+          <option value="power">{t('schedules.task.power')}</option>
+          <option value="backup">{t('schedules.task.createBackup')}</option>
         </select>
         {errors.action?.message && (
           <p role="alert" className="text-sm text-red-400">
@@ -92,16 +94,16 @@ export function TaskDialog({
       {action === 'command' && (
         <>
           <TextField
-            label="Command"
+            label={t('schedules.task.commandLabel')}
             autoComplete="off"
             spellCheck={false}
-            placeholder="say Restarting soon"
+            placeholder={t('schedules.task.commandPlaceholder')}
             error={payloadError}
             {...form.register('payload')}
           />
           {!canConsole && (
             <p role="note" className="rounded-md bg-amber-950/60 px-3 py-2 text-sm text-amber-200 ring-1 ring-inset ring-amber-900">
-              You do not have the control.console permission on this server: you cannot send this command yourself, but the schedule will.
+              {t('schedules.task.noConsole', { permission: 'control.console' })}
             </p>
           )}
         </>
@@ -110,10 +112,10 @@ export function TaskDialog({
       {action === 'backup' && (
         <>
           <TextAreaField
-            label="Ignored files"
+            label={t('schedules.task.ignored')}
             rows={4}
             placeholder={'logs/\n*.tmp'}
-            hint="One pattern per line, as in .pteroignore; empty to use the server's .pteroignore."
+            hint={t('schedules.task.ignoredHint')}
             error={payloadError}
             {...form.register('payload')}
           />
@@ -123,17 +125,17 @@ export function TaskDialog({
         </>
       )}
       <TextField
-        label="Time offset (seconds)"
+        label={t('schedules.task.offset')}
         type="number"
         inputMode="numeric"
         min={0}
         max={TASK_OFFSET_MAX}
-        hint={`0 to ${TASK_OFFSET_MAX}: how long after the previous task (the first: after the run starts) this one runs.`}
+        hint={t('schedules.task.offsetHint', { max: TASK_OFFSET_MAX })}
         error={errors.time_offset?.message}
         {...form.register('time_offset', { valueAsNumber: true })}
       />
       <Switch
-        label="Continue on failure: run the next tasks even if this one fails"
+        label={t('schedules.task.continue')}
         checked={form.watch('continue_on_failure') ?? false}
         onCheckedChange={(on) => form.setValue('continue_on_failure', on)}
       />
@@ -152,10 +154,11 @@ const PowerSelect = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelec
   ref,
 ) {
   const id = useId();
+  const t = useT();
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-zinc-200">
-        Signal
+        {t('schedules.task.signal')}
       </label>
       <select
         ref={ref}
@@ -167,7 +170,7 @@ const PowerSelect = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelec
       >
         {POWER_SIGNALS.map((s) => (
           <option key={s} value={s}>
-            {POWER_LABELS[s]}
+            {t(POWER_LABELS[s])}
           </option>
         ))}
       </select>

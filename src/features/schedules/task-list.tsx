@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/ui/states';
 import { applyApiErrors } from '../../lib/form-errors';
 import type { ServerRef } from '../servers/api';
 import { taskBodyOf, useDeleteTask, useSaveTask } from './api';
+import { useT } from './messages';
 import { TaskDialog } from './task-dialog';
 import { offsetWords, taskText, taskWords } from './task-words';
 
@@ -38,37 +39,43 @@ export function TaskList({ server, schedule, canUpdate }: { server: ServerRef; s
   const move = useSaveTask(server, schedule.id);
   const remove = useDeleteTask(server, schedule.id);
   const moveError = move.error ? applyApiErrors(move.error, () => undefined, { fields: [] }) : null;
-  const moveTo = (t: ScheduleTask, sequence: number) => move.mutate({ task: t.id, body: { ...taskBodyOf(t), sequence_id: sequence } });
+  const moveTo = (task: ScheduleTask, sequence: number) => move.mutate({ task: task.id, body: { ...taskBodyOf(task), sequence_id: sequence } });
+  const t = useT();
 
   return (
     <section aria-labelledby="tasks-heading" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h3 id="tasks-heading" className="font-semibold text-white">
-          Tasks
+          {t('schedules.tasks.title')}
         </h3>
-        {canUpdate && <Button onClick={() => setEditing('new')}>Add task</Button>}
+        {canUpdate && <Button onClick={() => setEditing('new')}>{t('schedules.tasks.add')}</Button>}
       </div>
       <FormError message={moveError} />
       {tasks.length === 0 ? (
-        <EmptyState title="No tasks yet">
-          A run does its tasks in order: send a command, a power action, create a backup.{canUpdate && ' Add one to start.'}
+        <EmptyState title={t('schedules.tasks.empty')}>
+          {t('schedules.tasks.emptyText')}
+          {canUpdate && ` ${t('schedules.tasks.emptyAdd')}`}
         </EmptyState>
       ) : (
-        <ol aria-label="Tasks" className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
-          {tasks.map((t, i) => (
-            <li key={t.id} aria-label={`Task ${i + 1}: ${taskText(t)}`} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+        <ol aria-label={t('schedules.tasks.title')} className="divide-y divide-zinc-800/80 rounded-lg bg-zinc-900/60 ring-1 ring-zinc-800">
+          {tasks.map((task, i) => (
+            <li
+              key={task.id}
+              aria-label={t('schedules.tasks.numbered', { n: i + 1, what: taskText(task) })}
+              className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3"
+            >
               <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-full bg-zinc-800 text-sm text-zinc-300">
                 {i + 1}
               </span>
               <div className="min-w-0 flex-1 basis-48">
                 <p className="text-zinc-100">
-                  <TaskSummary task={t} />
+                  <TaskSummary task={task} />
                 </p>
                 <p className="text-sm text-zinc-400">
-                  {offsetWords(t.time_offset, i === 0)}
-                  {t.continue_on_failure && (
+                  {offsetWords(task.time_offset, i === 0)}
+                  {task.continue_on_failure && (
                     <Badge className="ml-2" tone="info">
-                      continues on failure
+                      {t('schedules.tasks.continues')}
                     </Badge>
                   )}
                 </p>
@@ -78,26 +85,32 @@ export function TaskList({ server, schedule, canUpdate }: { server: ServerRef; s
                   <Button
                     size="sm"
                     variant="ghost"
-                    aria-label={`Move task ${i + 1} up`}
+                    aria-label={t('schedules.tasks.up', { n: i + 1 })}
                     disabled={i === 0 || move.isPending}
-                    onClick={() => moveTo(t, t.sequence_id - 1)}
+                    onClick={() => moveTo(task, task.sequence_id - 1)}
                   >
                     ↑
                   </Button>
                   <Button
                     size="sm"
                     variant="ghost"
-                    aria-label={`Move task ${i + 1} down`}
+                    aria-label={t('schedules.tasks.down', { n: i + 1 })}
                     disabled={i === tasks.length - 1 || move.isPending}
-                    onClick={() => moveTo(t, t.sequence_id + 1)}
+                    onClick={() => moveTo(task, task.sequence_id + 1)}
                   >
                     ↓
                   </Button>
-                  <Button size="sm" variant="secondary" aria-label={`Edit task ${i + 1}`} onClick={() => setEditing(t)}>
-                    Edit
+                  <Button size="sm" variant="secondary" aria-label={t('schedules.tasks.editNumbered', { n: i + 1 })} onClick={() => setEditing(task)}>
+                    {t('schedules.editAction')}
                   </Button>
-                  <Button size="sm" variant="ghost" aria-label={`Delete task ${i + 1}`} className="text-red-300" onClick={() => setDeleting(t)}>
-                    Delete
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={t('schedules.tasks.deleteNumbered', { n: i + 1 })}
+                    className="text-red-300"
+                    onClick={() => setDeleting(task)}
+                  >
+                    {t('schedules.deleteAction')}
                   </Button>
                 </div>
               )}
@@ -121,9 +134,9 @@ export function TaskList({ server, schedule, canUpdate }: { server: ServerRef; s
         onOpenChange={(o) => {
           if (!o) setDeleting(null);
         }}
-        title="Delete task"
-        description={deleting ? `“${taskText(deleting)}” is removed from “${schedule.name}”; the tasks after it move up.` : undefined}
-        confirmLabel="Delete"
+        title={t('schedules.tasks.delete.title')}
+        description={deleting ? t('schedules.tasks.delete.text', { task: taskText(deleting), schedule: schedule.name }) : undefined}
+        confirmLabel={t('schedules.deleteAction')}
         danger
         mutation={remove}
         onConfirm={(signal) => (deleting ? remove.mutateAsync({ task: deleting.id, signal }) : undefined)}

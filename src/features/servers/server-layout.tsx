@@ -18,7 +18,8 @@ import { serverConditions } from './server-state';
 import { ServerUnavailable } from './server-unavailable';
 import { NODE_PAGES, NodeDownNotice, useNodeDown } from './node-status';
 import { useTransferProgress } from './transfer-progress';
-import { pageTitle } from '../../lib/panel-name';
+import { DocumentTitle, pageTitle } from '../../lib/panel-name';
+import { usePageLabel } from '../../app/page-label';
 
 /**
  * The frame of every /server/:id page: loads the server once (pages read it from the same query),
@@ -28,7 +29,8 @@ export function ServerLayout() {
   const id = useParams().id ?? '';
   const query = useQuery(serverQueries.detail(id));
   const page = useCurrentPage();
-  const pageLabel = page && page.path !== '' ? page.label : null;
+  const label = usePageLabel();
+  const pageLabel = page && page.path !== '' ? label(page) : null;
   const meta = query.data?.meta;
   const permissions = useMemo<readonly string[]>(() => (meta ? memberPermissions(meta) : []), [meta]);
   // Only a subuser sees permission hints, so only a subuser loads what they say.
@@ -55,15 +57,15 @@ export function ServerLayout() {
   const adminView = !query.data.meta.is_server_owner && !server.server_owner && permissions.includes(ALL_PERMISSIONS_MARKER);
   return (
     <ServerPermissionsProvider permissions={permissions} descriptions={descriptions}>
-      {!page?.titledByPage && <title>{pageLabel ? pageTitle(pageLabel, server.name) : pageTitle(server.name)}</title>}
+      {!page?.titledByPage && <DocumentTitle>{pageLabel ? pageTitle(pageLabel, server.name) : pageTitle(server.name)}</DocumentTitle>}
       <div className="space-y-5">
         <ServerHeader server={server} adminView={adminView} nodeDown={nodeDown} transferNote={transferNote} />
         <ServerNav serverId={id} permissions={permissions} />
         <RequireServerPermission permission={page?.permission ?? null}>
           {blocking && page && !worksUnavailable(page, server) ? (
-            <ServerUnavailable page={page.label} condition={blocking} />
+            <ServerUnavailable page={label(page)} condition={blocking} />
           ) : nodeDown && page && NODE_PAGES.includes(page.path) ? (
-            <NodeDownNotice page={page.label} server={server} />
+            <NodeDownNotice page={label(page)} server={server} />
           ) : (
             <BoundedOutlet />
           )}

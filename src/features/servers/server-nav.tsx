@@ -4,6 +4,7 @@ import { permits } from '../../contract/permissions';
 import { SERVER_PAGES, serverPageHref } from '../../app/server-routes';
 import { TabNav } from '../../components/ui/tab-nav';
 import { PermissionHint } from '../../lib/permissions';
+import { usePageLabel } from '../../app/page-label';
 
 /**
  * The server's pages the user may open: the same table and permission strings the route guard uses.
@@ -18,17 +19,18 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
   const panelId = useId();
   // A page outside the navigation (the editor) keeps the tab it belongs under marked.
   const under = SERVER_PAGES.find((p) => p.navUnder && matchPath({ path: `/server/:id/${p.path}`, end: true }, pathname))?.navUnder;
+  const pageLabel = usePageLabel();
   const allowed = (page: (typeof SERVER_PAGES)[number]) => page.permission === null || permits(permissions, page.permission);
   const items = useMemo(
     () =>
       SERVER_PAGES.filter((page) => page.nav && allowed(page)).map((page) => ({
         to: serverPageHref(serverId, page),
-        label: page.label,
+        label: pageLabel(page),
         end: page.path === '',
         current: under !== undefined && page.path === under,
       })),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `allowed` reads only `permissions`
-    [serverId, permissions, under],
+    [serverId, permissions, under, pageLabel],
   );
   const hidden = SERVER_PAGES.filter((page) => page.nav && !allowed(page));
 
@@ -65,7 +67,7 @@ export function ServerNav({ serverId, permissions }: { serverId: string; permiss
           <ul className="mt-1.5 space-y-1">
             {hidden.map((page) => (
               <li key={page.path} className="grid grid-cols-[6rem_1fr] items-baseline gap-x-2 text-sm">
-                <span className="text-zinc-300">{page.label}</span>
+                <span className="text-zinc-300">{pageLabel(page)}</span>
                 {page.permission && <PermissionHint permission={page.permission} />}
               </li>
             ))}

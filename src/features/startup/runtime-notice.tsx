@@ -1,6 +1,6 @@
 import type { EggVariable } from '../../contract/startup';
 import { Card } from '../../components/ui/card';
-import { filesSentence, IMAGE_NOT_USED, programFile, programSentence } from '../../lib/server-runtime';
+import { filesSentence, imageNotUsed, programFile, programSentence } from '../../lib/server-runtime';
 import { useServer } from '../servers/api';
 
 /**
@@ -16,7 +16,7 @@ export function RuntimeNotice({ variables }: { variables: readonly EggVariable[]
       <div className="space-y-2 text-sm text-zinc-300">
         <p className={runtime.program_path ? undefined : 'text-amber-200'}>{programSentence(runtime)}</p>
         {files && <p className="text-amber-200">{files}</p>}
-        <p className="text-zinc-400">{IMAGE_NOT_USED}</p>
+        <p className="text-zinc-400">{imageNotUsed()}</p>
       </div>
     </Card>
   );
