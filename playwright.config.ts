@@ -37,6 +37,9 @@ process.env.PANEL_ALLOCATION_PORTS ??= '25565-35565';
 
 const CHROMIUM = {
   ...devices['Desktop Chrome'],
+  // A new account's theme follows the system's, and Playwright's system is light unless told:
+  // the specs see the dark theme, as most users do; a light run asks for it (emulateMedia).
+  colorScheme: 'dark' as const,
   // With executablePath set Playwright never looks in ~/.cache/ms-playwright.
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -4,6 +4,9 @@ import { App } from './app/app';
 import { preferredLocale } from './lib/i18n/locales';
 import { changeLocale } from './lib/i18n/runtime';
 import './index.css';
+import { startTheme } from './lib/theme';
+
+startTheme();
 
 const root = document.getElementById('root');
 if (root) {

@@ -20,6 +20,7 @@ import * as m018 from './migrations/018-node-settings';
 import * as m019 from './migrations/019-server-skip-scripts';
 import * as m020 from './migrations/020-nests';
 import * as m021 from './migrations/021-settings';
+import * as m022 from './migrations/022-user-theme';
 import type { Database } from './schema';
 
 /** Numbered migrations, listed here so they ship inside the bundle-free TS sources. */
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '019-server-skip-scripts': m019,
   '020-nests': m020,
   '021-settings': m021,
+  '022-user-theme': m022,
 };
 
 export const MIGRATION_PROVIDER: MigrationProvider = { getMigrations: async () => MIGRATIONS };

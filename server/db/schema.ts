@@ -25,6 +25,8 @@ export interface UsersTable {
   password_hash: string;
   root_admin: number;
   language: string;
+  /** The account's colour theme: `light`, `dark` or `system` (Aerie's addition). */
+  theme: Generated<string>;
   /** A billing system's id for the account (the application API's `external_id`), unique when set. */
   external_id: string | null;
   use_totp: number;

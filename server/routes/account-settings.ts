@@ -1,7 +1,7 @@
 import { revokeUserTokens } from '../services/node-tokens';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOTP } from 'otpauth';
-import { accountEndpoints, MAX_API_KEYS, type ActivityEvent } from '../../src/contract';
+import { accountEndpoints, MAX_API_KEYS, type ActivityEvent, type PreferencesUpdate } from '../../src/contract';
 import type { AppDeps } from '../deps';
 import { sshKeys, users } from '../db/repos';
 import { readSettings } from '../services/panel-settings';
@@ -34,7 +34,7 @@ const EMAIL_CHANGE_LIMIT = { max: 3, windowMs: 24 * 60 * 60_000 };
 const MAX_PASSWORD_LENGTH = 1024;
 const WRONG_PASSWORD = 'The password provided was invalid for this account.';
 
-/** The account settings: password, e-mail, two-factor, API keys, SSH keys and the account's activity. */
+/** The account settings: password, e-mail, theme and language, two-factor, API keys, SSH keys and the account's activity. */
 export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, clock, config } = deps;
   const box = loadSecretBox(config.dataDir);
@@ -97,6 +97,20 @@ export async function accountSettingsRoutes(app: FastifyInstance, deps: AppDeps)
       throw error;
     }
     await activity(caller, request, 'user:account.email-changed', { old, new: body.email });
+  });
+
+  await clientRoute(
+    app,
+    accountEndpoints.preferences,
+  )(async ({ request, caller, body }) => {
+    const { user } = caller;
+    // Only what differs is written and logged: choosing the current theme again is no event.
+    const changed: PreferencesUpdate = {};
+    if (body.theme !== undefined && body.theme !== user.theme) changed.theme = body.theme;
+    if (body.language !== undefined && body.language !== user.language) changed.language = body.language;
+    if (Object.keys(changed).length === 0) return;
+    await users.update(db, user.id, changed, clock.now());
+    await activity(caller, request, 'user:account.preferences-changed', changed);
   });
 
   await clientRoute(

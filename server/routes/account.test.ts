@@ -18,6 +18,7 @@ describe('account and permission catalogue', () => {
         last_name: user.name_last,
         language: 'en',
         use_totp: false,
+        theme: 'system',
       },
     });
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { accountEndpoints, PERMISSION_GROUPS, type Permission, type PermissionGroup } from '../../src/contract';
+import { accountEndpoints, PERMISSION_GROUPS, THEMES, type Permission, type PermissionGroup } from '../../src/contract';
 import { clientRoute } from '../http/routes';
 
 /** The signed-in account and the permission catalogue the subuser editor shows. */
@@ -18,6 +18,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       last_name: user.name_last,
       language: user.language,
       use_totp: user.use_totp === 1,
+      theme: THEMES.find((theme) => theme === user.theme) ?? 'system',
     },
   }));
 

@@ -7,6 +7,7 @@ import { PageSpinner } from '../components/ui/spinner';
 import { ErrorState } from '../components/ui/states';
 import { preferredLocale } from '../lib/i18n/locales';
 import { changeLocale } from '../lib/i18n/runtime';
+import { setThemeChoice } from '../lib/theme';
 import { signInPath } from './paths';
 
 const AccountContext = createContext<Account | null>(null);
@@ -22,6 +23,12 @@ export function useAccount(): Account {
 export function RequireAuth() {
   const location = useLocation();
   const me = useQuery(accountQueries.me());
+  // The account's theme wins over this browser's and is kept here for the next visit; a panel
+  // that stores none (a real Pterodactyl) leaves the browser's choice.
+  const theme = me.data?.theme;
+  useEffect(() => {
+    if (theme) setThemeChoice(theme);
+  }, [theme]);
   const language = me.data?.language;
   // The account's language, once it is known (see preferredLocale for an account left at `en`).
   useEffect(() => {

@@ -90,6 +90,13 @@ const accountChildren: RouteObject[] = [
     ),
   },
   {
+    path: 'appearance',
+    ...page(
+      () => import('../features/account/appearance-section'),
+      (m) => m.AppearanceSection,
+    ),
+  },
+  {
     path: 'activity',
     ...page(
       () => import('../features/activity/activity-page'),

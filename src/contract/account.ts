@@ -3,6 +3,7 @@ import { endpoint } from './endpoint';
 import { item, list, optionalListMetaSchema } from './envelope';
 import { activityLogListSchema, activityQuerySchema } from './activity';
 import { text, timestamp } from './fields';
+import { LOCALES, THEMES } from './locales';
 
 // GET /api/client/account.
 export const accountAttributes = z.object({
@@ -15,6 +16,8 @@ export const accountAttributes = z.object({
   language: z.string(),
   /** Whether two-factor sign-in is on: this panel's addition (the reference SPA reads it from the page). */
   use_totp: z.optional(z.boolean()),
+  /** The account's colour theme: this panel's addition; without it (a real Pterodactyl panel) the browser's own choice stands. */
+  theme: z.optional(z.enum(THEMES)),
 });
 export const accountSchema = item('user', accountAttributes);
 export type Account = z.infer<typeof accountAttributes>;
@@ -32,6 +35,19 @@ export const sshKeyAttributes = z.object({ name: z.string(), fingerprint: z.stri
 export const sshKeySchema = item('ssh_key', sshKeyAttributes);
 export type SshKey = z.infer<typeof sshKeyAttributes>;
 export const sshKeyListSchema = list(sshKeySchema, optionalListMetaSchema);
+
+// Aerie's addition: the account's theme and language, either or both; any other field is refused.
+export const preferencesUpdateSchema = z
+  .strictObject({
+    theme: z.optional(z.enum(THEMES, 'The theme must be one of light, dark or system.')),
+    language: z.optional(z.enum(LOCALES, `The language must be one of ${LOCALES.join(', ')}.`)),
+  })
+  .check(
+    z.refine((b) => b.theme !== undefined || b.language !== undefined, {
+      message: 'The theme or the language is required.',
+    }),
+  );
+export type PreferencesUpdate = z.infer<typeof preferencesUpdateSchema>;
 
 // Changing the account password.
 export const passwordUpdateSchema = z
@@ -116,6 +132,8 @@ export const accountEndpoints = {
   /** The permission catalogue the subuser editor explains. */
   permissions: endpoint({ method: 'GET', path: '/api/client/permissions', response: systemPermissionsSchema }),
   password: endpoint({ method: 'PUT', path: '/api/client/account/password', body: passwordUpdateSchema, response: 'empty' }),
+  /** Aerie's addition: the account's theme and language. */
+  preferences: endpoint({ method: 'PUT', path: '/api/client/account/preferences', body: preferencesUpdateSchema, response: 'empty' }),
   email: endpoint({ method: 'PUT', path: '/api/client/account/email', body: emailUpdateSchema, response: 'empty' }),
   twoFactorSetup: endpoint({ method: 'GET', path: '/api/client/account/two-factor', response: twoFactorSetupSchema }),
   twoFactorEnable: endpoint({ method: 'POST', path: '/api/client/account/two-factor', body: twoFactorEnableSchema, response: recoveryTokensSchema }),

@@ -20,6 +20,8 @@ export const ACTIVITY_EVENTS = [
   'auth:sftp.fail',
   'user:account.email-changed',
   'user:account.password-changed',
+  // Not the reference's: the account's theme or language changed (Aerie's preferences).
+  'user:account.preferences-changed',
   'user:api-key.create',
   'user:api-key.delete',
   'user:ssh-key.create',

@@ -6,6 +6,7 @@ export * from './fields';
 export * from './auth';
 export * from './password-reset';
 export * from './account';
+export * from './locales';
 export * from './servers';
 export * from './network';
 export * from './startup';

@@ -214,7 +214,9 @@ export async function takenFields(
 export function update(
   db: Db,
   userId: number,
-  patch: Partial<Pick<UserRow, 'email' | 'username' | 'name_first' | 'name_last' | 'external_id' | 'language' | 'root_admin' | 'password_hash'>>,
+  patch: Partial<
+    Pick<UserRow, 'email' | 'username' | 'name_first' | 'name_last' | 'external_id' | 'language' | 'theme' | 'root_admin' | 'password_hash'>
+  >,
   now: Date,
 ): Promise<UserRow> {
   return db

@@ -4,9 +4,9 @@ import { Spinner } from './spinner';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 const VARIANTS: Record<Variant, string> = {
-  primary: 'bg-sky-700 text-white hover:bg-sky-800 disabled:hover:bg-sky-700',
+  primary: 'bg-sky-700 text-always-white hover:bg-sky-800 disabled:hover:bg-sky-700',
   secondary: 'bg-zinc-800 text-zinc-100 ring-1 ring-inset ring-zinc-700 hover:bg-zinc-700 disabled:hover:bg-zinc-800',
-  danger: 'bg-red-600 text-white hover:bg-red-500 disabled:hover:bg-red-600',
+  danger: 'bg-red-600 text-always-white hover:bg-red-500 disabled:hover:bg-red-600',
   ghost: 'text-zinc-300 hover:bg-zinc-800 hover:text-white disabled:hover:bg-transparent',
 };
 

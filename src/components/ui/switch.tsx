@@ -29,7 +29,7 @@ export function Switch({ checked, onCheckedChange, label, disabled, className }:
         <span
           aria-hidden="true"
           className={cn(
-            'inline-block size-4.5 rounded-full bg-white shadow transition-transform',
+            'inline-block size-4.5 rounded-full bg-always-white shadow transition-transform',
             checked ? 'translate-x-[1.375rem]' : 'translate-x-[0.1875rem]',
           )}
         />

@@ -1,6 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { accountEndpoints, type ApiKey, type SshKey } from '../../contract/account';
+import type { ThemeChoice } from '../../contract/locales';
+import { toast } from '../../components/ui/toast';
+import { setThemeChoice } from '../../lib/theme';
+import { t } from './messages';
 import type * as z from 'zod/mini';
 import type { apiKeyCreateSchema, emailUpdateSchema, passwordUpdateSchema, sshKeyCreateSchema } from '../../contract/account';
 import { applyApiErrors } from '../../lib/form-errors';
@@ -123,5 +127,29 @@ export const useRemoveSshKey = () =>
       call(accountEndpoints.sshKeyRemove, { signal, body: { fingerprint } }),
     ['ssh-keys'],
   );
+
+/**
+ * Saves the account's theme (the caller has applied it already), optimistically: the signed-in
+ * user shows it at once, and a refusal puts the previous one back, on screen too, and says so.
+ */
+export function useSaveTheme() {
+  const client = useQueryClient();
+  const { queryKey } = accountQueries.me();
+  return useMutation({
+    mutationFn: (theme: ThemeChoice) => call(accountEndpoints.preferences, { body: { theme } }),
+    onMutate: async (theme) => {
+      await client.cancelQueries({ queryKey });
+      const previous = client.getQueryData(queryKey);
+      client.setQueryData(queryKey, (me) => me && { ...me, theme });
+      return { previous };
+    },
+    onError: (error, _theme, context) => {
+      client.setQueryData(queryKey, context?.previous);
+      const previous = context?.previous?.theme;
+      if (previous) setThemeChoice(previous);
+      toast.error(t('account.appearance.saveFailed', { message: error.message }));
+    },
+  });
+}
 
 export { useAccountSections } from './sections';

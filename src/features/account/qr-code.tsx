@@ -29,7 +29,7 @@ export function QrCode({ value }: { value: string }) {
   }, [value]);
   const t = useT();
   return (
-    <div role="img" aria-label={t('account.twoFactor.qr')} className="grid size-48 shrink-0 place-items-center rounded-md bg-white">
+    <div role="img" aria-label={t('account.twoFactor.qr')} className="grid size-48 shrink-0 place-items-center rounded-md bg-always-white">
       {matrix === null ? (
         <Spinner className="size-6 text-zinc-500" label="" />
       ) : matrix ? (

@@ -8,6 +8,7 @@ export const ACCOUNT_SECTIONS = [
   { to: '/account/two-factor', label: 'account.section.twoFactor' },
   { to: '/account/api-keys', label: 'account.section.apiKeys' },
   { to: '/account/ssh-keys', label: 'account.section.sshKeys' },
+  { to: '/account/appearance', label: 'account.section.appearance' },
   { to: '/account/activity', label: 'account.section.activity' },
 ] as const;
 

@@ -55,6 +55,7 @@ const SENTENCES: Record<ActivityEvent, Template> = {
   'auth:sftp.fail': say('activity.event.auth.sftp.fail'),
   'user:account.email-changed': say('activity.event.user.account.email-changed', 'old', 'new'),
   'user:account.password-changed': say('activity.event.user.account.password-changed'),
+  'user:account.preferences-changed': say('activity.event.user.account.preferences-changed'),
   'user:api-key.create': say('activity.event.user.api-key.create', 'identifier'),
   'user:api-key.delete': say('activity.event.user.api-key.delete', 'identifier'),
   'user:ssh-key.create': say('activity.event.user.ssh-key.create', 'fingerprint'),

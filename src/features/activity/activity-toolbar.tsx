@@ -51,7 +51,7 @@ export function ActivityToolbar({
             onClick={() => onSortChange(value)}
             className={cn(
               'min-h-9 rounded px-3 text-sm font-medium transition-colors',
-              sort === value ? 'bg-sky-700 text-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
+              sort === value ? 'bg-sky-700 text-always-white' : 'text-zinc-300 hover:bg-zinc-800 hover:text-white',
             )}
           >
             {label}

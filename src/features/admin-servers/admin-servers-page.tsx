@@ -27,7 +27,7 @@ export function AdminServersPage() {
       action={
         <Link
           to="/admin/servers/new"
-          className="inline-flex min-h-10 items-center rounded-md bg-sky-600 px-4 text-sm font-medium text-white hover:bg-sky-500 focus-visible:ring-2 focus-visible:ring-sky-400 focus-visible:outline-none"
+          className="inline-flex min-h-10 items-center rounded-md bg-sky-600 px-4 text-sm font-medium text-always-white hover:bg-sky-500 focus-visible:ring-2 focus-visible:ring-sky-400 focus-visible:outline-none"
         >
           {t('adminServers.create')}
         </Link>

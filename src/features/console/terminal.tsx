@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Terminal as XTerm } from '@xterm/xterm';
+import { Terminal as XTerm, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import type { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import type { ConsoleSocket, OutputEvent } from './socket-client';
 import { useShortcuts, type ShortcutGroup } from '../../lib/shortcuts';
+import { currentTheme, useTheme, type Theme } from '../../lib/theme';
 import { useT } from './messages';
 
 /*
@@ -47,13 +48,38 @@ function useTerminalKeys(): ShortcutGroup {
   );
 }
 
-const THEME = {
-  background: '#09090b',
-  foreground: '#e4e4e7',
-  cursor: '#09090b',
-  selectionBackground: '#3f3f46',
-  black: '#27272a',
-  brightBlack: '#71717a',
+// The page's zinc greys; on light, ANSI colours dark enough to read on the pale page (after GitHub's light palette).
+const THEMES: Record<Theme, ITheme> = {
+  dark: {
+    background: '#09090b',
+    foreground: '#e4e4e7',
+    cursor: '#09090b',
+    selectionBackground: '#3f3f46',
+    black: '#27272a',
+    brightBlack: '#71717a',
+  },
+  light: {
+    background: '#f6f6f7',
+    foreground: '#27272a',
+    cursor: '#f6f6f7',
+    selectionBackground: '#d4d4d8',
+    black: '#27272a',
+    red: '#c11c28',
+    green: '#116329',
+    yellow: '#6b4400',
+    blue: '#0550ae',
+    magenta: '#7a3ec8',
+    cyan: '#1b6b73',
+    white: '#52525c',
+    brightBlack: '#52525c',
+    brightRed: '#a40e26',
+    brightGreen: '#1a7f37',
+    brightYellow: '#7d4e00',
+    brightBlue: '#0969da',
+    brightMagenta: '#8250df',
+    brightCyan: '#1b7c83',
+    brightWhite: '#3f3f46',
+  },
 };
 
 export function Terminal({ socket }: { socket: ConsoleSocket }) {
@@ -65,6 +91,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
   const [scrolledUp, setScrolledUp] = useState(false);
   const [searching, setSearching] = useState(false);
   const [query, setQuery] = useState('');
+  const theme = useTheme();
   const searchInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -77,7 +104,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
       scrollback: 5000,
       fontSize: 13,
       fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
-      theme: THEME,
+      theme: THEMES[currentTheme()],
       allowProposedApi: true,
     });
     const fit = new FitAddon();
@@ -124,6 +151,11 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
       search.current = null;
     };
   }, [socket]);
+
+  // The theme changes live, the scrollback kept.
+  useEffect(() => {
+    if (term.current) term.current.options.theme = THEMES[theme];
+  }, [theme]);
 
   useEffect(() => {
     if (!searching) return;
@@ -196,7 +228,7 @@ export function Terminal({ socket }: { socket: ConsoleSocket }) {
         <button
           type="button"
           onClick={() => term.current?.scrollToBottom()}
-          className="absolute right-4 bottom-3 z-10 rounded-full bg-sky-700 px-3 py-1.5 text-xs font-medium text-white shadow-lg hover:bg-sky-600"
+          className="absolute right-4 bottom-3 z-10 rounded-full bg-sky-700 px-3 py-1.5 text-xs font-medium text-always-white shadow-lg hover:bg-sky-600"
         >
           {tr('console.jumpToBottom')}
         </button>

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { Compartment, EditorState, type Text } from '@codemirror/state';
+import { Compartment, EditorState, type Extension, type Text } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
+import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { oneDark } from '@codemirror/theme-one-dark';
+import { currentTheme, useTheme, type Theme } from '../../lib/theme';
 import { editorSetup } from './editor-setup';
 import { languageIdFor, loadLanguage } from './languages';
 
@@ -26,22 +28,45 @@ interface Props {
   onReady: (handle: EditorHandle | null) => void;
 }
 
-const aerieTheme = EditorView.theme(
-  {
-    // The editor grows with its text and the page scrolls (CodeMirror still renders only what is in view).
-    '&': { backgroundColor: '#09090b', fontSize: '13px', borderRadius: '8px' },
-    '.cm-content, .cm-gutter': { minHeight: 'max(20rem, calc(100dvh - 19rem))' },
-    '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.55' },
-    '.cm-gutters': { backgroundColor: '#18181b', borderRight: '1px solid #27272a', color: '#9f9fa9', borderRadius: '8px 0 0 8px' },
-    '.cm-activeLineGutter': { backgroundColor: '#27272a' },
-    '.cm-activeLine': { backgroundColor: '#18181b99' },
-    '&.cm-focused': { outline: 'none' },
-  },
-  { dark: true },
-);
+// The editor grows with its text and the page scrolls (CodeMirror still renders only what is in view).
+const aerieLayout = EditorView.theme({
+  '&': { fontSize: '13px', borderRadius: '8px' },
+  '.cm-content, .cm-gutter': { minHeight: 'max(20rem, calc(100dvh - 19rem))' },
+  '.cm-scroller': { fontFamily: 'var(--font-mono)', lineHeight: '1.55' },
+  '.cm-gutters': { borderRadius: '8px 0 0 8px' },
+  '&.cm-focused': { outline: 'none' },
+});
+
+// The page's own greys (zinc) around One Dark's syntax colours, or CodeMirror's default highlight
+// style on white; earlier extensions win, so ours come before One Dark's.
+const EDITOR_THEMES: Record<Theme, Extension> = {
+  dark: [
+    EditorView.theme(
+      {
+        '&': { backgroundColor: '#09090b' },
+        '.cm-gutters': { backgroundColor: '#18181b', borderRight: '1px solid #27272a', color: '#9f9fa9' },
+        '.cm-activeLineGutter': { backgroundColor: '#27272a' },
+        '.cm-activeLine': { backgroundColor: '#18181b99' },
+      },
+      { dark: true },
+    ),
+    oneDark,
+  ],
+  light: [
+    EditorView.theme({
+      '&': { backgroundColor: '#ffffff', color: '#18181b' },
+      '.cm-gutters': { backgroundColor: '#f4f4f5', borderRight: '1px solid #e4e4e7', color: '#52525c' },
+      '.cm-activeLineGutter': { backgroundColor: '#e4e4e7' },
+      '.cm-activeLine': { backgroundColor: '#f4f4f599' },
+    }),
+    syntaxHighlighting(defaultHighlightStyle),
+  ],
+};
 
 export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChange, onReady }: Props) {
   const host = useRef<HTMLDivElement>(null);
+  const themed = useRef<{ view: EditorView; compartment: Compartment } | null>(null);
+  const theme = useTheme();
   const callbacks = useRef({ onDirtyChange, onReady });
   useEffect(() => {
     callbacks.current = { onDirtyChange, onReady };
@@ -54,6 +79,7 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
     let saved = EditorState.create({ doc: initialDoc }).doc;
     let dirty = false;
     const language = new Compartment();
+    const colours = new Compartment();
     const setDirty = (next: boolean) => {
       if (next !== dirty) {
         dirty = next;
@@ -66,9 +92,8 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
         doc: saved,
         extensions: [
           editorSetup,
-          // Earlier extensions win: our colours over One Dark's, its syntax colours kept.
-          aerieTheme,
-          oneDark,
+          aerieLayout,
+          colours.of(EDITOR_THEMES[currentTheme()]),
           language.of([]),
           EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
@@ -79,6 +104,7 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
         ],
       }),
     });
+    themed.current = { view, compartment: colours };
     let cancelled = false;
     const id = languageIdFor(fileName);
     if (id) {
@@ -98,9 +124,15 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
     return () => {
       cancelled = true;
       callbacks.current.onReady(null);
+      themed.current = null;
       view.destroy();
     };
   }, [initialDoc, fileName, readOnly, label]);
+
+  // The theme changes live, the document and its undo history kept.
+  useEffect(() => {
+    themed.current?.view.dispatch({ effects: themed.current.compartment.reconfigure(EDITOR_THEMES[theme]) });
+  }, [theme]);
 
   return <div ref={host} />;
 }

@@ -38,7 +38,7 @@ export function EditorLoadError({
       <div className="mt-4 flex flex-wrap items-center justify-center gap-4 text-sm font-medium">
         {/* Neither a download nor a retry helps with a refusal (403) or a server state (409). */}
         {onDownload && ![403, 404, 409].includes(status) && (
-          <button type="button" onClick={onDownload} className="rounded-md bg-sky-700 px-3 py-1.5 text-white hover:bg-sky-800">
+          <button type="button" onClick={onDownload} className="rounded-md bg-sky-700 px-3 py-1.5 text-always-white hover:bg-sky-800">
             {t('files.download')}
           </button>
         )}

@@ -178,7 +178,7 @@ function PaletteBody({ openServer, onChoose }: { openServer: OpenServer | null; 
                 onClick={() => choose(item)}
                 className={cn(
                   'flex cursor-pointer items-baseline justify-between gap-3 rounded-md px-3 py-2 text-sm',
-                  index === active ? 'bg-sky-800/60 text-white' : 'text-zinc-200',
+                  index === active ? 'bg-sky-800/60 text-white light:bg-sky-900' : 'text-zinc-200',
                 )}
               >
                 <span className="min-w-0 truncate">{item.label}</span>

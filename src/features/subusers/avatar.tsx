@@ -20,7 +20,10 @@ export function Avatar({ name }: { name: string }) {
       .map((part) => part.charAt(0).toUpperCase())
       .join('') || '?';
   return (
-    <span aria-hidden className={`flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-white ${toneOf(name)}`}>
+    <span
+      aria-hidden
+      className={`flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold text-always-white ${toneOf(name)}`}
+    >
       {initials}
     </span>
   );

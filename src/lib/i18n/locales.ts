@@ -3,8 +3,10 @@
  * browser before sign-in, else the browser's own, else English.
  */
 
-export const LOCALES = ['en', 'de', 'fr', 'es', 'pt-BR', 'pl', 'ru'] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from '../../contract/locales';
+
+// The list itself is the contract's: the server checks an account's language against it.
+export { LOCALES, type Locale };
 
 /** Each language's own name, for the selector. */
 export const LOCALE_NAMES: Record<Locale, string> = {
