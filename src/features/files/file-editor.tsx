@@ -128,7 +128,8 @@ export function FileEditor({ server, file, isNew }: Props) {
               disabled={initial === null}
               aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}
             >
-              {t('files.editor.save')} <kbd className="hidden rounded bg-sky-900/60 light:bg-sky-800/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
+              {t('files.editor.save')}{' '}
+              <kbd className="hidden rounded bg-sky-900/60 light:bg-sky-800/60 px-1 font-sans text-xs sm:inline">{isMac ? '⌘S' : 'Ctrl+S'}</kbd>
             </Button>
           )}
         </div>
