@@ -1,16 +1,20 @@
 import { useId } from 'react';
 import { changeLocale } from '../lib/i18n/runtime';
-import { LOCALE_NAMES, LOCALES, matchLocale, storeLocale } from '../lib/i18n/locales';
+import { LOCALE_NAMES, LOCALES, matchLocale, storeLocale, type Locale } from '../lib/i18n/locales';
+import { cn } from './ui/cn';
 import { useLocale } from '../lib/i18n/catalog';
 import { useT } from './messages';
 
-/** The language picker of the signed-out pages: applies at once and is remembered on this browser. */
-export function LanguageSelect() {
+/**
+ * The language picker (the signed-out pages, the account's appearance): applies at once and is
+ * remembered on this browser; `onPick` may also save it for the account.
+ */
+export function LanguageSelect({ className, onPick }: { className?: string; onPick?: (locale: Locale) => void }) {
   const t = useT();
   const locale = useLocale();
   const id = useId();
   return (
-    <div className="flex items-center justify-center gap-2 text-sm text-zinc-400">
+    <div className={cn('flex items-center justify-center gap-2 text-sm text-zinc-400', className)}>
       <label htmlFor={id}>{t('ui.language')}</label>
       <select
         id={id}
@@ -20,6 +24,7 @@ export function LanguageSelect() {
           if (!next) return;
           storeLocale(next);
           void changeLocale(next);
+          onPick?.(next);
         }}
         className="rounded-md bg-zinc-900 px-2 py-1 text-zinc-200 ring-1 ring-zinc-700 ring-inset"
       >

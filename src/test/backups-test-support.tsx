@@ -175,6 +175,8 @@ export const row = (name: string) => screen.getByRole('listitem', { name });
 export const openMenu = async (name: string) => {
   const ue = userEvent.setup();
   await ue.click(within(await screen.findByRole('listitem', { name })).getByRole('button', { name: `Actions for ${name}` }));
+  // The menu library loads on first use.
+  await screen.findByRole('menu');
   return ue;
 };
 

@@ -1,59 +1,35 @@
-import * as Radix from '@radix-ui/react-dropdown-menu';
-import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
-import { cn } from './cn';
+import { cloneElement, lazy, Suspense, useState, type ReactElement } from 'react';
+import type { DropdownMenuProps } from './dropdown-menu-radix';
 
 /*
- * A styled Radix dropdown menu: keyboard navigation, typeahead, focus return and Escape come from
- * Radix. Usage: <DropdownMenu trigger={<button …/>}><DropdownMenuItem …/></DropdownMenu>.
+ * A dropdown menu: <DropdownMenu trigger={<button …/>}><DropdownMenuItem …/></DropdownMenu>. The
+ * menu library (Radix, about 17 KB) is not part of a page's first load: the trigger is a plain
+ * button until it is first used (pointing at it or focusing it starts loading the menu), then the
+ * Radix menu takes its place, open.
  */
-export function DropdownMenu({
-  trigger,
-  children,
-  align = 'end',
-  open,
-  onOpenChange,
-}: {
-  trigger: ReactNode;
-  children: ReactNode;
-  align?: 'start' | 'center' | 'end';
-  open?: boolean;
-  onOpenChange?: (open: boolean) => void;
-}) {
+
+const load = () => import('./dropdown-menu-radix');
+const RadixDropdownMenu = lazy(() => load().then((m) => ({ default: m.RadixDropdownMenu })));
+/** Items and separators only render inside an open menu, so after the library has loaded. */
+export const DropdownMenuItem = lazy(() => load().then((m) => ({ default: m.DropdownMenuItem })));
+export const DropdownMenuSeparator = lazy(() => load().then((m) => ({ default: m.DropdownMenuSeparator })));
+
+export function DropdownMenu(props: DropdownMenuProps) {
+  const [used, setUsed] = useState(false);
+  const plain = cloneElement(props.trigger as ReactElement<Record<string, unknown>>, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    onPointerEnter: () => void load(),
+    onFocus: () => void load(),
+    onClick: () => {
+      setUsed(true);
+      props.onOpenChange?.(true);
+    },
+  });
+  if (!used && !props.open) return plain;
   return (
-    <Radix.Root modal={false} open={open} onOpenChange={onOpenChange}>
-      <Radix.Trigger asChild>{trigger}</Radix.Trigger>
-      <Radix.Portal>
-        <Radix.Content
-          align={align}
-          sideOffset={4}
-          collisionPadding={8}
-          className="z-50 min-w-44 rounded-md bg-zinc-900 p-1 text-sm text-zinc-100 shadow-xl ring-1 ring-zinc-700 focus:outline-none"
-        >
-          {children}
-        </Radix.Content>
-      </Radix.Portal>
-    </Radix.Root>
+    <Suspense fallback={plain}>
+      <RadixDropdownMenu {...props} defaultOpen={props.open === undefined ? true : undefined} />
+    </Suspense>
   );
-}
-
-export const DropdownMenuItem = forwardRef<HTMLDivElement, ComponentPropsWithoutRef<typeof Radix.Item> & { danger?: boolean }>(
-  function DropdownMenuItem({ className, danger, ...rest }, ref) {
-    return (
-      <Radix.Item
-        ref={ref}
-        className={cn(
-          'flex min-h-9 cursor-pointer select-none items-center gap-2 rounded px-2.5 py-1.5 outline-none data-[disabled]:cursor-not-allowed data-[disabled]:text-zinc-500',
-          danger
-            ? 'text-red-300 data-[highlighted]:bg-red-950 data-[highlighted]:text-red-200'
-            : 'data-[highlighted]:bg-zinc-800 data-[highlighted]:text-white',
-          className,
-        )}
-        {...rest}
-      />
-    );
-  },
-);
-
-export function DropdownMenuSeparator() {
-  return <Radix.Separator className="my-1 h-px bg-zinc-800" />;
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { accountEndpoints, type ApiKey, type SshKey } from '../../contract/account';
-import type { ThemeChoice } from '../../contract/locales';
+import { accountEndpoints, type ApiKey, type PreferencesUpdate, type SshKey } from '../../contract/account';
 import { toast } from '../../components/ui/toast';
+import { matchLocale, storeLocale } from '../../lib/i18n/locales';
 import { setThemeChoice } from '../../lib/theme';
 import { t } from './messages';
 import type * as z from 'zod/mini';
@@ -129,24 +129,26 @@ export const useRemoveSshKey = () =>
   );
 
 /**
- * Saves the account's theme (the caller has applied it already), optimistically: the signed-in
- * user shows it at once, and a refusal puts the previous one back, on screen too, and says so.
+ * Saves the account's theme or language (the caller has applied it already), optimistically: the
+ * signed-in user shows it at once, and a refusal puts the previous one back, on screen too (the
+ * language follows the account's, see RequireAuth), and says so.
  */
-export function useSaveTheme() {
+export function useSavePreferences() {
   const client = useQueryClient();
   const { queryKey } = accountQueries.me();
   return useMutation({
-    mutationFn: (theme: ThemeChoice) => call(accountEndpoints.preferences, { body: { theme } }),
-    onMutate: async (theme) => {
+    mutationFn: (body: PreferencesUpdate) => call(accountEndpoints.preferences, { body }),
+    onMutate: async (body) => {
       await client.cancelQueries({ queryKey });
       const previous = client.getQueryData(queryKey);
-      client.setQueryData(queryKey, (me) => me && { ...me, theme });
+      client.setQueryData(queryKey, (me) => me && { ...me, ...body });
       return { previous };
     },
-    onError: (error, _theme, context) => {
+    onError: (error, body, context) => {
       client.setQueryData(queryKey, context?.previous);
-      const previous = context?.previous?.theme;
-      if (previous) setThemeChoice(previous);
+      const previous = context?.previous;
+      if (body.theme && previous?.theme) setThemeChoice(previous.theme);
+      if (body.language && previous) storeLocale(matchLocale(previous.language) ?? 'en');
       toast.error(t('account.appearance.saveFailed', { message: error.message }));
     },
   });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { RequireAuth } from '../../app/require-auth';
 import { toast } from '../../components/ui/toast';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { setThemeChoice } from '../../lib/theme';
 import { account, apiError, json, stubFetch } from '../../test/auth-test-support';
 import { renderRoutes } from '../../test/render-routes';
@@ -12,7 +13,8 @@ beforeEach(() => {
   localStorage.clear();
   setThemeChoice('dark');
 });
-afterEach(() => {
+afterEach(async () => {
+  await changeLocale('en');
   cleanup();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
@@ -54,7 +56,7 @@ describe('appearance', () => {
     expect(shown()).toBe('light');
     await waitFor(() => expect(shown()).toBe('dark'));
     expect(screen.getByRole('radio', { name: 'Dark' })).toBeChecked();
-    expect(said).toHaveBeenCalledWith(expect.stringMatching(/^The theme could not be saved/));
+    expect(said).toHaveBeenCalledWith(expect.stringMatching(/^Your choice could not be saved/));
   });
 
   it('keeps the choice in this browser only where the panel stores no theme', async () => {
@@ -63,5 +65,21 @@ describe('appearance', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'System' }));
     expect(localStorage.getItem('aerie.theme')).toBe('system');
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('switches the language at once, with no reload, and saves it for the account', async () => {
+    const calls = renderAppearance('dark');
+    fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'de' } });
+    expect(await screen.findByRole('heading', { name: 'Darstellung' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Sprache')).toHaveValue('de');
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ body: { language: 'de' } }));
+    expect(localStorage.getItem('aerie.locale')).toBe('de');
+  });
+
+  it('goes back to the language before when the panel refuses to save it', async () => {
+    renderAppearance('dark', () => apiError(500, 'Something broke.'));
+    fireEvent.change(await screen.findByLabelText('Language'), { target: { value: 'fr' } });
+    await waitFor(() => expect(screen.getByLabelText('Language')).toHaveValue('en'));
+    expect(localStorage.getItem('aerie.locale')).toBe('en');
   });
 });

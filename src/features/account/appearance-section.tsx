@@ -3,7 +3,8 @@ import type { ThemeChoice } from '../../contract/locales';
 import { Card } from '../../components/ui/card';
 import { useAccount } from '../../app/require-auth';
 import { setThemeChoice, useThemeChoice } from '../../lib/theme';
-import { useSaveTheme } from './api';
+import { LanguageSelect } from '../../components/language-select';
+import { useSavePreferences } from './api';
 import { useT } from './messages';
 
 const OPTIONS = [
@@ -17,15 +18,16 @@ export function AppearanceSection() {
   const t = useT();
   const account = useAccount();
   const choice = useThemeChoice();
-  const save = useSaveTheme();
-  // A panel without the account's theme (a real Pterodactyl) keeps it in this browser only.
+  const save = useSavePreferences();
+  // A panel without the account's preferences (a real Pterodactyl) keeps them in this browser only.
   const stored = account.theme !== undefined;
   const pick = (value: ThemeChoice) => {
     setThemeChoice(value);
-    if (stored) save.mutate(value);
+    if (stored) save.mutate({ theme: value });
   };
   return (
     <Card title={t('account.section.appearance')}>
+      <LanguageSelect className="mb-5 justify-start" onPick={(language) => stored && save.mutate({ language })} />
       <fieldset>
         <legend className="mb-3 text-sm text-zinc-400">
           {t('account.appearance.theme')} <span>{t(stored ? 'account.appearance.stored' : 'account.appearance.local')}</span>
