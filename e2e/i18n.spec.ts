@@ -98,7 +98,6 @@ test('German chosen on the account page: every server page has no English left, 
   await expect(page.getByRole('heading', { name: 'Darstellung' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
 
-
   for (const width of [1280, 360]) {
     await page.setViewportSize({ width, height: 900 });
     for (const sub of PAGES) {
