@@ -4,6 +4,8 @@ import { EditorView } from '@codemirror/view';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { oneDark } from '@codemirror/theme-one-dark';
 import { currentTheme, useTheme, type Theme } from '../../lib/theme';
+import { useLocale } from '../../lib/i18n/catalog';
+import { editorPhrases } from './editor-phrases';
 import { editorSetup } from './editor-setup';
 import { languageIdFor, loadLanguage } from './languages';
 
@@ -65,8 +67,9 @@ const EDITOR_THEMES: Record<Theme, Extension> = {
 
 export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChange, onReady }: Props) {
   const host = useRef<HTMLDivElement>(null);
-  const themed = useRef<{ view: EditorView; compartment: Compartment } | null>(null);
+  const themed = useRef<{ view: EditorView; compartment: Compartment; words: Compartment } | null>(null);
   const theme = useTheme();
+  const locale = useLocale();
   const callbacks = useRef({ onDirtyChange, onReady });
   useEffect(() => {
     callbacks.current = { onDirtyChange, onReady };
@@ -80,6 +83,7 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
     let dirty = false;
     const language = new Compartment();
     const colours = new Compartment();
+    const words = new Compartment();
     const setDirty = (next: boolean) => {
       if (next !== dirty) {
         dirty = next;
@@ -94,6 +98,7 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
           editorSetup,
           aerieLayout,
           colours.of(EDITOR_THEMES[currentTheme()]),
+          words.of(editorPhrases()),
           language.of([]),
           EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
@@ -104,7 +109,7 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
         ],
       }),
     });
-    themed.current = { view, compartment: colours };
+    themed.current = { view, compartment: colours, words };
     let cancelled = false;
     const id = languageIdFor(fileName);
     if (id) {
@@ -133,6 +138,10 @@ export function CodeEditor({ initialDoc, fileName, readOnly, label, onDirtyChang
   useEffect(() => {
     themed.current?.view.dispatch({ effects: themed.current.compartment.reconfigure(EDITOR_THEMES[theme]) });
   }, [theme]);
+  // So do CodeMirror's own words (its search panel) with the language.
+  useEffect(() => {
+    themed.current?.view.dispatch({ effects: themed.current.words.reconfigure(editorPhrases()) });
+  }, [locale]);
 
   return <div ref={host} />;
 }
