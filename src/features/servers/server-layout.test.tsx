@@ -4,11 +4,22 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SERVER_PAGES } from '../../app/server-routes';
 import { serverQueries } from './api';
-import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch, withCatalogue } from '../../test/server-test-fixtures';
+import { changeLocale } from '../../lib/i18n/runtime';
+import {
+  apiError,
+  json,
+  makeServer,
+  renderServerRoutes,
+  serverDocument,
+  stubFetch,
+  testAccount,
+  withCatalogue,
+} from '../../test/server-test-fixtures';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 function navLinks() {
@@ -138,6 +149,19 @@ describe('ServerLayout', () => {
     expect(within(alert).getByText(/Ask the server owner/)).toBeInTheDocument();
     expect(await within(alert).findByText(/Read the activity log\./)).toBeInTheDocument();
     expect(alert).toHaveTextContent('Needs the activity.read permission');
+  });
+
+  it("describes the missing permission in German to a German account, not in the panel's English", async () => {
+    stubFetch(
+      withCatalogue(() =>
+        json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
+      ),
+    );
+    renderServerRoutes('/server/abcd1234/activity', {}, { ...testAccount, language: 'de' });
+    const alert = await screen.findByRole('alert');
+    expect(await within(alert).findByText(/Das Aktivitätsprotokoll dieses Servers lesen\./)).toBeInTheDocument();
+    expect(alert).toHaveTextContent('Erfordert die Berechtigung activity.read');
+    expect(alert).not.toHaveTextContent(/Read the activity log|Needs/);
   });
 
   it('lists the pages a subuser cannot open, each with the permission it needs, behind a disclosure', async () => {
