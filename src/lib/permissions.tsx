@@ -95,9 +95,9 @@ export function Can({
 
 /**
  * Why a control is missing or disabled: "Needs the file.create permission", with its description
- * (`usePermissionDescriber`). Nothing when every permission is held (owners and admins never see one). Give it an
- * `id` and point a disabled control's `aria-describedby` at it. Several controls share one hint
- * naming each missing permission.
+ * (`usePermissionDescriber`). Nothing when every permission is held (owners and admins never see
+ * one). Give it an `id` and point a disabled control's `aria-describedby` at it. Several controls
+ * share one hint naming each missing permission.
  */
 export function PermissionHint({ permission, id, className }: { permission: Wanted; id?: string; className?: string }) {
   const t = useT();
