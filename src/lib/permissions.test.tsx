@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import { changeLocale } from './i18n/runtime';
-import { Can, PermissionHint, ServerPermissionsProvider } from './permissions';
+import { Can, PermissionHint, ServerPermissionsProvider, usePermissionDescriber } from './permissions';
 
 afterEach(cleanup);
 
@@ -72,5 +72,49 @@ describe('PermissionHint in another language', () => {
     renderAs(['file.read'], <PermissionHint permission={['file.create', 'file.update', 'file.delete']} id="hint" />);
     expect(document.getElementById('hint')).toHaveTextContent('Erfordert die Berechtigungen file.create, file.update und file.delete');
     expect(document.getElementById('hint')).not.toHaveTextContent('Needs');
+  });
+
+  it("describes a missing permission in German, not with the panel's English", async () => {
+    await act(() => changeLocale('de'));
+    renderAs(['file.read'], <PermissionHint permission="file.create" id="hint" />);
+    const hint = document.getElementById('hint');
+    expect(hint).toHaveTextContent(
+      'Erfordert die Berechtigung file.create · Neue Dateien und Ordner erstellen sowie Dateien hochladen, kopieren oder entpacken.',
+    );
+    expect(hint).not.toHaveTextContent('Create new files');
+  });
+
+  it('describes a group and each of several missing permissions in German', async () => {
+    await act(() => changeLocale('de'));
+    renderAs([], <PermissionHint permission="settings.*" id="group" />);
+    expect(document.getElementById('group')).toHaveTextContent('· Die allgemeinen Einstellungen dieses Servers ändern.');
+    cleanup();
+    renderAs(['file.read'], <PermissionHint permission={['file.create', 'file.delete']} id="hint" />);
+    expect(document.getElementById('hint')).toHaveAttribute(
+      'title',
+      'file.create: Neue Dateien und Ordner erstellen sowie Dateien hochladen, kopieren oder entpacken.\nfile.delete: Dateien und Ordner löschen.',
+    );
+  });
+
+  it("falls back to the panel's text for a permission it has no words for, and to nothing for one the panel lacks", async () => {
+    await act(() => changeLocale('de'));
+    const panel = { 'control.kill': 'Kill the server.', 'file.read': 'List the files.' };
+    const { result } = renderHook(() => usePermissionDescriber(panel));
+    expect(result.current('control.kill')).toBe('Kill the server.');
+    expect(result.current('file.read')).toBe('Dateien und Ordner auflisten.');
+    expect(result.current('control.unknown')).toBeUndefined();
+    expect(result.current('constructor')).toBeUndefined();
+  });
+});
+
+describe('usePermissionDescriber in English', () => {
+  it("gives the panel's own text, and nothing before the panel has said it", () => {
+    const { result, rerender } = renderHook(({ panel }: { panel?: Record<string, string> }) => usePermissionDescriber(panel), {
+      initialProps: {},
+    });
+    expect(result.current('file.read')).toBeUndefined();
+    rerender({ panel: { 'file.read': 'List the files.' } });
+    expect(result.current('file.read')).toBe('List the files.');
+    expect(result.current('__proto__')).toBeUndefined();
   });
 });

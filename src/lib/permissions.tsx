@@ -1,13 +1,35 @@
-import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, Fragment, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { permits, type PermissionCheck } from '../contract/permissions';
 import { cn } from '../components/ui/cn';
 import { useLocale } from './i18n/catalog';
 import { T, useT } from './messages';
+import { permissionMessage } from './permission-messages';
+
+/** A permission's (or `group.*`'s) one-line description, or undefined when there is none to show. */
+export type DescribePermission = (permission: string) => string | undefined;
 
 interface ServerPermissions {
   granted: readonly string[];
-  /** One-line description per permission (and per `group.*`), from the panel's catalogue once loaded. */
-  descriptions: Readonly<Record<string, string>>;
+  describe: DescribePermission;
+}
+
+/**
+ * Describes permissions in the language shown. In English, the panel's own text (`panel`, its
+ * catalogue flattened), so against a reference panel it reads as that panel says, and nothing
+ * before the catalogue has loaded. In other languages, our messages, and the panel's English for a
+ * permission we have no words for.
+ */
+export function usePermissionDescriber(panel: Readonly<Record<string, string>> | undefined): DescribePermission {
+  const t = useT();
+  const locale = useLocale();
+  return useCallback(
+    (permission: string) => {
+      const message = locale === 'en' ? undefined : permissionMessage(permission);
+      if (message) return t(message);
+      return panel && Object.hasOwn(panel, permission) ? panel[permission] : undefined;
+    },
+    [t, locale, panel],
+  );
 }
 
 /**
@@ -15,7 +37,7 @@ interface ServerPermissions {
  * `meta.user_permissions` (`*` for owners and admins). The server refuses anyway; this only
  * decides which controls are shown, and what the hints say about the others.
  */
-const ServerPermissionsContext = createContext<ServerPermissions>({ granted: [], descriptions: {} });
+const ServerPermissionsContext = createContext<ServerPermissions>({ granted: [], describe: () => undefined });
 
 export function ServerPermissionsProvider({
   permissions,
@@ -23,10 +45,12 @@ export function ServerPermissionsProvider({
   children,
 }: {
   permissions: readonly string[];
+  /** The panel's catalogue flattened (`flattenCatalogue`), once loaded. */
   descriptions?: Readonly<Record<string, string>>;
   children: ReactNode;
 }) {
-  const value = useMemo(() => ({ granted: permissions, descriptions }), [permissions, descriptions]);
+  const describe = usePermissionDescriber(descriptions);
+  const value = useMemo(() => ({ granted: permissions, describe }), [permissions, describe]);
   return <ServerPermissionsContext.Provider value={value}>{children}</ServerPermissionsContext.Provider>;
 }
 
@@ -70,19 +94,22 @@ export function Can({
 }
 
 /**
- * Why a control is missing or disabled: "Needs the file.create permission", with the catalogue's
- * description. Nothing when every permission is held (owners and admins never see one). Give it an
- * `id` and point a disabled control's `aria-describedby` at it. Several controls share one hint
- * naming each missing permission.
+ * Why a control is missing or disabled: "Needs the file.create permission", with its description
+ * (`usePermissionDescriber`). Nothing when every permission is held (owners and admins never see
+ * one). Give it an `id` and point a disabled control's `aria-describedby` at it. Several controls
+ * share one hint naming each missing permission.
  */
 export function PermissionHint({ permission, id, className }: { permission: Wanted; id?: string; className?: string }) {
   const t = useT();
-  const { descriptions } = useContext(ServerPermissionsContext);
+  const { describe } = useContext(ServerPermissionsContext);
   const missing = useMissingPermissions(permission);
   if (missing.length === 0) return null;
-  const described = missing.filter((p) => descriptions[p]).map((p) => t('lib.permission.described', { permission: p, description: descriptions[p] }));
+  const described = missing.flatMap((p) => {
+    const description = describe(p);
+    return description ? [t('lib.permission.described', { permission: p, description })] : [];
+  });
   const first = missing[0] ?? '';
-  const single = missing.length === 1 ? descriptions[first] : undefined;
+  const single = missing.length === 1 ? describe(first) : undefined;
   return (
     <p id={id} role="note" className={cn('flex items-start gap-1.5 text-xs text-zinc-500', className)} title={described.join('\n') || undefined}>
       <LockIcon />

@@ -4,12 +4,22 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SERVER_PAGES } from '../../app/server-routes';
 import { serverQueries } from './api';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { apiError, json, makeServer, renderServerRoutes, serverDocument, stubFetch, withCatalogue } from '../../test/server-test-fixtures';
+import { testAccount } from '../../test/server-test-fixtures';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
+
+/** A subuser holding only file.read, with the panel's permission catalogue. */
+function stubFileReaderWithCatalogue() {
+  stubFetch(
+    withCatalogue(() => json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] }))),
+  );
+}
 
 function navLinks() {
   return within(screen.getByRole('navigation', { name: 'Server' }))
@@ -127,11 +137,7 @@ describe('ServerLayout', () => {
   });
 
   it('explains a page the subuser may not open, naming the permission it needs', async () => {
-    stubFetch(
-      withCatalogue(() =>
-        json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
-      ),
-    );
+    stubFileReaderWithCatalogue();
     renderServerRoutes('/server/abcd1234/activity');
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'You do not have access to this' })).toBeInTheDocument();
@@ -140,12 +146,17 @@ describe('ServerLayout', () => {
     expect(alert).toHaveTextContent('Needs the activity.read permission');
   });
 
+  it("describes the missing permission in German, not in the panel's English", async () => {
+    stubFileReaderWithCatalogue();
+    renderServerRoutes('/server/abcd1234/activity', {}, { ...testAccount, language: 'de' });
+    const alert = await screen.findByRole('alert');
+    expect(await within(alert).findByText(/Das Aktivitätsprotokoll dieses Servers lesen\./)).toBeInTheDocument();
+    expect(alert).toHaveTextContent('Erfordert die Berechtigung activity.read');
+    expect(alert).not.toHaveTextContent(/Read the activity log|Needs/);
+  });
+
   it('lists the pages a subuser cannot open, each with the permission it needs, behind a disclosure', async () => {
-    stubFetch(
-      withCatalogue(() =>
-        json(200, serverDocument(makeServer({ server_owner: false }), { is_server_owner: false, user_permissions: ['file.read'] })),
-      ),
-    );
+    stubFileReaderWithCatalogue();
     renderServerRoutes('/server/abcd1234');
     await screen.findByRole('heading', { level: 1 });
     // Every page needing a permission but Files (the Users page may join the table).

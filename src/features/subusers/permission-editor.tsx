@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { PERMISSION_GROUPS, permits, type Permission, type PermissionGroup } from '../../contract/permissions';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import { useServerPermissions } from '../../lib/permissions';
+import { flattenCatalogue, usePermissionDescriber, useServerPermissions } from '../../lib/permissions';
 import { accountQueries } from '../account/api';
 import { PRESETS, type Preset } from './presets';
 import { useT } from './messages';
@@ -58,9 +58,9 @@ function SelectAll({
 }
 
 /**
- * Chooses a subuser's permissions, grouped as the panel groups them, each with the panel's own
- * description (so it reads the same against a reference panel). Permissions the editor lacks are
- * disabled and say why; `readOnly` disables everything.
+ * Chooses a subuser's permissions, grouped as the panel groups them, each described in the language
+ * shown (in English the panel's own text, so it reads the same against a reference panel).
+ * Permissions the editor lacks are disabled and say why; `readOnly` disables everything.
  */
 export function PermissionEditor({
   value,
@@ -74,6 +74,7 @@ export function PermissionEditor({
   const t = useT();
   const granted = useServerPermissions();
   const catalogue = useQuery(accountQueries.permissionCatalogue()).data;
+  const describe = usePermissionDescriber(useMemo(() => catalogue && flattenCatalogue(catalogue), [catalogue]));
   const [presetNote, setPresetNote] = useState<string | null>(null);
   const mayGrant = (p: Permission) => permits(granted, p);
   const grantable = GROUPS.flatMap((g) => PERMISSION_GROUPS[g].filter(mayGrant));
@@ -112,7 +113,7 @@ export function PermissionEditor({
       )}
       <div className="grid max-h-[60vh] items-start gap-3 overflow-y-auto pr-1 lg:grid-cols-2">
         {GROUPS.map((group) => {
-          const entry = catalogue?.[group];
+          const about = describe(`${group}.*`);
           const permissions: readonly Permission[] = PERMISSION_GROUPS[group];
           return (
             <fieldset key={group} className="rounded-md bg-zinc-950/60 p-3 ring-1 ring-zinc-800">
@@ -132,13 +133,13 @@ export function PermissionEditor({
                   />
                 )}
               </div>
-              {entry && <p className="text-xs text-zinc-400">{entry.description}</p>}
+              {about && <p className="text-xs text-zinc-400">{about}</p>}
               <ul className="mt-2 space-y-2">
                 {permissions.map((p) => (
                   <PermissionBox
                     key={p}
                     permission={p}
-                    description={entry?.keys[p.slice(group.length + 1)]}
+                    description={describe(p)}
                     checked={value.has(p)}
                     lacked={!mayGrant(p)}
                     readOnly={readOnly}

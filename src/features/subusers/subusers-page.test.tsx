@@ -2,12 +2,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Subuser } from '../../contract/subusers';
+import { changeLocale } from '../../lib/i18n/runtime';
 import { json, makeServer, renderServerRoutes, serverDocument, stubFetch, testAccount, type FetchCall } from '../../test/server-test-fixtures';
 import { SubusersPage } from './subusers-page';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await changeLocale('en');
 });
 
 const BASE = '/api/client/servers/abcd1234-5678-4abc-8def-0123456789ab/users';
@@ -65,7 +67,7 @@ function stubPanel({ permissions = ['*'], self = false, created }: { permissions
   return { writes: () => requests.filter((r) => r.method !== 'GET') };
 }
 
-const render = () => renderServerRoutes('/server/abcd1234/users', { users: () => <SubusersPage /> });
+const render = (account = testAccount) => renderServerRoutes('/server/abcd1234/users', { users: () => <SubusersPage /> }, account);
 const box = (dialog: HTMLElement, name: string) => within(dialog).getByRole('checkbox', { name });
 
 async function openEdit(email = 'alex@example.test', action = 'Edit') {
@@ -194,5 +196,28 @@ describe('SubusersPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'alex@example.test' })).toBeNull());
     expect(panel.writes()).toEqual([{ method: 'DELETE', path: '/00000001-0000-4000-8000-000000000000', body: undefined }]);
+  });
+});
+
+describe('PermissionEditor descriptions', () => {
+  it('reads in English as the panel says, group and permission', async () => {
+    stubPanel();
+    render();
+    const dialog = await openEdit();
+    await waitFor(() => expect(box(dialog, 'control.console')).toHaveAccessibleDescription('Send commands to the console.'));
+    expect(dialog).toHaveTextContent('Work with files.');
+    expect(dialog).not.toHaveTextContent('Work with the files of this server.');
+  });
+
+  it("reads in German to a German account, without the panel's English", async () => {
+    stubPanel();
+    render({ ...testAccount, language: 'de' });
+    const alex = await screen.findByRole('listitem', { name: 'alex@example.test' });
+    fireEvent.click(await within(alex).findByRole('button', { name: 'Berechtigungen von alex@example.test bearbeiten' }));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(box(dialog, 'file.read')).toHaveAccessibleDescription('Dateien und Ordner auflisten.'));
+    expect(box(dialog, 'control.console')).toHaveAccessibleDescription('Befehle an die Serverkonsole senden.');
+    expect(dialog).toHaveTextContent('Mit den Dateien dieses Servers arbeiten.');
+    expect(dialog).not.toHaveTextContent(/Work with|List files|Send commands/);
   });
 });
