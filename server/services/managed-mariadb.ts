@@ -87,7 +87,10 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
   const pidFile = path.join(dir, 'mariadb.pid');
   const errorLog = path.join(dir, 'error.log');
   const socket = socketPath(dir);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Its own temporary directory: in the shared /tmp, a table file left by an earlier MariaDB whose
+  // process id this one reuses breaks mariadb-install-db ("Unknown table 'mysql.tmp_user_sys'").
+  const tmpDir = path.join(dir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
   await stopStale(pidFile, dataDir);
 
   if (!fs.existsSync(path.join(dataDir, 'mysql'))) {
@@ -97,6 +100,7 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
       await run(programs.installDb, [
         '--no-defaults',
         `--datadir=${dataDir}`,
+        `--tmpdir=${tmpDir}`,
         '--auth-root-authentication-method=normal',
         '--skip-test-db',
         ...asRoot(),
@@ -120,6 +124,7 @@ export async function startManagedMariadb(options: ManagedOptions): Promise<Mana
       programs.server,
       '--no-defaults',
       `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
       `--socket=${socket}`,
       `--pid-file=${pidFile}`,
       `--port=${options.port}`,
