@@ -4,7 +4,6 @@ import { changeLocale } from './i18n/runtime';
 import {
   formatAllocated,
   formatBytes,
-  formatCount,
   formatCpuLimit,
   formatDateTime,
   formatMemoryLimit,
@@ -13,15 +12,6 @@ import {
   formatRelativeTime,
   formatSwapLimit,
 } from './format';
-
-describe('counts', () => {
-  it('puts the noun in the singular for one only', () => {
-    expect(formatCount(1, 'item')).toBe('1 item');
-    expect(formatCount(0, 'item')).toBe('0 items');
-    expect(formatCount(1234, 'item', undefined, 'en-US')).toBe('1,234 items');
-    expect(formatCount(2, 'entry', 'entries')).toBe('2 entries');
-  });
-});
 
 describe('sizes', () => {
   it('formats bytes with binary units', () => {

@@ -68,14 +68,6 @@ export function formatNumber(value: number, locale?: string): string {
   return number(value, locale);
 }
 
-/**
- * A count with its English noun: "1 item", "1,234 items" (pass the odd plurals). English only: a
- * translated page writes an ICU plural message instead (`{count, plural, one {# item} other {# items}}`).
- */
-export function formatCount(count: number, noun: string, pluralNoun = `${noun}s`, locale?: string): string {
-  return `${number(count, locale)} ${count === 1 ? noun : pluralNoun}`;
-}
-
 function toDate(value: Date | string): Date | null {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
